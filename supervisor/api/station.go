@@ -1,0 +1,45 @@
+package api
+
+import (
+	"context"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Station is what the HTTP API serves. *supervisor.Station implements it;
+// API tests use a hand-written fake.
+type Station interface {
+	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)
+	Task(ctx context.Context, id string) (supervisor.Task, error)
+	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
+	History(ctx context.Context, id string) ([]supervisor.Transition, error)
+	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
+	Cancel(ctx context.Context, id string) (supervisor.Task, error)
+
+	Sessions() []supervisor.SessionInfo
+	Session(id string) (supervisor.SessionInfo, bool)
+	// Send types text into a session, then Enter as a separate write.
+	Send(ctx context.Context, sessionID, text string) error
+	// Attach returns the session's ring buffer (the last screens) and a
+	// live feed of its output; Input types raw bytes, Resize sets the PTY
+	// size. Close the Attachment when done.
+	Attach(sessionID string) (*supervisor.Attachment, error)
+	// Nudge and Block are the tray's "Nudge now" and "Block".
+	Nudge(ctx context.Context, sessionID string) error
+	Block(ctx context.Context, sessionID, reason string) error
+
+	Status(ctx context.Context) (supervisor.Status, error)
+	Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
+	PauseProject(ctx context.Context, name, reason string) error
+	ResumeProject(ctx context.Context, name string) error
+
+	// SessionByToken finds the live session a session token belongs to.
+	SessionByToken(token string) (supervisor.SessionInfo, bool)
+	// Agent-side reports; sessionID comes from the token, never the body.
+	AgentComplete(ctx context.Context, sessionID, summary string) error
+	AgentBlock(ctx context.Context, sessionID, reason string) error
+	AgentProgress(ctx context.Context, sessionID, message string) error
+	AgentStatus(ctx context.Context, sessionID, status string) error
+
+	Subscribe(buffer int) *supervisor.Subscription
+}

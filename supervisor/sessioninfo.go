@@ -1,0 +1,106 @@
+package supervisor
+
+import "time"
+
+// SessionState is what the watchdog knows of a live session.
+type SessionState int
+
+const (
+	SessStarting SessionState = iota
+	SessWorking
+	SessReviewing
+	SessQuiet           // console silent, another layer of evidence says alive
+	SessIdle            // no evidence for the idle window
+	SessNudged          // typed the nudge, waiting for any sign of life
+	SessWaiting         // the agent ended its turn, its hooks say it waits for input
+	SessNeedsPermission // a dialog only a person may answer: never typed into, never blocked
+	SessEnded
+)
+
+var sessionStateNames = [...]string{"starting", "working", "reviewing", "quiet", "idle", "nudged", "waiting", "needs-permission", "ended"}
+
+func (s SessionState) String() string {
+	if int(s) < len(sessionStateNames) {
+		return sessionStateNames[s]
+	}
+	return "unknown"
+}
+
+// ParseSessionState is String's inverse.
+func ParseSessionState(name string) (SessionState, bool) {
+	for i, n := range sessionStateNames {
+		if n == name {
+			return SessionState(i), true
+		}
+	}
+	return 0, false
+}
+
+func (s SessionState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+func (s *SessionState) UnmarshalText(b []byte) error {
+	v, ok := ParseSessionState(string(b))
+	if !ok {
+		return &unknownStateError{string(b)}
+	}
+	*s = v
+	return nil
+}
+
+type unknownStateError struct{ name string }
+
+func (e *unknownStateError) Error() string { return "unknown session state " + e.name }
+
+// SessionInfo is a snapshot of one session. Its JSON field names are part of
+// the CLI contract (`session ls --json`).
+type SessionInfo struct {
+	ID           string       `json:"id"`
+	TaskID       string       `json:"task_id"`
+	Project      string       `json:"project"`
+	Kind         string       `json:"kind"` // "work" or "review"
+	State        SessionState `json:"state"`
+	PID          int          `json:"pid"`
+	StartedAt    time.Time    `json:"started_at"`
+	LastOutputAt time.Time    `json:"last_output_at"`
+	NudgedAt     *time.Time   `json:"nudged_at"`
+	// NextAt is when the watchdog acts next, NextAction what it does then
+	// ("nudge", "block", "check"); the tray's "nudge in 1m48s".
+	NextAt     *time.Time `json:"next_at,omitempty"`
+	NextAction string     `json:"next_action,omitempty"`
+	// Why says what the last verdict rests on ("quiet: progress 12s ago").
+	Why string `json:"why,omitempty"`
+	// Evidence is when each layer last showed life, by layer name.
+	Evidence map[string]time.Time `json:"evidence,omitempty"`
+	Dir      string               `json:"dir,omitempty"`
+}
+
+// Status is the station's counts, what `status --json` prints and the tray
+// badges from.
+type Status struct {
+	Tasks    map[TaskState]int `json:"tasks"`
+	Sessions map[string]int    `json:"sessions"` // by session state name
+	// Working and Reviewing are counted apart: a review is quieter than
+	// coding and must not be read as a stall.
+	Working   int               `json:"working"`
+	Reviewing int               `json:"reviewing"`
+	Idle      int               `json:"idle"`
+	Blocked   int               `json:"blocked"`
+	Paused    map[string]string `json:"paused,omitempty"` // project → reason
+}
+
+// ProjectInfo is a project with its effective settings.
+type ProjectInfo struct {
+	Name             string `json:"name"`
+	Path             string `json:"path"`
+	Agent            string `json:"agent"`
+	IdleWindow       string `json:"idle_window"`
+	BlockWindow      string `json:"block_window"`
+	ReviewIdleWindow string `json:"review_idle_window"`
+	Concurrency      int    `json:"concurrency"`
+	Review           bool   `json:"review"`
+	Gate             string `json:"gate,omitempty"`
+	Paused           bool   `json:"paused"`
+	PauseReason      string `json:"pause_reason,omitempty"`
+	Running          int    `json:"running"`
+	Queued           int    `json:"queued"`
+}

@@ -1,0 +1,42 @@
+package supervisor
+
+import (
+	"io"
+	"time"
+)
+
+// Spawner starts an agent command in a pseudo-terminal. platform/pty
+// implements it with creack/pty on unix and ConPTY on Windows; tests use the
+// same real implementation with a scripted fake agent.
+type Spawner interface {
+	Spawn(spec SpawnSpec) (Proc, error)
+}
+
+// SpawnSpec is everything needed to start one session's process.
+type SpawnSpec struct {
+	Argv []string // Argv[0] is looked up on PATH
+	Dir  string
+	Env  []string // full environment, KEY=VALUE
+	Cols uint16
+	Rows uint16
+}
+
+// Proc is a running session process and its terminal.
+//
+// Read returns the terminal's output and an error once the process has exited
+// and its output is drained. Write types into the terminal.
+type Proc interface {
+	io.Reader
+	io.Writer
+	Pid() int
+	Resize(cols, rows uint16) error
+	// Wait blocks until the process exits and returns its exit code (-1 when
+	// it was killed by a signal).
+	Wait() (code int, err error)
+	// Stop ends the whole process tree: a polite signal to the process
+	// group, up to grace for it to exit, then a kill of every process left.
+	// It returns when the tree is gone or the kill was sent.
+	Stop(grace time.Duration) error
+	// Close releases the terminal. Call it after Wait.
+	Close() error
+}

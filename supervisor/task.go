@@ -1,0 +1,112 @@
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// TaskState is a column of the board.
+type TaskState string
+
+// The board's columns. A task moves between them only through Board.Move, one
+// transaction per transition, so a crash never leaves it in two.
+const (
+	TaskTodo      TaskState = "todo"
+	TaskWorking   TaskState = "working"
+	TaskReview    TaskState = "review"
+	TaskBlocked   TaskState = "blocked"
+	TaskDone      TaskState = "done"
+	TaskCancelled TaskState = "cancelled"
+)
+
+// TaskStates lists every column in board order.
+var TaskStates = []TaskState{TaskTodo, TaskWorking, TaskReview, TaskBlocked, TaskDone, TaskCancelled}
+
+func (s TaskState) String() string { return string(s) }
+
+// Valid reports whether s is one of the board's columns.
+func (s TaskState) Valid() bool {
+	for _, v := range TaskStates {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Final reports whether no session will ever run for a task in s again
+// without a person acting (requeue is the only way out of blocked).
+func (s TaskState) Final() bool { return s == TaskDone || s == TaskCancelled }
+
+// Task is one unit of work handed to one agent session at a time. Its JSON
+// field names are part of the CLI contract (`task ls --json`).
+type Task struct {
+	ID        string    `json:"id"`
+	Project   string    `json:"project"`
+	Title     string    `json:"title"`
+	Body      string    `json:"body"`
+	State     TaskState `json:"state"`
+	Attempt   int       `json:"attempt"`
+	Reason    string    `json:"reason"`
+	Summary   string    `json:"summary,omitempty"`
+	Notes     []string  `json:"notes,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Transition is one entry of a task's history.
+type Transition struct {
+	TaskID  string    `json:"task_id"`
+	From    TaskState `json:"from"`
+	To      TaskState `json:"to"`
+	Attempt int       `json:"attempt"`
+	Reason  string    `json:"reason,omitempty"`
+	Actor   string    `json:"actor,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// NewTask is what a user hands the board.
+type NewTask struct {
+	Project string
+	Title   string
+	Body    string
+}
+
+// Move is one transition request. It applies only when the task is in one of
+// From, so two racing movers cannot both win.
+type Move struct {
+	From    []TaskState
+	To      TaskState
+	Reason  string // replaces Task.Reason (empty clears it)
+	Summary string // set when non-empty
+	Note    string // appended to Task.Notes when non-empty
+	Actor   string // who moved it: "station", "cli", "agent", "watchdog", …
+	// BumpAttempt adds one to Task.Attempt (requeue, review round).
+	BumpAttempt bool
+}
+
+// TaskFilter narrows Board.Tasks. Zero value: every task.
+type TaskFilter struct {
+	State   TaskState
+	Project string
+}
+
+// Errors a Board returns; callers test them with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("conflict")
+)
+
+// StateError says a task was not in a state a move needed.
+type StateError struct {
+	ID   string
+	Have TaskState
+	Want []TaskState
+}
+
+func (e *StateError) Error() string {
+	return fmt.Sprintf("task %s is %s, not %v", e.ID, e.Have, e.Want)
+}
+
+func (e *StateError) Unwrap() error { return ErrConflict }
