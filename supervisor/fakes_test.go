@@ -1,0 +1,283 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// memBoard is a hand-written in-memory Board for the station's tests; the
+// SQLite board passes the same conformance suite (supervisor/boardtest).
+type memBoard struct {
+	mu       sync.Mutex
+	seq      int
+	tasks    map[string]*Task
+	order    []string
+	history  map[string][]Transition
+	sessions map[string]SessionRecord
+	paused   map[string]string
+}
+
+func newMemBoard() *memBoard {
+	return &memBoard{tasks: map[string]*Task{}, history: map[string][]Transition{}, sessions: map[string]SessionRecord{}, paused: map[string]string{}}
+}
+
+func (b *memBoard) AddTask(_ context.Context, nt NewTask) (Task, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq++
+	now := time.Now().UTC()
+	t := &Task{ID: "t" + strconv.Itoa(b.seq), Project: nt.Project, Title: nt.Title, Body: nt.Body, State: TaskTodo, Attempt: 1, CreatedAt: now, UpdatedAt: now}
+	b.tasks[t.ID] = t
+	b.order = append(b.order, t.ID)
+	b.history[t.ID] = append(b.history[t.ID], Transition{TaskID: t.ID, To: TaskTodo, Attempt: 1, At: now})
+	return *t, nil
+}
+
+func (b *memBoard) Task(_ context.Context, id string) (Task, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.tasks[id]
+	if !ok {
+		return Task{}, ErrNotFound
+	}
+	return *t, nil
+}
+
+func (b *memBoard) Tasks(_ context.Context, f TaskFilter) ([]Task, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Task
+	for _, id := range b.order {
+		t := b.tasks[id]
+		if (f.State == "" || t.State == f.State) && (f.Project == "" || t.Project == f.Project) {
+			out = append(out, *t)
+		}
+	}
+	return out, nil
+}
+
+func (b *memBoard) History(_ context.Context, id string) ([]Transition, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.history[id]), nil
+}
+
+func (b *memBoard) Move(_ context.Context, id string, m Move) (Task, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.moveLocked(id, m)
+}
+
+func (b *memBoard) moveLocked(id string, m Move) (Task, error) {
+	t, ok := b.tasks[id]
+	if !ok {
+		return Task{}, ErrNotFound
+	}
+	if !slices.Contains(m.From, t.State) {
+		return Task{}, &StateError{ID: id, Have: t.State, Want: m.From}
+	}
+	from := t.State
+	t.State, t.Reason, t.UpdatedAt = m.To, m.Reason, time.Now().UTC()
+	if m.Summary != "" {
+		t.Summary = m.Summary
+	}
+	if m.Note != "" {
+		t.Notes = append(t.Notes, m.Note)
+	}
+	if m.BumpAttempt {
+		t.Attempt++
+	}
+	b.history[id] = append(b.history[id], Transition{TaskID: id, From: from, To: m.To, Attempt: t.Attempt, Reason: m.Reason, Actor: m.Actor, At: t.UpdatedAt})
+	return *t, nil
+}
+
+func (b *memBoard) Claim(_ context.Context, project, actor string) (Task, bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range b.order {
+		if t := b.tasks[id]; t.Project == project && t.State == TaskTodo {
+			nt, err := b.moveLocked(id, Move{From: []TaskState{TaskTodo}, To: TaskWorking, Actor: actor})
+			return nt, err == nil, err
+		}
+	}
+	return Task{}, false, nil
+}
+
+func (b *memBoard) SaveSession(_ context.Context, s SessionRecord) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sessions[s.ID] = s
+	return nil
+}
+
+func (b *memBoard) Sessions(_ context.Context, live bool) ([]SessionRecord, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []SessionRecord
+	for _, s := range b.sessions {
+		if !live || s.EndedAt.IsZero() {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (b *memBoard) SetPaused(_ context.Context, p string, paused bool, reason string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if paused {
+		b.paused[p] = reason
+	} else {
+		delete(b.paused, p)
+	}
+	return nil
+}
+
+func (b *memBoard) Paused(context.Context) (map[string]string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]string{}
+	for k, v := range b.paused {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (b *memBoard) Close() error { return nil }
+
+// fakeProc is an in-memory agent process. The test plays the agent: it
+// writes output with say, reads what the station typed with typed, and
+// ends it with exit. It runs inside a synctest bubble, so every wait here is
+// on channels.
+type fakeProc struct {
+	spec   SpawnSpec
+	pid    int
+	outR   *io.PipeReader
+	outW   *io.PipeWriter
+	mu     sync.Mutex
+	writes []string // each Write the station made, in order
+	wrote  chan string
+	exited chan int
+	code   int
+	once   sync.Once
+	stops  int
+}
+
+func newFakeProc(spec SpawnSpec, pid int) *fakeProc {
+	r, w := io.Pipe()
+	return &fakeProc{spec: spec, pid: pid, outR: r, outW: w, wrote: make(chan string, 64), exited: make(chan int, 1)}
+}
+
+func (p *fakeProc) Read(b []byte) (int, error) { return p.outR.Read(b) }
+
+func (p *fakeProc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	p.writes = append(p.writes, string(b))
+	p.mu.Unlock()
+	select {
+	case p.wrote <- string(b):
+	default:
+	}
+	return len(b), nil
+}
+
+func (p *fakeProc) say(s string) { _, _ = p.outW.Write([]byte(s)) }
+
+func (p *fakeProc) exit(code int) {
+	p.once.Do(func() {
+		p.exited <- code
+		close(p.exited)
+		p.outW.Close()
+	})
+}
+
+func (p *fakeProc) Pid() int                 { return p.pid }
+func (p *fakeProc) Resize(_, _ uint16) error { return nil }
+func (p *fakeProc) Wait() (int, error) {
+	c, ok := <-p.exited
+	if !ok {
+		return -1, fmt.Errorf("killed")
+	}
+	return c, nil
+}
+
+func (p *fakeProc) Stop(time.Duration) error {
+	p.mu.Lock()
+	p.stops++
+	p.mu.Unlock()
+	p.exit(-1)
+	return nil
+}
+
+func (p *fakeProc) Close() error { return nil }
+
+func (p *fakeProc) Writes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.writes)
+}
+
+// fakeSpawner hands each new fakeProc to the test.
+type fakeSpawner struct {
+	mu    sync.Mutex
+	pid   int
+	procs chan *fakeProc
+	fail  error
+}
+
+func (s *fakeSpawner) Spawn(spec SpawnSpec) (Proc, error) {
+	if s.fail != nil {
+		return nil, s.fail
+	}
+	s.mu.Lock()
+	s.pid++
+	p := newFakeProc(spec, 1000+s.pid)
+	s.mu.Unlock()
+	s.procs <- p
+	return p, nil
+}
+
+// recNotifier records notices.
+type recNotifier struct {
+	mu sync.Mutex
+	ns []Notice
+}
+
+func (r *recNotifier) Notify(_ context.Context, n Notice) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ns = append(r.ns, n)
+}
+
+func (r *recNotifier) kinds() []NoticeKind {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []NoticeKind
+	for _, n := range r.ns {
+		out = append(out, n.Kind)
+	}
+	return out
+}
+
+// fakeProber reports life when alive says so.
+type fakeProber struct {
+	mu    sync.Mutex
+	alive bool
+}
+
+func (f *fakeProber) Layer() string { return "cpu" }
+func (f *fakeProber) Probe(_ context.Context, _ ProbeTarget, _ time.Time) (Life, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.alive {
+		return Life{At: time.Now(), Detail: "12.0s CPU in cc1"}, true, nil
+	}
+	return Life{}, false, nil
+}
+func (f *fakeProber) Forget(string) {}
+func (f *fakeProber) set(v bool)    { f.mu.Lock(); f.alive = v; f.mu.Unlock() }

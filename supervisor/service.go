@@ -1,0 +1,408 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// The methods below are what the local API serves to the tray, the CLI and
+// agents. Errors are one sentence that says what to do; board errors keep
+// ErrNotFound / ErrConflict underneath for the API's status codes.
+
+// AddTask puts a task on a project's queue.
+func (st *Station) AddTask(ctx context.Context, nt NewTask) (Task, error) {
+	nt.Title = strings.TrimSpace(nt.Title)
+	if nt.Title == "" {
+		return Task{}, errors.New("a task needs a title; pass --title")
+	}
+	if _, ok := st.Config().Project(nt.Project); !ok {
+		return Task{}, fmt.Errorf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
+	}
+	t, err := st.board.AddTask(ctx, nt)
+	if err != nil {
+		return Task{}, fmt.Errorf("add task: %w", err)
+	}
+	st.publishTask(t)
+	st.poke()
+	return t, nil
+}
+
+func (st *Station) projectNames() string {
+	var names []string
+	for _, p := range st.Config().Projects {
+		names = append(names, fmt.Sprintf("%q", p.Name))
+	}
+	if len(names) == 0 {
+		return "(none configured yet)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Task returns one task.
+func (st *Station) Task(ctx context.Context, id string) (Task, error) {
+	t, err := st.board.Task(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return Task{}, fmt.Errorf("task %s not found; list tasks with \"buildstation task ls\": %w", id, ErrNotFound)
+	}
+	return t, err
+}
+
+// Tasks lists tasks, oldest first.
+func (st *Station) Tasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+	if f.State != "" && !f.State.Valid() {
+		return nil, fmt.Errorf("unknown state %q; use one of todo, working, review, blocked, done, cancelled", f.State)
+	}
+	return st.board.Tasks(ctx, f)
+}
+
+// History returns a task's transitions, oldest first.
+func (st *Station) History(ctx context.Context, id string) ([]Transition, error) {
+	if _, err := st.Task(ctx, id); err != nil {
+		return nil, err
+	}
+	return st.board.History(ctx, id)
+}
+
+// Requeue moves a blocked task back to the queue for a fresh attempt. The
+// old reason stays in the history.
+func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
+	if _, err := st.Task(ctx, id); err != nil {
+		return Task{}, err
+	}
+	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskBlocked, TaskCancelled}, To: TaskTodo,
+		BumpAttempt: true, Note: strings.TrimSpace(note), Actor: "person", Reason: ""})
+	if err != nil {
+		var se *StateError
+		if errors.As(err, &se) {
+			return Task{}, fmt.Errorf("task %s is %s; only a blocked or cancelled task can be requeued: %w", id, se.Have, ErrConflict)
+		}
+		return Task{}, fmt.Errorf("requeue task %s: %w", id, err)
+	}
+	st.publishTask(t)
+	st.poke()
+	return t, nil
+}
+
+// Cancel takes a task off the board for good, ending its session if one runs.
+func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
+	if _, err := st.Task(ctx, id); err != nil {
+		return Task{}, err
+	}
+	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskTodo, TaskWorking, TaskReview, TaskBlocked}, To: TaskCancelled,
+		Reason: "cancelled by a person", Actor: "person"})
+	if err != nil {
+		var se *StateError
+		if errors.As(err, &se) {
+			return Task{}, fmt.Errorf("task %s is already %s; nothing to cancel: %w", id, se.Have, ErrConflict)
+		}
+		return Task{}, fmt.Errorf("cancel task %s: %w", id, err)
+	}
+	st.publishTask(t)
+	if s := st.sessionForTask(id); s != nil {
+		if err := s.send(ctx, command{kind: cmdEnd, result: outEnded}); err != nil {
+			st.log.Warn("end cancelled session", "session", s.spec.ID, "err", err)
+		}
+	}
+	return t, nil
+}
+
+// Sessions lists live sessions in start order.
+func (st *Station) Sessions() []SessionInfo {
+	live := st.liveSessions()
+	out := make([]SessionInfo, 0, len(live))
+	for _, s := range live {
+		out = append(out, s.Info())
+	}
+	return out
+}
+
+// Session returns one live session.
+func (st *Station) Session(id string) (SessionInfo, bool) {
+	s := st.lookup(id)
+	if s == nil {
+		return SessionInfo{}, false
+	}
+	return s.Info(), true
+}
+
+func (st *Station) lookup(id string) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.sessions[id]
+}
+
+func (st *Station) mustSession(id string) (*session, error) {
+	s := st.lookup(id)
+	if s == nil {
+		return nil, fmt.Errorf("no live session %s; list them with \"buildstation session ls\": %w", id, ErrNotFound)
+	}
+	return s, nil
+}
+
+// Send types text into a session, then Enter as a separate write.
+func (st *Station) Send(ctx context.Context, id, text string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	return s.send(ctx, command{kind: cmdSend, text: text})
+}
+
+// Nudge types the nudge into a session now.
+func (st *Station) Nudge(ctx context.Context, id string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	return s.send(ctx, command{kind: cmdNudge})
+}
+
+// Block blocks a session's task now and ends its process tree.
+func (st *Station) Block(ctx context.Context, id, reason string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(reason) == "" {
+		reason = "blocked by a person"
+	}
+	return s.send(ctx, command{kind: cmdBlock, text: reason})
+}
+
+// Attach opens a console on a session: its last screens, then live output.
+func (st *Station) Attach(id string) (*Attachment, error) {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return nil, err
+	}
+	replay, v := s.con.attach(1024)
+	var once atomic.Bool
+	return &Attachment{
+		Replay: replay,
+		Output: v.c,
+		Input:  s.proc,
+		Resize: s.proc.Resize,
+		Close: func() {
+			if once.CompareAndSwap(false, true) {
+				s.con.detach(v)
+			}
+		},
+		Dropped: v.dropped.Load,
+	}, nil
+}
+
+// Status counts tasks per column and sessions per state.
+func (st *Station) Status(ctx context.Context) (Status, error) {
+	tasks, err := st.board.Tasks(ctx, TaskFilter{})
+	if err != nil {
+		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	s := Status{Tasks: map[TaskState]int{}, Sessions: map[string]int{}}
+	for _, ts := range TaskStates {
+		s.Tasks[ts] = 0
+	}
+	for _, t := range tasks {
+		s.Tasks[t.State]++
+	}
+	for i := SessStarting; i < SessEnded; i++ {
+		s.Sessions[i.String()] = 0
+	}
+	for _, si := range st.Sessions() {
+		s.Sessions[si.State.String()]++
+		switch si.State {
+		case SessWorking, SessStarting, SessQuiet:
+			s.Working++
+		case SessReviewing:
+			s.Reviewing++
+		case SessIdle, SessNudged, SessWaiting:
+			s.Idle++
+		}
+	}
+	s.Blocked = s.Tasks[TaskBlocked]
+	paused, err := st.board.Paused(ctx)
+	if err != nil {
+		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	if len(paused) > 0 {
+		s.Paused = paused
+	}
+	return s, nil
+}
+
+// Projects lists projects with their effective settings.
+func (st *Station) Projects(ctx context.Context) ([]ProjectInfo, error) {
+	paused, err := st.board.Paused(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list projects: %w", err)
+	}
+	todo, err := st.board.Tasks(ctx, TaskFilter{State: TaskTodo})
+	if err != nil {
+		return nil, fmt.Errorf("list projects: %w", err)
+	}
+	cfg := st.Config()
+	out := make([]ProjectInfo, 0, len(cfg.Projects))
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, p := range cfg.Projects {
+		agent := p.Agent
+		if len(p.Command) > 0 {
+			agent = strings.Join(p.Command, " ")
+		}
+		reason, isPaused := paused[p.Name]
+		info := ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
+			IdleWindow: p.Settings.IdleWindow.String(), BlockWindow: p.Settings.BlockWindow.String(),
+			ReviewIdleWindow: p.Settings.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
+			Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.running[p.Name]}
+		for _, t := range todo {
+			if t.Project == p.Name {
+				info.Queued++
+			}
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// PauseProject stops a project's queue; running sessions go on.
+func (st *Station) PauseProject(ctx context.Context, name, reason string) error {
+	if _, ok := st.Config().Project(name); !ok {
+		return fmt.Errorf("unknown project %q; use one of %s: %w", name, st.projectNames(), ErrNotFound)
+	}
+	if reason == "" {
+		reason = "paused by a person"
+	}
+	if err := st.board.SetPaused(ctx, name, true, reason); err != nil {
+		return fmt.Errorf("pause project %s: %w", name, err)
+	}
+	st.bus.Publish(Event{Kind: EventProject, Project: name})
+	return nil
+}
+
+// ResumeProject restarts a project's queue.
+func (st *Station) ResumeProject(ctx context.Context, name string) error {
+	if _, ok := st.Config().Project(name); !ok {
+		return fmt.Errorf("unknown project %q; use one of %s: %w", name, st.projectNames(), ErrNotFound)
+	}
+	if err := st.board.SetPaused(ctx, name, false, ""); err != nil {
+		return fmt.Errorf("resume project %s: %w", name, err)
+	}
+	st.bus.Publish(Event{Kind: EventProject, Project: name})
+	st.poke()
+	return nil
+}
+
+// SessionByToken finds the live session a session token belongs to.
+func (st *Station) SessionByToken(token string) (SessionInfo, bool) {
+	st.mu.Lock()
+	s := st.byToken[token]
+	st.mu.Unlock()
+	if s == nil {
+		return SessionInfo{}, false
+	}
+	return s.Info(), true
+}
+
+// AgentComplete settles a session's task as done and ends the session.
+func (st *Station) AgentComplete(ctx context.Context, id, summary string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	summary = strings.TrimSpace(summary)
+	if summary == "" {
+		return errors.New("complete needs a summary of what was done; pass --summary")
+	}
+	if s.spec.Kind == "review" {
+		return errors.New("this is a review session; finish it with complete_review (approve or changes)")
+	}
+	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: TaskDone, Summary: summary, Actor: "agent"})
+	if err != nil {
+		return st.agentMoveErr(s, err)
+	}
+	st.publishTask(t)
+	st.endLater(s, outEnded)
+	return nil
+}
+
+// AgentBlock blocks a session's task with the agent's reason.
+func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return errors.New("block needs a reason a person can act on; pass --reason")
+	}
+	from := []TaskState{TaskWorking}
+	if s.spec.Kind == "review" {
+		from = []TaskState{TaskReview}
+	}
+	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent"})
+	if err != nil {
+		return st.agentMoveErr(s, err)
+	}
+	st.publishTask(t)
+	st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, SessionID: id, Title: "Blocked: " + t.Title, Body: t.Reason})
+	st.endLater(s, outEnded)
+	return nil
+}
+
+func (st *Station) agentMoveErr(s *session, err error) error {
+	var se *StateError
+	if errors.As(err, &se) {
+		return fmt.Errorf("task %s is already %s; nothing to do: %w", s.spec.TaskID, se.Have, ErrConflict)
+	}
+	return fmt.Errorf("settle task %s: %w", s.spec.TaskID, err)
+}
+
+// endLater ends a session without holding up the agent's own request: the
+// agent gets its answer, then its tree is ended.
+func (st *Station) endLater(s *session, how outcomeKind) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := s.send(ctx, command{kind: cmdEnd, result: how}); err != nil {
+			st.log.Debug("end session", "session", s.spec.ID, "err", err)
+		}
+	}()
+}
+
+// AgentProgress records a progress report: evidence of life on the board.
+func (st *Station) AgentProgress(ctx context.Context, id, message string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	message = strings.TrimSpace(message)
+	if message == "" {
+		return errors.New("progress needs a message saying what you are doing")
+	}
+	return s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: "progress: " + message})
+}
+
+// AgentStatus sets whether the agent is working or reviewing.
+func (st *Station) AgentStatus(ctx context.Context, id, status string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	var in wdInput
+	switch status {
+	case "working":
+		in = inWorking
+	case "reviewing":
+		in = inReviewing
+	default:
+		return fmt.Errorf("unknown status %q; use working or reviewing", status)
+	}
+	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board"})
+}
+
+// Subscribe streams station events.
+func (st *Station) Subscribe(buffer int) *Subscription { return st.bus.Subscribe(buffer) }

@@ -1,0 +1,531 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Timing of typed input. A TUI takes one fast burst of "text\r" as a paste and
+// does not submit it, so Enter goes as its own write a little later.
+const (
+	enterDelay = 400 * time.Millisecond
+	// echoGrace is how long after our Enter the terminal's echo of what we
+	// typed is not taken for a sign of life: a wedged TUI still echoes.
+	echoGrace = 500 * time.Millisecond
+	// stopGrace is how long an agent gets to exit after the polite signal.
+	stopGrace = 3 * time.Second
+	// probeTimeout bounds one round of pull evidence (git, /proc).
+	probeTimeout = 10 * time.Second
+)
+
+// sessionSpec is everything a session needs to run, fixed at start.
+type sessionSpec struct {
+	ID, TaskID, Project string
+	Kind                string // "work" or "review"
+	Token               string
+	Title               string
+	Dir                 string
+	IdleWindow          time.Duration
+	BlockWindow         time.Duration
+	Nudge               string // empty: never nudge, go idle then block
+}
+
+// outcome is how a session ended, for the station to settle its task.
+type outcome struct {
+	kind     outcomeKind
+	code     int    // exit code for outExited
+	reason   string // block reason for outBlocked
+	lastLine string
+}
+
+type outcomeKind int
+
+const (
+	outExited  outcomeKind = iota // the agent exited on its own
+	outBlocked                    // the watchdog or a person blocked it (task already moved)
+	outEnded                      // the station ended it (completed, cancelled, requeued)
+	outStopped                    // the station is shutting down
+)
+
+// command is a message to a session's goroutine.
+type command struct {
+	kind   cmdKind
+	text   string
+	input  wdInput
+	layer  string
+	reply  chan error
+	result outcomeKind
+}
+
+type cmdKind int
+
+const (
+	cmdSend   cmdKind = iota // type text, then Enter
+	cmdNudge                 // nudge now (a person asked)
+	cmdBlock                 // block now with text as the reason (a person asked)
+	cmdReport                // a report on the board or a hook: input, layer, text
+	cmdEnd                   // end the session; the task was settled elsewhere
+)
+
+var sessionSeq atomic.Int64
+
+// session runs one agent process. Its goroutine (run) owns every field below
+// the line; other goroutines talk to it through cmds and read snapshots.
+type session struct {
+	spec sessionSpec
+	st   *Station
+	proc Proc
+	con  *console
+	log  *slog.Logger
+	seq  int64 // start order, for listing
+	// closeTranscript closes the transcript file once the session is settled.
+	closeTranscript func() error
+
+	cmds       chan command
+	activity   chan struct{} // output arrived while the loop asked to hear of it
+	wantOutput atomic.Bool   // the loop is not in its base state: tell it about output
+	readerDone chan struct{}
+	info       atomic.Pointer[SessionInfo]
+	done       chan struct{} // closed when run returns
+
+	// ---- owned by run ----
+	wd        wdState
+	startedAt time.Time
+	armedAt   time.Time // start of the current window
+	nudgedAt  time.Time
+	echoUntil time.Time
+	enterC    <-chan time.Time
+	evidence  map[string]time.Time
+	why       string
+	timer     *time.Timer
+	// blockedWith is the reason the task was blocked from this session.
+	blockedWith string
+	// silentSince and lineAtNudge are the console as it was before the
+	// nudge: the echo of our own typing must not stand in for the agent's
+	// last words in a block reason.
+	silentSince time.Time
+	lineAtNudge string
+}
+
+func newSession(st *Station, spec sessionSpec, proc Proc, con *console, base SessionState) *session {
+	s := &session{
+		spec: spec, st: st, proc: proc, con: con,
+		log:        st.log.With("session", spec.ID, "task", spec.TaskID),
+		cmds:       make(chan command, 16),
+		activity:   make(chan struct{}, 1),
+		readerDone: make(chan struct{}),
+		done:       make(chan struct{}),
+		wd:         wdState{State: SessStarting, Base: base, CanNudge: spec.Nudge != ""},
+		evidence:   map[string]time.Time{},
+	}
+	s.wantOutput.Store(true)
+	s.seq = sessionSeq.Add(1)
+	return s
+}
+
+// readLoop copies the PTY's output into the console. It never waits on
+// anyone: a blocked reader would make a healthy agent look idle.
+func (s *session) readLoop() {
+	defer close(s.readerDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.proc.Read(buf)
+		if n > 0 {
+			s.con.write(buf[:n], time.Now())
+			if s.wantOutput.Load() {
+				select {
+				case s.activity <- struct{}{}:
+				default:
+				}
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				s.log.Debug("pty read ended", "err", err)
+			}
+			return
+		}
+	}
+}
+
+// run is the session's goroutine. It returns how the session ended, after
+// the agent's whole process tree is gone.
+func (s *session) run(ctx context.Context) outcome {
+	defer close(s.done)
+	exited := make(chan int, 1)
+	go func() {
+		code, err := s.proc.Wait()
+		if err != nil && code == 0 {
+			code = -1
+		}
+		exited <- code
+	}()
+	go s.readLoop()
+
+	now := time.Now()
+	s.startedAt, s.armedAt = now, now
+	s.timer = time.NewTimer(s.window())
+	defer s.timer.Stop()
+	s.publish()
+
+	for {
+		select {
+		case <-ctx.Done():
+			s.stop()
+			return outcome{kind: outStopped, lastLine: lastLine(s.con.snapshot())}
+		case <-s.activity:
+			// Fresh news: output at the very instant of a re-arm counts too.
+			if lo := s.liveOutput(); !lo.IsZero() && !lo.Before(s.armedAt) {
+				s.apply(inOutput, time.Now())
+			}
+		case <-s.timer.C:
+			s.onDeadline(ctx)
+		case <-s.enterC:
+			s.enterC = nil
+			s.write("\r")
+		case c := <-s.cmds:
+			if o, end := s.handle(ctx, c); end {
+				return o
+			}
+		case code := <-exited:
+			// Let the reader drain the agent's last words for the reason.
+			select {
+			case <-s.readerDone:
+			case <-time.After(500 * time.Millisecond):
+			}
+			s.wd.State = SessEnded
+			s.publish()
+			s.stop() // children the agent left behind
+			return outcome{kind: outExited, code: code, lastLine: lastLine(s.con.snapshot())}
+		}
+		if s.wd.State == SessEnded {
+			// Blocked: the task is already settled; now end the tree.
+			s.publish()
+			s.stop()
+			return outcome{kind: outBlocked, reason: s.blockedWith, lastLine: lastLine(s.con.snapshot())}
+		}
+		s.rearm()
+	}
+}
+
+// window is the length of the current stage.
+func (s *session) window() time.Duration {
+	if s.wd.State == SessNudged || s.wd.State == SessIdle {
+		return s.spec.BlockWindow
+	}
+	return s.spec.IdleWindow
+}
+
+func (s *session) deadline() time.Time { return s.armedAt.Add(s.window()) }
+
+// rearm points the timer at the current deadline.
+func (s *session) rearm() {
+	if s.wd.State == SessEnded {
+		return
+	}
+	d := time.Until(s.deadline())
+	if d < 0 {
+		d = 0
+	}
+	s.timer.Reset(d)
+	s.publish()
+}
+
+// liveOutput is the time of the last output that counts as life: the echo
+// of our own typing does not.
+func (s *session) liveOutput() time.Time {
+	t := s.con.lastOutputAt()
+	if t.Before(s.echoUntil) {
+		return time.Time{}
+	}
+	return t
+}
+
+// onDeadline runs when a window ran out without output reaching the loop.
+func (s *session) onDeadline(ctx context.Context) {
+	now := time.Now()
+	if now.Before(s.deadline()) {
+		return // stale wake-up; rearm follows
+	}
+	// Output in a base state does not wake the loop (it costs nothing while
+	// an agent is chatty), so look before concluding silence.
+	if lo := s.liveOutput(); lo.After(s.armedAt) {
+		s.evidence["console"] = lo
+		s.apply(inOutput, lo)
+		return
+	}
+	since := s.armedAt
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	lives := s.st.probe(pctx, ProbeTarget{SessionID: s.spec.ID, TaskID: s.spec.TaskID, PID: s.proc.Pid(), Dir: s.spec.Dir}, since)
+	cancel()
+	if len(lives) > 0 {
+		var why []string
+		for _, l := range lives {
+			s.evidence[l.Layer] = l.At
+			why = append(why, l.Detail)
+		}
+		s.why = "quiet: " + strings.Join(why, "; ")
+		s.apply(inDeadlineLive, now)
+		return
+	}
+	s.apply(inDeadlineDead, now)
+}
+
+// apply runs the watchdog's transition and carries out its effects.
+func (s *session) apply(in wdInput, now time.Time) {
+	from := s.wd.State
+	var effs []wdEffect
+	s.wd, effs = next(s.wd, in)
+	if s.wd.State != from {
+		s.log.Info("session state", "from", from, "to", s.wd.State, "on", in)
+		if s.wd.State == s.wd.Base {
+			s.why = ""
+		}
+	}
+	// In its base state the loop needs no word of output; anywhere else,
+	// output is news (it ends quiet, idle or nudged).
+	s.wantOutput.Store(s.wd.State != s.wd.Base)
+	for _, e := range effs {
+		switch e {
+		case effArm:
+			s.armedAt = now
+		case effArmBlock:
+			s.armedAt = now
+		case effNudge:
+			s.nudge(now)
+		case effNotifyNudge:
+			s.st.notify(Notice{Kind: NoticeNudge, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
+				Title: "Nudged: " + s.spec.Title,
+				Body:  fmt.Sprintf("Silent for %s; typed a nudge. It blocks in %s without a sign of life.", s.spec.IdleWindow, s.spec.BlockWindow)})
+		case effNotifyPermission:
+			s.st.notify(Notice{Kind: NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
+				Title: "Needs you: " + s.spec.Title,
+				Body:  "The agent waits on a dialog only a person may answer. Open its console."})
+		case effBlock:
+			s.onBlock(now)
+		}
+	}
+	s.publish()
+}
+
+// nudge types the nudge text, and schedules Enter as a separate write.
+func (s *session) nudge(now time.Time) {
+	s.nudgedAt = now
+	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
+	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence)
+	s.typeText(text, now)
+	s.log.Info("nudged", "silent_since", s.con.lastOutputAt())
+}
+
+// typeText writes text now and Enter after enterDelay.
+func (s *session) typeText(text string, now time.Time) {
+	s.echoUntil = now.Add(enterDelay + echoGrace)
+	s.write(text)
+	s.enterC = time.After(enterDelay)
+}
+
+func (s *session) write(text string) {
+	// A PTY's input buffer holds a few KiB; the agent reading it is not our
+	// business, but we must not hang the loop on an agent that never reads.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := io.WriteString(s.proc, text); err != nil {
+			s.log.Warn("type into session", "err", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		s.log.Warn("typing into the session is stuck; the agent does not read its input")
+	}
+}
+
+// blockReason says why the watchdog gave up, naming the heuristic, the
+// windows and what every layer showed, so a person can judge it.
+func (s *session) blockReason(now time.Time) string {
+	lo, line := s.con.lastOutputAt(), lastLine(s.con.snapshot())
+	if !s.nudgedAt.IsZero() {
+		lo, line = s.silentSince, s.lineAtNudge
+	}
+	last := "never"
+	if !lo.IsZero() {
+		last = lo.Format(time.TimeOnly) + fmt.Sprintf(" (%s ago)", now.Sub(lo).Round(time.Second))
+	}
+	var b strings.Builder
+	if s.wd.CanNudge {
+		fmt.Fprintf(&b, "watchdog: no sign of life for idle_window %s, then nudged and still nothing for block_window %s", s.spec.IdleWindow, s.spec.BlockWindow)
+	} else {
+		fmt.Fprintf(&b, "watchdog: no sign of life for idle_window %s and then block_window %s (nudge turned off)", s.spec.IdleWindow, s.spec.BlockWindow)
+	}
+	fmt.Fprintf(&b, "; console: last output %s", last)
+	if line != "" {
+		fmt.Fprintf(&b, ", last line %q", line)
+	}
+	for _, layer := range s.st.layers() {
+		if t, ok := s.evidence[layer]; ok {
+			fmt.Fprintf(&b, "; %s: last life %s", layer, t.Format(time.TimeOnly))
+		} else {
+			fmt.Fprintf(&b, "; %s: nothing", layer)
+		}
+	}
+	return b.String()
+}
+
+// onBlock settles the task as blocked before ending the tree, so the reason
+// is on the board even if the kill takes long.
+func (s *session) onBlock(now time.Time) {
+	reason := s.blockReason(now)
+	s.st.blockFromSession(s, reason, "watchdog")
+	s.blockedWith = reason
+}
+
+// handle runs a command; end is true when the session is over.
+func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
+	now := time.Now()
+	var err error
+	switch c.kind {
+	case cmdSend:
+		if s.wd.State == SessEnded {
+			err = errors.New("the session has ended")
+			break
+		}
+		s.typeText(c.text, now)
+	case cmdNudge:
+		if s.wd.State == SessNeedsPermission {
+			err = errors.New("the session waits on a permission dialog; an Enter would approve it, so open its console and answer it yourself")
+			break
+		}
+		s.apply(inNudgeNow, now)
+	case cmdBlock:
+		reason := c.text
+		if reason == "" {
+			reason = "blocked by a person"
+		}
+		s.st.blockFromSession(s, reason, "person")
+		s.blockedWith = reason
+		s.wd.State = SessEnded
+	case cmdReport:
+		s.evidence[c.layer] = now
+		if c.text != "" {
+			s.why = c.text
+		}
+		s.apply(c.input, now)
+	case cmdEnd:
+		s.wd.State = SessEnded
+		s.publish()
+		s.stop()
+		c.reply <- nil
+		return outcome{kind: c.result, lastLine: lastLine(s.con.snapshot())}, true
+	}
+	if c.reply != nil {
+		c.reply <- err
+	}
+	return outcome{}, false
+}
+
+// stop ends the whole process tree and releases the terminal.
+func (s *session) stop() {
+	if err := s.proc.Stop(stopGrace); err != nil {
+		s.log.Warn("end process tree", "err", err)
+	}
+	select {
+	case <-s.readerDone:
+	case <-time.After(time.Second):
+	}
+	if err := s.proc.Close(); err != nil {
+		s.log.Debug("close pty", "err", err)
+	}
+	s.con.close()
+}
+
+// send delivers a command and waits for its answer, unless the session ends.
+func (s *session) send(ctx context.Context, c command) error {
+	c.reply = make(chan error, 1)
+	select {
+	case s.cmds <- c:
+	case <-s.done:
+		return errors.New("the session has ended")
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-c.reply:
+		return err
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// publish stores a snapshot for readers and tells subscribers.
+func (s *session) publish() {
+	info := s.snapshot()
+	old := s.info.Swap(&info)
+	if old == nil || old.State != info.State || old.Why != info.Why || !timePtrEq(old.NudgedAt, info.NudgedAt) {
+		s.st.bus.Publish(Event{Kind: EventSession, Session: &info})
+	}
+}
+
+func timePtrEq(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+func (s *session) snapshot() SessionInfo {
+	info := SessionInfo{
+		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
+		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
+		Evidence: maps.Clone(s.evidence),
+	}
+	if !s.nudgedAt.IsZero() {
+		t := s.nudgedAt
+		info.NudgedAt = &t
+	}
+	if s.wd.State != SessEnded {
+		t := s.deadline()
+		info.NextAt = &t
+		switch s.wd.State {
+		case SessNudged, SessIdle:
+			info.NextAction = "block"
+		case SessNeedsPermission:
+			info.NextAction = "remind"
+		default:
+			if s.wd.CanNudge {
+				info.NextAction = "nudge"
+			} else {
+				info.NextAction = "idle"
+			}
+		}
+	}
+	return info
+}
+
+// Info returns the latest snapshot, with the live last-output time.
+func (s *session) Info() SessionInfo {
+	p := s.info.Load()
+	if p == nil {
+		return SessionInfo{ID: s.spec.ID, TaskID: s.spec.TaskID, State: SessStarting}
+	}
+	info := *p
+	info.LastOutputAt = s.con.lastOutputAt()
+	if !info.LastOutputAt.IsZero() {
+		if info.Evidence == nil {
+			info.Evidence = map[string]time.Time{}
+		} else {
+			info.Evidence = maps.Clone(info.Evidence)
+		}
+		info.Evidence["console"] = info.LastOutputAt
+	}
+	return info
+}

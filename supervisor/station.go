@@ -1,0 +1,414 @@
+package supervisor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// Options wires a Station to its edges.
+type Options struct {
+	Home     string // holds logs/ (transcripts, prompt files)
+	Config   *config.Config
+	Board    Board
+	Spawner  Spawner
+	Notifier Notifier
+	Probers  []Prober
+	Log      *slog.Logger
+	// URL is the station API's base, handed to sessions as BUILDSTATION_URL.
+	URL string
+	// Self is the buildstation executable, for agent hooks that call back.
+	Self string
+}
+
+// Station is the supervisor: it claims tasks from the board, runs one
+// session per task within each project's slots, and settles each task when
+// its session ends.
+type Station struct {
+	opt   Options
+	board Board
+	log   *slog.Logger
+	bus   Bus
+
+	wake chan struct{} // the scheduler should look for work
+
+	mu       sync.Mutex
+	cfg      *config.Config
+	sessions map[string]*session // live sessions by id
+	byToken  map[string]*session
+	running  map[string]int // live sessions per project
+	wg       sync.WaitGroup // live session goroutines
+	ctx      context.Context
+}
+
+// New builds a station; Run starts it.
+func New(opt Options) (*Station, error) {
+	if opt.Config == nil || opt.Board == nil || opt.Spawner == nil {
+		return nil, errors.New("new station: config, board and spawner are required")
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.Notifier == nil {
+		opt.Notifier = LogNotifier{Log: opt.Log}
+	}
+	if err := os.MkdirAll(filepath.Join(opt.Home, config.DirLogs), 0o700); err != nil {
+		return nil, fmt.Errorf("new station: create logs folder: %w", err)
+	}
+	return &Station{
+		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
+		wake:     make(chan struct{}, 1),
+		sessions: map[string]*session{},
+		byToken:  map[string]*session{},
+		running:  map[string]int{},
+	}, nil
+}
+
+// Config returns the configuration in force.
+func (st *Station) Config() *config.Config {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.cfg
+}
+
+// Run recovers from an earlier crash, then starts tasks as slots free until
+// ctx is cancelled. On the way out it ends every session it started.
+func (st *Station) Run(ctx context.Context) error {
+	st.mu.Lock()
+	st.ctx = ctx
+	st.mu.Unlock()
+	if err := st.recover(ctx); err != nil {
+		return err
+	}
+	st.poke()
+	for {
+		select {
+		case <-ctx.Done():
+			st.wg.Wait()
+			return nil
+		case <-st.wake:
+			st.schedule(ctx)
+		}
+	}
+}
+
+// poke asks the scheduler to look for work; it never blocks.
+func (st *Station) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// recover settles what a crash left: a task marked working has lost its
+// session (a pty dies with the station), so it is blocked with a reason that
+// says so, and a requeue resumes it.
+func (st *Station) recover(ctx context.Context) error {
+	recs, err := st.board.Sessions(ctx, true)
+	if err != nil {
+		return fmt.Errorf("recover: list sessions: %w", err)
+	}
+	for _, r := range recs {
+		r.State, r.EndedAt = "lost", time.Now().UTC()
+		if err := st.board.SaveSession(ctx, r); err != nil {
+			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
+		}
+	}
+	tasks, err := st.board.Tasks(ctx, TaskFilter{State: TaskWorking})
+	if err != nil {
+		return fmt.Errorf("recover: list working tasks: %w", err)
+	}
+	for _, t := range tasks {
+		nt, err := st.board.Move(ctx, t.ID, Move{From: []TaskState{TaskWorking}, To: TaskBlocked,
+			Reason: "station restarted: session lost", Actor: "station"})
+		if err != nil {
+			if errors.Is(err, ErrConflict) {
+				continue
+			}
+			return fmt.Errorf("recover: block task %s: %w", t.ID, err)
+		}
+		st.log.Warn("task lost its session in a restart", "task", t.ID)
+		st.publishTask(nt)
+	}
+	return nil
+}
+
+// schedule starts the oldest todo task of each project with a free slot,
+// within max_sessions. Only the Run goroutine calls it, so counts read here
+// cannot race another starter.
+func (st *Station) schedule(ctx context.Context) {
+	paused, err := st.board.Paused(ctx)
+	if err != nil {
+		st.log.Error("schedule: read paused projects", "err", err)
+		return
+	}
+	cfg := st.Config()
+	for _, p := range cfg.Projects {
+		if _, ok := paused[p.Name]; ok {
+			continue
+		}
+		for {
+			st.mu.Lock()
+			total := len(st.sessions)
+			busy := st.running[p.Name]
+			st.mu.Unlock()
+			if total >= cfg.MaxSessions || busy >= p.Concurrency || ctx.Err() != nil {
+				break
+			}
+			task, ok, err := st.board.Claim(ctx, p.Name, "station")
+			if err != nil {
+				st.log.Error("schedule: claim", "project", p.Name, "err", err)
+				break
+			}
+			if !ok {
+				break
+			}
+			st.publishTask(task)
+			st.start(ctx, p, task, "work")
+		}
+	}
+}
+
+// start spawns a session for a claimed task. A command that cannot start
+// blocks the task with a reason; the station goes on.
+func (st *Station) start(ctx context.Context, p config.Project, task Task, kind string) {
+	id := fmt.Sprintf("%s.%d", task.ID, task.Attempt)
+	if kind == "review" {
+		id += ".review"
+	}
+	s, err := st.spawn(p, task, kind, id)
+	if err != nil {
+		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
+		st.log.Error("start session", "task", task.ID, "err", err)
+		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id)
+		return
+	}
+	st.mu.Lock()
+	st.sessions[s.spec.ID] = s
+	st.byToken[s.spec.Token] = s
+	st.running[p.Name]++
+	st.wg.Add(1)
+	st.mu.Unlock()
+	if err := st.board.SaveSession(ctx, SessionRecord{ID: s.spec.ID, TaskID: task.ID, Kind: kind, PID: s.proc.Pid(),
+		State: SessStarting.String(), StartedAt: time.Now().UTC()}); err != nil {
+		st.log.Error("record session", "session", s.spec.ID, "err", err)
+	}
+	st.log.Info("session started", "session", s.spec.ID, "task", task.ID, "pid", s.proc.Pid(), "dir", s.spec.Dir)
+	go func() {
+		defer st.wg.Done()
+		o := s.run(ctx)
+		st.settle(s, o)
+	}()
+}
+
+// spawn prepares a session's files and environment and starts its process.
+func (st *Station) spawn(p config.Project, task Task, kind, id string) (*session, error) {
+	cfg := st.Config()
+	agent, err := cfg.AgentFor(p)
+	if err != nil {
+		return nil, err
+	}
+	token, err := newToken()
+	if err != nil {
+		return nil, err
+	}
+	logs := filepath.Join(st.opt.Home, config.DirLogs)
+	promptFile := filepath.Join(logs, id+".prompt.md")
+	prompt := renderPrompt(task, kind, agent)
+	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
+		return nil, fmt.Errorf("write prompt file: %w", err)
+	}
+	transcript, err := os.OpenFile(filepath.Join(logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open transcript: %w", err)
+	}
+	dir := p.Path
+	env := append(os.Environ(),
+		"BUILDSTATION_URL="+st.opt.URL,
+		"BUILDSTATION_TOKEN="+token,
+		"BUILDSTATION_TASK_ID="+task.ID,
+		"BUILDSTATION_SESSION_ID="+id,
+		"BUILDSTATION_PROMPT_FILE="+promptFile,
+	)
+	for k, v := range agent.Env {
+		env = append(env, k+"="+v)
+	}
+	argv := agentArgv(agent, prompt)
+	proc, err := st.opt.Spawner.Spawn(SpawnSpec{Argv: argv, Dir: dir, Env: env})
+	if err != nil {
+		transcript.Close()
+		return nil, err
+	}
+	set := p.Settings
+	window := set.IdleWindow
+	base := SessWorking
+	if kind == "review" {
+		window, base = set.ReviewIdleWindow, SessReviewing
+	}
+	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: dir,
+		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge}
+	con := newConsole(transcript, st.log.With("session", id))
+	s := newSession(st, spec, proc, con, base)
+	s.closeTranscript = transcript.Close
+	return s, nil
+}
+
+// settle records how a session ended, frees its slot and looks for work.
+func (st *Station) settle(s *session, o outcome) {
+	ctx := context.WithoutCancel(st.ctx)
+	from := []TaskState{TaskWorking}
+	if s.spec.Kind == "review" {
+		from = []TaskState{TaskReview}
+	}
+	switch o.kind {
+	case outExited:
+		reason := fmt.Sprintf("agent exited with code %d before completing the task", o.code)
+		if o.lastLine != "" {
+			reason += fmt.Sprintf("; its last line: %q", o.lastLine)
+		}
+		st.settleBlock(ctx, s.spec.TaskID, from, reason, "station", s.spec.ID)
+	case outStopped:
+		st.settleBlock(ctx, s.spec.TaskID, from, "station stopped while the session ran; requeue the task to resume it", "station", s.spec.ID)
+	}
+	if s.closeTranscript != nil {
+		_ = s.closeTranscript()
+	}
+	for _, p := range st.opt.Probers {
+		p.Forget(s.spec.ID)
+	}
+	st.mu.Lock()
+	delete(st.sessions, s.spec.ID)
+	delete(st.byToken, s.spec.Token)
+	st.running[s.spec.Project]--
+	st.mu.Unlock()
+	info := s.Info()
+	info.State = SessEnded
+	st.bus.Publish(Event{Kind: EventSession, Session: &info})
+	if err := st.board.SaveSession(ctx, SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
+		PID: s.proc.Pid(), State: SessEnded.String(), StartedAt: s.startedAt.UTC(), EndedAt: time.Now().UTC()}); err != nil {
+		st.log.Error("record session end", "session", s.spec.ID, "err", err)
+	}
+	st.log.Info("session ended", "session", s.spec.ID, "how", o.kind, "code", o.code)
+	st.poke()
+}
+
+// settleBlock blocks a task unless something else already settled it (a
+// completion racing an exit is not an error), and tells the person.
+func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string) bool {
+	t, err := st.board.Move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
+	if err != nil {
+		if !errors.Is(err, ErrConflict) {
+			st.log.Error("block task", "task", taskID, "err", err)
+		}
+		return false
+	}
+	st.publishTask(t)
+	st.log.Warn("task blocked", "task", taskID, "reason", reason)
+	st.notify(Notice{Kind: NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: reason})
+	return true
+}
+
+// blockFromSession is the session goroutine's way to block its own task.
+func (st *Station) blockFromSession(s *session, reason, actor string) {
+	from := []TaskState{TaskWorking}
+	if s.spec.Kind == "review" {
+		from = []TaskState{TaskReview}
+	}
+	st.settleBlock(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, actor, s.spec.ID)
+}
+
+func (st *Station) notify(n Notice) {
+	st.bus.Publish(Event{Kind: EventNotice, Notice: &n})
+	st.opt.Notifier.Notify(context.Background(), n)
+}
+
+func (st *Station) publishTask(t Task) {
+	st.bus.Publish(Event{Kind: EventTask, Task: &t})
+}
+
+// probe asks every pull layer whether the session showed life after since.
+func (st *Station) probe(ctx context.Context, t ProbeTarget, since time.Time) []Life {
+	var lives []Life
+	for _, p := range st.opt.Probers {
+		l, ok, err := p.Probe(ctx, t, since)
+		if err != nil {
+			st.log.Warn("probe evidence", "layer", p.Layer(), "session", t.SessionID, "err", err)
+			continue
+		}
+		if ok {
+			l.Layer = p.Layer()
+			lives = append(lives, l)
+		}
+	}
+	return lives
+}
+
+// layers names every layer besides the console, for block reasons.
+func (st *Station) layers() []string {
+	names := []string{"board"}
+	for _, p := range st.opt.Probers {
+		names = append(names, p.Layer())
+	}
+	return names
+}
+
+// renderNudge fills the nudge text's placeholders.
+func (st *Station) renderNudge(spec sessionSpec, lastOutput, now time.Time, evidence map[string]time.Time) string {
+	idle := spec.IdleWindow
+	if !lastOutput.IsZero() {
+		idle = now.Sub(lastOutput).Round(time.Second)
+	}
+	var ev []string
+	for _, l := range st.layers() {
+		if t, ok := evidence[l]; ok {
+			ev = append(ev, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
+		} else {
+			ev = append(ev, l+" nothing")
+		}
+	}
+	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "))
+	// A TUI submits on Enter; a newline inside the text would submit early.
+	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
+}
+
+func newToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("make session token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// liveSessions returns the live sessions, oldest first.
+func (st *Station) liveSessions() []*session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]*session, 0, len(st.sessions))
+	for _, s := range st.sessions {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b *session) int { return int(a.seq - b.seq) })
+	return out
+}
+
+func (st *Station) sessionForTask(taskID string) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, s := range st.sessions {
+		if s.spec.TaskID == taskID {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,379 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+const testNudge = "Note: silent for {idle}. If you've finished, commit and call complete_task."
+
+type harness struct {
+	t      *testing.T
+	st     *Station
+	board  *memBoard
+	sp     *fakeSpawner
+	notes  *recNotifier
+	prober *fakeProber
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func project(name string, idle, block time.Duration) config.Project {
+	return config.Project{Name: name, Path: "/", Command: []string{"agent"}, Concurrency: 1,
+		Settings: config.Settings{IdleWindow: idle, BlockWindow: block, ReviewIdleWindow: 2 * idle, Nudge: testNudge}}
+}
+
+// start runs a station inside the current synctest bubble.
+func start(t *testing.T, projects ...config.Project) *harness {
+	t.Helper()
+	h := &harness{t: t, board: newMemBoard(), sp: &fakeSpawner{procs: make(chan *fakeProc, 16)}, notes: &recNotifier{}, prober: &fakeProber{}}
+	cfg := &config.Config{MaxSessions: 4, Projects: projects}
+	st, err := New(Options{Home: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.st = st
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.done = make(chan error, 1)
+	go func() { h.done <- st.Run(h.ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) stop() {
+	h.cancel()
+	<-h.done
+}
+
+func (h *harness) add(projectName, title string) Task {
+	h.t.Helper()
+	task, err := h.st.AddTask(h.ctx, NewTask{Project: projectName, Title: title})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return task
+}
+
+func (h *harness) proc() *fakeProc {
+	h.t.Helper()
+	synctest.Wait()
+	select {
+	case p := <-h.sp.procs:
+		return p
+	default:
+		h.t.Fatal("no session was started")
+		return nil
+	}
+}
+
+func (h *harness) task(id string) Task {
+	h.t.Helper()
+	synctest.Wait()
+	task, err := h.board.Task(h.ctx, id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return task
+}
+
+func (h *harness) session(taskID string) SessionInfo {
+	h.t.Helper()
+	synctest.Wait()
+	for _, s := range h.st.Sessions() {
+		if s.TaskID == taskID {
+			return s
+		}
+	}
+	h.t.Fatalf("no live session for %s", taskID)
+	return SessionInfo{}
+}
+
+// advance lets d of fake time pass and everything settle.
+func advance(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "fix the bug")
+		p := h.proc()
+		p.say("All tests pass.\r\n")
+		advance(5*time.Minute - time.Second)
+		if w := p.Writes(); len(w) != 0 {
+			t.Fatalf("typed %q before the idle window ran out", w)
+		}
+		advance(time.Second + time.Millisecond)
+		w := p.Writes()
+		if len(w) != 1 || !strings.HasPrefix(w[0], "Note: silent for 5m") || strings.ContainsAny(w[0], "\r\n") {
+			t.Fatalf("after the idle window typed %q, want the nudge text alone", w)
+		}
+		if s := h.session(task.ID); s.State != SessNudged || s.NudgedAt == nil {
+			t.Fatalf("session %v nudged_at %v, want nudged", s.State, s.NudgedAt)
+		}
+		advance(enterDelay)
+		if w := p.Writes(); len(w) != 2 || w[1] != "\r" {
+			t.Fatalf("Enter must follow as its own write; writes %q", w)
+		}
+		// The agent takes the nudge as a new message and completes.
+		s := h.session(task.ID)
+		if err := h.st.AgentComplete(h.ctx, s.ID, "fixed it"); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.task(task.ID); got.State != TaskDone || got.Summary != "fixed it" {
+			t.Fatalf("task %v %q, want done", got.State, got.Summary)
+		}
+		if len(h.st.Sessions()) != 0 {
+			t.Fatal("session still live after complete")
+		}
+		if k := h.notes.kinds(); !slices.Equal(k, []NoticeKind{NoticeNudge}) {
+			t.Fatalf("notices %v, want one nudge", k)
+		}
+		advance(time.Hour)
+		if n := len(p.Writes()); n != 2 {
+			t.Fatalf("nudged %d times in all, want once", n/2)
+		}
+	})
+}
+
+func TestWedgedAgentIsBlockedAndTheNextTaskStarts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		first := h.add("web", "migrate")
+		second := h.add("web", "next one")
+		p := h.proc()
+		p.say("Running migration 0042...\r\n")
+		advance(5*time.Minute + time.Millisecond)
+		if s := h.session(first.ID); s.State != SessNudged {
+			t.Fatalf("state %v, want nudged", s.State)
+		}
+		// A wedged TUI still echoes what is typed: that is not life.
+		p.say(p.Writes()[0])
+		advance(enterDelay)
+		p.say("\r\n")
+		advance(5*time.Minute - 2*time.Second)
+		if got := h.task(first.ID); got.State != TaskWorking {
+			t.Fatalf("blocked early: %v %q", got.State, got.Reason)
+		}
+		advance(3 * time.Second)
+		got := h.task(first.ID)
+		if got.State != TaskBlocked {
+			t.Fatalf("task %v, want blocked after both windows", got.State)
+		}
+		for _, want := range []string{"watchdog", "idle_window 5m0s", "block_window 5m0s", "last output", "Running migration 0042", "board: nothing", "cpu: nothing"} {
+			if !strings.Contains(got.Reason, want) {
+				t.Errorf("reason %q lacks %q", got.Reason, want)
+			}
+		}
+		if p.stops == 0 {
+			t.Error("the wedged tree was not stopped")
+		}
+		// The slot is free: the next queued task of the project starts at once.
+		p2 := h.proc()
+		if p2 == nil || h.task(second.ID).State != TaskWorking {
+			t.Fatal("next queued task did not start")
+		}
+		if k := h.notes.kinds(); !slices.Equal(k, []NoticeKind{NoticeNudge, NoticeBlock}) {
+			t.Fatalf("notices %v, want nudge then block", k)
+		}
+	})
+}
+
+func TestHeartbeatAndProgressAreNeverNudged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("a", 5*time.Minute, 5*time.Minute), project("b", 5*time.Minute, 5*time.Minute))
+		ta := h.add("a", "heartbeat")
+		pa := h.proc()
+		tb := h.add("b", "reporter")
+		pb := h.proc()
+		sb := h.session(tb.ID)
+		for range 30 {
+			pa.say("heartbeat\r\n")
+			if err := h.st.AgentProgress(h.ctx, sb.ID, "still compiling"); err != nil {
+				t.Fatal(err)
+			}
+			advance(4 * time.Minute)
+		}
+		if len(pa.Writes())+len(pb.Writes()) != 0 {
+			t.Fatalf("typed into a live session: %q %q", pa.Writes(), pb.Writes())
+		}
+		if s := h.session(ta.ID); s.State != SessWorking {
+			t.Errorf("heartbeat session %v, want working", s.State)
+		}
+		s := h.session(tb.ID)
+		if s.State != SessWorking && s.State != SessStarting {
+			t.Errorf("progress session %v", s.State)
+		}
+		if _, ok := s.Evidence["board"]; !ok {
+			t.Error("board evidence not recorded")
+		}
+	})
+}
+
+func TestOtherLayerKeepsASilentSessionQuiet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "long build")
+		p := h.proc()
+		p.say("building\r\n")
+		h.prober.set(true)
+		advance(20 * time.Minute)
+		s := h.session(task.ID)
+		if s.State != SessQuiet || !strings.Contains(s.Why, "CPU in cc1") || len(p.Writes()) != 0 {
+			t.Fatalf("state %v why %q writes %q, want quiet with the CPU layer named and no nudge", s.State, s.Why, p.Writes())
+		}
+		p.say("linking\r\n")
+		synctest.Wait()
+		if s := h.session(task.ID); s.State != SessWorking {
+			t.Fatalf("output after quiet: %v, want working", s.State)
+		}
+		h.prober.set(false)
+		advance(5*time.Minute + time.Second)
+		if s := h.session(task.ID); s.State != SessNudged {
+			t.Fatalf("all layers quiet: %v, want nudged", s.State)
+		}
+	})
+}
+
+func TestWindowsArePerProject(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("fast", time.Minute, time.Minute), project("slow", 15*time.Minute, 5*time.Minute))
+		tf := h.add("fast", "a")
+		h.proc()
+		ts := h.add("slow", "b")
+		h.proc()
+		advance(time.Minute + time.Second)
+		if s := h.session(tf.ID); s.State != SessNudged {
+			t.Errorf("fast project: %v, want nudged after 1m", s.State)
+		}
+		if s := h.session(ts.ID); s.State == SessNudged {
+			t.Error("slow project nudged after 1m")
+		}
+		advance(time.Minute)
+		if h.task(tf.ID).State != TaskBlocked {
+			t.Error("fast project not blocked after 1m+1m")
+		}
+		advance(13 * time.Minute)
+		if s := h.session(ts.ID); s.State != SessNudged {
+			t.Errorf("slow project: %v, want nudged after 15m", s.State)
+		}
+	})
+}
+
+func TestEarlyExitBlocksWithCodeAndLastLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "crash")
+		p := h.proc()
+		p.say("\x1b[31mpanic: boom\x1b[0m\r\n")
+		synctest.Wait()
+		p.exit(3)
+		advance(time.Second)
+		got := h.task(task.ID)
+		if got.State != TaskBlocked || !strings.Contains(got.Reason, "code 3") || !strings.Contains(got.Reason, `"panic: boom"`) {
+			t.Fatalf("task %v %q, want blocked naming code 3 and the last line", got.State, got.Reason)
+		}
+	})
+}
+
+func TestCommandThatCannotStartBlocksAndStationGoesOn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		h.sp.fail = errors.New(`exec: "nope": executable file not found in $PATH`)
+		a := h.add("web", "a")
+		synctest.Wait()
+		got := h.task(a.ID)
+		if got.State != TaskBlocked || !strings.Contains(got.Reason, "cannot start") || !strings.Contains(got.Reason, "nope") {
+			t.Fatalf("task %v %q", got.State, got.Reason)
+		}
+		h.sp.fail = nil
+		b := h.add("web", "b")
+		h.proc()
+		if h.task(b.ID).State != TaskWorking {
+			t.Fatal("the station did not go on")
+		}
+		// Requeue: attempt 2, the old reason kept in the history.
+		rq, err := h.st.Requeue(h.ctx, a.ID, "fixed PATH")
+		if err != nil || rq.Attempt != 2 || rq.State != TaskTodo {
+			t.Fatalf("requeue: %+v %v", rq, err)
+		}
+		hist, _ := h.st.History(h.ctx, a.ID)
+		if !slices.ContainsFunc(hist, func(tr Transition) bool { return tr.To == TaskBlocked && strings.Contains(tr.Reason, "cannot start") }) {
+			t.Fatalf("history lost the old reason: %+v", hist)
+		}
+		if _, err := h.st.Requeue(h.ctx, b.ID, ""); !errors.Is(err, ErrConflict) {
+			t.Fatalf("requeue of a working task: %v, want a conflict", err)
+		}
+	})
+}
+
+func TestSendTypesTextThenEnter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		s := h.session(task.ID)
+		if err := h.st.Send(h.ctx, s.ID, "hello"); err != nil {
+			t.Fatal(err)
+		}
+		if w := p.Writes(); !slices.Equal(w, []string{"hello"}) {
+			t.Fatalf("writes %q", w)
+		}
+		advance(enterDelay)
+		if w := p.Writes(); !slices.Equal(w, []string{"hello", "\r"}) {
+			t.Fatalf("writes %q", w)
+		}
+	})
+}
+
+func TestCancelEndsTheSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		if _, err := h.st.Cancel(h.ctx, task.ID); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if h.task(task.ID).State != TaskCancelled || p.stops == 0 || len(h.st.Sessions()) != 0 {
+			t.Fatal("cancel did not end the session")
+		}
+	})
+}
+
+func TestRestartBlocksLostSessions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newMemBoard()
+		ctx := context.Background()
+		task, _ := b.AddTask(ctx, NewTask{Project: "web", Title: "a"})
+		b.Claim(ctx, "web", "station")
+		b.SaveSession(ctx, SessionRecord{ID: task.ID + ".1", TaskID: task.ID, StartedAt: time.Now()})
+		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{project("web", time.Minute, time.Minute)}}
+		st, err := New(Options{Home: t.TempDir(), Config: cfg, Board: b, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		done := make(chan error)
+		go func() { done <- st.Run(cctx) }()
+		synctest.Wait()
+		got, _ := b.Task(ctx, task.ID)
+		if got.State != TaskBlocked || got.Reason != "station restarted: session lost" {
+			t.Fatalf("%v %q", got.State, got.Reason)
+		}
+		if live, _ := b.Sessions(ctx, true); len(live) != 0 {
+			t.Fatalf("sessions still live: %+v", live)
+		}
+		cancel()
+		<-done
+	})
+}
