@@ -1,0 +1,4 @@
+package proctree
+
+// Current reads the live process table from /proc.
+func Current() (map[int]Proc, error) { return Snapshot(DefaultRoot) }

@@ -1,0 +1,46 @@
+//go:build unix
+
+package pty
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+
+	"github.com/creack/pty"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Spawn starts spec.Argv in a new pseudo-terminal. The agent leads its own
+// session (Setsid) with the terminal as its controlling tty (Setctty), so
+// its pgid equals its pid and Stop can signal the whole group at once.
+func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("start agent: empty command")
+	}
+	if err := checkDir(spec.Dir); err != nil {
+		return nil, err
+	}
+	path, err := lookPath(spec.Argv[0], envValue(spec.Env, "PATH", false))
+	if err != nil {
+		return nil, fmt.Errorf("start agent: %w", err)
+	}
+	cmd := &exec.Cmd{Path: path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env}
+	cols, rows := size(spec.Cols, spec.Rows)
+	master, err := pty.StartWithAttrs(cmd, &pty.Winsize{Cols: cols, Rows: rows},
+		&syscall.SysProcAttr{Setsid: true, Setctty: true})
+	if err != nil {
+		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	master, err = pollable(master)
+	if err != nil {
+		// The agent runs but we cannot read its terminal: end it rather
+		// than leak it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	return newProc(cmd, master), nil
+}

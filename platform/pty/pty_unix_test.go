@@ -1,0 +1,132 @@
+//go:build unix
+
+package pty
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func TestOutputThenEOF(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello"}})
+	out := collect(p)
+	if err := out.end(t); err != io.EOF {
+		t.Errorf("final Read error = %v, want io.EOF", err)
+	}
+	if !strings.Contains(out.String(), "hello") {
+		t.Errorf("output = %q, want it to contain hello", out.String())
+	}
+	if code, err := waitCode(t, p); code != 0 || err != nil {
+		t.Errorf("Wait = %d, %v; want 0, nil", code, err)
+	}
+}
+
+func TestWaitExitCode(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
+	for range 3 { // cached: every caller gets the same answer
+		if code, err := waitCode(t, p); code != 3 || err != nil {
+			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
+		}
+	}
+}
+
+func TestWriteEchoes(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"cat"}})
+	out := collect(p)
+	if _, err := p.Write([]byte("ping-42\n")); err != nil {
+		t.Fatal(err)
+	}
+	// The terminal echoes the line and cat prints it back: twice.
+	out.waitFor(t, "ping-42\r\nping-42\r\n")
+}
+
+func TestResize(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{
+		Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"},
+	})
+	out := collect(p)
+	out.waitFor(t, "40 120") // the default size
+	if err := p.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "30 100")
+}
+
+func TestEnvAndDir(t *testing.T) {
+	dir := t.TempDir()
+	p := spawn(t, supervisor.SpawnSpec{
+		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; pwd -P`},
+		Dir:  dir,
+		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz"},
+		Cols: 500, // keep a long temp path on one line
+	})
+	out := collect(p)
+	_ = out.end(t)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"foo=bar baz", real} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output %q lacks %q", out.String(), want)
+		}
+	}
+}
+
+func TestPathFromSpecEnv(t *testing.T) {
+	// An agent found only on the session's PATH, not the station's.
+	bin := t.TempDir()
+	script := filepath.Join(bin, "bs-fake-agent")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho fake agent ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := spawn(t, supervisor.SpawnSpec{
+		Argv: []string{"bs-fake-agent"},
+		Env:  []string{"PATH=" + bin + string(filepath.ListSeparator) + os.Getenv("PATH")},
+	})
+	out := collect(p)
+	out.waitFor(t, "fake agent ran")
+}
+
+func TestSpawnErrors(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "bs-not-exec"), []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		spec   supervisor.SpawnSpec
+		is     error
+		substr string
+	}{
+		{"not found", supervisor.SpawnSpec{Argv: []string{"bs-nope-xyz"}}, exec.ErrNotFound, `"bs-nope-xyz"`},
+		{"not executable", supervisor.SpawnSpec{Argv: []string{"bs-not-exec"}, Env: []string{"PATH=" + bin}}, os.ErrPermission, `"bs-not-exec"`},
+		{"empty", supervisor.SpawnSpec{}, nil, "empty command"},
+		{"bad dir", supervisor.SpawnSpec{Argv: []string{"sh"}, Dir: filepath.Join(bin, "missing")}, os.ErrNotExist, "missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New().Spawn(tt.spec)
+			if err == nil {
+				_ = p.Stop(0)
+				t.Fatal("Spawn succeeded, want an error")
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("error %v is not %v", err, tt.is)
+			}
+			if !strings.Contains(err.Error(), tt.substr) || !strings.HasPrefix(err.Error(), "start agent") {
+				t.Errorf("error %q: want it to start with \"start agent\" and mention %s", err, tt.substr)
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+//go:build unix
+
+package pty
+
+import (
+	"errors"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/platform/proctree"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func countComm(procs map[int]proctree.Proc, pids []int, comm string) int {
+	n := 0
+	for _, pid := range pids {
+		if procs[pid].Comm == comm {
+			n++
+		}
+	}
+	return n
+}
+
+func TestStopKillsGrandchildren(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
+	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return countComm(procs, kids, "sleep") == 2
+	})
+	if err := p.Stop(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	assertAllDead(t, append(kids, p.Pid())...)
+	if code, err := waitCode(t, p); code != -1 || !isSignal(err, syscall.SIGTERM) {
+		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
+	}
+}
+
+func TestStopKillsSetsidGrandchild(t *testing.T) {
+	if !isOnPath("setsid") {
+		t.Skip("setsid (util-linux) not installed")
+	}
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "setsid sleep 300 & sleep 300 & wait"}})
+	var escaped int
+	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		for _, pid := range kids {
+			if pr := procs[pid]; pr.Comm == "sleep" && pr.Session != p.Pid() && pr.PGID != p.Pid() {
+				escaped = pid
+			}
+		}
+		return escaped != 0 && countComm(procs, kids, "sleep") == 2
+	})
+	if err := p.Stop(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	assertAllDead(t, append(kids, p.Pid())...)
+	if running(escaped) {
+		t.Errorf("the setsid grandchild %d survived Stop", escaped)
+	}
+}
+
+func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
+	out := collect(p)
+	out.waitFor(t, "armed")
+	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return countComm(procs, kids, "sleep") == 1
+	})
+	const grace = 300 * time.Millisecond
+	start := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < grace {
+		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
+	}
+	assertAllDead(t, append(kids, p.Pid())...)
+	if code, err := waitCode(t, p); code != -1 || !isSignal(err, syscall.SIGKILL) {
+		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
+	}
+}
+
+func TestStopIdempotent(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() { errs[i] = p.Stop(time.Second) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Stop #%d: %v", i, err)
+		}
+	}
+	start := time.Now()
+	if err := p.Stop(time.Minute); err != nil {
+		t.Errorf("Stop again: %v", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a second Stop took %v; want it at once", took)
+	}
+	assertAllDead(t, p.Pid())
+}
+
+func TestStopAfterExit(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"}})
+	if _, err := waitCode(t, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Stop(time.Minute); err != nil {
+		t.Errorf("Stop after exit: %v", err)
+	}
+}
+
+func isSignal(err error, sig syscall.Signal) bool {
+	var se *SignalError
+	return errors.As(err, &se) && se.Signal == sig
+}
+
+func isOnPath(name string) bool {
+	_, err := lookPath(name, envValue(nil, "PATH", false))
+	return err == nil
+}

@@ -1,0 +1,98 @@
+package pty
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/windows"
+
+	"github.com/buildstation/buildstation/platform/proctree"
+)
+
+// killWait bounds how long Stop waits for the agent to be gone after the kill.
+const killWait = 5 * time.Second
+
+// ctrlC typed into the console is the polite signal: the console turns it
+// into CTRL_C_EVENT for every process attached to it (the closest thing to
+// SIGTERM to a process group), and an agent's TUI reads it as interrupt.
+const ctrlC = "\x03"
+
+// Stop ends the agent's whole tree: Ctrl+C into its console, up to grace
+// for the agent to exit, then TerminateJobObject, plus TerminateProcess on
+// every descendant collected before the Ctrl+C (those that escaped the job:
+// started before the job was assigned, or allowed to break away).
+//
+// Stop is idempotent: later calls return the first call's result at once.
+func (p *proc) Stop(grace time.Duration) error {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	if !p.stopped {
+		p.stopErr = p.stop(grace)
+		p.stopped = true
+	}
+	return p.stopErr
+}
+
+func (p *proc) stop(grace time.Duration) error {
+	// Collected first: Windows never reparents, but a dead parent's pid can
+	// be reused, after which the links no longer lead to its children.
+	var before map[int]proctree.Proc
+	if all, err := proctree.Current(); err == nil {
+		before = make(map[int]proctree.Proc)
+		for _, pid := range proctree.DescendantsOf(all, p.pid) {
+			before[pid] = all[pid]
+		}
+	}
+
+	if grace > 0 {
+		select {
+		case <-p.done:
+		default:
+			_, _ = p.cpty.Write([]byte(ctrlC))
+		}
+		t := time.NewTimer(grace)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+
+	var errs []error
+	if p.job != 0 {
+		if err := windows.TerminateJobObject(p.job, 1); err != nil {
+			errs = append(errs, fmt.Errorf("terminate job: %w", err))
+		}
+	}
+	select {
+	case <-p.done:
+	default:
+		if err := terminate(p.pid); err != nil {
+			errs = append(errs, fmt.Errorf("terminate %d: %w", p.pid, err))
+		}
+	}
+	// A pid may have been reused since the walk; only a process with the
+	// same parent and image name is taken to be the same one.
+	if all, err := proctree.Current(); err == nil {
+		for pid, old := range before {
+			if now, ok := all[pid]; ok && now.PPID == old.PPID && now.Comm == old.Comm {
+				if err := terminate(pid); err != nil {
+					errs = append(errs, fmt.Errorf("terminate %d: %w", pid, err))
+				}
+			}
+		}
+	}
+
+	t := time.NewTimer(killWait)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		errs = append(errs, fmt.Errorf("agent still running %v after the kill", killWait))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("stop agent %d: %w", p.pid, err)
+	}
+	return nil
+}
