@@ -1,0 +1,191 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is a validated config.toml. Every field holds its effective value,
+// defaults filled in, so the rest of the station never re-derives them.
+type Config struct {
+	Path        string           // file it came from
+	MaxSessions int              // max_sessions: sessions at once across all projects
+	Board       string           // board: a shared board's URL; "" = station.db in home
+	Lease       time.Duration    // lease: how long a dead station's claims last
+	Defaults    Settings         // [defaults]
+	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
+	Projects    []Project        // [[projects]], in file order
+}
+
+// Settings are the knobs a project may override; see DESIGN.md's watchdog.
+type Settings struct {
+	Agent            string        // agent: name of an entry in Config.Agents
+	Backend          string        // backend: "pty" or "tmux"
+	IdleWindow       time.Duration // idle_window: console silence that starts the check
+	BlockWindow      time.Duration // block_window: silence after the nudge that blocks
+	ReviewIdleWindow time.Duration // review_idle_window: IdleWindow for review sessions
+	CPUAlive         float64       // cpu_alive: share of one core (0.10 = "10%") that counts as life
+	Breaker          Breaker       // breaker: blocks that pause a project's queue
+	Nudge            string        // nudge: text typed into a quiet session
+	PermissionMode   string        // permission_mode: "" = the agent's own default
+}
+
+// WindowFor is the idle window for a session: reviews read quietly, so they
+// get their own, longer one.
+func (s Settings) WindowFor(review bool) time.Duration {
+	if review {
+		return s.ReviewIdleWindow
+	}
+	return s.IdleWindow
+}
+
+// Breaker pauses a project's queue after Count blocks within Within, so a
+// broken project does not burn through its whole queue. Count 0 means off.
+type Breaker struct {
+	Count  int
+	Within time.Duration
+}
+
+// Agent is a command that runs a coding agent, and which built-in wiring
+// (hooks, MCP config) the station gives it.
+type Agent struct {
+	Name    string
+	Command []string          // command: program and fixed arguments
+	Args    []string          // args: extra arguments
+	Env     map[string]string // env: extra environment
+	Profile string            // profile: "claude", "codex", "gemini" or "generic"
+}
+
+// Project is one [[projects]] entry with its effective settings.
+type Project struct {
+	Name         string
+	Path         string   // absolute; an existing directory
+	Agent        string   // Settings.Agent, repeated for convenience
+	Command      []string // inline command; wins over Agent, profile "generic"
+	Args         []string // appended to the agent's args
+	Gate         string   // command that makes a commit green; "" = every commit is
+	Review       bool     // completed work goes to a review session first
+	Concurrency  int      // sessions at once for this project, >= 1
+	Base         string   // branch new worktrees start from; "" = current HEAD
+	WorktreeRoot string   // absolute; default <Path>/.buildstation/worktrees
+	Stations     []string // shared board: stations that may run it; none = any
+	Settings     Settings // [defaults] with this project's overrides applied
+	Overrides    []string // setting keys this project sets itself, sorted
+}
+
+// Load reads home/config.toml. On first run there is none: it writes
+// DefaultText there, so the user has a documented file to edit, and loads
+// that. An existing file is never rewritten.
+func Load(home string) (*Config, error) {
+	path := filepath.Join(home, FileConfig)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = writeDefault(home, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// writeDefault creates path with DefaultText. O_EXCL keeps a file that
+// appeared in the meantime (another process's first run) untouched.
+func writeDefault(home, path string) ([]byte, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("create home: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create default config: %w", err)
+	}
+	_, werr := f.WriteString(DefaultText)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("write default config: %w", werr)
+	}
+	return []byte(DefaultText), nil
+}
+
+// Project returns the project called name.
+func (c *Config) Project(name string) (Project, bool) {
+	for _, p := range c.Projects {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Project{}, false
+}
+
+// AgentFor resolves what to run for p: its inline command as a generic
+// agent, else its named agent, with p.Args appended. The result is a copy the
+// caller may change without touching the Config.
+func (c *Config) AgentFor(p Project) (Agent, error) {
+	var a Agent
+	if len(p.Command) > 0 {
+		a = Agent{Command: p.Command, Profile: "generic"}
+	} else {
+		named, ok := c.Agents[p.Agent]
+		if !ok {
+			return Agent{}, fmt.Errorf("project %s: agent %q is not configured", p.Name, p.Agent)
+		}
+		a = named
+	}
+	a.Command = slices.Clone(a.Command)
+	a.Args = append(slices.Clone(a.Args), p.Args...)
+	a.Env = maps.Clone(a.Env)
+	return a, nil
+}
+
+// Parse reads config.toml's text; path names the file in errors and anchors
+// relative project paths. It returns the first problem in file order as an
+// *Error, and no Config with it, so a bad file is never half-applied.
+func Parse(path string, data []byte) (*Config, error) {
+	var tree map[string]any
+	if _, err := toml.Decode(string(data), &tree); err != nil {
+		return nil, syntaxError(path, data, err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("parse config %s: %w", path, err)
+	}
+	c := &checker{path: path, dir: dir, lines: locate(string(data))}
+	cfg := c.config(tree)
+	if err := c.first(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// syntaxError locates a TOML syntax error. The line is counted from the
+// error's byte offset: the decoder's own line number is one too far when the
+// offending byte is the newline that ends a line (an unclosed "[defaults").
+func syntaxError(path string, data []byte, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("parse config %s: %w", path, err)
+	}
+	key := pe.LastKey
+	if key == "" {
+		key = "syntax"
+	}
+	line := pe.Position.Line
+	if start := pe.Position.Start; start > 0 && start <= len(data) {
+		line = 1 + bytes.Count(data[:start], []byte("\n"))
+	}
+	return &Error{Path: path, Line: max(line, 1), Key: key,
+		Problem: "invalid TOML: " + pe.Message, Fix: "fix the syntax on this line (see https://toml.io)", Err: err}
+}

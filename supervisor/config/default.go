@@ -1,0 +1,101 @@
+package config
+
+import (
+	"os/exec"
+	"runtime"
+	"time"
+)
+
+// DefaultNudge is typed into a session that has gone quiet. Most stalls are
+// an agent that finished and forgot the last step, so it asks for exactly that.
+const DefaultNudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
+
+// DefaultBackend is the backend used when config.toml names none: "tmux" on
+// macOS when tmux is on PATH, as DESIGN.md specifies, else "pty". The OS is
+// looked at here, while reading config, so the core never has to.
+func DefaultBackend() string {
+	if runtime.GOOS == "darwin" {
+		if _, err := exec.LookPath("tmux"); err == nil {
+			return "tmux"
+		}
+	}
+	return "pty"
+}
+
+// Top-level defaults.
+const (
+	defaultMaxSessions = 4
+	defaultLease       = 60 * time.Second
+)
+
+// defaultSettings are what [defaults] holds when it says nothing.
+func defaultSettings() Settings {
+	return Settings{
+		Agent:            "claude",
+		Backend:          DefaultBackend(),
+		IdleWindow:       5 * time.Minute,
+		BlockWindow:      5 * time.Minute,
+		ReviewIdleWindow: 10 * time.Minute,
+		CPUAlive:         0.10,
+		Breaker:          Breaker{Count: 3, Within: 10 * time.Minute},
+		Nudge:            DefaultNudge,
+	}
+}
+
+// builtinAgents are present whether or not config.toml mentions them, so a
+// fresh install can run the common CLIs with no [agents] table at all.
+func builtinAgents() map[string]Agent {
+	m := map[string]Agent{}
+	for _, name := range []string{"claude", "codex", "gemini"} {
+		m[name] = Agent{Name: name, Command: []string{name}, Profile: name}
+	}
+	return m
+}
+
+// DefaultText is written as config.toml on first run. Every setting is shown
+// with its default so the file documents itself; it parses to exactly the
+// defaults, with no projects.
+const DefaultText = `# Build Station configuration.
+#
+# Durations are Go durations ("90s", "5m"); anything from 1s up is accepted.
+# An unknown key or a bad value stops the station with the file, line and key
+# to fix, and nothing is changed until it is fixed.
+
+max_sessions = 4                    # sessions running at once, across all projects
+# board = "postgres://user@host/db" # a team's shared board; default: station.db beside this file
+# lease = "60s"                     # how long a dead station's claims last (shared board)
+
+# What every project gets. Any of these keys may also be set inside a
+# [[projects]] table to override it for that project alone.
+[defaults]
+agent = "claude"                    # an [agents.NAME] table, or a built-in: claude, codex, gemini
+# backend = "pty"                   # or "tmux"; default "pty", or "tmux" on macOS when tmux is installed
+idle_window = "5m"                  # console silence that starts the liveness check
+block_window = "5m"                 # still no sign of life this long after the nudge: block the task
+review_idle_window = "10m"          # idle_window for review sessions, which read quietly
+cpu_alive = "10%"                   # descendants' CPU, share of one core over the window, that counts as life
+breaker = "3 in 10m"                # this many blocks in a project within this time pause its queue; "off" disables
+permission_mode = ""                # "" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"
+nudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
+
+# Agent profiles. claude, codex and gemini are built in; a table here
+# overrides one of them or adds another.
+# [agents.claude]
+# command = ["claude"]
+# args = []                         # extra arguments
+# env = { }                         # extra environment variables
+# profile = "claude"                # built-in wiring: "claude", "codex", "gemini" or "generic"
+
+# One [[projects]] table per project.
+# [[projects]]
+# name = "web"
+# path = "/src/web"                 # a relative path resolves against this file's folder
+# agent = "claude"                  # or an inline command = ["sh", "agent.sh"]
+# idle_window = "15m"               # per-project override of any [defaults] key
+# gate = "make test"                # optional: what makes a commit green
+# review = true                     # completed work goes to a review session first
+# concurrency = 1                   # sessions at once for this project
+# base = "main"                     # branch new worktrees start from (default: current HEAD)
+# worktree_root = "wt"              # default <path>/.buildstation/worktrees; relative to path
+# stations = ["buildbox"]           # shared board: which stations may run this project
+`

@@ -1,0 +1,343 @@
+package config
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// checker turns the decoded TOML tree into a Config, checking it against the
+// schema in DESIGN.md as it goes.
+//
+// Unknown keys are found here, against the schema, rather than with
+// toml.MetaData.Undecoded: BurntSushi/toml matches struct fields without
+// regard to case, so "Idle_Window" would be taken silently, and it names keys
+// in [[projects]] without saying which entry. Problems are collected with
+// their lines, not returned at once, because Go map order is not file order;
+// first reports the earliest.
+type checker struct {
+	path  string  // the config file, for messages
+	dir   string  // absolute folder relative project paths resolve against
+	lines locator // where each key is written
+	errs  []*Error
+}
+
+func (c *checker) fail(key keyPath, err error, problem, fix string) {
+	c.errs = append(c.errs, &Error{Path: c.path, Line: c.lines.line(key), Key: key.String(),
+		Problem: problem, Fix: fix, Err: err})
+}
+
+// first returns the problem nearest the top of the file, or nil.
+func (c *checker) first() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(c.errs, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+	return c.errs[0]
+}
+
+func (c *checker) unknown(key keyPath, allowed string) {
+	c.fail(key, nil, "unknown key", "allowed here: "+allowed+" (keys are case-sensitive)")
+}
+
+func (c *checker) config(tree map[string]any) *Config {
+	cfg := &Config{
+		Path:        c.path,
+		MaxSessions: defaultMaxSessions,
+		Lease:       defaultLease,
+		Defaults:    defaultSettings(),
+		Agents:      builtinAgents(),
+	}
+	// Agents first: [defaults] and [[projects]] refer to them by name.
+	if v, ok := tree["agents"]; ok {
+		c.agents(cfg, keyPath{}.with("agents"), v)
+	}
+	for _, name := range sortedKeys(tree) {
+		key, v := keyPath{}.with(name), tree[name]
+		switch name {
+		case "max_sessions":
+			if n, ok := c.integer(key, v); ok {
+				if n < 1 {
+					c.fail(key, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
+				}
+				cfg.MaxSessions = n
+			}
+		case "board":
+			cfg.Board, _ = c.str(key, v)
+		case "lease":
+			if d, ok := c.duration(key, v); ok {
+				cfg.Lease = d
+			}
+		case "defaults":
+			if t, ok := c.table(key, v, "[defaults]"); ok {
+				for _, k := range sortedKeys(t) {
+					if !c.setting(&cfg.Defaults, key.with(k), k, t[k], cfg.Agents) {
+						c.unknown(key.with(k), strings.Join(settingKeys, ", "))
+					}
+				}
+			}
+		case "agents": // done above
+		case "projects":
+			c.projects(cfg, key, v)
+		default:
+			c.unknown(key, "max_sessions, board, lease, [defaults], [agents.NAME], [[projects]]")
+		}
+	}
+	return cfg
+}
+
+// settingKeys may appear in [defaults] and in any [[projects]] table.
+var settingKeys = []string{"agent", "backend", "idle_window", "block_window", "review_idle_window",
+	"cpu_alive", "breaker", "nudge", "permission_mode"}
+
+// setting applies one setting to s and reports whether name is a setting.
+func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents map[string]Agent) bool {
+	switch name {
+	case "agent":
+		if a, ok := c.str(key, v); ok {
+			if _, known := agents[a]; !known {
+				c.fail(key, nil, fmt.Sprintf("%q is not an agent", a),
+					fmt.Sprintf("add an [agents.%s] table or use one of %s", a, quoteList(sortedKeys(agents))))
+			}
+			s.Agent = a
+		}
+	case "backend":
+		s.Backend, _ = c.oneOf(key, v, "a backend", backends)
+	case "permission_mode":
+		s.PermissionMode, _ = c.oneOf(key, v, "a permission mode", permissionModes)
+	case "idle_window":
+		s.IdleWindow, _ = c.duration(key, v)
+	case "block_window":
+		s.BlockWindow, _ = c.duration(key, v)
+	case "review_idle_window":
+		s.ReviewIdleWindow, _ = c.duration(key, v)
+	case "cpu_alive":
+		if str, ok := c.str(key, v); ok {
+			f, err := parseCPU(str)
+			if err != nil {
+				c.fail(key, err, err.Error(), cpuFix)
+			}
+			s.CPUAlive = f
+		}
+	case "breaker":
+		s.Breaker, _ = c.breaker(key, v)
+	case "nudge":
+		if str, ok := c.str(key, v); ok {
+			if strings.TrimSpace(str) == "" {
+				c.fail(key, nil, "is empty", "write the text to type into a quiet session")
+			}
+			s.Nudge = str
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (c *checker) breaker(key keyPath, v any) (Breaker, bool) {
+	if n, ok := v.(int64); ok && n == 0 {
+		return Breaker{}, true
+	}
+	s, ok := c.str(key, v)
+	if !ok {
+		return Breaker{}, false
+	}
+	b, err := parseBreaker(s)
+	if err != nil {
+		c.fail(key, err, err.Error(), breakerFix)
+		return Breaker{}, false
+	}
+	return b, true
+}
+
+func (c *checker) agents(cfg *Config, key keyPath, v any) {
+	t, ok := c.table(key, v, "[agents.NAME] tables")
+	if !ok {
+		return
+	}
+	for _, name := range sortedKeys(t) {
+		ak := key.with(name)
+		at, ok := c.table(ak, t[name], fmt.Sprintf("an [agents.%s] table", name))
+		if !ok {
+			continue
+		}
+		// A built-in keeps what the table does not override.
+		a, builtin := cfg.Agents[name]
+		if !builtin {
+			a = Agent{Name: name, Profile: "generic"}
+		}
+		for _, k := range sortedKeys(at) {
+			kk, v := ak.with(k), at[k]
+			switch k {
+			case "command":
+				a.Command, _ = c.strings(kk, v)
+			case "args":
+				a.Args, _ = c.strings(kk, v)
+			case "env":
+				a.Env = c.env(kk, v)
+			case "profile":
+				a.Profile, _ = c.oneOf(kk, v, "a profile", profiles)
+			default:
+				c.unknown(kk, "command, args, env, profile")
+			}
+		}
+		if len(a.Command) == 0 || a.Command[0] == "" {
+			c.fail(ak.with("command"), nil, "is empty", `name the program to run, like command = ["claude"]`)
+		}
+		cfg.Agents[name] = a
+	}
+}
+
+func (c *checker) env(key keyPath, v any) map[string]string {
+	t, ok := c.table(key, v, "a table of strings")
+	if !ok {
+		return nil
+	}
+	env := make(map[string]string, len(t))
+	for _, k := range sortedKeys(t) {
+		if s, ok := c.str(key.with(k), t[k]); ok {
+			env[k] = s
+		}
+	}
+	return env
+}
+
+func (c *checker) projects(cfg *Config, key keyPath, v any) {
+	list, ok := c.tables(key, v)
+	if !ok {
+		return
+	}
+	seen := map[string]int{}
+	for i, t := range list {
+		pk := key.at(i)
+		p := c.project(cfg, pk, t)
+		if p.Name != "" {
+			if j, dup := seen[p.Name]; dup {
+				c.fail(pk.with("name"), nil, fmt.Sprintf("%q is already the name of projects[%d]", p.Name, j),
+					"give each project its own name")
+			}
+			seen[p.Name] = i
+		}
+		cfg.Projects = append(cfg.Projects, p)
+	}
+}
+
+func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
+	p := Project{Concurrency: 1, Settings: cfg.Defaults}
+	var worktreeRoot string
+	// Keys are visited sorted, so Overrides comes out sorted.
+	for _, k := range sortedKeys(t) {
+		kk, v := pk.with(k), t[k]
+		if c.setting(&p.Settings, kk, k, v, cfg.Agents) {
+			p.Overrides = append(p.Overrides, k)
+			continue
+		}
+		switch k {
+		case "name":
+			p.Name, _ = c.str(kk, v)
+		case "path":
+			if s, ok := c.str(kk, v); ok {
+				p.Path = c.folder(kk, s)
+			}
+		case "command":
+			if s, ok := c.strings(kk, v); ok {
+				if len(s) == 0 || s[0] == "" {
+					c.fail(kk, nil, "is empty", `name the program to run, like command = ["sh", "agent.sh"], or remove it to use agent`)
+				}
+				p.Command = s
+			}
+		case "args":
+			p.Args, _ = c.strings(kk, v)
+		case "gate":
+			p.Gate, _ = c.str(kk, v)
+		case "review":
+			p.Review, _ = c.boolean(kk, v)
+		case "concurrency":
+			if n, ok := c.integer(kk, v); ok {
+				if n < 1 {
+					c.fail(kk, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
+				}
+				p.Concurrency = n
+			}
+		case "base":
+			p.Base, _ = c.str(kk, v)
+		case "worktree_root":
+			worktreeRoot, _ = c.str(kk, v)
+		case "stations":
+			p.Stations, _ = c.strings(kk, v)
+		default:
+			c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, "+
+				strings.Join(settingKeys, ", "))
+		}
+	}
+	if _, ok := t["name"]; !ok {
+		c.fail(pk.with("name"), nil, "is missing", `add name = "…", the name tasks use for this project`)
+	} else if p.Name == "" {
+		c.fail(pk.with("name"), nil, "is empty", "name the project; tasks refer to it by name")
+	}
+	if _, ok := t["path"]; !ok {
+		c.fail(pk.with("path"), nil, "is missing", `add path = "…", the project's folder`)
+	}
+	p.Agent = p.Settings.Agent
+	switch {
+	case worktreeRoot == "":
+		p.WorktreeRoot = filepath.Join(p.Path, ".buildstation", "worktrees")
+	case filepath.IsAbs(worktreeRoot):
+		p.WorktreeRoot = filepath.Clean(worktreeRoot)
+	default:
+		p.WorktreeRoot = filepath.Join(p.Path, worktreeRoot)
+	}
+	return p
+}
+
+// folder resolves a project path: "~/" is the user's home, and a relative
+// path is taken from the config file's folder, so a config kept beside its
+// projects can move with them. It must name an existing directory.
+func (c *checker) folder(key keyPath, s string) string {
+	if s == "" {
+		c.fail(key, nil, "is empty", "set it to the project's folder")
+		return ""
+	}
+	p := s
+	if rest, ok := cutHome(s); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			c.fail(key, err, fmt.Sprintf("%q starts with ~ but the home folder is unknown", s), "write the full path")
+			return ""
+		}
+		p = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.dir, p)
+	}
+	p = filepath.Clean(p)
+	shown := fmt.Sprintf("%q", s)
+	if p != s {
+		shown += " (" + p + ")"
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.fail(key, err, shown+" does not exist", "create the folder or fix the path")
+	case err != nil:
+		c.fail(key, err, fmt.Sprintf("%s cannot be read: %v", shown, err), "check the path and its permissions")
+	case !fi.IsDir():
+		c.fail(key, nil, shown+" is not a directory", "point path at the project's folder")
+	}
+	return p
+}
+
+func cutHome(s string) (string, bool) {
+	if s == "~" {
+		return "", true
+	}
+	if rest, ok := strings.CutPrefix(s, "~/"); ok {
+		return rest, true
+	}
+	return strings.CutPrefix(s, `~`+string(filepath.Separator))
+}
