@@ -1,0 +1,59 @@
+package supervisor
+
+import (
+	"context"
+
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// Workspaces gives each task a place to run: its own git worktree on branch
+// bs/<task-id> when the project is a git repo, the project folder otherwise.
+// platform/gitwt implements it with the real git CLI, so the user's git
+// config and hooks apply.
+type Workspaces interface {
+	// Prepare returns the task's workspace, creating its worktree on first use.
+	Prepare(ctx context.Context, p config.Project, taskID string) (Workspace, error)
+	// Resume resets a blocked task's worktree to its last green commit,
+	// first saving every later commit and all uncommitted or untracked work
+	// on the branch bs/<task-id>-attempt-<attempt>. Nothing is thrown away.
+	Resume(ctx context.Context, p config.Project, taskID string, attempt int) (Resumed, error)
+	// Remove deletes a finished task's worktree; its branch stays.
+	Remove(ctx context.Context, p config.Project, taskID string) error
+	// HeadGate reports the gate's cached verdict on the worktree's HEAD,
+	// running the gate if it has not run there yet (ran is false when the
+	// project has no gate or is not a git repo).
+	HeadGate(ctx context.Context, p config.Project, taskID string) (g GateVerdict, ran bool, err error)
+}
+
+// Workspace is where a task's session runs.
+type Workspace struct {
+	Dir    string `json:"dir"`
+	Git    bool   `json:"git"`
+	Branch string `json:"branch,omitempty"` // bs/<task-id>
+	Base   string `json:"base,omitempty"`   // the commit it started from
+}
+
+// GateVerdict is the project's gate on one commit.
+type GateVerdict struct {
+	SHA    string `json:"sha"`
+	Passed bool   `json:"passed"`
+	Tail   string `json:"tail,omitempty"` // the end of its output, for people and prompts
+}
+
+// Resumed says what a resume kept and where the rest went.
+type Resumed struct {
+	Green        string       `json:"green"`                   // the commit the worktree was reset to
+	GreenSubject string       `json:"green_subject,omitempty"` // its subject line
+	Kept         []string     `json:"kept,omitempty"`          // "sha subject" of commits kept since the base
+	Saved        string       `json:"saved,omitempty"`         // the attempt branch; "" when nothing was later
+	SavedCommits []string     `json:"saved_commits,omitempty"` // "sha subject" of commits moved to it
+	Dirty        bool         `json:"dirty,omitempty"`         // uncommitted or untracked work was saved too
+	Failed       *GateVerdict `json:"failed,omitempty"`        // the gate that failed on the first commit after Green
+}
+
+// GateCache keeps gate verdicts per commit, so a gate runs once per SHA.
+// The board implements it.
+type GateCache interface {
+	GateResult(ctx context.Context, project, sha string) (passed bool, tail string, ok bool, err error)
+	SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error
+}
