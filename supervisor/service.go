@@ -18,10 +18,10 @@ import (
 func (st *Station) AddTask(ctx context.Context, nt NewTask) (Task, error) {
 	nt.Title = strings.TrimSpace(nt.Title)
 	if nt.Title == "" {
-		return Task{}, errors.New("a task needs a title; pass --title")
+		return Task{}, Invalidf("a task needs a title; pass --title")
 	}
 	if _, ok := st.Config().Project(nt.Project); !ok {
-		return Task{}, fmt.Errorf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
+		return Task{}, Invalidf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
 	}
 	t, err := st.board.AddTask(ctx, nt)
 	if err != nil {
@@ -55,7 +55,7 @@ func (st *Station) Task(ctx context.Context, id string) (Task, error) {
 // Tasks lists tasks, oldest first.
 func (st *Station) Tasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 	if f.State != "" && !f.State.Valid() {
-		return nil, fmt.Errorf("unknown state %q; use one of todo, working, review, blocked, done, cancelled", f.State)
+		return nil, Invalidf("unknown state %q; use one of todo, working, review, blocked, done, cancelled", f.State)
 	}
 	return st.board.Tasks(ctx, f)
 }
@@ -315,10 +315,10 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	}
 	summary = strings.TrimSpace(summary)
 	if summary == "" {
-		return errors.New("complete needs a summary of what was done; pass --summary")
+		return Invalidf("complete needs a summary of what was done; pass --summary")
 	}
 	if s.spec.Kind == "review" {
-		return errors.New("this is a review session; finish it with complete_review (approve or changes)")
+		return Invalidf("this is a review session; finish it with complete_review (approve or changes)")
 	}
 	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: TaskDone, Summary: summary, Actor: "agent"})
 	if err != nil {
@@ -337,7 +337,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	}
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
-		return errors.New("block needs a reason a person can act on; pass --reason")
+		return Invalidf("block needs a reason a person can act on; pass --reason")
 	}
 	from := []TaskState{TaskWorking}
 	if s.spec.Kind == "review" {
@@ -381,7 +381,7 @@ func (st *Station) AgentProgress(ctx context.Context, id, message string) error 
 	}
 	message = strings.TrimSpace(message)
 	if message == "" {
-		return errors.New("progress needs a message saying what you are doing")
+		return Invalidf("progress needs a message saying what you are doing")
 	}
 	return s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: "progress: " + message})
 }
@@ -399,7 +399,7 @@ func (st *Station) AgentStatus(ctx context.Context, id, status string) error {
 	case "reviewing":
 		in = inReviewing
 	default:
-		return fmt.Errorf("unknown status %q; use working or reviewing", status)
+		return Invalidf("unknown status %q; use working or reviewing", status)
 	}
 	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board"})
 }

@@ -96,7 +96,21 @@ type TaskFilter struct {
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrInvalid marks bad input from a person or an agent: the message
+	// says what to do, and nothing was changed.
+	ErrInvalid = errors.New("invalid")
 )
+
+// invalid is a bad-input error whose text is msg alone.
+type invalid struct{ msg string }
+
+func (e invalid) Error() string { return e.msg }
+func (e invalid) Unwrap() error { return ErrInvalid }
+
+// Invalidf formats a bad-input error (errors.Is ErrInvalid).
+func Invalidf(format string, args ...any) error { return invalid{fmt.Sprintf(format, args...)} }
+
+var ()
 
 // StateError says a task was not in a state a move needed.
 type StateError struct {

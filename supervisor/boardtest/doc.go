@@ -1,0 +1,6 @@
+// Package boardtest is the conformance suite every supervisor.Board runs:
+// the embedded SQLite store today, a team's PostgreSQL board later. The
+// scheduler and the API rely on what it checks (ids, oldest-first order,
+// one winner per race, a history row per transition), so a new board passes
+// it before anything else uses it.
+package boardtest

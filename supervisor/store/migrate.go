@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are the schema, one step per version; migrations[i] takes the
+// database to version i+1. Steps are append-only: a released step never
+// changes, a change is a new step.
+var migrations = []string{
+	// 1: the board.
+	`
+CREATE TABLE tasks (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	project    TEXT    NOT NULL,
+	title      TEXT    NOT NULL,
+	body       TEXT    NOT NULL DEFAULT '',
+	state      TEXT    NOT NULL CHECK (state IN ('todo','working','review','blocked','done','cancelled')),
+	attempt    INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+	reason     TEXT    NOT NULL DEFAULT '',
+	summary    TEXT    NOT NULL DEFAULT '',
+	notes      TEXT    NOT NULL DEFAULT '[]', -- JSON array of strings
+	created_at INTEGER NOT NULL,              -- Unix ms, UTC
+	updated_at INTEGER NOT NULL
+);
+-- Claim: the oldest todo task of one project.
+CREATE INDEX tasks_project_state ON tasks (project, state, id);
+CREATE INDEX tasks_state ON tasks (state, id);
+
+CREATE TABLE transitions (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	task_id    INTEGER NOT NULL REFERENCES tasks (id),
+	from_state TEXT    NOT NULL, -- '' for the row AddTask writes
+	to_state   TEXT    NOT NULL,
+	attempt    INTEGER NOT NULL, -- the task's attempt after the move
+	reason     TEXT    NOT NULL DEFAULT '',
+	actor      TEXT    NOT NULL DEFAULT '',
+	at         INTEGER NOT NULL
+);
+CREATE INDEX transitions_task ON transitions (task_id, id);
+
+CREATE TABLE sessions (
+	id         TEXT    PRIMARY KEY,
+	task_id    INTEGER NOT NULL REFERENCES tasks (id),
+	kind       TEXT    NOT NULL,
+	pid        INTEGER NOT NULL DEFAULT 0,
+	state      TEXT    NOT NULL,
+	started_at INTEGER NOT NULL,
+	ended_at   INTEGER           -- NULL while the session lives
+);
+CREATE INDEX sessions_live ON sessions (started_at) WHERE ended_at IS NULL;
+
+CREATE TABLE paused (
+	project TEXT    PRIMARY KEY,
+	reason  TEXT    NOT NULL DEFAULT '',
+	at      INTEGER NOT NULL
+);
+
+-- A gate verdict depends on the project's gate command as well as the
+-- commit, so it is keyed by both: two projects on one repository may gate
+-- differently.
+CREATE TABLE gate_results (
+	project     TEXT    NOT NULL,
+	sha         TEXT    NOT NULL,
+	passed      INTEGER NOT NULL CHECK (passed IN (0, 1)),
+	output_tail TEXT    NOT NULL DEFAULT '',
+	at          INTEGER NOT NULL,
+	PRIMARY KEY (project, sha)
+);
+`,
+}
+
+// migrate brings db to the newest schema in one transaction: a failed step
+// leaves the file as it was. A database from a newer station is refused
+// rather than written by code that does not know its schema.
+func migrate(ctx context.Context, db *sql.DB, now int64) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+	version    INTEGER PRIMARY KEY,
+	applied_at INTEGER NOT NULL
+)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var have int
+	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
+		return fmt.Errorf("migrate: read version: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("board schema version %d is newer than this buildstation knows (%d): upgrade buildstation", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", v, now); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: commit: %w", err)
+	}
+	return nil
+}

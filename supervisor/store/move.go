@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Move applies m to task id in one transaction: the state check, the task
+// update and the history row commit together or not at all, so two racing
+// movers cannot both win and a crash never leaves a task half-moved.
+func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
+	if err := checkMove(m); err != nil {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
+	}
+	n, ok := parseTaskID(id)
+	if !ok {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, supervisor.ErrNotFound)
+	}
+	var t supervisor.Task
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		cur, err := getTask(ctx, tx, n)
+		if err != nil {
+			return err
+		}
+		t, err = s.apply(ctx, tx, n, cur, m)
+		return err
+	})
+	if err != nil {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// Claim moves the oldest todo task of project to working, clearing its
+// reason, in one transaction; ok is false when project has no todo task.
+func (s *Store) Claim(ctx context.Context, project, actor string) (supervisor.Task, bool, error) {
+	var (
+		t     supervisor.Task
+		found bool
+	)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		cur, err := scanTask(tx.QueryRowContext(ctx, "SELECT "+taskColumns+
+			" FROM tasks WHERE project = ? AND state = ? ORDER BY id LIMIT 1", project, supervisor.TaskTodo))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		n, _ := parseTaskID(cur.ID)
+		t, err = s.apply(ctx, tx, n, cur, supervisor.Move{
+			From:  []supervisor.TaskState{supervisor.TaskTodo},
+			To:    supervisor.TaskWorking,
+			Actor: actor,
+		})
+		found = err == nil
+		return err
+	})
+	if err != nil {
+		return supervisor.Task{}, false, fmt.Errorf("claim a task of %s: %w", project, err)
+	}
+	return t, found, nil
+}
+
+// checkMove rejects a request no task state could satisfy; that is a bug in
+// the caller, not a conflict.
+func checkMove(m supervisor.Move) error {
+	if !m.To.Valid() {
+		return fmt.Errorf("unknown state %q", m.To)
+	}
+	if len(m.From) == 0 {
+		return errors.New("a move needs at least one from-state")
+	}
+	return nil
+}
+
+// apply moves cur (task n, read in tx) as m says and writes the task and its
+// history row in tx.
+func (s *Store) apply(ctx context.Context, tx *sql.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
+	if !slices.Contains(m.From, cur.State) {
+		return supervisor.Task{}, &supervisor.StateError{ID: cur.ID, Have: cur.State, Want: slices.Clone(m.From)}
+	}
+	t := cur
+	from := cur.State
+	t.State = m.To
+	t.Reason = m.Reason
+	if m.Summary != "" {
+		t.Summary = m.Summary
+	}
+	if m.Note != "" {
+		t.Notes = append(slices.Clone(cur.Notes), m.Note)
+	}
+	if m.BumpAttempt {
+		t.Attempt++
+	}
+	at := after(s.stamp(), toMS(cur.UpdatedAt))
+	t.UpdatedAt = fromMS(at)
+
+	notes, err := json.Marshal(t.Notes)
+	if err != nil {
+		return supervisor.Task{}, err
+	}
+	if t.Notes == nil {
+		notes = []byte("[]")
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, attempt = ?, reason = ?, summary = ?, notes = ?, updated_at = ?
+WHERE id = ?`, t.State, t.Attempt, t.Reason, t.Summary, string(notes), at, n); err != nil {
+		return supervisor.Task{}, err
+	}
+	tr := supervisor.Transition{From: from, To: t.State, Attempt: t.Attempt, Reason: t.Reason, Actor: m.Actor, At: t.UpdatedAt}
+	if err := insertTransition(ctx, tx, n, tr); err != nil {
+		return supervisor.Task{}, err
+	}
+	return t, nil
+}

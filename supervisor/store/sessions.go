@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// SaveSession inserts or replaces the record with s.ID. Its task must exist
+// (errors.Is supervisor.ErrNotFound otherwise): a restarted station reads
+// these to learn which tasks lost their session.
+func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
+	if r.ID == "" {
+		return fmt.Errorf("save session: empty id")
+	}
+	n, ok := parseTaskID(r.TaskID)
+	if !ok {
+		return fmt.Errorf("save session %s: task %s: %w", r.ID, r.TaskID, supervisor.ErrNotFound)
+	}
+	var ended any // NULL while live
+	if !r.EndedAt.IsZero() {
+		ended = toMS(r.EndedAt)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var one int
+		if err := tx.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE id = ?", n).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("task %s: %w", r.TaskID, supervisor.ErrNotFound)
+		} else if err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, task_id, kind, pid, state, started_at, ended_at)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind, pid = excluded.pid,
+	state = excluded.state, started_at = excluded.started_at, ended_at = excluded.ended_at`,
+			r.ID, n, r.Kind, r.PID, r.State, toMS(r.StartedAt), ended)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// Sessions lists session records by start time; only those not ended when
+// liveOnly.
+func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.SessionRecord, error) {
+	q := "SELECT id, task_id, kind, pid, state, started_at, ended_at FROM sessions"
+	if liveOnly {
+		q += " WHERE ended_at IS NULL"
+	}
+	q += " ORDER BY started_at, id"
+	rows, err := s.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []supervisor.SessionRecord
+	for rows.Next() {
+		var (
+			r       supervisor.SessionRecord
+			n       int64
+			started int64
+			ended   sql.NullInt64
+		)
+		if err := rows.Scan(&r.ID, &n, &r.Kind, &r.PID, &r.State, &started, &ended); err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		r.TaskID = taskID(n)
+		r.StartedAt = fromMS(started)
+		if ended.Valid {
+			r.EndedAt = fromMS(ended.Int64)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Store is the SQLite board. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+	// now is the wall clock; tests replace it. Times are kept to the
+	// millisecond, the precision the database stores.
+	now func() time.Time
+}
+
+var _ supervisor.Board = (*Store)(nil)
+
+// options are the knobs tests turn; Open uses the defaults.
+type options struct {
+	// busyTimeout is how long a write waits for another process's lock
+	// before it fails: long enough to ride out a checkpoint or a CLI
+	// reading the file, short enough that a second station fails fast.
+	busyTimeout time.Duration
+}
+
+func defaultOptions() options { return options{busyTimeout: 5 * time.Second} }
+
+// Open opens the board at path, creating the file (mode 0600: task bodies
+// and agent output are the user's) and migrating its schema. It fails with
+// an error that says what is wrong when the directory is missing, the file
+// is not a database or is read-only, or another process holds it locked; a
+// failed migration changes nothing.
+func Open(path string) (*Store, error) { return open(path, defaultOptions()) }
+
+func open(path string, o options) (*Store, error) {
+	if err := createFile(path); err != nil {
+		return nil, fmt.Errorf("open board %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn(path, o))
+	if err != nil {
+		return nil, fmt.Errorf("open board %s: %w", path, err)
+	}
+	// One connection: writes are serialised in-process by database/sql
+	// instead of by SQLITE_BUSY retries between our own connections, and a
+	// board's load (a few transitions a minute) never needs more.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: path, now: time.Now}
+	if err := s.init(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open board %s: %w", path, explain(err))
+	}
+	return s, nil
+}
+
+// createFile makes path with mode 0600 if it does not exist, so SQLite
+// (which creates files 0644) opens an existing file; the -wal and -shm files
+// SQLite makes beside it copy its mode. It checks up front what SQLite would
+// report only as "unable to open database file".
+func createFile(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %s does not exist", dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("database is read-only or not accessible: %w", err)
+		}
+		return err
+	}
+	return f.Close()
+}
+
+// dsn builds a file: URI, so a path with '?' or '#' in it is a name and not
+// a query, with the pragmas every connection needs.
+func dsn(path string, o options) string {
+	p := filepath.ToSlash(path)
+	if abs, err := filepath.Abs(path); err == nil {
+		p = filepath.ToSlash(abs)
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/…
+	}
+	p = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+	q := url.Values{}
+	// Writes take the write lock at BEGIN, so the read-then-write in Move
+	// and Claim can neither deadlock on a lock upgrade nor act on a stale
+	// read.
+	q.Set("_txlock", "immediate")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	// FULL, not NORMAL: in WAL mode NORMAL fsyncs only at checkpoints, so a
+	// commit that has returned survives the station's crash but not the
+	// machine's (power loss, kernel panic, a laptop battery). FULL syncs the
+	// WAL at every commit, so an acknowledged transition is on disk; a board
+	// writes a few rows a minute, so the fsync costs nothing that matters.
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	return "file://" + p + "?" + q.Encode()
+}
+
+// init checks the connection's settings took and migrates the schema.
+func (s *Store) init(ctx context.Context) error {
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		// SQLite falls back silently, e.g. on a read-only medium.
+		return fmt.Errorf("journal mode is %s, not wal", mode)
+	}
+	return migrate(ctx, s.db, s.stamp())
+}
+
+// explain turns the SQLite errors a user can fix into a sentence that says
+// what to do.
+func explain(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return fmt.Errorf("database is locked by another process (is another station running?): %w", err)
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+		return fmt.Errorf("database is read-only or not accessible: %w", err)
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("file is not a Build Station board: %w", err)
+	}
+	return err
+}
+
+// Close releases the database; it checkpoints the WAL back into the file.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close board %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// write runs fn in one BEGIN IMMEDIATE transaction and commits it; the
+// change is durable once write returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return explain(err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return explain(err)
+	}
+	return nil
+}
