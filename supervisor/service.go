@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 
@@ -21,7 +22,7 @@ func (st *Station) AddTask(ctx context.Context, nt NewTask) (Task, error) {
 		return Task{}, Invalidf("a task needs a title; pass --title")
 	}
 	if _, ok := st.Config().Project(nt.Project); !ok {
-		return Task{}, Invalidf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
+		return Task{}, NotFoundf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
 	}
 	t, err := st.board.AddTask(ctx, nt)
 	if err != nil {
@@ -47,7 +48,7 @@ func (st *Station) projectNames() string {
 func (st *Station) Task(ctx context.Context, id string) (Task, error) {
 	t, err := st.board.Task(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return Task{}, fmt.Errorf("task %s not found; list tasks with \"buildstation task ls\": %w", id, ErrNotFound)
+		return Task{}, NotFoundf("task %s not found; list tasks with \"buildstation task ls\"", id)
 	}
 	return t, err
 }
@@ -79,7 +80,7 @@ func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
-			return Task{}, fmt.Errorf("task %s is %s; only a blocked or cancelled task can be requeued: %w", id, se.Have, ErrConflict)
+			return Task{}, Conflictf("task %s is %s; only a blocked or cancelled task can be requeued", id, se.Have)
 		}
 		return Task{}, fmt.Errorf("requeue task %s: %w", id, err)
 	}
@@ -98,7 +99,7 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
-			return Task{}, fmt.Errorf("task %s is already %s; nothing to cancel: %w", id, se.Have, ErrConflict)
+			return Task{}, Conflictf("task %s is already %s; nothing to cancel", id, se.Have)
 		}
 		return Task{}, fmt.Errorf("cancel task %s: %w", id, err)
 	}
@@ -139,7 +140,7 @@ func (st *Station) lookup(id string) *session {
 func (st *Station) mustSession(id string) (*session, error) {
 	s := st.lookup(id)
 	if s == nil {
-		return nil, fmt.Errorf("no live session %s; list them with \"buildstation session ls\": %w", id, ErrNotFound)
+		return nil, NotFoundf("no live session %s; list them with \"buildstation session ls\"", id)
 	}
 	return s, nil
 }
@@ -271,7 +272,7 @@ func (st *Station) Projects(ctx context.Context) ([]ProjectInfo, error) {
 // PauseProject stops a project's queue; running sessions go on.
 func (st *Station) PauseProject(ctx context.Context, name, reason string) error {
 	if _, ok := st.Config().Project(name); !ok {
-		return fmt.Errorf("unknown project %q; use one of %s: %w", name, st.projectNames(), ErrNotFound)
+		return NotFoundf("unknown project %q; use one of %s", name, st.projectNames())
 	}
 	if reason == "" {
 		reason = "paused by a person"
@@ -286,7 +287,7 @@ func (st *Station) PauseProject(ctx context.Context, name, reason string) error 
 // ResumeProject restarts a project's queue.
 func (st *Station) ResumeProject(ctx context.Context, name string) error {
 	if _, ok := st.Config().Project(name); !ok {
-		return fmt.Errorf("unknown project %q; use one of %s: %w", name, st.projectNames(), ErrNotFound)
+		return NotFoundf("unknown project %q; use one of %s", name, st.projectNames())
 	}
 	if err := st.board.SetPaused(ctx, name, false, ""); err != nil {
 		return fmt.Errorf("resume project %s: %w", name, err)
@@ -298,13 +299,20 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 
 // SessionByToken finds the live session a session token belongs to.
 func (st *Station) SessionByToken(token string) (SessionInfo, bool) {
+	// Compare against every live token in constant time rather than look
+	// the token up in a map, so timing says nothing about a guess.
+	var found *session
 	st.mu.Lock()
-	s := st.byToken[token]
+	for _, s := range st.sessions {
+		if subtle.ConstantTimeCompare([]byte(s.spec.Token), []byte(token)) == 1 {
+			found = s
+		}
+	}
 	st.mu.Unlock()
-	if s == nil {
+	if found == nil || token == "" {
 		return SessionInfo{}, false
 	}
-	return s.Info(), true
+	return found.Info(), true
 }
 
 // AgentComplete settles a session's task as done and ends the session.
@@ -356,7 +364,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 func (st *Station) agentMoveErr(s *session, err error) error {
 	var se *StateError
 	if errors.As(err, &se) {
-		return fmt.Errorf("task %s is already %s; nothing to do: %w", s.spec.TaskID, se.Have, ErrConflict)
+		return Conflictf("task %s is already %s; nothing to do", s.spec.TaskID, se.Have)
 	}
 	return fmt.Errorf("settle task %s: %w", s.spec.TaskID, err)
 }

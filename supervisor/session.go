@@ -99,6 +99,7 @@ type session struct {
 	wd        wdState
 	startedAt time.Time
 	armedAt   time.Time // start of the current window
+	armedWall time.Time // the wall clock then, to notice a laptop sleep
 	nudgedAt  time.Time
 	echoUntil time.Time
 	enterC    <-chan time.Time
@@ -170,7 +171,7 @@ func (s *session) run(ctx context.Context) outcome {
 	go s.readLoop()
 
 	now := time.Now()
-	s.startedAt, s.armedAt = now, now
+	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
 	s.timer = time.NewTimer(s.window())
 	defer s.timer.Stop()
 	s.publish()
@@ -215,6 +216,31 @@ func (s *session) run(ctx context.Context) outcome {
 	}
 }
 
+// sleepGrace is how far the wall clock may run ahead of the monotonic one,
+// or a timer fire late, before the watchdog takes it for a sleep.
+const sleepGrace = 30 * time.Second
+
+// arm starts a new window now.
+func (s *session) arm(now time.Time) {
+	s.armedAt, s.armedWall = now, s.st.wall()
+}
+
+// clockJump reports a sleep or clock change since the window was armed: the
+// wall clock ran ahead of the monotonic one (Linux and macOS do not count a
+// suspend on the monotonic clock), or the timer fired far later than asked
+// (where the monotonic clock does count it).
+func (s *session) clockJump(now time.Time) time.Duration {
+	mono := now.Sub(s.armedAt)
+	wall := s.st.wall().Sub(s.armedWall)
+	if d := wall - mono; d > sleepGrace || d < -sleepGrace {
+		return d
+	}
+	if late := now.Sub(s.deadline()); late > sleepGrace {
+		return late
+	}
+	return 0
+}
+
 // window is the length of the current stage.
 func (s *session) window() time.Duration {
 	if s.wd.State == SessNudged || s.wd.State == SessIdle {
@@ -253,6 +279,14 @@ func (s *session) onDeadline(ctx context.Context) {
 	now := time.Now()
 	if now.Before(s.deadline()) {
 		return // stale wake-up; rearm follows
+	}
+	if jump := s.clockJump(now); jump != 0 {
+		// The machine slept: the agent was frozen too, and every session's
+		// window ran out at once. Silence over a sleep is not a wedge; give
+		// each session a fresh window instead of nudging them all.
+		s.log.Warn("clock jumped (sleep or clock change); re-arming the window", "jump", jump.Round(time.Second))
+		s.arm(now)
+		return
 	}
 	// Output in a base state does not wake the loop (it costs nothing while
 	// an agent is chatty), so look before concluding silence.
@@ -294,10 +328,8 @@ func (s *session) apply(in wdInput, now time.Time) {
 	s.wantOutput.Store(s.wd.State != s.wd.Base)
 	for _, e := range effs {
 		switch e {
-		case effArm:
-			s.armedAt = now
-		case effArmBlock:
-			s.armedAt = now
+		case effArm, effArmBlock:
+			s.arm(now)
 		case effNudge:
 			s.nudge(now)
 		case effNotifyNudge:
@@ -394,13 +426,13 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 	switch c.kind {
 	case cmdSend:
 		if s.wd.State == SessEnded {
-			err = errors.New("the session has ended")
+			err = Conflictf("session %s has ended", s.spec.ID)
 			break
 		}
 		s.typeText(c.text, now)
 	case cmdNudge:
 		if s.wd.State == SessNeedsPermission {
-			err = errors.New("the session waits on a permission dialog; an Enter would approve it, so open its console and answer it yourself")
+			err = Conflictf("session %s waits on a permission dialog and an Enter would approve it; open its console and answer it yourself", s.spec.ID)
 			break
 		}
 		s.apply(inNudgeNow, now)
@@ -452,7 +484,7 @@ func (s *session) send(ctx context.Context, c command) error {
 	select {
 	case s.cmds <- c:
 	case <-s.done:
-		return errors.New("the session has ended")
+		return Conflictf("session %s has ended", s.spec.ID)
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -30,6 +30,11 @@ type Options struct {
 	URL string
 	// Self is the buildstation executable, for agent hooks that call back.
 	Self string
+	// Workspaces gives tasks their worktrees; nil runs every task in its
+	// project folder.
+	Workspaces Workspaces
+	// Wall reads the wall clock; tests fake a laptop sleep with it.
+	Wall func() time.Time
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -46,9 +51,8 @@ type Station struct {
 	mu       sync.Mutex
 	cfg      *config.Config
 	sessions map[string]*session // live sessions by id
-	byToken  map[string]*session
-	running  map[string]int // live sessions per project
-	wg       sync.WaitGroup // live session goroutines
+	running  map[string]int      // live sessions per project
+	wg       sync.WaitGroup      // live session goroutines
 	ctx      context.Context
 }
 
@@ -63,6 +67,9 @@ func New(opt Options) (*Station, error) {
 	if opt.Notifier == nil {
 		opt.Notifier = LogNotifier{Log: opt.Log}
 	}
+	if opt.Wall == nil {
+		opt.Wall = func() time.Time { return time.Now().Round(0) }
+	}
 	if err := os.MkdirAll(filepath.Join(opt.Home, config.DirLogs), 0o700); err != nil {
 		return nil, fmt.Errorf("new station: create logs folder: %w", err)
 	}
@@ -70,7 +77,6 @@ func New(opt Options) (*Station, error) {
 		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
 		wake:     make(chan struct{}, 1),
 		sessions: map[string]*session{},
-		byToken:  map[string]*session{},
 		running:  map[string]int{},
 	}, nil
 }
@@ -196,7 +202,6 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	}
 	st.mu.Lock()
 	st.sessions[s.spec.ID] = s
-	st.byToken[s.spec.Token] = s
 	st.running[p.Name]++
 	st.wg.Add(1)
 	st.mu.Unlock()
@@ -289,7 +294,6 @@ func (st *Station) settle(s *session, o outcome) {
 	}
 	st.mu.Lock()
 	delete(st.sessions, s.spec.ID)
-	delete(st.byToken, s.spec.Token)
 	st.running[s.spec.Project]--
 	st.mu.Unlock()
 	info := s.Info()
@@ -327,6 +331,9 @@ func (st *Station) blockFromSession(s *session, reason, actor string) {
 	}
 	st.settleBlock(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, actor, s.spec.ID)
 }
+
+// wall reads the wall clock without its monotonic reading.
+func (st *Station) wall() time.Time { return st.opt.Wall().Round(0) }
 
 func (st *Station) notify(n Notice) {
 	st.bus.Publish(Event{Kind: EventNotice, Notice: &n})

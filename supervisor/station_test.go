@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -34,9 +35,18 @@ func project(name string, idle, block time.Duration) config.Project {
 // start runs a station inside the current synctest bubble.
 func start(t *testing.T, projects ...config.Project) *harness {
 	t.Helper()
+	return startWith(t, nil, projects...)
+}
+
+func startWith(t *testing.T, opts func(*Options), projects ...config.Project) *harness {
+	t.Helper()
 	h := &harness{t: t, board: newMemBoard(), sp: &fakeSpawner{procs: make(chan *fakeProc, 16)}, notes: &recNotifier{}, prober: &fakeProber{}}
 	cfg := &config.Config{MaxSessions: 4, Projects: projects}
-	st, err := New(Options{Home: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"})
+	o := Options{Home: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"}
+	if opts != nil {
+		opts(&o)
+	}
+	st, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,5 +385,34 @@ func TestRestartBlocksLostSessions(t *testing.T) {
 		}
 		cancel()
 		<-done
+	})
+}
+
+func TestLaptopSleepNudgesNobody(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var offset atomic.Int64
+		h := startWith(t, func(o *Options) {
+			o.Wall = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		}, project("a", 5*time.Minute, 5*time.Minute), project("b", 5*time.Minute, 5*time.Minute))
+		ta := h.add("a", "one")
+		pa := h.proc()
+		tb := h.add("b", "two")
+		pb := h.proc()
+		advance(4 * time.Minute)
+		offset.Store(int64(2 * time.Hour)) // the lid closed for two hours
+		advance(2 * time.Minute)
+		if len(pa.Writes())+len(pb.Writes()) != 0 || len(h.notes.kinds()) != 0 {
+			t.Fatalf("a 2-hour clock jump nudged: %q %q %v", pa.Writes(), pb.Writes(), h.notes.kinds())
+		}
+		for _, id := range []string{ta.ID, tb.ID} {
+			if s := h.session(id); s.State == SessNudged {
+				t.Fatalf("%s nudged after a sleep", id)
+			}
+		}
+		// Re-armed, not switched off: a real silence after the wake still counts.
+		advance(5 * time.Minute)
+		if s := h.session(ta.ID); s.State != SessNudged {
+			t.Fatalf("after the grace window: %v, want nudged", s.State)
+		}
 	})
 }

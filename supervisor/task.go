@@ -101,14 +101,31 @@ var (
 	ErrInvalid = errors.New("invalid")
 )
 
-// invalid is a bad-input error whose text is msg alone.
-type invalid struct{ msg string }
+// UserError is an error whose text is one whole sentence for a person: what
+// went wrong and what to do. Kind is ErrInvalid, ErrNotFound or ErrConflict,
+// for the API's status code.
+type UserError struct {
+	Msg  string
+	Kind error
+}
 
-func (e invalid) Error() string { return e.msg }
-func (e invalid) Unwrap() error { return ErrInvalid }
+func (e *UserError) Error() string { return e.Msg }
+func (e *UserError) Unwrap() error { return e.Kind }
 
 // Invalidf formats a bad-input error (errors.Is ErrInvalid).
-func Invalidf(format string, args ...any) error { return invalid{fmt.Sprintf(format, args...)} }
+func Invalidf(format string, args ...any) error {
+	return &UserError{Msg: fmt.Sprintf(format, args...), Kind: ErrInvalid}
+}
+
+// NotFoundf formats an unknown-thing error (errors.Is ErrNotFound).
+func NotFoundf(format string, args ...any) error {
+	return &UserError{Msg: fmt.Sprintf(format, args...), Kind: ErrNotFound}
+}
+
+// Conflictf formats a wrong-state error (errors.Is ErrConflict).
+func Conflictf(format string, args ...any) error {
+	return &UserError{Msg: fmt.Sprintf(format, args...), Kind: ErrConflict}
+}
 
 var ()
 

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"golang.org/x/term"
+
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// detachKey is Ctrl-] (0x1d), telnet's escape: rare in a TUI, so every
+// other key, Ctrl-C included, can go to the agent.
+const detachKey = 0x1d
+
+// sessionAttach is an interactive console on a session in this terminal.
+// With a terminal on stdin it goes raw (keys go to the session as typed),
+// follows the window size and detaches on Ctrl-]; otherwise it just copies
+// stdin in and output out until the session ends.
+func (e *env) sessionAttach(args []string) error {
+	pos, err := e.parse("session attach", args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id := pos[0]
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	defer cancel()
+	conn, err := c.Attach(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+
+	inFd, inTTY := terminalFd(e.stdin)
+	restore := func() {}
+	if inTTY {
+		fmt.Fprintf(e.stderr, "attached to %s; press Ctrl-] to detach\n", id)
+		old, err := term.MakeRaw(inFd)
+		if err != nil {
+			return fmt.Errorf("put the terminal in raw mode: %v; attach from an interactive terminal", err)
+		}
+		restoreOut := enableVT(e.stdout)
+		var once sync.Once
+		restore = func() {
+			once.Do(func() {
+				restoreOut()
+				_ = term.Restore(inFd, old)
+			})
+		}
+		defer restore()
+	}
+	if sizeFd, ok := sizeSource(e.stdout, e.stdin); ok {
+		sendSize := func() {
+			if w, h, err := term.GetSize(sizeFd); err == nil && w > 0 && h > 0 {
+				_ = conn.Resize(uint16(w), uint16(h))
+			}
+		}
+		sendSize()
+		go watchResize(ctx, sizeFd, sendSize)
+	}
+
+	outDone := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(e.stdout, conn)
+		outDone <- err
+	}()
+	inDone := make(chan bool, 1) // true: the user detached
+	go func() { inDone <- pumpInput(conn, e.stdin, inTTY) }()
+
+	select {
+	case <-outDone:
+	case detached := <-inDone:
+		if detached {
+			restore()
+			fmt.Fprintln(e.stderr, "detached")
+			return nil
+		}
+		// Piped input ran out: keep showing the session until it ends.
+		select {
+		case <-outDone:
+		case <-ctx.Done():
+			return nil
+		}
+	case <-ctx.Done():
+		return nil
+	}
+	restore()
+	fmt.Fprintf(e.stderr, "session %s ended\n", id)
+	return nil
+}
+
+// pumpInput types stdin into the session. On a terminal it stops at the
+// detach key (true); otherwise at the end of input (false). A read still
+// blocked on a terminal when the session ends is left behind: the process
+// is about to exit.
+func pumpInput(conn *api.AttachConn, in io.Reader, tty bool) bool {
+	if !tty {
+		_, _ = io.Copy(conn, in)
+		return false
+	}
+	buf := make([]byte, 4096)
+	for {
+		n, err := in.Read(buf)
+		if i := bytes.IndexByte(buf[:n], detachKey); i >= 0 {
+			if i > 0 {
+				_, _ = conn.Write(buf[:i])
+			}
+			return true
+		}
+		if n > 0 {
+			if _, werr := conn.Write(buf[:n]); werr != nil {
+				return false
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// terminalFd reports whether r is a terminal, and its descriptor.
+func terminalFd(r any) (int, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return -1, false
+	}
+	fd := int(f.Fd())
+	return fd, term.IsTerminal(fd)
+}
+
+// sizeSource picks the descriptor to read the window size from: stdout
+// where it is a terminal (on Windows only the output handle knows the
+// size), else stdin.
+func sizeSource(stdout io.Writer, stdin io.Reader) (int, bool) {
+	if fd, ok := terminalFd(stdout); ok {
+		return fd, true
+	}
+	return terminalFd(stdin)
+}

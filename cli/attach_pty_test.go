@@ -1,0 +1,57 @@
+//go:build linux || darwin
+
+package cli_test
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+
+	"github.com/buildstation/buildstation/cli"
+)
+
+// On a terminal, attach goes raw, sends the window size, forwards keys and
+// detaches on Ctrl-].
+func TestSessionAttachTerminal(t *testing.T) {
+	s := startStation(t)
+	con := s.fake.AddConsole("s1", []byte("screen"))
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, ptmx) // the terminal's screen
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "s1"}, tty, tty, &errb)
+	}()
+	if got := recv(t, con.Resizes); got != [2]uint16{100, 30} {
+		t.Errorf("size = %v, want 100x30", got)
+	}
+	// Raw mode: a Ctrl-C byte reaches the session instead of signalling.
+	if _, err := ptmx.Write([]byte("ab\x03")); err != nil {
+		t.Fatal(err)
+	}
+	var in []byte
+	for len(in) < 3 {
+		in = append(in, recv(t, con.Input)...)
+	}
+	if string(in) != "ab\x03" {
+		t.Errorf("input = %q", in)
+	}
+	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
+		t.Fatal(err)
+	}
+	if code := recv(t, done); code != 0 || !strings.HasSuffix(errb.String(), "detached\n") {
+		t.Errorf("detach: exit %d, stderr %q", code, errb.String())
+	}
+	recv(t, con.Closed)
+}

@@ -1,0 +1,398 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
+)
+
+type station struct {
+	home string
+	fake *apitest.Station
+}
+
+// startStation runs a real API server on loopback over a fake station, with
+// a home folder holding its station.json and token, as a daemon would.
+func startStation(t *testing.T) *station {
+	t.Helper()
+	home := t.TempDir()
+	tok, err := api.LoadOrCreateToken(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := apitest.New()
+	fake.AddProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
+	ln, err := api.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.NewServer(fake, tok, nil).Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	if err := api.WriteStationFile(home, api.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid(), StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BUILDSTATION_HOME", "") // only --home chooses the home here
+	return &station{home: home, fake: fake}
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func run(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := cli.Run(t.Context(), args, strings.NewReader(stdin), &out, &errb)
+	return result{code, out.String(), errb.String()}
+}
+
+// ok runs args against s (with --home first) and wants exit 0.
+func (s *station) ok(t *testing.T, args ...string) string {
+	t.Helper()
+	r := run(t, "", append([]string{"--home", s.home}, args...)...)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+func (s *station) addTask(t *testing.T, title string) string {
+	t.Helper()
+	return strings.TrimSpace(s.ok(t, "task", "add", "--project", "web", "--title", title))
+}
+
+func keysOf(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("not a JSON object: %s", raw)
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+func wantKeys(t *testing.T, what string, raw json.RawMessage, want ...string) {
+	t.Helper()
+	have := keysOf(t, raw)
+	for _, k := range want {
+		if !slices.Contains(have, k) {
+			t.Errorf("%s lacks field %q (has %v)", what, k, have)
+		}
+	}
+}
+
+func TestTaskAddPrintsID(t *testing.T) {
+	s := startStation(t)
+	out := s.ok(t, "task", "add", "--project", "web", "--title", "Fix login", "--body", "details")
+	if out != "t1\n" {
+		t.Fatalf("stdout = %q, want the id alone on one line", out)
+	}
+	var tk supervisor.Task
+	js := s.ok(t, "task", "add", "--project", "web", "--title", "Two", "--json")
+	if err := json.Unmarshal([]byte(js), &tk); err != nil || tk.ID != "t2" || tk.Title != "Two" {
+		t.Fatalf("--json = %q (%v)", js, err)
+	}
+}
+
+func TestTaskAddBodyFile(t *testing.T) {
+	s := startStation(t)
+	r := run(t, "from stdin", "task", "add", "--home", s.home, "--project", "web", "--title", "T", "--body-file", "-")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	d := s.ok(t, "task", "show", "t1", "--json")
+	if !strings.Contains(d, `"body": "from stdin"`) {
+		t.Errorf("body not sent: %s", d)
+	}
+}
+
+func TestTaskLsJSON(t *testing.T) {
+	s := startStation(t)
+	if out := s.ok(t, "task", "ls", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("empty board: %q, want []", out)
+	}
+	s.addTask(t, "one")
+	s.addTask(t, "two")
+	var list []json.RawMessage
+	if err := json.Unmarshal([]byte(s.ok(t, "task", "ls", "--json")), &list); err != nil || len(list) != 2 {
+		t.Fatalf("task ls --json: %v, %d items", err, len(list))
+	}
+	wantKeys(t, "task", list[0], "id", "project", "title", "state", "attempt", "reason", "created_at", "updated_at")
+
+	if out := s.ok(t, "task", "ls", "--state", "done", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Errorf("no done tasks: %q, want []", out)
+	}
+}
+
+func TestTaskLsTable(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "Fix the login page")
+	s.fake.SetTaskState("t1", supervisor.TaskBlocked, "idle 5m, nudged, idle 5m more")
+	out := s.ok(t, "task", "ls")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want header and one row:\n%s", out)
+	}
+	for _, col := range []string{"ID", "PROJECT", "STATE", "ATTEMPT", "TITLE", "REASON"} {
+		if !strings.Contains(lines[0], col) {
+			t.Errorf("header lacks %s: %q", col, lines[0])
+		}
+	}
+	if !strings.Contains(lines[1], "blocked") || !strings.Contains(lines[1], "Fix the login page") {
+		t.Errorf("row: %q", lines[1])
+	}
+	if strings.Index(lines[0], "TITLE") != strings.Index(lines[1], "Fix") {
+		t.Errorf("columns not aligned:\n%s", out)
+	}
+}
+
+func TestTaskShowJSONFlagAfterID(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	out := s.ok(t, "task", "show", "t1", "--json")
+	wantKeys(t, "task show", json.RawMessage(out), "id", "project", "title", "state", "attempt", "reason", "created_at", "updated_at", "history")
+	if human := s.ok(t, "task", "show", "t1"); !strings.Contains(human, "t1  one") {
+		t.Errorf("human show: %q", human)
+	}
+}
+
+func TestRequeueCancel(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	s.fake.SetTaskState("t1", supervisor.TaskBlocked, "wedged")
+	if out := s.ok(t, "task", "requeue", "t1", "--note", "use the other API"); !strings.Contains(out, "attempt 2") {
+		t.Errorf("requeue: %q", out)
+	}
+	if out := s.ok(t, "task", "cancel", "t1"); !strings.Contains(out, "cancelled") {
+		t.Errorf("cancel: %q", out)
+	}
+	// A cancelled task cannot be requeued: the station's 409, exit 1.
+	r := run(t, "", "--home", s.home, "task", "requeue", "t1")
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "buildstation: task t1 is cancelled") {
+		t.Errorf("requeue cancelled: %d %q", r.code, r.stderr)
+	}
+}
+
+func TestSessionLs(t *testing.T) {
+	s := startStation(t)
+	if out := s.ok(t, "session", "ls", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("no sessions: %q, want []", out)
+	}
+	next := time.Now().Add(2 * time.Minute)
+	s.fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessQuiet, PID: 4242,
+		LastOutputAt: time.Now().Add(-3 * time.Minute), NextAt: &next, NextAction: "nudge"}, "tok")
+	var list []json.RawMessage
+	if err := json.Unmarshal([]byte(s.ok(t, "session", "ls", "--json")), &list); err != nil || len(list) != 1 {
+		t.Fatalf("session ls --json: %v", err)
+	}
+	wantKeys(t, "session", list[0], "id", "task_id", "state", "pid", "last_output_at", "nudged_at")
+	if !strings.Contains(string(list[0]), `"state":"quiet"`) && !strings.Contains(string(list[0]), `"state": "quiet"`) {
+		t.Errorf("state not by name: %s", list[0])
+	}
+	out := s.ok(t, "session", "ls")
+	for _, want := range []string{"SILENT FOR", "NEXT", "quiet", "4242", "3m0s", "nudge in 2m"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("session ls lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSessionSend(t *testing.T) {
+	s := startStation(t)
+	s.fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking}, "tok")
+	s.ok(t, "session", "send", "s1", "please", "commit")
+	calls := s.fake.Calls()
+	if len(calls) != 1 || calls[0] != (apitest.Call{Method: "Send", SessionID: "s1", Arg: "please commit"}) {
+		t.Errorf("calls = %+v", calls)
+	}
+}
+
+func TestStatusAndProjects(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	if out := s.ok(t, "status"); out != "working 0 · reviewing 0 · idle 0 · blocked 0 · todo 1 · done 0\n" {
+		t.Errorf("status: %q", out)
+	}
+	out := s.ok(t, "status", "--json")
+	wantKeys(t, "status", json.RawMessage(out), "tasks", "working", "reviewing", "idle", "blocked")
+	if !strings.Contains(out, `"done": 0`) {
+		t.Errorf("status --json lacks a zero count for done: %s", out)
+	}
+	s.ok(t, "project", "pause", "web", "--reason", "flaky tests")
+	var ps []supervisor.ProjectInfo
+	if err := json.Unmarshal([]byte(s.ok(t, "project", "ls", "--json")), &ps); err != nil || len(ps) != 1 || !ps[0].Paused {
+		t.Fatalf("project ls --json: %+v %v", ps, err)
+	}
+	if out := s.ok(t, "project", "ls"); !strings.Contains(out, "yes: flaky tests") {
+		t.Errorf("project ls: %q", out)
+	}
+	s.ok(t, "project", "resume", "web")
+}
+
+func TestHomeFlagPositions(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	for _, args := range [][]string{
+		{"--home", s.home, "task", "ls", "--json"},
+		{"--home=" + s.home, "task", "ls", "--json"},
+		{"task", "ls", "--home", s.home, "--json"},
+		{"task", "--home", s.home, "ls", "--json"},
+		{"task", "show", "t1", "--home", s.home},
+	} {
+		if r := run(t, "", args...); r.code != 0 || !strings.Contains(r.stdout, "t1") {
+			t.Errorf("%v: exit %d, %q %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	h := s.home
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // the whole stderr line
+	}{
+		{"unknown task", []string{"--home", h, "task", "show", "t9"}, 1, `buildstation: task t9 not found; list tasks with "buildstation task ls"`},
+		{"unknown session", []string{"--home", h, "session", "send", "s9", "hi"}, 1, `buildstation: session s9 not found; list sessions with "buildstation session ls"`},
+		{"unknown project", []string{"--home", h, "task", "add", "--project", "nope", "--title", "x"}, 1, `buildstation: project nope not found; list projects with "buildstation project ls"`},
+		{"unknown verb", []string{"frobnicate"}, 2, "buildstation: unknown command \"frobnicate\"; use one of " + "task, session, project, status, agent, version, daemon, demo, service, open"},
+		{"no verb", nil, 2, "buildstation: a command is missing; use one of task, session, project, status, agent, version, daemon, demo, service, open"},
+		{"unknown sub-verb", []string{"task", "frob"}, 2, `buildstation: unknown command "task frob"; use one of task add, task cancel, task ls, task requeue, task show`},
+		{"unknown flag", []string{"--home", h, "task", "ls", "--colour"}, 2, `buildstation: task ls: flag provided but not defined: -colour; see "buildstation task ls -h"`},
+		{"missing project", []string{"--home", h, "task", "add", "--title", "x"}, 2, `buildstation: task add needs --project; list projects with "buildstation project ls"`},
+		{"body and body-file", []string{"--home", h, "task", "add", "--project", "web", "--title", "x", "--body", "a", "--body-file", "f"}, 2, "buildstation: task add takes --body or --body-file, not both"},
+		{"bad state", []string{"--home", h, "task", "ls", "--state", "lost"}, 2, `buildstation: unknown --state "lost"; use one of todo, working, review, blocked, done, cancelled`},
+		{"missing id", []string{"--home", h, "task", "show"}, 2, "buildstation: usage: buildstation task show ID [--json]"},
+		{"agent bad status", []string{"agent", "status", "napping"}, 2, `buildstation: unknown status "napping"; use working or reviewing`},
+		{"home without folder", []string{"--home"}, 2, "buildstation: --home needs a folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, "", tt.args...)
+			if r.code != tt.code || r.stderr != tt.want+"\n" || r.stdout != "" {
+				t.Errorf("got exit %d stderr %q stdout %q\nwant exit %d stderr %q", r.code, r.stderr, r.stdout, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestNoStation(t *testing.T) {
+	home := t.TempDir()
+	r := run(t, "", "task", "ls", "--home", home)
+	want := `buildstation: no station is running for ` + home + `; start one with "buildstation daemon"` + "\n"
+	if r.code != 1 || r.stderr != want {
+		t.Fatalf("got %d %q, want 1 %q", r.code, r.stderr, want)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := run(t, "", "version")
+	if r.code != 0 || r.stdout != "buildstation "+cli.Version+"\n" {
+		t.Fatalf("version: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestAgentCommands(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "one")
+	s.fake.AddSession(supervisor.SessionInfo{ID: "s7", TaskID: "t1", State: supervisor.SessWorking}, "tok-s7")
+	sf, err := api.ReadStationFile(s.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BUILDSTATION_URL", sf.URL)
+	t.Setenv("BUILDSTATION_TOKEN", "tok-s7")
+	for _, args := range [][]string{
+		{"agent", "progress", "tests", "pass"},
+		{"agent", "status", "reviewing"},
+		{"agent", "block", "--reason", "need a key"},
+		{"agent", "complete", "--summary", "done"},
+	} {
+		if r := run(t, "", args...); r.code != 0 {
+			t.Fatalf("%v: %d %q", args, r.code, r.stderr)
+		}
+	}
+	var got []string
+	for _, c := range s.fake.Calls() {
+		if strings.HasPrefix(c.Method, "Agent") {
+			got = append(got, c.Method+"("+c.SessionID+","+c.Arg+")")
+		}
+	}
+	want := "AgentProgress(s7,tests pass) AgentStatus(s7,reviewing) AgentBlock(s7,need a key) AgentComplete(s7,done)"
+	if strings.Join(got, " ") != want {
+		t.Errorf("calls = %s, want %s", strings.Join(got, " "), want)
+	}
+
+	t.Setenv("BUILDSTATION_TOKEN", "")
+	r := run(t, "", "agent", "progress", "x")
+	if r.code != 1 || r.stderr != "buildstation: BUILDSTATION_TOKEN is not set; run this from inside a Build Station session\n" {
+		t.Errorf("no token: %d %q", r.code, r.stderr)
+	}
+}
+
+// Without a terminal, attach copies stdin in and output out until the
+// session ends.
+func TestSessionAttachPiped(t *testing.T) {
+	s := startStation(t)
+	con := s.fake.AddConsole("s1", []byte("replayed\n"))
+	type ret struct {
+		code     int
+		out, err string
+	}
+	done := make(chan ret, 1)
+	outR, outW := io.Pipe()
+	var errb bytes.Buffer
+	go func() {
+		code := cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "s1"}, strings.NewReader("typed"), outW, &errb)
+		outW.Close()
+		done <- ret{code: code, err: errb.String()}
+	}()
+	readN(t, outR, "replayed\n")
+	if got := recv(t, con.Input); string(got) != "typed" {
+		t.Errorf("input = %q", got)
+	}
+	con.Out <- []byte("live\n")
+	readN(t, outR, "live\n")
+	con.End()
+	go io.Copy(io.Discard, outR)
+	r := recv(t, done)
+	if r.code != 0 || r.err != "session s1 ended\n" {
+		t.Errorf("attach: exit %d stderr %q", r.code, r.err)
+	}
+}
+
+func readN(t *testing.T, r io.Reader, want string) {
+	t.Helper()
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(r, got); err != nil || string(got) != want {
+		t.Fatalf("read %q, %v; want %q", got, err, want)
+	}
+}
+
+func recv[T any](t *testing.T, c <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing arrived in 5s")
+		panic("unreachable")
+	}
+}

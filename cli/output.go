@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// now is the clock for "silent for" and "nudge in"; a var so tests can fix it.
+var now = time.Now
+
+// printJSON writes v as indented JSON, the stable --json output.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// table writes aligned columns.
+type table struct{ tw *tabwriter.Writer }
+
+func newTable(w io.Writer, header ...string) *table {
+	t := &table{tw: tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)}
+	t.row(header...)
+	return t
+}
+
+func (t *table) row(cols ...string) {
+	for i, c := range cols {
+		cols[i] = cell(c)
+	}
+	fmt.Fprintln(t.tw, strings.Join(cols, "\t"))
+}
+
+func (t *table) flush() error { return t.tw.Flush() }
+
+// cell keeps a table cell on one line and short enough to read; "-" for
+// nothing.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "-"
+	}
+	const max = 60
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// ago formats the time since t, "-" for never.
+func ago(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return roundDur(now().Sub(t))
+}
+
+func roundDur(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return d.Round(time.Second).String()
+}

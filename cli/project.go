@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func (e *env) projectLs(args []string) error {
+	f := e.flags("project ls")
+	asJSON := f.Bool("json", false, "print a JSON array")
+	if _, err := f.parse(e, args, 0, 0); err != nil {
+		return err
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	list, err := c.Projects(e.ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if list == nil {
+			list = []supervisor.ProjectInfo{}
+		}
+		return printJSON(e.stdout, list)
+	}
+	t := newTable(e.stdout, "NAME", "AGENT", "IDLE", "BLOCK", "REVIEW IDLE", "SLOTS", "RUNNING", "QUEUED", "PAUSED")
+	for _, p := range list {
+		paused := "no"
+		if p.Paused {
+			paused = "yes"
+			if p.PauseReason != "" {
+				paused += ": " + p.PauseReason
+			}
+		}
+		t.row(p.Name, p.Agent, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow,
+			strconv.Itoa(p.Concurrency), strconv.Itoa(p.Running), strconv.Itoa(p.Queued), paused)
+	}
+	return t.flush()
+}
+
+func (e *env) projectPause(args []string) error {
+	f := e.flags("project pause")
+	reason := f.String("reason", "", "why, shown in the tray")
+	pos, err := f.parse(e, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	if err := c.Pause(e.ctx, pos[0], *reason); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s paused\n", pos[0])
+	return err
+}
+
+func (e *env) projectResume(args []string) error {
+	pos, err := e.parse("project resume", args, 1, 1)
+	if err != nil {
+		return err
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	if err := c.Resume(e.ctx, pos[0]); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s resumed\n", pos[0])
+	return err
+}

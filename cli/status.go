@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func (e *env) status(args []string) error {
+	f := e.flags("status")
+	asJSON := f.Bool("json", false, "print the counts as a JSON object")
+	if _, err := f.parse(e, args, 0, 0); err != nil {
+		return err
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	st, err := c.Status(e.ctx)
+	if err != nil {
+		return err
+	}
+	fillStatus(&st)
+	if *asJSON {
+		return printJSON(e.stdout, st)
+	}
+	fmt.Fprintf(e.stdout, "working %d · reviewing %d · idle %d · blocked %d · todo %d · done %d\n",
+		st.Working, st.Reviewing, st.Idle, st.Blocked, st.Tasks[supervisor.TaskTodo], st.Tasks[supervisor.TaskDone])
+	for _, name := range slices.Sorted(maps.Keys(st.Paused)) {
+		line := "paused: " + name
+		if r := strings.TrimSpace(st.Paused[name]); r != "" {
+			line += " (" + r + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	return nil
+}
+
+// fillStatus gives every task column a count, zero included, so scripts can
+// read st.tasks.done without checking it exists.
+func fillStatus(st *supervisor.Status) {
+	if st.Tasks == nil {
+		st.Tasks = map[supervisor.TaskState]int{}
+	}
+	for _, s := range supervisor.TaskStates {
+		st.Tasks[s] += 0
+	}
+	if st.Sessions == nil {
+		st.Sessions = map[string]int{}
+	}
+}

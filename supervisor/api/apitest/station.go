@@ -1,0 +1,318 @@
+package apitest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Call is one recorded call on the fake: which method, for which session
+// (agent calls: the session the token resolved to) and its argument.
+type Call struct {
+	Method    string
+	SessionID string
+	Arg       string
+}
+
+// Station is an in-memory api.Station. Tasks get ids t1, t2, …; sessions,
+// their tokens and projects are added by the test.
+type Station struct {
+	mu       sync.Mutex
+	tasks    []supervisor.Task
+	history  map[string][]supervisor.Transition
+	sessions []supervisor.SessionInfo
+	tokens   map[string]string // session token → session id
+	projects []supervisor.ProjectInfo
+	consoles map[string]*Console
+	calls    []Call
+	subs     chan struct{}
+	bus      supervisor.Bus
+	// Now stamps tasks; fixed so tests compare exact output.
+	Now time.Time
+}
+
+// New returns an empty fake.
+func New() *Station {
+	return &Station{
+		history:  map[string][]supervisor.Transition{},
+		tokens:   map[string]string{},
+		consoles: map[string]*Console{},
+		subs:     make(chan struct{}, 16),
+		Now:      time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+	}
+}
+
+// AddProject adds a project the fake knows.
+func (f *Station) AddProject(p supervisor.ProjectInfo) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.projects = append(f.projects, p)
+}
+
+// AddSession adds a live session with its token.
+func (f *Station) AddSession(s supervisor.SessionInfo, token string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sessions = append(f.sessions, s)
+	if token != "" {
+		f.tokens[token] = s.ID
+	}
+}
+
+// Calls returns the calls recorded so far.
+func (f *Station) Calls() []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// Subscribed receives a value each time Subscribe is called, so a test can
+// publish only once a stream listens.
+func (f *Station) Subscribed() <-chan struct{} { return f.subs }
+
+// Publish sends e to every subscriber.
+func (f *Station) Publish(e supervisor.Event) { f.bus.Publish(e) }
+
+func (f *Station) record(method, session, arg string) {
+	f.calls = append(f.calls, Call{Method: method, SessionID: session, Arg: arg})
+}
+
+func notFound(what, id string) error {
+	return fmt.Errorf("%s %s: %w", what, id, supervisor.ErrNotFound)
+}
+
+func (f *Station) project(name string) bool {
+	return slices.ContainsFunc(f.projects, func(p supervisor.ProjectInfo) bool { return p.Name == name })
+}
+
+func (f *Station) task(id string) (int, bool) {
+	i := slices.IndexFunc(f.tasks, func(t supervisor.Task) bool { return t.ID == id })
+	return i, i >= 0
+}
+
+func (f *Station) session(id string) (supervisor.SessionInfo, bool) {
+	i := slices.IndexFunc(f.sessions, func(s supervisor.SessionInfo) bool { return s.ID == id })
+	if i < 0 {
+		return supervisor.SessionInfo{}, false
+	}
+	return f.sessions[i], true
+}
+
+func (f *Station) AddTask(ctx context.Context, nt supervisor.NewTask) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.project(nt.Project) {
+		return supervisor.Task{}, notFound("project", nt.Project)
+	}
+	t := supervisor.Task{
+		ID: fmt.Sprintf("t%d", len(f.tasks)+1), Project: nt.Project, Title: nt.Title, Body: nt.Body,
+		State: supervisor.TaskTodo, Attempt: 1, CreatedAt: f.Now, UpdatedAt: f.Now,
+	}
+	f.tasks = append(f.tasks, t)
+	f.history[t.ID] = []supervisor.Transition{{TaskID: t.ID, To: supervisor.TaskTodo, Attempt: 1, Actor: "cli", At: f.Now}}
+	f.record("AddTask", "", nt.Title)
+	return t, nil
+}
+
+func (f *Station) Task(ctx context.Context, id string) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i, ok := f.task(id)
+	if !ok {
+		return supervisor.Task{}, notFound("task", id)
+	}
+	return f.tasks[i], nil
+}
+
+func (f *Station) Tasks(ctx context.Context, flt supervisor.TaskFilter) ([]supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []supervisor.Task // nil when empty, as a real board may return
+	for _, t := range f.tasks {
+		if (flt.State == "" || t.State == flt.State) && (flt.Project == "" || t.Project == flt.Project) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func (f *Station) History(ctx context.Context, id string) ([]supervisor.Transition, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.task(id); !ok {
+		return nil, notFound("task", id)
+	}
+	return slices.Clone(f.history[id]), nil
+}
+
+// move applies a transition the way the board does: only from one of from.
+func (f *Station) move(id string, to supervisor.TaskState, bump bool, from ...supervisor.TaskState) (supervisor.Task, error) {
+	i, ok := f.task(id)
+	if !ok {
+		return supervisor.Task{}, notFound("task", id)
+	}
+	t := &f.tasks[i]
+	if !slices.Contains(from, t.State) {
+		return supervisor.Task{}, &supervisor.StateError{ID: id, Have: t.State, Want: from}
+	}
+	f.history[id] = append(f.history[id], supervisor.Transition{TaskID: id, From: t.State, To: to, Attempt: t.Attempt, At: f.Now})
+	t.State = to
+	if bump {
+		t.Attempt++
+	}
+	return *t, nil
+}
+
+// SetTaskState forces a task's column, for tests that need a blocked or
+// done task.
+func (f *Station) SetTaskState(id string, s supervisor.TaskState, reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i, ok := f.task(id); ok {
+		f.tasks[i].State, f.tasks[i].Reason = s, reason
+	}
+}
+
+func (f *Station) Requeue(ctx context.Context, id, note string) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("Requeue", "", note)
+	return f.move(id, supervisor.TaskTodo, true, supervisor.TaskBlocked)
+}
+
+func (f *Station) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("Cancel", "", id)
+	return f.move(id, supervisor.TaskCancelled, false, supervisor.TaskTodo, supervisor.TaskWorking, supervisor.TaskReview, supervisor.TaskBlocked)
+}
+
+func (f *Station) Sessions() []supervisor.SessionInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.sessions)
+}
+
+func (f *Station) Session(id string) (supervisor.SessionInfo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.session(id)
+}
+
+func (f *Station) sessionCall(method, id, arg string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.session(id)
+	if !ok {
+		return notFound("session", id)
+	}
+	if s.State == supervisor.SessEnded {
+		return fmt.Errorf("session %s has ended: %w", id, supervisor.ErrConflict)
+	}
+	f.record(method, id, arg)
+	return nil
+}
+
+func (f *Station) Send(ctx context.Context, id, text string) error {
+	return f.sessionCall("Send", id, text)
+}
+
+func (f *Station) Nudge(ctx context.Context, id string) error {
+	return f.sessionCall("Nudge", id, "")
+}
+
+func (f *Station) Block(ctx context.Context, id, reason string) error {
+	return f.sessionCall("Block", id, reason)
+}
+
+func (f *Station) Status(ctx context.Context) (supervisor.Status, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st := supervisor.Status{Tasks: map[supervisor.TaskState]int{}, Sessions: map[string]int{}}
+	for _, t := range f.tasks {
+		st.Tasks[t.State]++
+	}
+	for _, s := range f.sessions {
+		st.Sessions[s.State.String()]++
+		switch s.State {
+		case supervisor.SessReviewing:
+			st.Reviewing++
+		case supervisor.SessIdle:
+			st.Idle++
+		case supervisor.SessEnded:
+		default:
+			st.Working++
+		}
+	}
+	st.Blocked = st.Tasks[supervisor.TaskBlocked]
+	return st, nil
+}
+
+func (f *Station) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.projects), nil
+}
+
+func (f *Station) setPaused(name string, paused bool, reason string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i := slices.IndexFunc(f.projects, func(p supervisor.ProjectInfo) bool { return p.Name == name })
+	if i < 0 {
+		return notFound("project", name)
+	}
+	f.projects[i].Paused, f.projects[i].PauseReason = paused, reason
+	if paused {
+		f.record("PauseProject", "", name+": "+reason)
+	} else {
+		f.record("ResumeProject", "", name)
+	}
+	return nil
+}
+
+func (f *Station) PauseProject(ctx context.Context, name, reason string) error {
+	return f.setPaused(name, true, reason)
+}
+
+func (f *Station) ResumeProject(ctx context.Context, name string) error {
+	return f.setPaused(name, false, "")
+}
+
+func (f *Station) SessionByToken(token string) (supervisor.SessionInfo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id, ok := f.tokens[token]
+	if !ok {
+		return supervisor.SessionInfo{}, false
+	}
+	return f.session(id)
+}
+
+func (f *Station) AgentComplete(ctx context.Context, id, summary string) error {
+	return f.sessionCall("AgentComplete", id, summary)
+}
+
+func (f *Station) AgentBlock(ctx context.Context, id, reason string) error {
+	return f.sessionCall("AgentBlock", id, reason)
+}
+
+func (f *Station) AgentProgress(ctx context.Context, id, message string) error {
+	return f.sessionCall("AgentProgress", id, message)
+}
+
+func (f *Station) AgentStatus(ctx context.Context, id, status string) error {
+	return f.sessionCall("AgentStatus", id, status)
+}
+
+func (f *Station) Subscribe(buffer int) *supervisor.Subscription {
+	s := f.bus.Subscribe(buffer)
+	select {
+	case f.subs <- struct{}{}:
+	default:
+	}
+	return s
+}

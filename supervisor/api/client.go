@@ -1,0 +1,170 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Client calls a station's API. The tray, the CLI and the agent side all use
+// it, so every route has one method here.
+type Client struct {
+	BaseURL string // e.g. http://127.0.0.1:49152
+	Token   string // the station token, or a session token for Agent*
+	HTTP    *http.Client
+
+	// home, when set by Dial, names the home folder in "no station"
+	// errors.
+	home string
+}
+
+// Environment a session gets (DESIGN.md, "Environment a session gets").
+const (
+	EnvURL   = "BUILDSTATION_URL"
+	EnvToken = "BUILDSTATION_TOKEN"
+)
+
+// requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
+const requestTimeout = 30 * time.Second
+
+// Dial returns a client for the station running in home, from its
+// station.json and token. It checks that something listens there, so a
+// stale station.json reads as "no station" rather than a later odd failure.
+func Dial(home string) (*Client, error) {
+	sf, err := ReadStationFile(home)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, noStation(home)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w; restart the station with \"buildstation daemon\"", err)
+	}
+	tok, err := ReadToken(home)
+	if err != nil {
+		return nil, fmt.Errorf("%w; restart the station with \"buildstation daemon\"", err)
+	}
+	u, err := url.Parse(sf.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("station.json in %s has a bad url %q; restart the station with \"buildstation daemon\"", home, sf.URL)
+	}
+	conn, err := net.DialTimeout("tcp", u.Host, 2*time.Second)
+	if err != nil {
+		return nil, noStation(home)
+	}
+	conn.Close()
+	return &Client{BaseURL: strings.TrimRight(sf.URL, "/"), Token: tok, HTTP: &http.Client{Timeout: requestTimeout}, home: home}, nil
+}
+
+// FromEnv returns the agent side's client, from the variables the station
+// sets in every session.
+func FromEnv() (*Client, error) {
+	for _, k := range []string{EnvURL, EnvToken} {
+		if os.Getenv(k) == "" {
+			return nil, fmt.Errorf("%s is not set; run this from inside a Build Station session", k)
+		}
+	}
+	return &Client{
+		BaseURL: strings.TrimRight(os.Getenv(EnvURL), "/"),
+		Token:   os.Getenv(EnvToken),
+		HTTP:    &http.Client{Timeout: requestTimeout},
+	}, nil
+}
+
+func noStation(home string) error {
+	return fmt.Errorf(`no station is running for %s; start one with "buildstation daemon"`, home)
+}
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return http.DefaultClient
+}
+
+// streamClient is c's HTTP client without its overall timeout, which would
+// cut a stream.
+func (c *Client) streamClient() *http.Client {
+	hc := *c.httpClient()
+	hc.Timeout = 0
+	return &hc
+}
+
+// newRequest builds an authenticated request; body, when non-nil, is sent
+// as JSON.
+func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
+	if err != nil {
+		return nil, fmt.Errorf("build %s %s: %w", method, path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
+// do sends one request and decodes a 2xx answer into out (when non-nil).
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	req, err := c.newRequest(ctx, method, path, body)
+	if err != nil {
+		return err
+	}
+	resp, err := c.httpClient().Do(req)
+	if err != nil {
+		return c.transportError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return readError(resp)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("read the station's answer to %s %s: %w", method, path, err)
+	}
+	return nil
+}
+
+// transportError turns "nothing listens there" into the sentence that says
+// to start a station.
+func (c *Client) transportError(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		if c.home != "" {
+			return noStation(c.home)
+		}
+		return fmt.Errorf(`the station at %s does not answer; check that it is running with "buildstation status"`, c.BaseURL)
+	}
+	return fmt.Errorf("reach the station at %s: %w", c.BaseURL, err)
+}
+
+// readError decodes the station's {"error": ...} answer into an *Error.
+func readError(resp *http.Response) error {
+	var body errorBody
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if json.Unmarshal(b, &body) != nil || body.Error == "" {
+		body.Error = fmt.Sprintf("the station answered %s; see the station log", resp.Status)
+	}
+	return &Error{Status: resp.StatusCode, Message: body.Error}
+}
+
+// esc escapes one path segment (an id or a project name).
+func esc(s string) string { return url.PathEscape(s) }

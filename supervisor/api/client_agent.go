@@ -1,0 +1,36 @@
+package api
+
+import (
+	"context"
+	"net/http"
+)
+
+// The agent side's calls. They need a session token (FromEnv); the station
+// applies them to that token's session and task.
+
+// AgentComplete reports the task done, with a summary of the work.
+func (c *Client) AgentComplete(ctx context.Context, summary string) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/complete", summaryRequest{Summary: summary}, nil)
+}
+
+// AgentBlock reports the task cannot go on without a person.
+func (c *Client) AgentBlock(ctx context.Context, reason string) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/block", reasonRequest{Reason: reason}, nil)
+}
+
+// AgentProgress reports a step of progress; it counts as evidence of life.
+func (c *Client) AgentProgress(ctx context.Context, message string) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/progress", messageRequest{Message: message}, nil)
+}
+
+// AgentStatus sets the session's status ("working", "reviewing").
+func (c *Client) AgentStatus(ctx context.Context, status string) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/status", statusRequest{Status: status}, nil)
+}
+
+// AgentTask returns the session's own task and its history.
+func (c *Client) AgentTask(ctx context.Context) (TaskDetail, error) {
+	var out TaskDetail
+	err := c.do(ctx, http.MethodGet, "/v1/agent/task", nil, &out)
+	return out, err
+}

@@ -1,0 +1,85 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+)
+
+// AttachConn is a live console on one session (see attach.go for the wire
+// protocol). Read returns the session's terminal output, first the replay
+// of its recent screens; Write types into it. Read, Write and Resize may be
+// called from different goroutines.
+type AttachConn struct {
+	rwc       io.ReadWriteCloser
+	wmu       sync.Mutex // one frame at a time
+	stop      func() bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Attach opens a console on session id. Cancelling ctx closes it.
+func (c *Client) Attach(ctx context.Context, id string) (*AttachConn, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, "/v1/sessions/"+esc(id)+"/attach", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", AttachProtocol)
+	resp, err := c.streamClient().Do(req)
+	if err != nil {
+		return nil, c.transportError(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		defer resp.Body.Close()
+		return nil, readError(resp)
+	}
+	// net/http hands a 101's connection over as a ReadWriteCloser body.
+	rwc, ok := resp.Body.(io.ReadWriteCloser)
+	if !ok {
+		resp.Body.Close()
+		return nil, fmt.Errorf("attach to session %s: the HTTP client cannot upgrade connections", id)
+	}
+	a := &AttachConn{rwc: rwc}
+	a.stop = context.AfterFunc(ctx, func() { rwc.Close() })
+	return a, nil
+}
+
+// Read reads terminal output; io.EOF when the session's output has ended.
+func (a *AttachConn) Read(p []byte) (int, error) { return a.rwc.Read(p) }
+
+// Write types p into the session.
+func (a *AttachConn) Write(p []byte) (int, error) {
+	a.wmu.Lock()
+	defer a.wmu.Unlock()
+	n := 0
+	for len(p) > 0 {
+		chunk := p[:min(len(p), maxFrame)]
+		if err := writeFrame(a.rwc, frameInput, chunk); err != nil {
+			return n, err
+		}
+		n += len(chunk)
+		p = p[len(chunk):]
+	}
+	return n, nil
+}
+
+// Resize tells the session the viewer's terminal size.
+func (a *AttachConn) Resize(cols, rows uint16) error {
+	a.wmu.Lock()
+	defer a.wmu.Unlock()
+	return writeFrame(a.rwc, frameResize, resizePayload(cols, rows))
+}
+
+// Close detaches; the session goes on.
+func (a *AttachConn) Close() error {
+	a.closeOnce.Do(func() {
+		if a.stop != nil {
+			a.stop()
+		}
+		a.closeErr = a.rwc.Close()
+	})
+	return a.closeErr
+}

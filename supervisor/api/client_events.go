@@ -1,0 +1,71 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Events subscribes to the station's event stream. The channel is closed
+// when ctx is cancelled or the stream ends (the station stopped); the tray
+// reconnects and re-reads state then.
+func (c *Client) Events(ctx context.Context) (<-chan supervisor.Event, error) {
+	req, err := c.newRequest(ctx, http.MethodGet, "/v1/events", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.streamClient().Do(req)
+	if err != nil {
+		return nil, c.transportError(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		return nil, readError(resp)
+	}
+	out := make(chan supervisor.Event, 64)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		readEvents(ctx, resp, out)
+	}()
+	return out, nil
+}
+
+// readEvents parses the SSE stream: "data:" lines up to a blank line make
+// one event; comments (keepalives) and other fields are skipped.
+func readEvents(ctx context.Context, resp *http.Response, out chan<- supervisor.Event) {
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	var data strings.Builder
+	for sc.Scan() {
+		line := sc.Text()
+		if line != "" {
+			if v, ok := strings.CutPrefix(line, "data:"); ok {
+				if data.Len() > 0 {
+					data.WriteByte('\n')
+				}
+				data.WriteString(strings.TrimPrefix(v, " "))
+			}
+			continue
+		}
+		if data.Len() == 0 {
+			continue
+		}
+		var e supervisor.Event
+		err := json.Unmarshal([]byte(data.String()), &e)
+		data.Reset()
+		if err != nil {
+			continue // a newer station's event this client cannot read
+		}
+		select {
+		case out <- e:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// AddTask puts a new task on the board.
+func (c *Client) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error) {
+	var out supervisor.Task
+	err := c.do(ctx, http.MethodPost, "/v1/tasks", addTaskRequest{Project: t.Project, Title: t.Title, Body: t.Body}, &out)
+	return out, err
+}
+
+// Tasks lists tasks, oldest first, narrowed by f.
+func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
+	q := url.Values{}
+	if f.State != "" {
+		q.Set("state", string(f.State))
+	}
+	if f.Project != "" {
+		q.Set("project", f.Project)
+	}
+	path := "/v1/tasks"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	out := []supervisor.Task{}
+	err := c.do(ctx, http.MethodGet, path, nil, &out)
+	return out, err
+}
+
+// Task returns one task and its history.
+func (c *Client) Task(ctx context.Context, id string) (TaskDetail, error) {
+	var out TaskDetail
+	err := c.do(ctx, http.MethodGet, "/v1/tasks/"+esc(id), nil, &out)
+	return out, err
+}
+
+// Requeue starts a blocked task over, with note handed to the next session.
+func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task, error) {
+	var out supervisor.Task
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", noteRequest{Note: note}, &out)
+	return out, err
+}
+
+// Cancel takes a task off the board, ending its session if it has one.
+func (c *Client) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
+	var out supervisor.Task
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/cancel", nil, &out)
+	return out, err
+}
+
+// Sessions lists the live sessions.
+func (c *Client) Sessions(ctx context.Context) ([]supervisor.SessionInfo, error) {
+	out := []supervisor.SessionInfo{}
+	err := c.do(ctx, http.MethodGet, "/v1/sessions", nil, &out)
+	return out, err
+}
+
+// Session returns one session.
+func (c *Client) Session(ctx context.Context, id string) (supervisor.SessionInfo, error) {
+	var out supervisor.SessionInfo
+	err := c.do(ctx, http.MethodGet, "/v1/sessions/"+esc(id), nil, &out)
+	return out, err
+}
+
+// Send types text into a session, then Enter.
+func (c *Client) Send(ctx context.Context, id, text string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/send", textRequest{Text: text}, nil)
+}
+
+// Nudge types the nudge text into a session now, as the watchdog would.
+func (c *Client) Nudge(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/nudge", nil, nil)
+}
+
+// Block blocks a session's task with reason and ends the session.
+func (c *Client) Block(ctx context.Context, id, reason string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/block", reasonRequest{Reason: reason}, nil)
+}
+
+// Status returns the station's counts.
+func (c *Client) Status(ctx context.Context) (supervisor.Status, error) {
+	var out supervisor.Status
+	err := c.do(ctx, http.MethodGet, "/v1/status", nil, &out)
+	return out, err
+}
+
+// Projects lists projects with their effective settings.
+func (c *Client) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error) {
+	out := []supervisor.ProjectInfo{}
+	err := c.do(ctx, http.MethodGet, "/v1/projects", nil, &out)
+	return out, err
+}
+
+// Pause stops a project's queue: running sessions go on, no new one starts.
+func (c *Client) Pause(ctx context.Context, name, reason string) error {
+	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/pause", reasonRequest{Reason: reason}, nil)
+}
+
+// Resume restarts a paused project's queue.
+func (c *Client) Resume(ctx context.Context, name string) error {
+	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/resume", nil, nil)
+}

@@ -1,0 +1,14 @@
+// Package api is the station's local HTTP API and the client that the tray,
+// the CLI and the agent side use to reach it.
+//
+// The API listens on loopback only. Every request carries a bearer token:
+// the station token (the file "token" in the home folder) may do everything;
+// a session token (BUILDSTATION_TOKEN inside a session) may only use the
+// /v1/agent/* routes and acts on its own session's task. A request whose Host
+// is not the loopback address it reached, or that carries any Origin header,
+// is refused before the token is looked at, so a web page cannot reach the
+// station through DNS rebinding.
+//
+// Errors are JSON objects {"error": "..."} holding one sentence that says
+// what to do; the client returns them as *Error.
+package api

@@ -1,0 +1,62 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Error is an answer the station refused, with its one-sentence reason.
+type Error struct {
+	Status  int    // HTTP status
+	Message string // what to do, as the station said it
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// errorBody is the JSON shape of every refusal.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+// stationError answers err from the station: ErrNotFound is a 404 with
+// notFound as the sentence, ErrConflict a 409 that says why, anything else a
+// 500 that points at the log (and is logged).
+func (s *Server) stationError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+	// A UserError's text is already the sentence a person should read.
+	var ue *supervisor.UserError
+	isUser := errors.As(err, &ue)
+	switch {
+	case errors.Is(err, supervisor.ErrInvalid):
+		writeError(w, http.StatusBadRequest, err.Error())
+	case errors.Is(err, supervisor.ErrNotFound) && isUser:
+		writeError(w, http.StatusNotFound, ue.Msg)
+	case errors.Is(err, supervisor.ErrNotFound):
+		writeError(w, http.StatusNotFound, notFound)
+	case errors.Is(err, supervisor.ErrConflict) && isUser:
+		writeError(w, http.StatusConflict, ue.Msg)
+	case errors.Is(err, supervisor.ErrConflict):
+		writeError(w, http.StatusConflict, err.Error()+"; check its state and try again")
+	default:
+		s.log.ErrorContext(r.Context(), "api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		writeError(w, http.StatusInternalServerError, "the station failed: "+err.Error()+"; see the station log")
+	}
+}
+
+// Sentences for unknown things; they name the command that lists them.
+func taskNotFound(id string) string {
+	return "task " + id + ` not found; list tasks with "buildstation task ls"`
+}
+
+func sessionNotFound(id string) string {
+	return "session " + id + ` not found; list sessions with "buildstation session ls"`
+}
+
+func projectNotFound(name string) string {
+	return "project " + name + ` not found; list projects with "buildstation project ls"`
+}

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The agent routes take the session from the token (RequireSession put it
+// in the context), never from the body: a session acts on its own task only.
+
+func (s *Server) agentComplete(w http.ResponseWriter, r *http.Request) {
+	var req summaryRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if strings.TrimSpace(req.Summary) == "" {
+		writeError(w, http.StatusBadRequest, `complete needs a summary of the work; send {"summary": …}`)
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentComplete(r.Context(), id, req.Summary) })
+}
+
+func (s *Server) agentBlock(w http.ResponseWriter, r *http.Request) {
+	var req reasonRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if strings.TrimSpace(req.Reason) == "" {
+		writeError(w, http.StatusBadRequest, `block needs a reason a person can act on; send {"reason": …}`)
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentBlock(r.Context(), id, req.Reason) })
+}
+
+func (s *Server) agentProgress(w http.ResponseWriter, r *http.Request) {
+	var req messageRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if strings.TrimSpace(req.Message) == "" {
+		writeError(w, http.StatusBadRequest, `progress needs a message; send {"message": …}`)
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentProgress(r.Context(), id, req.Message) })
+}
+
+// agentStatus accepts any session state name: the CLI offers working and
+// reviewing, and hooks may report others (waiting, needs-permission); the
+// station decides which it takes.
+func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
+	var req statusRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if _, ok := supervisor.ParseSessionState(req.Status); !ok {
+		writeError(w, http.StatusBadRequest, "unknown status "+req.Status+"; use working or reviewing")
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentStatus(r.Context(), id, req.Status) })
+}
+
+func (s *Server) agentTask(w http.ResponseWriter, r *http.Request) {
+	sess, _ := SessionFromContext(r.Context())
+	d, err := s.taskDetail(r, sess.TaskID)
+	if err != nil {
+		s.stationError(w, r, err, "this session's task "+sess.TaskID+" is gone; stop and ask the user")
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+func (s *Server) agentCall(w http.ResponseWriter, r *http.Request, call func(sessionID string) error) {
+	sess, _ := SessionFromContext(r.Context())
+	if err := call(sess.ID); err != nil {
+		s.stationError(w, r, err, "session "+sess.ID+" has ended; stop and ask the user")
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,50 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {
+	st, err := s.st.Status(r.Context())
+	if err != nil {
+		s.stationError(w, r, err, "status not found; restart the station")
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) getProjects(w http.ResponseWriter, r *http.Request) {
+	list, err := s.st.Projects(r.Context())
+	if err != nil {
+		s.stationError(w, r, err, "no projects found; add one to config.toml")
+		return
+	}
+	if list == nil {
+		list = []supervisor.ProjectInfo{}
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) pauseProject(w http.ResponseWriter, r *http.Request) {
+	var req reasonRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	name := r.PathValue("name")
+	if err := s.st.PauseProject(r.Context(), name, req.Reason); err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) resumeProject(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if err := s.st.ResumeProject(r.Context(), name); err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+	list := s.st.Sessions()
+	if list == nil {
+		list = []supervisor.SessionInfo{}
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	info, ok := s.st.Session(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, sessionNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) sendSession(w http.ResponseWriter, r *http.Request) {
+	var req textRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Text == "" {
+		writeError(w, http.StatusBadRequest, `send needs text to type; send {"text": …}`)
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.st.Send(r.Context(), id, req.Text); err != nil {
+		s.stationError(w, r, err, sessionNotFound(id))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) nudgeSession(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if err := s.st.Nudge(r.Context(), id); err != nil {
+		s.stationError(w, r, err, sessionNotFound(id))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) blockSession(w http.ResponseWriter, r *http.Request) {
+	var req reasonRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.st.Block(r.Context(), id, req.Reason); err != nil {
+		s.stationError(w, r, err, sessionNotFound(id))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
+	var req addTaskRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	req.Project, req.Title = strings.TrimSpace(req.Project), strings.TrimSpace(req.Title)
+	if req.Project == "" || req.Title == "" {
+		writeError(w, http.StatusBadRequest, `a task needs a project and a title; send {"project": …, "title": …}`)
+		return
+	}
+	t, err := s.st.AddTask(r.Context(), supervisor.NewTask{Project: req.Project, Title: req.Title, Body: req.Body})
+	if err != nil {
+		s.stationError(w, r, err, projectNotFound(req.Project))
+		return
+	}
+	writeJSON(w, http.StatusCreated, t)
+}
+
+func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := supervisor.TaskFilter{State: supervisor.TaskState(q.Get("state")), Project: q.Get("project")}
+	if f.State != "" && !f.State.Valid() {
+		writeError(w, http.StatusBadRequest, "unknown task state "+q.Get("state")+"; use one of "+taskStateList())
+		return
+	}
+	tasks, err := s.st.Tasks(r.Context(), f)
+	if err != nil {
+		s.stationError(w, r, err, projectNotFound(f.Project))
+		return
+	}
+	if tasks == nil {
+		tasks = []supervisor.Task{}
+	}
+	writeJSON(w, http.StatusOK, tasks)
+}
+
+func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	d, err := s.taskDetail(r, id)
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// taskDetail is a task and its history, history never null.
+func (s *Server) taskDetail(r *http.Request, id string) (TaskDetail, error) {
+	t, err := s.st.Task(r.Context(), id)
+	if err != nil {
+		return TaskDetail{}, err
+	}
+	h, err := s.st.History(r.Context(), id)
+	if err != nil && !errors.Is(err, supervisor.ErrNotFound) {
+		return TaskDetail{}, err
+	}
+	if h == nil {
+		h = []supervisor.Transition{}
+	}
+	return TaskDetail{Task: t, History: h}, nil
+}
+
+func (s *Server) requeueTask(w http.ResponseWriter, r *http.Request) {
+	var req noteRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	id := r.PathValue("id")
+	t, err := s.st.Requeue(r.Context(), id, req.Note)
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	t, err := s.st.Cancel(r.Context(), id)
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+func taskStateList() string {
+	names := make([]string, len(supervisor.TaskStates))
+	for i, st := range supervisor.TaskStates {
+		names[i] = string(st)
+	}
+	return strings.Join(names, ", ")
+}

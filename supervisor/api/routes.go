@@ -1,0 +1,42 @@
+package api
+
+import "net/http"
+
+// routes registers every route. Station routes need the station token; agent
+// routes need a session token and act on that token's session only.
+func (s *Server) routes() {
+	st := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(h)) }
+	ag := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireSession(h)) }
+
+	st("GET /v1/status", s.getStatus)
+	st("GET /v1/projects", s.getProjects)
+	st("POST /v1/projects/{name}/pause", s.pauseProject)
+	st("POST /v1/projects/{name}/resume", s.resumeProject)
+
+	st("POST /v1/tasks", s.addTask)
+	st("GET /v1/tasks", s.listTasks)
+	st("GET /v1/tasks/{id}", s.getTask)
+	st("POST /v1/tasks/{id}/requeue", s.requeueTask)
+	st("POST /v1/tasks/{id}/cancel", s.cancelTask)
+
+	st("GET /v1/sessions", s.listSessions)
+	st("GET /v1/sessions/{id}", s.getSession)
+	st("POST /v1/sessions/{id}/send", s.sendSession)
+	st("POST /v1/sessions/{id}/nudge", s.nudgeSession)
+	st("POST /v1/sessions/{id}/block", s.blockSession)
+	st("GET /v1/sessions/{id}/attach", s.attachSession)
+
+	st("GET /v1/events", s.events)
+
+	ag("POST /v1/agent/complete", s.agentComplete)
+	ag("POST /v1/agent/block", s.agentBlock)
+	ag("POST /v1/agent/progress", s.agentProgress)
+	ag("POST /v1/agent/status", s.agentStatus)
+	ag("GET /v1/agent/task", s.agentTask)
+
+	// Anything else gets a JSON 404 rather than the mux's plain text, so
+	// every answer a client sees has the same shape.
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API route "+r.Method+" "+r.URL.Path+"; update the client to match this station")
+	})
+}

@@ -1,0 +1,104 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Server serves the station's API over HTTP.
+type Server struct {
+	st      Station
+	token   string
+	log     *slog.Logger
+	mux     *http.ServeMux
+	handler http.Handler
+
+	// keepalive is how often an idle event stream gets a comment line, so
+	// proxies and the client notice a dead connection. A field so tests can
+	// shorten it.
+	keepalive time.Duration
+}
+
+// Timeouts of the http.Server. Streaming routes (events, attach) clear their
+// own deadlines; everything else is a short request and must not hold a
+// connection open forever.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = time.Minute
+	idleTimeout       = 2 * time.Minute
+	shutdownGrace     = 5 * time.Second
+)
+
+// NewServer returns a server for st that accepts stationToken as the token
+// allowed to do everything. log may be nil.
+func NewServer(st Station, stationToken string, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		st:        st,
+		token:     stationToken,
+		log:       log,
+		mux:       http.NewServeMux(),
+		keepalive: 15 * time.Second,
+	}
+	s.routes()
+	s.handler = s.guard(s.mux)
+	return s
+}
+
+// Handler returns the whole API, behind the Host, Origin and token checks.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Mount adds h at pattern (a ServeMux pattern) behind the same Host, Origin
+// and token checks as every route: any valid token reaches h. Wrap h with
+// RequireSession or RequireStation to narrow who may use it.
+func (s *Server) Mount(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// Listen opens the API's listener on a free loopback port. Loopback only: the
+// station is for this machine's user, never the network.
+func Listen() (net.Listener, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	return ln, nil
+}
+
+// Serve answers requests on ln until ctx is cancelled, then shuts down:
+// in-flight requests get a short grace, streams end at once (their contexts
+// derive from ctx). It returns nil after a shutdown asked for by ctx.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve API on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve API on %s: %w", ln.Addr(), err)
+	}
+	return nil
+}

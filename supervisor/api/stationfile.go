@@ -1,0 +1,81 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// stationFileName is station.json in the home folder (DESIGN.md, Files).
+const stationFileName = "station.json"
+
+// StationFile is station.json: how clients find the running station.
+type StationFile struct {
+	URL       string    `json:"url"`
+	PID       int       `json:"pid"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+// WriteStationFile replaces home/station.json atomically (temp file and
+// rename), so a client never reads half a file. Mode 0600: it is the
+// user's own business where their station listens.
+func WriteStationFile(home string, f StationFile) error {
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode station file: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(home, stationFileName), append(b, '\n'))
+}
+
+// ReadStationFile reads home/station.json. A missing file wraps
+// fs.ErrNotExist: no station has started in this home.
+func ReadStationFile(home string) (StationFile, error) {
+	path := filepath.Join(home, stationFileName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return StationFile{}, fmt.Errorf("read station file: %w", err)
+	}
+	var f StationFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return StationFile{}, fmt.Errorf("read station file %s: %w", path, err)
+	}
+	if f.URL == "" {
+		return StationFile{}, fmt.Errorf("read station file %s: no url", path)
+	}
+	return f, nil
+}
+
+// writeFileAtomic writes data to path with mode 0600 via a temp file in
+// the same folder and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
+)
+
+// serve runs a real Server on a loopback listener, as the station does.
+func serve(t *testing.T, fake *apitest.Station) *api.Client {
+	t.Helper()
+	ln, err := api.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return &api.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
+}
+
+// readN reads exactly len(want) bytes and compares.
+func readN(t *testing.T, r io.Reader, want string) {
+	t.Helper()
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(r, got); err != nil {
+		t.Fatalf("read %q: %v", want, err)
+	}
+	if string(got) != want {
+		t.Fatalf("read %q, want %q", got, want)
+	}
+}
+
+func recv[T any](t *testing.T, c <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing arrived in 5s")
+		panic("unreachable")
+	}
+}
+
+func TestAttachRoundTrip(t *testing.T) {
+	fake := apitest.New()
+	con := fake.AddConsole("s1", []byte("old screen\r\n"))
+	c := serve(t, fake)
+
+	a, err := c.Attach(t.Context(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+
+	readN(t, a, "old screen\r\n")
+	con.Out <- []byte("live 1")
+	readN(t, a, "live 1")
+	con.Out <- []byte("live 2")
+	readN(t, a, "live 2")
+
+	if err := a.Resize(120, 40); err != nil {
+		t.Fatal(err)
+	}
+	if got := recv(t, con.Resizes); got != [2]uint16{120, 40} {
+		t.Errorf("resize = %v, want 120x40", got)
+	}
+	if _, err := a.Write([]byte("ls\r")); err != nil {
+		t.Fatal(err)
+	}
+	if got := recv(t, con.Input); string(got) != "ls\r" {
+		t.Errorf("input = %q, want %q", got, "ls\r")
+	}
+	// A write larger than one frame arrives whole, in order.
+	big := bytes.Repeat([]byte("abcdefgh"), 10000)
+	if _, err := a.Write(big); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for len(got) < len(big) {
+		got = append(got, recv(t, con.Input)...)
+	}
+	if !bytes.Equal(got, big) {
+		t.Errorf("big input arrived garbled (%d bytes)", len(got))
+	}
+
+	// The session ends: the viewer reads EOF and the attachment is closed.
+	con.End()
+	if rest, err := io.ReadAll(a); err != nil || len(rest) != 0 {
+		t.Errorf("after end: %q, %v; want EOF", rest, err)
+	}
+	recv(t, con.Closed)
+}
+
+func TestAttachDetachClosesAttachment(t *testing.T) {
+	fake := apitest.New()
+	con := fake.AddConsole("s1", nil)
+	c := serve(t, fake)
+	a, err := c.Attach(t.Context(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	recv(t, con.Closed)
+}
+
+func TestAttachUnknownSession(t *testing.T) {
+	c := serve(t, apitest.New())
+	_, err := c.Attach(t.Context(), "s9")
+	var ae *api.Error
+	if !asError(err, &ae) || ae.Status != 404 {
+		t.Fatalf("err = %v, want a 404 *api.Error", err)
+	}
+}
+
+func TestEventsDelivered(t *testing.T) {
+	fake := apitest.New()
+	c := serve(t, fake)
+	ctx, cancel := context.WithCancel(t.Context())
+	events, err := c.Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv(t, fake.Subscribed())
+	task := supervisor.Task{ID: "t1", State: supervisor.TaskBlocked}
+	fake.Publish(supervisor.Event{Kind: supervisor.EventTask, Task: &task})
+	fake.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: "web"})
+
+	e := recv(t, events)
+	if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.ID != "t1" || e.Task.State != supervisor.TaskBlocked {
+		t.Errorf("first event = %+v", e)
+	}
+	if e := recv(t, events); e.Kind != supervisor.EventProject || e.Project != "web" {
+		t.Errorf("second event = %+v", e)
+	}
+	cancel()
+	for range events { // closed once ctx is cancelled
+	}
+}
+
+func TestEventsEndOnShutdown(t *testing.T) {
+	fake := apitest.New()
+	ln, err := api.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
+	c := &api.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
+	events, err := c.Events(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if err := recv(t, done); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	for range events {
+	}
+}
+
+func TestEventsKeepalive(t *testing.T) {
+	fake := apitest.New()
+	s := api.NewServer(fake, stationToken, nil)
+	s.SetKeepalive(10 * time.Millisecond)
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", srv.URL+"/v1/events", nil)
+	req.Header.Set("Authorization", "Bearer "+stationToken)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	readN(t, resp.Body, ": keepalive\n\n")
+}
