@@ -1,0 +1,210 @@
+package evidence
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// ticksPerSecond is Linux's USER_HZ, the unit of /proc/<pid>/stat times. It
+// is 100 on every Linux the station targets; reading it with
+// sysconf(_SC_CLK_TCK) would need cgo, which the station must not.
+const ticksPerSecond = 100
+
+// Defaults for CPUOptions.
+const (
+	DefaultCPUShare    = 0.10                   // 30 s of CPU in a 5-minute window
+	DefaultSnapshotTTL = 250 * time.Millisecond // checks that fall together share one read
+	DefaultSampleSlack = time.Second            // a sample this much after since still starts the window
+)
+
+// maxSamples bounds the samples kept per session: the first one, plus the
+// latest few, which is more than the watchdog's one check per window needs.
+const maxSamples = 8
+
+// CPUOptions configures NewCPU. The zero value is usable.
+type CPUOptions struct {
+	// Share is the share of one core the descendants must average over the
+	// window to count as alive: 0.10 is 30 s of CPU in 5 minutes. Zero
+	// means DefaultCPUShare.
+	Share float64
+	// ShareFor gives a session's own share (projects differ: a Go build is
+	// busier than a Python test run). A result <= 0, or a nil func, means
+	// Share.
+	ShareFor func(sessionID string) float64
+	// Root is where the process table is mounted; "" reads the live table
+	// (proctree.Current: /proc on Linux). Tests point it at a synthetic tree.
+	Root string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// SnapshotTTL is how long one read of the process table serves every
+	// probe, so 50 sessions checked in the same instant read it once. Zero
+	// means DefaultSnapshotTTL.
+	SnapshotTTL time.Duration
+	// SampleSlack lets a sample taken just after since (the session's
+	// Observe, a moment after its timer armed) still start the window. Zero
+	// means DefaultSampleSlack.
+	SampleSlack time.Duration
+}
+
+// CPU is the "cpu" layer: proof of life is CPU time used by the agent's
+// descendants, including children that already exited (their time sits in
+// their parent's reaped-children counters). Only Linux exposes those times
+// cheaply; where proctree gives none (macOS, Windows) the layer never shows
+// life, which costs a quiet session a nudge but never blocks a busy one
+// wrongly on its own: the other layers still speak.
+//
+// It is safe for concurrent use: every session's goroutine may call Probe.
+type CPU struct {
+	opts  CPUOptions
+	procs *procCache
+
+	mu       sync.Mutex
+	sessions map[string]*cpuSession
+}
+
+// cpuSession is what CPU remembers of one session between checks.
+type cpuSession struct {
+	agent   procKey  // the agent process; a new one restarts the history
+	samples []sample // samples[0] is the first ever taken; then the latest
+}
+
+var _ supervisor.Prober = (*CPU)(nil)
+
+// NewCPU returns the CPU layer.
+func NewCPU(opts CPUOptions) *CPU {
+	if opts.Share <= 0 {
+		opts.Share = DefaultCPUShare
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.SnapshotTTL <= 0 {
+		opts.SnapshotTTL = DefaultSnapshotTTL
+	}
+	if opts.SampleSlack <= 0 {
+		opts.SampleSlack = DefaultSampleSlack
+	}
+	return &CPU{
+		opts:     opts,
+		procs:    newProcCache(opts.Root, opts.Now, opts.SnapshotTTL),
+		sessions: make(map[string]*cpuSession),
+	}
+}
+
+// Layer names the layer in records and block reasons.
+func (c *CPU) Layer() string { return "cpu" }
+
+// Observe takes a session's first sample, so that its first check measures
+// from here rather than from the agent's start. The station calls it when a
+// session starts; calling it later is harmless.
+func (c *CPU) Observe(t supervisor.ProbeTarget) error {
+	snap, err := c.procs.get()
+	if err != nil {
+		return fmt.Errorf("cpu evidence: observe session %s: %w", t.SessionID, err)
+	}
+	if s, ok := takeSample(snap, t.PID); ok {
+		c.remember(t.SessionID, s)
+	}
+	return nil
+}
+
+// Probe reports whether the agent's descendants averaged at least the
+// session's share of one core since since.
+func (c *CPU) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) (supervisor.Life, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return supervisor.Life{}, false, err
+	}
+	snap, err := c.procs.get()
+	if err != nil {
+		return supervisor.Life{}, false, fmt.Errorf("cpu evidence: session %s: %w", t.SessionID, err)
+	}
+	now, ok := takeSample(snap, t.PID)
+	if !ok {
+		// The agent is gone: its tree is no longer the session's work.
+		return supervisor.Life{}, false, nil
+	}
+	base, ok := c.baseline(t.SessionID, now, since)
+	if !ok {
+		base = c.startBaseline(now)
+	}
+	c.remember(t.SessionID, now)
+
+	window := now.at.Sub(base.at).Seconds()
+	if window <= 0 {
+		return supervisor.Life{}, false, nil
+	}
+	d := diff(base, now, snap.procs)
+	used := float64(d.total) / ticksPerSecond
+	if used/window < c.share(t.SessionID) {
+		return supervisor.Life{}, false, nil
+	}
+	return supervisor.Life{Layer: c.Layer(), At: c.opts.Now(), Detail: d.detail()}, true, nil
+}
+
+// Forget drops what CPU keeps for a session that ended.
+func (c *CPU) Forget(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.sessions, sessionID)
+}
+
+func (c *CPU) share(sessionID string) float64 {
+	if c.opts.ShareFor != nil {
+		if s := c.opts.ShareFor(sessionID); s > 0 {
+			return s
+		}
+	}
+	return c.opts.Share
+}
+
+// remember stores a sample; a different agent process (a restarted session,
+// or a reused pid) starts the history over.
+func (c *CPU) remember(sessionID string, s sample) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ss := c.sessions[sessionID]
+	if ss == nil || ss.agent != s.agent {
+		c.sessions[sessionID] = &cpuSession{agent: s.agent, samples: []sample{s}}
+		return
+	}
+	if len(ss.samples) >= maxSamples {
+		// Keep the first sample: it is the fallback baseline.
+		ss.samples = append(ss.samples[:1], ss.samples[2:]...)
+	}
+	ss.samples = append(ss.samples, s)
+}
+
+// baseline picks the sample that starts the window: the latest one taken
+// at or just after since, else the first one ever taken for the session.
+func (c *CPU) baseline(sessionID string, now sample, since time.Time) (sample, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ss := c.sessions[sessionID]
+	if ss == nil || ss.agent != now.agent || len(ss.samples) == 0 {
+		return sample{}, false
+	}
+	limit := since.Add(c.opts.SampleSlack)
+	for i := len(ss.samples) - 1; i >= 0; i-- {
+		if !ss.samples[i].at.After(limit) {
+			return ss.samples[i], true
+		}
+	}
+	return ss.samples[0], true
+}
+
+// startBaseline is the window's start when nothing was sampled before: no
+// CPU at the agent's start, so the check counts everything its descendants
+// ever used. Where the start time is unknown the fresh sample is its own
+// baseline, and this first check shows no life.
+func (c *CPU) startBaseline(now sample) sample {
+	boot, ok := c.procs.bootTime()
+	if !ok || now.agent.start == 0 {
+		return now
+	}
+	start := boot.Add(time.Duration(now.agent.start) * time.Second / ticksPerSecond)
+	return sample{at: start, agent: now.agent}
+}

@@ -1,0 +1,69 @@
+package evidence
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// startTree starts `sh -c script` in its own process group and kills the
+// whole group when the test ends.
+func startTree(t *testing.T, script string) int {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	t.Cleanup(func() {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	return pid
+}
+
+// TestCPURealProcesses runs real trees: a parent shell
+// that only waits while its child spins. The parent's own time stays near
+// zero; the child's is the work.
+func TestCPURealProcesses(t *testing.T) {
+	busy := startTree(t, `sh -c 'while :; do :; done' & wait`)
+	idle := startTree(t, `sleep 30 & wait`)
+	c := NewCPU(CPUOptions{Share: 0.10})
+	busyT := supervisor.ProbeTarget{SessionID: "busy", PID: busy}
+	idleT := supervisor.ProbeTarget{SessionID: "idle", PID: idle}
+	for _, tg := range []supervisor.ProbeTarget{busyT, idleT} {
+		if err := c.Observe(tg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A real wait: the point is CPU really burned by a real child.
+	time.Sleep(1500 * time.Millisecond)
+	since := time.Now().Add(-time.Second)
+
+	life, alive, err := c.Probe(context.Background(), busyT, since)
+	if err != nil || !alive {
+		t.Fatalf("busy tree: alive=%v err=%v, want alive", alive, err)
+	}
+	if !strings.Contains(life.Detail, "CPU in sh") {
+		t.Errorf("busy detail = %q, want the spinning sh named", life.Detail)
+	}
+	if life, alive, err := c.Probe(context.Background(), idleT, since); err != nil || alive {
+		t.Fatalf("sleeping tree: alive=%v (%q) err=%v, want not alive", alive, life.Detail, err)
+	}
+
+	// A prober that never observed the session measures from the agent's
+	// start, read from /proc/stat's btime and the agent's start time.
+	fresh := NewCPU(CPUOptions{Share: 0.10})
+	if life, alive, err := fresh.Probe(context.Background(), busyT, since); err != nil || !alive {
+		t.Fatalf("first probe of the busy tree: alive=%v (%q) err=%v, want alive", alive, life.Detail, err)
+	}
+	if life, alive, err := fresh.Probe(context.Background(), idleT, since); err != nil || alive {
+		t.Fatalf("first probe of the sleeping tree: alive=%v (%q) err=%v, want not alive", alive, life.Detail, err)
+	}
+}

@@ -1,0 +1,143 @@
+package gitwt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// waitDelay bounds how long a finished or killed gate may keep its output
+// pipe open through a leftover child, so a stray daemon cannot hang us.
+const waitDelay = 5 * time.Second
+
+// HeadGate reports the gate's verdict on the task worktree's HEAD commit,
+// from the cache when that commit was judged before.
+func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string) (supervisor.GateVerdict, bool, error) {
+	if p.Gate == "" {
+		return supervisor.GateVerdict{}, false, nil
+	}
+	if err := checkTaskID(taskID); err != nil {
+		return supervisor.GateVerdict{}, false, err
+	}
+	r, ok, err := m.repo(ctx, p)
+	if err != nil || !ok {
+		return supervisor.GateVerdict{}, false, err
+	}
+	dir := worktreeDir(p, taskID)
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return supervisor.GateVerdict{}, false, fmt.Errorf("gate %s: no worktree: %w", taskID, err)
+	}
+	sha, err := git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}")
+	if err != nil {
+		return supervisor.GateVerdict{}, false, fmt.Errorf("gate %s: %w", taskID, err)
+	}
+	v, err := m.verdict(ctx, p, r, dir, sha)
+	if err != nil {
+		return supervisor.GateVerdict{}, false, fmt.Errorf("gate %s: %w", taskID, err)
+	}
+	return v, true, nil
+}
+
+// verdict is the gate's verdict on sha: cached, or run now and cached. The
+// cache is the board; if it fails, the gate still gives an answer (logged),
+// since a verdict is worth more than a cache hit.
+func (m *Manager) verdict(ctx context.Context, p config.Project, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
+	if m.cache != nil {
+		passed, tail, ok, err := m.cache.GateResult(ctx, p.Name, sha)
+		if err != nil {
+			m.log.Warn("gate cache lookup failed", "project", p.Name, "sha", sha, "err", err)
+		} else if ok {
+			return supervisor.GateVerdict{SHA: sha, Passed: passed, Tail: tail}, nil
+		}
+	}
+	v, err := m.runGate(ctx, p, r, dir, sha)
+	if err != nil {
+		return supervisor.GateVerdict{}, err
+	}
+	if m.cache != nil {
+		if err := m.cache.SaveGateResult(ctx, p.Name, sha, v.Passed, v.Tail); err != nil {
+			m.log.Warn("gate cache save failed", "project", p.Name, "sha", sha, "err", err)
+		}
+	}
+	return v, nil
+}
+
+// runGate runs p.Gate on sha in a temporary detached checkout, never in
+// the live worktree: the verdict must be the commit's, not that of
+// uncommitted files an agent left behind, and a gate that writes (builds,
+// formats) must not touch the agent's work. dir is any worktree of the
+// repo. An error means no verdict (git failed, the shell could not start,
+// ctx ended); a gate that fails or times out is a verdict.
+func (m *Manager) runGate(ctx context.Context, p config.Project, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
+	tmp, err := os.MkdirTemp("", "buildstation-gate-")
+	if err != nil {
+		return supervisor.GateVerdict{}, err
+	}
+	defer m.dropCheckout(dir, tmp)
+	if _, err := git(ctx, dir, "worktree", "add", "--detach", tmp, sha); err != nil {
+		return supervisor.GateVerdict{}, fmt.Errorf("check out %s for the gate: %w", sha, err)
+	}
+
+	timeout := m.GateTimeout
+	if timeout <= 0 {
+		timeout = DefaultGateTimeout
+	}
+	gctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out := &tailBuffer{max: 64 << 10}
+	cmd := gateCommand(gctx, p.Gate)
+	cmd.Dir = filepath.Join(tmp, filepath.FromSlash(r.prefix))
+	cmd.Env = cleanEnv()
+	cmd.Stdout, cmd.Stderr = out, out // one writer: exec shares one pipe
+	cmd.WaitDelay = waitDelay
+	began := time.Now()
+	err = cmd.Run()
+	if cmd.Process != nil {
+		// The checkout is about to go: nothing the gate started may live on.
+		killGroup(cmd)
+	}
+
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return supervisor.GateVerdict{}, ctx.Err()
+	case gctx.Err() != nil:
+		// Cached like any failure: a gate that needs more than the timeout
+		// fails on this commit; rerunning it would only burn the time again.
+		fmt.Fprintf(out, "\n[buildstation: gate timed out after %s]\n", timeout)
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+		// ErrWaitDelay comes only after a successful exit: a child kept the
+		// output open, but the gate itself passed.
+		err = nil
+	case errors.As(err, &exit):
+	default:
+		return supervisor.GateVerdict{}, fmt.Errorf("run gate %q: %w", p.Gate, err)
+	}
+	v := supervisor.GateVerdict{SHA: sha, Passed: err == nil, Tail: tail(out.String())}
+	m.log.Info("gate ran", "project", p.Name, "sha", sha, "passed", v.Passed, "took", time.Since(began).Round(time.Millisecond))
+	return v, nil
+}
+
+// dropCheckout removes a gate's temporary checkout and its registration. It
+// runs even when the caller's ctx has ended, so no checkout outlives it.
+func (m *Manager) dropCheckout(dir, tmp string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := git(ctx, dir, "worktree", "remove", "--force", tmp); err != nil {
+		m.log.Debug("remove gate checkout", "dir", tmp, "err", err)
+	}
+	if err := os.RemoveAll(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		m.log.Warn("remove gate checkout", "dir", tmp, "err", err)
+	}
+	if _, err := git(ctx, dir, "worktree", "prune"); err != nil {
+		m.log.Warn("prune gate checkout", "dir", tmp, "err", err)
+	}
+}
