@@ -1,0 +1,78 @@
+//go:build unix
+
+package fakeagent
+
+import (
+	"io"
+	"os/exec"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/term"
+)
+
+// TestRealPTY runs the fake agent as a program on a real PTY, as the station
+// does: it must switch the terminal to raw mode (in cooked mode the text
+// would arrive with its Enter in one read), echo what is typed, and tell a
+// pasted burst from text followed by a separate Enter.
+func TestRealPTY(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no PTY: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	cooked, err := term.GetState(int(tty.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(self(), "fake-agent", "print ready; read-submit; read; print bye")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	var out syncBuffer
+	go io.Copy(&out, ptmx) // ends when the test closes ptmx
+	expect := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(out.String(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the console shows %q, want %q in it", out.String(), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	write := func(s string) {
+		t.Helper()
+		if _, err := ptmx.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	expect("ready\r\n")
+	write("hello\r")
+	expect(pastedNote)
+	write("hello")
+	expect("hello\r\n" + pastedNote + "\r\nhello") // echoed as typed
+	// A real pause between the text and Enter is the behaviour under test.
+	time.Sleep(300 * time.Millisecond)
+	write("\r")
+	expect("got: hello\r\n")
+	write("plain burst\r") // read takes a burst
+	expect("got: plain burst\r\nbye\r\n")
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("fake agent: %v; console %q", err, out.String())
+	}
+	if after, err := term.GetState(int(tty.Fd())); err != nil || !reflect.DeepEqual(after, cooked) {
+		t.Errorf("the terminal was left in raw mode (%v)", err)
+	}
+}
