@@ -27,6 +27,9 @@ type ProbeTarget struct {
 	TaskID    string
 	PID       int    // the agent process; its descendants are the work
 	Dir       string // the session's working directory (its worktree)
+	// CPUAlive is the project's cpu_alive: the share of one core the
+	// descendants must average over the window to count as life.
+	CPUAlive float64
 }
 
 // Life is one layer's sign of life.
@@ -34,4 +37,10 @@ type Life struct {
 	Layer  string
 	At     time.Time
 	Detail string // for people: "3 commits on bs/t4", "14.2s CPU in make, cc1"
+}
+
+// Observer is a Prober that wants a baseline when a session starts, so its
+// first window is measured from then rather than from the process's birth.
+type Observer interface {
+	Observe(t ProbeTarget) error
 }

@@ -10,13 +10,12 @@ import (
 // renderPrompt writes the task as the agent's first message. It ends with
 // how to finish, because most stalls are an agent that finished and forgot
 // the workflow's last step.
-func renderPrompt(t Task, kind string, agent config.Agent) string {
-	var b strings.Builder
+func renderPrompt(t Task, kind string, agent config.Agent, ws Workspace) string {
 	if kind == "review" {
-		fmt.Fprintf(&b, "Review task %s: %s\n", t.ID, t.Title)
-	} else {
-		fmt.Fprintf(&b, "Task %s: %s\n", t.ID, t.Title)
+		return renderReviewPrompt(t, agent, ws)
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task %s: %s\n", t.ID, t.Title)
 	if t.Attempt > 1 {
 		fmt.Fprintf(&b, "(attempt %d)\n", t.Attempt)
 	}
@@ -25,6 +24,9 @@ func renderPrompt(t Task, kind string, agent config.Agent) string {
 	}
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	if ws.Git {
+		fmt.Fprintf(&b, "\nYou work in a git worktree on branch %s; commit there.\n", ws.Branch)
 	}
 	b.WriteString("\nWhen you have finished: commit your work in small atomic commits, then ")
 	if agent.Profile == "generic" {
@@ -37,6 +39,39 @@ func renderPrompt(t Task, kind string, agent config.Agent) string {
 		b.WriteString("While working you may call report_progress.\n")
 	}
 	return b.String()
+}
+
+// renderReviewPrompt asks a fresh session to judge finished work. The diff
+// range is the task's whole branch, so a reviewer sees every commit.
+func renderReviewPrompt(t Task, agent config.Agent, ws Workspace) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Review task %s: %s\n", t.ID, t.Title)
+	if body := strings.TrimSpace(t.Body); body != "" {
+		fmt.Fprintf(&b, "\nThe task:\n%s\n", body)
+	}
+	if t.Summary != "" {
+		fmt.Fprintf(&b, "\nThe coding session's summary: %s\n", t.Summary)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	if ws.Git && ws.Base != "" {
+		fmt.Fprintf(&b, "\nThe change is the diff %s..%s (run `git diff %s..%s` here).\n", short(ws.Base), ws.Branch, ws.Base, ws.Branch)
+	}
+	b.WriteString("\nRead the change and judge whether it does what the task asks, correctly and tested. Do not change the code. ")
+	if agent.Profile == "generic" {
+		b.WriteString("Then run `buildstation agent review approve --notes \"…\"` or `buildstation agent review changes --notes \"what must change\"`.\n")
+	} else {
+		b.WriteString("Then call the complete_review tool with verdict \"approve\" or \"changes\" and notes saying why.\n")
+	}
+	return b.String()
+}
+
+func short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
 }
 
 // agentArgv is the command line of a session. A built-in CLI profile gets the

@@ -72,11 +72,24 @@ func (st *Station) History(ctx context.Context, id string) ([]Transition, error)
 // Requeue moves a blocked task back to the queue for a fresh attempt. The
 // old reason stays in the history.
 func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
-	if _, err := st.Task(ctx, id); err != nil {
+	cur, err := st.Task(ctx, id)
+	if err != nil {
 		return Task{}, err
 	}
+	if cur.State != TaskBlocked && cur.State != TaskCancelled {
+		return Task{}, Conflictf("task %s is %s; only a blocked or cancelled task can be requeued", id, cur.State)
+	}
+	// Resume before the move: if the worktree cannot be reset, the task
+	// stays blocked and nothing has changed.
+	notes, err := st.resume(ctx, cur)
+	if err != nil {
+		return Task{}, err
+	}
+	if n := strings.TrimSpace(note); n != "" {
+		notes = append([]string{n}, notes...)
+	}
 	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskBlocked, TaskCancelled}, To: TaskTodo,
-		BumpAttempt: true, Note: strings.TrimSpace(note), Actor: "person", Reason: ""})
+		BumpAttempt: true, Note: strings.Join(notes, "\n\n"), Actor: "person", Reason: ""})
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
@@ -328,7 +341,11 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if s.spec.Kind == "review" {
 		return Invalidf("this is a review session; finish it with complete_review (approve or changes)")
 	}
-	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: TaskDone, Summary: summary, Actor: "agent"})
+	to := TaskDone
+	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
+		to = TaskReview // a review session judges it before it is done
+	}
+	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent"})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}

@@ -35,6 +35,9 @@ type sessionSpec struct {
 	IdleWindow          time.Duration
 	BlockWindow         time.Duration
 	Nudge               string // empty: never nudge, go idle then block
+	CPUAlive            float64
+	Branch, Base        string // the task's worktree branch and its start, when git
+	Summary             string // for a review: what the coding session said it did
 }
 
 // outcome is how a session ended, for the station to settle its task.
@@ -169,6 +172,7 @@ func (s *session) run(ctx context.Context) outcome {
 		exited <- code
 	}()
 	go s.readLoop()
+	s.st.observe(s.target())
 
 	now := time.Now()
 	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
@@ -297,7 +301,7 @@ func (s *session) onDeadline(ctx context.Context) {
 	}
 	since := s.armedAt
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	lives := s.st.probe(pctx, ProbeTarget{SessionID: s.spec.ID, TaskID: s.spec.TaskID, PID: s.proc.Pid(), Dir: s.spec.Dir}, since)
+	lives := s.st.probe(pctx, s.target(), since)
 	cancel()
 	if len(lives) > 0 {
 		var why []string
@@ -310,6 +314,10 @@ func (s *session) onDeadline(ctx context.Context) {
 		return
 	}
 	s.apply(inDeadlineDead, now)
+}
+
+func (s *session) target() ProbeTarget {
+	return ProbeTarget{SessionID: s.spec.ID, TaskID: s.spec.TaskID, PID: s.proc.Pid(), Dir: s.spec.Dir, CPUAlive: s.spec.CPUAlive}
 }
 
 // apply runs the watchdog's transition and carries out its effects.
@@ -351,8 +359,9 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence)
+	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence) + s.st.gateNote(s.spec)
 	s.typeText(text, now)
+	s.st.judgeHead(s.spec)
 	s.log.Info("nudged", "silent_since", s.con.lastOutputAt())
 }
 
@@ -408,6 +417,7 @@ func (s *session) blockReason(now time.Time) string {
 			fmt.Fprintf(&b, "; %s: nothing", layer)
 		}
 	}
+	b.WriteString(s.st.gateReason(s.spec))
 	return b.String()
 }
 
@@ -518,7 +528,7 @@ func (s *session) snapshot() SessionInfo {
 	info := SessionInfo{
 		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
 		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
-		Evidence: maps.Clone(s.evidence),
+		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch,
 	}
 	if !s.nudgedAt.IsZero() {
 		t := s.nudgedAt

@@ -72,6 +72,7 @@ type SessionInfo struct {
 	// Evidence is when each layer last showed life, by layer name.
 	Evidence map[string]time.Time `json:"evidence,omitempty"`
 	Dir      string               `json:"dir,omitempty"`
+	Branch   string               `json:"branch,omitempty"`
 }
 
 // Status is the station's counts, what `status --json` prints and the tray

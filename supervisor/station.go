@@ -150,9 +150,9 @@ func (st *Station) recover(ctx context.Context) error {
 	return nil
 }
 
-// schedule starts the oldest todo task of each project with a free slot,
-// within max_sessions. Only the Run goroutine calls it, so counts read here
-// cannot race another starter.
+// schedule starts review sessions for finished work first, then the oldest
+// todo task of each project with a free slot, within max_sessions. Only the
+// Run goroutine calls it, so counts read here cannot race another starter.
 func (st *Station) schedule(ctx context.Context) {
 	paused, err := st.board.Paused(ctx)
 	if err != nil {
@@ -161,17 +161,15 @@ func (st *Station) schedule(ctx context.Context) {
 	}
 	cfg := st.Config()
 	for _, p := range cfg.Projects {
+		slot := projectSlot{Project: p, st: st, max: cfg.MaxSessions, ctx: ctx}
+		if p.Review {
+			// Reviews go on in a paused project: they finish work, not start it.
+			st.startReviews(ctx, slot)
+		}
 		if _, ok := paused[p.Name]; ok {
 			continue
 		}
-		for {
-			st.mu.Lock()
-			total := len(st.sessions)
-			busy := st.running[p.Name]
-			st.mu.Unlock()
-			if total >= cfg.MaxSessions || busy >= p.Concurrency || ctx.Err() != nil {
-				break
-			}
+		for slot.free() {
 			task, ok, err := st.board.Claim(ctx, p.Name, "station")
 			if err != nil {
 				st.log.Error("schedule: claim", "project", p.Name, "err", err)
@@ -186,6 +184,20 @@ func (st *Station) schedule(ctx context.Context) {
 	}
 }
 
+// projectSlot answers whether a project may start one more session now.
+type projectSlot struct {
+	config.Project
+	st  *Station
+	max int
+	ctx context.Context
+}
+
+func (p projectSlot) free() bool {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	return p.ctx.Err() == nil && len(p.st.sessions) < p.max && p.st.running[p.Name] < p.Concurrency
+}
+
 // start spawns a session for a claimed task. A command that cannot start
 // blocks the task with a reason; the station goes on.
 func (st *Station) start(ctx context.Context, p config.Project, task Task, kind string) {
@@ -193,7 +205,17 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	if kind == "review" {
 		id += ".review"
 	}
-	s, err := st.spawn(p, task, kind, id)
+	ws := Workspace{Dir: p.Path}
+	if st.opt.Workspaces != nil {
+		var err error
+		if ws, err = st.opt.Workspaces.Prepare(ctx, p, task.ID); err != nil {
+			st.log.Error("prepare worktree", "task", task.ID, "err", err)
+			st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
+				fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
+			return
+		}
+	}
+	s, err := st.spawn(p, task, kind, id, ws)
 	if err != nil {
 		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
 		st.log.Error("start session", "task", task.ID, "err", err)
@@ -218,7 +240,7 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 }
 
 // spawn prepares a session's files and environment and starts its process.
-func (st *Station) spawn(p config.Project, task Task, kind, id string) (*session, error) {
+func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Workspace) (*session, error) {
 	cfg := st.Config()
 	agent, err := cfg.AgentFor(p)
 	if err != nil {
@@ -230,7 +252,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string) (*session
 	}
 	logs := filepath.Join(st.opt.Home, config.DirLogs)
 	promptFile := filepath.Join(logs, id+".prompt.md")
-	prompt := renderPrompt(task, kind, agent)
+	prompt := renderPrompt(task, kind, agent, ws)
 	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
 		return nil, fmt.Errorf("write prompt file: %w", err)
 	}
@@ -238,7 +260,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string) (*session
 	if err != nil {
 		return nil, fmt.Errorf("open transcript: %w", err)
 	}
-	dir := p.Path
+	dir := ws.Dir
 	env := append(os.Environ(),
 		"BUILDSTATION_URL="+st.opt.URL,
 		"BUILDSTATION_TOKEN="+token,
@@ -262,7 +284,8 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string) (*session
 		window, base = set.ReviewIdleWindow, SessReviewing
 	}
 	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: dir,
-		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge}
+		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
+		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
 	con := newConsole(transcript, st.log.With("session", id))
 	s := newSession(st, spec, proc, con, base)
 	s.closeTranscript = transcript.Close
@@ -304,7 +327,27 @@ func (st *Station) settle(s *session, o outcome) {
 		st.log.Error("record session end", "session", s.spec.ID, "err", err)
 	}
 	st.log.Info("session ended", "session", s.spec.ID, "how", o.kind, "code", o.code)
+	st.finish(ctx, s.spec.TaskID)
 	st.poke()
+}
+
+// finish removes a done or cancelled task's worktree; its branch stays.
+// Nothing is removed while a session still runs there.
+func (st *Station) finish(ctx context.Context, taskID string) {
+	if st.opt.Workspaces == nil || st.sessionForTask(taskID) != nil {
+		return
+	}
+	t, err := st.board.Task(ctx, taskID)
+	if err != nil || !t.State.Final() {
+		return
+	}
+	p, ok := st.Config().Project(t.Project)
+	if !ok {
+		return
+	}
+	if err := st.opt.Workspaces.Remove(ctx, p, taskID); err != nil {
+		st.log.Warn("remove worktree", "task", taskID, "err", err)
+	}
 }
 
 // settleBlock blocks a task unless something else already settled it (a
@@ -359,6 +402,17 @@ func (st *Station) probe(ctx context.Context, t ProbeTarget, since time.Time) []
 		}
 	}
 	return lives
+}
+
+// observe gives every prober that wants one a baseline for a new session.
+func (st *Station) observe(t ProbeTarget) {
+	for _, p := range st.opt.Probers {
+		if o, ok := p.(Observer); ok {
+			if err := o.Observe(t); err != nil {
+				st.log.Debug("observe", "layer", p.Layer(), "session", t.SessionID, "err", err)
+			}
+		}
+	}
 }
 
 // layers names every layer besides the console, for block reasons.

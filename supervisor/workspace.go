@@ -19,10 +19,10 @@ type Workspaces interface {
 	Resume(ctx context.Context, p config.Project, taskID string, attempt int) (Resumed, error)
 	// Remove deletes a finished task's worktree; its branch stays.
 	Remove(ctx context.Context, p config.Project, taskID string) error
-	// HeadGate reports the gate's cached verdict on the worktree's HEAD,
-	// running the gate if it has not run there yet (ran is false when the
-	// project has no gate or is not a git repo).
-	HeadGate(ctx context.Context, p config.Project, taskID string) (g GateVerdict, ran bool, err error)
+	// HeadGate reports the gate's cached verdict on the worktree's HEAD;
+	// with run, it runs the gate there when it has not run yet. ran is false
+	// when there is no verdict (no gate, not git, or not cached and !run).
+	HeadGate(ctx context.Context, p config.Project, taskID string, run bool) (g GateVerdict, ran bool, err error)
 }
 
 // Workspace is where a task's session runs.

@@ -139,7 +139,7 @@ func (c *CPU) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Ti
 	}
 	d := diff(base, now, snap.procs)
 	used := float64(d.total) / ticksPerSecond
-	if used/window < c.share(t.SessionID) {
+	if used/window < c.share(t) {
 		return supervisor.Life{}, false, nil
 	}
 	return supervisor.Life{Layer: c.Layer(), At: c.opts.Now(), Detail: d.detail()}, true, nil
@@ -152,11 +152,16 @@ func (c *CPU) Forget(sessionID string) {
 	delete(c.sessions, sessionID)
 }
 
-func (c *CPU) share(sessionID string) float64 {
+// share is the threshold for one session: ShareFor's, else the project's
+// cpu_alive carried by the target, else the default.
+func (c *CPU) share(t supervisor.ProbeTarget) float64 {
 	if c.opts.ShareFor != nil {
-		if s := c.opts.ShareFor(sessionID); s > 0 {
+		if s := c.opts.ShareFor(t.SessionID); s > 0 {
 			return s
 		}
+	}
+	if t.CPUAlive > 0 {
+		return t.CPUAlive
 	}
 	return c.opts.Share
 }

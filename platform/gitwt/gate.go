@@ -19,8 +19,9 @@ import (
 const waitDelay = 5 * time.Second
 
 // HeadGate reports the gate's verdict on the task worktree's HEAD commit,
-// from the cache when that commit was judged before.
-func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string) (supervisor.GateVerdict, bool, error) {
+// from the cache when that commit was judged before; otherwise it runs the
+// gate when run is set, and reports none (ran false) when not.
+func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string, run bool) (supervisor.GateVerdict, bool, error) {
 	if p.Gate == "" {
 		return supervisor.GateVerdict{}, false, nil
 	}
@@ -38,6 +39,16 @@ func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string)
 	sha, err := git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
 		return supervisor.GateVerdict{}, false, fmt.Errorf("gate %s: %w", taskID, err)
+	}
+	if !run {
+		if m.cache == nil {
+			return supervisor.GateVerdict{}, false, nil
+		}
+		passed, tail, ok, err := m.cache.GateResult(ctx, p.Name, sha)
+		if err != nil || !ok {
+			return supervisor.GateVerdict{}, false, err
+		}
+		return supervisor.GateVerdict{SHA: sha, Passed: passed, Tail: tail}, true, nil
 	}
 	v, err := m.verdict(ctx, p, r, dir, sha)
 	if err != nil {

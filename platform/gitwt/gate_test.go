@@ -24,7 +24,7 @@ func TestHeadGatePassFailAndCache(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	v, ran, err := m.HeadGate(ctx, p, "t1")
+	v, ran, err := m.HeadGate(ctx, p, "t1", true)
 	if err != nil || !ran {
 		t.Fatalf("HeadGate: ran %v, err %v", ran, err)
 	}
@@ -34,7 +34,7 @@ func TestHeadGatePassFailAndCache(t *testing.T) {
 
 	pass := commitFile(t, ws.Dir, "ok.txt", "ok\n", "add ok")
 	for range 2 {
-		v, ran, err = m.HeadGate(ctx, p, "t1")
+		v, ran, err = m.HeadGate(ctx, p, "t1", true)
 		if err != nil || !ran || !v.Passed || v.SHA != pass {
 			t.Fatalf("HeadGate with ok.txt = %+v, ran %v, err %v; want pass at %s", v, ran, err, pass)
 		}
@@ -61,7 +61,7 @@ func TestHeadGateNeverRunsInLiveWorktree(t *testing.T) {
 	}
 	writeFile(t, ws.Dir, "ok.txt", "uncommitted\n")
 
-	v, ran, err := m.HeadGate(ctx, p, "t1")
+	v, ran, err := m.HeadGate(ctx, p, "t1", true)
 	if err != nil || !ran {
 		t.Fatalf("HeadGate: ran %v, err %v", ran, err)
 	}
@@ -84,7 +84,7 @@ func TestHeadGateNoGate(t *testing.T) {
 	if _, err := m.Prepare(context.Background(), p, "t1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, ran, err := m.HeadGate(context.Background(), p, "t1"); ran || err != nil {
+	if _, ran, err := m.HeadGate(context.Background(), p, "t1", true); ran || err != nil {
 		t.Errorf("HeadGate without a gate: ran %v, err %v", ran, err)
 	}
 }
@@ -102,7 +102,7 @@ func TestGateTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	v, ran, err := m.HeadGate(ctx, p, "t1")
+	v, ran, err := m.HeadGate(ctx, p, "t1", true)
 	if err != nil || !ran {
 		t.Fatalf("HeadGate: ran %v, err %v", ran, err)
 	}
@@ -131,7 +131,7 @@ func TestSubfolderProject(t *testing.T) {
 	if want := filepath.Join(repo, "web", ".buildstation", "worktrees", "t1", "web"); ws.Dir != want {
 		t.Errorf("Dir = %s, want %s", ws.Dir, want)
 	}
-	v, ran, err := m.HeadGate(ctx, p, "t1")
+	v, ran, err := m.HeadGate(ctx, p, "t1", true)
 	if err != nil || !ran || !v.Passed {
 		t.Errorf("HeadGate = %+v, ran %v, err %v; want a pass in web/", v, ran, err)
 	}

@@ -227,6 +227,13 @@ func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) e
 		}
 		return nil
 	}
+	// A done or cancelled task may still leave uncommitted files: save them
+	// on a branch first, so removing the worktree never loses a byte.
+	if saved, err := saveDirty(ctx, dir, taskID); err != nil {
+		return fmt.Errorf("remove worktree for %s: save uncommitted work first: %w", taskID, err)
+	} else if saved != "" {
+		m.log.Warn("saved uncommitted work before removing the worktree", "task", taskID, "branch", saved)
+	}
 	if _, err := git(ctx, p.Path, "worktree", "remove", "--force", dir); err != nil {
 		return fmt.Errorf("remove worktree for %s: %w", taskID, err)
 	}
@@ -235,4 +242,36 @@ func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) e
 	}
 	m.log.Info("removed worktree", "project", p.Name, "task", taskID, "dir", dir)
 	return nil
+}
+
+// saveDirty commits a dirty worktree's changes on bs/<task>-unsaved (or a
+// free variant of it) and returns that branch; "" when there was nothing.
+func saveDirty(ctx context.Context, dir, taskID string) (string, error) {
+	status, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=all")
+	if err != nil || status == "" {
+		return "", err
+	}
+	head, err := git(ctx, dir, "rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	sha, err := commitWorkInProgress(ctx, dir, head, 0)
+	if err != nil {
+		return "", err
+	}
+	name := Branch(taskID) + "-unsaved"
+	for n := 1; ; n++ {
+		try := name
+		if n > 1 {
+			try = fmt.Sprintf("%s-%d", name, n)
+		}
+		taken, err := gitCheck(ctx, dir, "rev-parse", "--verify", "--quiet", "refs/heads/"+try)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			_, err := git(ctx, dir, "branch", "--no-track", try, sha)
+			return try, err
+		}
+	}
 }

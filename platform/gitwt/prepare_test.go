@@ -110,7 +110,7 @@ func TestPrepareNotGit(t *testing.T) {
 	if ws.Dir != dir || ws.Git {
 		t.Errorf("Prepare = %+v, want the folder itself, not git", ws)
 	}
-	if _, ran, err := m.HeadGate(context.Background(), p, "t1"); ran || err != nil {
+	if _, ran, err := m.HeadGate(context.Background(), p, "t1", true); ran || err != nil {
 		t.Errorf("HeadGate on a non-git folder: ran %v, err %v", ran, err)
 	}
 	if err := m.Remove(context.Background(), p, "t1"); err != nil {
@@ -184,5 +184,31 @@ func TestCheckTaskID(t *testing.T) {
 		if err := checkTaskID(id); (err == nil) != ok {
 			t.Errorf("checkTaskID(%q) = %v, want ok %v", id, err, ok)
 		}
+	}
+}
+
+// Removing a finished task's worktree keeps every uncommitted byte on a
+// branch: done or cancelled, nothing is thrown away.
+func TestRemoveSavesUncommittedWork(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := New(nil, nil)
+	p := project(repo, "")
+	ws, err := m.Prepare(ctx, p, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitFile(t, ws.Dir, "a.txt", "a\n", "task work")
+	writeFile(t, ws.Dir, "a.txt", "a\nchanged\n")
+	writeFile(t, ws.Dir, "new.txt", "untracked\x00bytes")
+	if err := m.Remove(ctx, p, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, repo, "show", "bs/t1-unsaved:a.txt"); got != "a\nchanged\n" {
+		t.Errorf("tracked change on bs/t1-unsaved = %q", got)
+	}
+	if got := run(t, repo, "show", "bs/t1-unsaved:new.txt"); got != "untracked\x00bytes" {
+		t.Errorf("untracked file on bs/t1-unsaved = %q", got)
 	}
 }

@@ -166,6 +166,9 @@ func commitWorkInProgress(ctx context.Context, dir, head string, attempt int) (s
 		return "", err
 	}
 	msg := fmt.Sprintf("buildstation: work in progress saved before resume (attempt %d)", attempt)
+	if attempt == 0 {
+		msg = "buildstation: uncommitted work saved before removing the worktree"
+	}
 	args = append(args, "commit-tree", "--no-gpg-sign", "-p", head, "-m", msg, tree)
 	return git(ctx, dir, args...)
 }

@@ -1,0 +1,68 @@
+package supervisor
+
+import (
+	"context"
+	"strings"
+)
+
+// Review verdicts, as complete_review takes them.
+const (
+	VerdictApprove = "approve"
+	VerdictChanges = "changes"
+)
+
+// startReviews starts a review session for each task waiting in review on a
+// project that asks for reviews, within the same slots as coding. A review
+// whose session was lost (a restart) simply runs again: it changes nothing.
+func (st *Station) startReviews(ctx context.Context, p projectSlot) {
+	tasks, err := st.board.Tasks(ctx, TaskFilter{State: TaskReview, Project: p.Name})
+	if err != nil {
+		st.log.Error("schedule: list reviews", "project", p.Name, "err", err)
+		return
+	}
+	for _, t := range tasks {
+		if !p.free() {
+			return
+		}
+		if st.sessionForTask(t.ID) != nil {
+			continue
+		}
+		st.start(ctx, p.Project, t, "review")
+	}
+}
+
+// AgentReview settles a review: approve → done; changes → back to todo for
+// another round (attempt + 1) with the reviewer's notes on the task.
+func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) error {
+	s, err := st.mustSession(id)
+	if err != nil {
+		return err
+	}
+	if s.spec.Kind != "review" {
+		return Invalidf("session %s is not a review; finish coding with complete_task", id)
+	}
+	notes = strings.TrimSpace(notes)
+	var m Move
+	switch verdict {
+	case VerdictApprove:
+		m = Move{From: []TaskState{TaskReview}, To: TaskDone, Actor: "reviewer"}
+		if notes != "" {
+			m.Note = "review approved: " + notes
+		}
+	case VerdictChanges:
+		if notes == "" {
+			return Invalidf("a review asking for changes needs notes saying what must change")
+		}
+		m = Move{From: []TaskState{TaskReview}, To: TaskTodo, BumpAttempt: true, Actor: "reviewer",
+			Note: "review asked for changes: " + notes}
+	default:
+		return Invalidf("unknown verdict %q; use approve or changes", verdict)
+	}
+	t, err := st.board.Move(ctx, s.spec.TaskID, m)
+	if err != nil {
+		return st.agentMoveErr(s, err)
+	}
+	st.publishTask(t)
+	st.endLater(s, outEnded)
+	return nil
+}
