@@ -1,0 +1,120 @@
+// Package daemon wires one station together: config, board, spawner, the
+// local API and the supervisor, and runs them until told to stop. It is what
+// `buildstation daemon` and `buildstation demo` run.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/store"
+)
+
+// Options are the edges a station gets from main.
+type Options struct {
+	Home     string
+	Spawner  supervisor.Spawner
+	Notifier supervisor.Notifier // nil: log only
+	Probers  []supervisor.Prober
+	// Workspaces makes the task worktree manager, given the board as its
+	// gate cache; nil runs tasks in their project folders.
+	Workspaces func(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces
+	Log        *slog.Logger
+	Self       string // the buildstation executable
+	// Ready, if set, is called once the API answers, with its base URL.
+	Ready func(url string)
+}
+
+// Run loads the home's config and runs a station on it until ctx ends. A bad
+// config stops it before anything is changed.
+func Run(ctx context.Context, o Options) error {
+	if err := os.MkdirAll(o.Home, 0o700); err != nil {
+		return fmt.Errorf("create home %s: %w", o.Home, err)
+	}
+	cfg, err := config.Load(o.Home)
+	if err != nil {
+		return err
+	}
+	if err := refuseSecond(ctx, o.Home); err != nil {
+		return err
+	}
+	board, err := store.Open(filepath.Join(o.Home, config.FileDB))
+	if err != nil {
+		return fmt.Errorf("open the board: %w", err)
+	}
+	defer board.Close()
+	token, err := api.LoadOrCreateToken(o.Home)
+	if err != nil {
+		return err
+	}
+	ln, err := api.Listen()
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	var ws supervisor.Workspaces
+	if o.Workspaces != nil {
+		ws = o.Workspaces(board, o.Log)
+	}
+	st, err := supervisor.New(supervisor.Options{
+		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Notifier: o.Notifier,
+		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv := api.NewServer(st, token, o.Log)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(ctx, ln) }()
+	if err := api.WriteStationFile(o.Home, api.StationFile{URL: url, PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
+		cancel()
+		return err
+	}
+	defer os.Remove(filepath.Join(o.Home, config.FileStation))
+	o.Log.Info("station ready", "url", url, "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
+	if o.Ready != nil {
+		o.Ready(url)
+	}
+	go func() { errc <- st.Run(ctx) }()
+	err = <-errc
+	cancel()
+	if err2 := <-errc; err == nil {
+		err = err2
+	}
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// refuseSecond stops a second station on the same home: two would run every
+// task twice.
+func refuseSecond(ctx context.Context, home string) error {
+	f, err := api.ReadStationFile(home)
+	if err != nil {
+		return nil // none recorded
+	}
+	c, err := api.Dial(home)
+	if err != nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := c.Status(cctx); err == nil {
+		return fmt.Errorf("a station is already running for %s (pid %d, %s); stop it first or use another --home", home, f.PID, f.URL)
+	}
+	return nil
+}
