@@ -116,6 +116,9 @@ type session struct {
 	// last words in a block reason.
 	silentSince time.Time
 	lineAtNudge string
+	// screenDialog is set when needs-permission came from reading the
+	// screen rather than a hook, so the screen may also lift it.
+	screenDialog bool
 }
 
 func newSession(st *Station, spec sessionSpec, proc Proc, con *console, base SessionState) *session {
@@ -311,6 +314,22 @@ func (s *session) onDeadline(ctx context.Context) {
 		}
 		s.why = "quiet: " + strings.Join(why, "; ")
 		s.apply(inDeadlineLive, now)
+		return
+	}
+	d, onScreen := dialogOnScreen(s.con.snapshot())
+	if onScreen && s.wd.State != SessNeedsPermission {
+		// Silent at a dialog only a person may answer: surface it, never
+		// type into it.
+		s.screenDialog = true
+		s.why = "needs permission: the screen shows " + strconvQuote(d)
+		s.apply(inPermission, now)
+		return
+	}
+	if !onScreen && s.screenDialog && s.wd.State == SessNeedsPermission {
+		// Someone answered it in the console (an agent without hooks says
+		// so no other way): judge the session afresh from now.
+		s.screenDialog = false
+		s.apply(inReport, now)
 		return
 	}
 	s.apply(inDeadlineDead, now)
@@ -516,6 +535,8 @@ func (s *session) publish() {
 		s.st.bus.Publish(Event{Kind: EventSession, Session: &info})
 	}
 }
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 func timePtrEq(a, b *time.Time) bool {
 	if a == nil || b == nil {

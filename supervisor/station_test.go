@@ -416,3 +416,51 @@ func TestLaptopSleepNudgesNobody(t *testing.T) {
 		}
 	})
 }
+
+func TestDialogOnScreenIsNeverTypedInto(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		// Claude Code's permission prompt, drawn with cursor moves.
+		p.say("\x1b[2J\x1b[1;1HBash command\r\n\x1b[3;1HDo\x1b[3;4Hyou want to proceed?\r\n\x1b[32m❯ 1. Yes\x1b[0m\r\n  2. No\r\n")
+		advance(time.Hour)
+		if w := p.Writes(); len(w) != 0 {
+			t.Fatalf("typed %q into a permission dialog", w)
+		}
+		s := h.session(task.ID)
+		if s.State != SessNeedsPermission || h.task(task.ID).State != TaskWorking {
+			t.Fatalf("state %v task %v, want needs-permission and still working", s.State, h.task(task.ID).State)
+		}
+		if k := h.notes.kinds(); len(k) < 2 || k[0] != NoticePermission {
+			t.Fatalf("notices %v, want repeated needs-permission reminders", k)
+		}
+		if err := h.st.Nudge(h.ctx, s.ID); !errors.Is(err, ErrConflict) {
+			t.Fatalf("nudge now at a dialog: %v, want a refusal", err)
+		}
+		// A hook says the person answered and the agent works again.
+		if err := h.st.AgentHook(h.ctx, s.ID, HookEvent{Event: "PostToolUse", Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+		if s := h.session(task.ID); s.State != SessWorking {
+			t.Fatalf("after the hook: %v, want working", s.State)
+		}
+	})
+}
+
+func TestDialogOnScreen(t *testing.T) {
+	for _, tt := range []struct {
+		out  string
+		want bool
+	}{
+		{"Accessing workspace:\r\n/src/x\r\n Is this a project you created or one you trust?\r\n❯ 1. Yes, proceed\r\n 2. No, exit", true},
+		{"\x1b[1mDo you want to proceed?\x1b[0m\r\n❯ 1. Yes", true},
+		{"Running tests... ok\r\nAll done.", false},
+		{strings.Repeat("x", 10000) + "Do you want to proceed?", true},
+		{"Do you want to proceed?" + strings.Repeat("\r\nlater output", 1000), false},
+	} {
+		if _, got := dialogOnScreen([]byte(tt.out)); got != tt.want {
+			t.Errorf("dialogOnScreen(%.40q…) = %v, want %v", tt.out, got, tt.want)
+		}
+	}
+}
