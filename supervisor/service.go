@@ -314,15 +314,32 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 func (st *Station) SessionByToken(token string) (SessionInfo, bool) {
 	// Compare against every live token in constant time rather than look
 	// the token up in a map, so timing says nothing about a guess.
+	if token == "" {
+		return SessionInfo{}, false
+	}
 	var found *session
+	var wait chan struct{}
 	st.mu.Lock()
 	for _, s := range st.sessions {
 		if subtle.ConstantTimeCompare([]byte(s.spec.Token), []byte(token)) == 1 {
 			found = s
 		}
 	}
+	for t, c := range st.pending {
+		if subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
+			wait = c
+		}
+	}
 	st.mu.Unlock()
-	if found == nil || token == "" {
+	if found == nil && wait != nil {
+		// Its session is being spawned: answer once it is registered.
+		select {
+		case <-wait:
+		case <-time.After(10 * time.Second):
+		}
+		return st.SessionByToken(token)
+	}
+	if found == nil {
 		return SessionInfo{}, false
 	}
 	return found.Info(), true

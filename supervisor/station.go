@@ -50,9 +50,10 @@ type Station struct {
 
 	mu       sync.Mutex
 	cfg      *config.Config
-	sessions map[string]*session // live sessions by id
-	running  map[string]int      // live sessions per project
-	wg       sync.WaitGroup      // live session goroutines
+	sessions map[string]*session      // live sessions by id
+	pending  map[string]chan struct{} // tokens of sessions being spawned
+	running  map[string]int           // live sessions per project
+	wg       sync.WaitGroup           // live session goroutines
 	ctx      context.Context
 }
 
@@ -77,6 +78,7 @@ func New(opt Options) (*Station, error) {
 		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
 		wake:     make(chan struct{}, 1),
 		sessions: map[string]*session{},
+		pending:  map[string]chan struct{}{},
 		running:  map[string]int{},
 	}, nil
 }
@@ -215,7 +217,24 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 			return
 		}
 	}
-	s, err := st.spawn(p, task, kind, id, ws)
+	token, err := newToken()
+	if err != nil {
+		st.log.Error("start session", "task", task.ID, "err", err)
+		return
+	}
+	// A fast agent may report before spawn returns; its token must not be
+	// refused meanwhile, so it is pending until the session is registered.
+	ready := make(chan struct{})
+	st.mu.Lock()
+	st.pending[token] = ready
+	st.mu.Unlock()
+	defer func() {
+		st.mu.Lock()
+		delete(st.pending, token)
+		st.mu.Unlock()
+		close(ready)
+	}()
+	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
 		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
 		st.log.Error("start session", "task", task.ID, "err", err)
@@ -240,13 +259,9 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 }
 
 // spawn prepares a session's files and environment and starts its process.
-func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Workspace) (*session, error) {
+func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Workspace, token string) (*session, error) {
 	cfg := st.Config()
 	agent, err := cfg.AgentFor(p)
-	if err != nil {
-		return nil, err
-	}
-	token, err := newToken()
 	if err != nil {
 		return nil, err
 	}
@@ -268,11 +283,17 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 		"BUILDSTATION_SESSION_ID="+id,
 		"BUILDSTATION_PROMPT_FILE="+promptFile,
 	)
+	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
+		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt})
+	if err != nil {
+		transcript.Close()
+		return nil, err
+	}
+	env = append(env, l.Env...)
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
-	argv := agentArgv(agent, prompt)
-	proc, err := st.opt.Spawner.Spawn(SpawnSpec{Argv: argv, Dir: dir, Env: env})
+	proc, err := st.opt.Spawner.Spawn(SpawnSpec{Argv: l.Argv, Dir: dir, Env: env})
 	if err != nil {
 		transcript.Close()
 		return nil, err

@@ -1,0 +1,54 @@
+# Build Station. `make check` is the one gate CI runs.
+GO        ?= go
+BIN       ?= bin/buildstation
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+export LANG ?= C.UTF-8
+
+.PHONY: build build-station run demo demo-headless test check fmt vet lint cross fuzz fuzz-long bench deps screenshots package
+
+## build: the full binary (station, CLI and, with cgo, the tray)
+build:
+	$(GO) build -o $(BIN) .
+
+## build-station: the headless station and CLI, no cgo (any box)
+build-station:
+	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+
+## run: a station in the foreground on the default home
+run:
+	$(GO) run . daemon
+
+## demo: the scripted demo with the tray; demo-headless: station only
+demo:
+	$(GO) run . demo
+
+demo-headless:
+	CGO_ENABLED=0 $(GO) run . demo --headless
+
+## test: every test, with the race detector
+test:
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -timeout 15m ./...
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+
+lint:
+	$(GO) run $(STATICCHECK) ./...
+
+## cross: the station for Windows and macOS without cgo
+cross:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null .
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null .
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
+
+## check: formatting, vet, staticcheck, tests with -race, cross-builds
+check: fmt vet lint test cross
+
+## deps: what the tests need on Debian (run as root); CI runs this first
+deps:
+	bash .ci/deps

@@ -1,0 +1,131 @@
+package station_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+func TestBadConfigsAreRefusedAndChangeNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, cfg, want string
+	}{
+		{"unknown key", "max_sessions = 2\nmax_sesions = 3\n", "config.toml:2: max_sesions"},
+		{"bad duration", "[defaults]\nidle_window = \"5 minutes\"\n", "config.toml:2: defaults.idle_window"},
+		{"too short", "[defaults]\nblock_window = \"500ms\"\n", "config.toml:2: defaults.block_window"},
+		{"missing path", "[[projects]]\nname = \"x\"\npath = \"/no/such/dir\"\n", "config.toml:3: projects[0].path"},
+		{"unknown project key", "[[projects]]\nname = \"x\"\npath = " + strconv.Quote(dir) + "\nidle_windw = \"1m\"\n", "config.toml:4: projects[0].idle_windw"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home := writeConfig(t, tt.cfg)
+			cmd := exec.Command(bin, "daemon", "--home", home)
+			out, err := cmd.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 1 {
+				t.Fatalf("daemon with %s: %v, want exit 1\n%s", tt.name, err, out)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Fatalf("error %q does not name %q", out, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(home, "station.db")); err == nil {
+				t.Fatal("a refused config still created the board")
+			}
+			if b, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b) != tt.cfg {
+				t.Fatal("the refused config was rewritten")
+			}
+		})
+	}
+}
+
+func TestFirstRunWritesDefaultConfig(t *testing.T) {
+	t.Parallel()
+	home := filepath.Join(t.TempDir(), "fresh")
+	s := startStation(t, home)
+	b, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if err != nil || !strings.Contains(string(b), "idle_window") {
+		t.Fatalf("default config not written: %v", err)
+	}
+	for name, want := range map[string]os.FileMode{"token": 0o600, "station.db": 0o600} {
+		fi, err := os.Stat(filepath.Join(home, name))
+		if err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v mode %v, want %v", name, err, fi.Mode().Perm(), want)
+		}
+	}
+	var sf struct {
+		URL string `json:"url"`
+		PID int    `json:"pid"`
+	}
+	b, _ = os.ReadFile(filepath.Join(home, "station.json"))
+	if err := json.Unmarshal(b, &sf); err != nil || !strings.HasPrefix(sf.URL, "http://127.0.0.1:") || sf.PID != s.cmd.Process.Pid {
+		t.Fatalf("station.json %s: %v", b, err)
+	}
+	_, errOut, code := s.run("task", "add", "--project", "nope", "--title", "x")
+	if code != 1 || !strings.Contains(errOut, `unknown project "nope"`) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("add to an unknown project: exit %d %q", code, errOut)
+	}
+	// A second station on the same home is refused.
+	out, err := exec.Command(bin, "daemon", "--home", home).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "already running") {
+		t.Fatalf("second station: %v %s", err, out)
+	}
+}
+
+// TestKill9LosesNothing crashes the station mid-run and restarts it: every
+// task and transition acknowledged before the crash is still there, and the
+// task whose session died with it is blocked with a reason that says so.
+func TestKill9LosesNothing(t *testing.T) {
+	t.Parallel()
+	home := writeConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
+	s := startStation(t, home)
+	done := s.addTask("web", "quick", "print hi; complete quick done")
+	s.waitState(done, "done", 10*time.Second)
+	running := s.addTask("web", "long", "heartbeat 200ms forever")
+	queued := s.addTask("web", "queued", "print q; complete queued done")
+	cancelled := s.addTask("web", "cancel me", "print c")
+	s.must("task", "cancel", cancelled)
+	s.waitState(running, "working", 5*time.Second)
+	before := map[string]task{}
+	for _, id := range []string{done, running, queued, cancelled} {
+		before[id] = s.task(id)
+	}
+	s.kill9()
+
+	s2 := startStation(t, home)
+	got := s2.waitState(running, "blocked", 5*time.Second)
+	if got.Reason != "station restarted: session lost" {
+		t.Fatalf("lost session's task reason %q", got.Reason)
+	}
+	for id, b := range before {
+		a := s2.task(id)
+		if len(a.History) < len(b.History) {
+			t.Errorf("%s lost transitions: %d before, %d after", id, len(b.History), len(a.History))
+		}
+		for i := range b.History {
+			if a.History[i] != b.History[i] {
+				t.Errorf("%s history %d changed: %+v → %+v", id, i, b.History[i], a.History[i])
+			}
+		}
+	}
+	if st := s2.task(done).State; st != "done" {
+		t.Errorf("done task is %s", st)
+	}
+	if st := s2.task(cancelled).State; st != "cancelled" {
+		t.Errorf("cancelled task is %s", st)
+	}
+	// The lock is free again: the queued task runs after the restart.
+	s2.waitState(queued, "done", 10*time.Second)
+	// And the blocked one resumes on requeue.
+	s2.must("task", "requeue", running)
+	if a := s2.task(running).Attempt; a != 2 {
+		t.Fatalf("attempt %d", a)
+	}
+}
