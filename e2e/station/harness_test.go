@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,7 +41,26 @@ type station struct {
 	t    *testing.T
 	home string
 	cmd  *exec.Cmd
-	log  *bytes.Buffer
+	log  *syncBuffer
+}
+
+// syncBuffer is the station's output, written by exec's copier goroutine
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 // writeConfig writes config.toml in a fresh home.
@@ -56,7 +76,7 @@ func writeConfig(t *testing.T, cfg string) string {
 // startStation runs `buildstation daemon` on home and waits for its API.
 func startStation(t *testing.T, home string) *station {
 	t.Helper()
-	s := &station{t: t, home: home, log: &bytes.Buffer{}}
+	s := &station{t: t, home: home, log: &syncBuffer{}}
 	s.cmd = exec.Command(bin, "daemon", "--home", home)
 	s.cmd.Env = s.env()
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
