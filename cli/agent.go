@@ -71,3 +71,26 @@ func (e *env) agentStatus(args []string) error {
 	}
 	return c.AgentStatus(e.ctx, pos[0])
 }
+
+// agentReview settles a review session, for agents that have no MCP (the
+// generic profile's review prompt names this command).
+func (e *env) agentReview(args []string) error {
+	f := e.flags("agent review")
+	notes := f.String("notes", "", "why; for changes, what must change")
+	pos, err := f.parse(e, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	verdict := pos[0]
+	switch {
+	case verdict != "approve" && verdict != "changes":
+		return usagef("unknown verdict %q; use approve or changes", verdict)
+	case verdict == "changes" && strings.TrimSpace(*notes) == "":
+		return usagef("agent review changes needs --notes saying what must change")
+	}
+	c, err := api.FromEnv()
+	if err != nil {
+		return err
+	}
+	return c.AgentReview(e.ctx, verdict, *notes)
+}

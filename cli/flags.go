@@ -89,6 +89,8 @@ const usageText = `usage:
   buildstation agent block --reason TEXT
   buildstation agent progress TEXT
   buildstation agent status working|reviewing
+  buildstation agent hook
+  buildstation agent review approve|changes [--notes TEXT]
   buildstation version
   buildstation daemon [--home DIR]
   buildstation demo [--headless]

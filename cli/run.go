@@ -64,6 +64,7 @@ var groups = map[string]group{
 	"agent": {
 		"complete": (*env).agentComplete, "block": (*env).agentBlock,
 		"progress": (*env).agentProgress, "status": (*env).agentStatus,
+		"hook": (*env).agentHook, "review": (*env).agentReview,
 	},
 }
 

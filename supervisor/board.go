@@ -44,4 +44,11 @@ type SessionRecord struct {
 	State     string    `json:"state"`
 	StartedAt time.Time `json:"started_at"`
 	EndedAt   time.Time `json:"ended_at,omitzero"`
+	// Backend and Handle find a session that outlives the station (tmux);
+	// Token lets its agent keep reporting after a restart.
+	Backend string `json:"backend,omitempty"`
+	Handle  string `json:"handle,omitempty"`
+	Token   string `json:"-"`
+	// LastOutputAt restores the watchdog's timers on re-adoption.
+	LastOutputAt time.Time `json:"last_output_at,omitzero"`
 }

@@ -44,6 +44,8 @@ func hookInput(h HookEvent) (wdInput, string) {
 		return inReport, "prompt submitted"
 	case "SessionStart":
 		return inReport, "session started"
+	case "MCP":
+		return inReport, "mcp " + h.Tool
 	}
 	return inReport, "hook " + h.Event
 }

@@ -73,15 +73,3 @@ func short(sha string) string {
 	}
 	return sha
 }
-
-// agentArgv is the command line of a session. A built-in CLI profile gets the
-// prompt as its first message, after "--" so no option swallows it; a
-// generic command reads BUILDSTATION_PROMPT_FILE instead.
-func agentArgv(agent config.Agent, prompt string) []string {
-	argv := append(append([]string{}, agent.Command...), agent.Args...)
-	switch agent.Profile {
-	case "claude", "codex", "gemini":
-		argv = append(argv, "--", prompt)
-	}
-	return argv
-}

@@ -88,6 +88,11 @@ type session struct {
 	con  *console
 	log  *slog.Logger
 	seq  int64 // start order, for listing
+	// backend names the Spawner that started it ("pty", "tmux").
+	backend string
+	// resumeFrom, for a session re-adopted after a restart, is its last
+	// output: the watchdog's window runs from then, not from the restart.
+	resumeFrom time.Time
 	// closeTranscript closes the transcript file once the session is settled.
 	closeTranscript func() error
 
@@ -179,6 +184,11 @@ func (s *session) run(ctx context.Context) outcome {
 
 	now := time.Now()
 	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
+	if !s.resumeFrom.IsZero() && s.resumeFrom.Before(now) {
+		s.armedAt = s.resumeFrom
+		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
+		s.wd.State = s.wd.Base
+	}
 	s.timer = time.NewTimer(s.window())
 	defer s.timer.Stop()
 	s.publish()

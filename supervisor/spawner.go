@@ -40,3 +40,17 @@ type Proc interface {
 	// Close releases the terminal. Call it after Wait.
 	Close() error
 }
+
+// Adopter is a Spawner whose sessions outlive the station (tmux): after a
+// restart it can reattach to a session it started, by the handle it gave.
+type Adopter interface {
+	Spawner
+	// Adopt reattaches to a live session; ok is false when it is gone.
+	Adopt(handle string) (p Proc, ok bool, err error)
+}
+
+// Handled is a Proc that can be found again after a restart; Handle is what
+// Adopt takes (a tmux window id, say).
+type Handled interface {
+	Handle() string
+}

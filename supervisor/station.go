@@ -30,6 +30,9 @@ type Options struct {
 	URL string
 	// Self is the buildstation executable, for agent hooks that call back.
 	Self string
+	// Spawners are the other session backends by name ("tmux"); Spawner
+	// is "pty", the default.
+	Spawners map[string]Spawner
 	// Workspaces gives tasks their worktrees; nil runs every task in its
 	// project folder.
 	Workspaces Workspaces
@@ -119,15 +122,22 @@ func (st *Station) poke() {
 	}
 }
 
-// recover settles what a crash left: a task marked working has lost its
-// session (a pty dies with the station), so it is blocked with a reason that
-// says so, and a requeue resumes it.
+// recover settles what a crash left. A session whose backend outlives the
+// station (tmux) and is still there is adopted again, its watchdog resumed
+// from its last output. Any other task marked working has lost its session
+// (a pty dies with the station): it is blocked with a reason that says so,
+// and a requeue resumes it.
 func (st *Station) recover(ctx context.Context) error {
 	recs, err := st.board.Sessions(ctx, true)
 	if err != nil {
 		return fmt.Errorf("recover: list sessions: %w", err)
 	}
+	adopted := map[string]bool{}
 	for _, r := range recs {
+		if st.adopt(ctx, r) {
+			adopted[r.TaskID] = true
+			continue
+		}
 		r.State, r.EndedAt = "lost", time.Now().UTC()
 		if err := st.board.SaveSession(ctx, r); err != nil {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
@@ -138,6 +148,9 @@ func (st *Station) recover(ctx context.Context) error {
 		return fmt.Errorf("recover: list working tasks: %w", err)
 	}
 	for _, t := range tasks {
+		if adopted[t.ID] {
+			continue
+		}
 		nt, err := st.board.Move(ctx, t.ID, Move{From: []TaskState{TaskWorking}, To: TaskBlocked,
 			Reason: "station restarted: session lost", Actor: "station"})
 		if err != nil {
@@ -150,6 +163,72 @@ func (st *Station) recover(ctx context.Context) error {
 		st.publishTask(nt)
 	}
 	return nil
+}
+
+// adopt reattaches to a session that outlived the station, if its backend
+// can and the session and its task are still live.
+func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
+	sp, ok := st.opt.Spawners[r.Backend]
+	ad, isAdopter := sp.(Adopter)
+	if !ok || !isAdopter || r.Handle == "" || r.Token == "" {
+		return false
+	}
+	task, err := st.board.Task(ctx, r.TaskID)
+	want := TaskWorking
+	if r.Kind == "review" {
+		want = TaskReview
+	}
+	if err != nil || task.State != want {
+		return false
+	}
+	p, ok := st.Config().Project(task.Project)
+	if !ok {
+		return false
+	}
+	proc, ok, err := ad.Adopt(r.Handle)
+	if err != nil || !ok {
+		st.log.Warn("cannot adopt session", "session", r.ID, "handle", r.Handle, "err", err)
+		return false
+	}
+	ws, err := st.workspace(ctx, p, task.ID)
+	if err != nil {
+		ws = Workspace{Dir: p.Path}
+	}
+	path := filepath.Join(st.opt.Home, config.DirLogs, r.ID+".log")
+	lastOutput := r.StartedAt
+	if fi, err := os.Stat(path); err == nil {
+		lastOutput = fi.ModTime() // the transcript's last write is the last output
+	}
+	transcript, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		st.log.Warn("cannot reopen transcript", "session", r.ID, "err", err)
+		_ = proc.Close()
+		return false
+	}
+	s := st.newSession(p, task, r.Kind, r.ID, ws, r.Token, proc, transcript)
+	s.backend, s.resumeFrom = r.Backend, lastOutput
+	// The console shows the last screens again at once.
+	if tail := readTail(transcript, ringSize); len(tail) > 0 {
+		s.con.mu.Lock()
+		s.con.appendRing(tail)
+		s.con.mu.Unlock()
+	}
+	s.con.lastOutput.Store(lastOutput.UnixNano())
+	st.register(ctx, s, r.StartedAt)
+	st.log.Info("adopted a session that outlived the station", "session", r.ID, "task", r.TaskID, "silent_since", lastOutput)
+	return true
+}
+
+// readTail returns up to n bytes from the end of f.
+func readTail(f *os.File, n int64) []byte {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(fi.Size()-n, 0)
+	buf := make([]byte, fi.Size()-off)
+	k, _ := f.ReadAt(buf, off)
+	return buf[:k]
 }
 
 // schedule starts review sessions for finished work first, then the oldest
@@ -203,19 +282,13 @@ func (p projectSlot) free() bool {
 // start spawns a session for a claimed task. A command that cannot start
 // blocks the task with a reason; the station goes on.
 func (st *Station) start(ctx context.Context, p config.Project, task Task, kind string) {
-	id := fmt.Sprintf("%s.%d", task.ID, task.Attempt)
-	if kind == "review" {
-		id += ".review"
-	}
-	ws := Workspace{Dir: p.Path}
-	if st.opt.Workspaces != nil {
-		var err error
-		if ws, err = st.opt.Workspaces.Prepare(ctx, p, task.ID); err != nil {
-			st.log.Error("prepare worktree", "task", task.ID, "err", err)
-			st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
-				fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
-			return
-		}
+	id := sessionID(task, kind)
+	ws, err := st.workspace(ctx, p, task.ID)
+	if err != nil {
+		st.log.Error("prepare worktree", "task", task.ID, "err", err)
+		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
+			fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
+		return
 	}
 	token, err := newToken()
 	if err != nil {
@@ -241,16 +314,42 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id)
 		return
 	}
+	st.register(ctx, s, time.Now())
+}
+
+func sessionID(task Task, kind string) string {
+	id := fmt.Sprintf("%s.%d", task.ID, task.Attempt)
+	if kind == "review" {
+		id += ".review"
+	}
+	return id
+}
+
+// workspace prepares the task's worktree, or the project folder.
+func (st *Station) workspace(ctx context.Context, p config.Project, taskID string) (Workspace, error) {
+	if st.opt.Workspaces == nil {
+		return Workspace{Dir: p.Path}, nil
+	}
+	return st.opt.Workspaces.Prepare(ctx, p, taskID)
+}
+
+// register makes a session live: counted in its project's slots, recorded
+// on the board (with what a restart needs to find it again) and running.
+func (st *Station) register(ctx context.Context, s *session, started time.Time) {
 	st.mu.Lock()
 	st.sessions[s.spec.ID] = s
-	st.running[p.Name]++
+	st.running[s.spec.Project]++
 	st.wg.Add(1)
 	st.mu.Unlock()
-	if err := st.board.SaveSession(ctx, SessionRecord{ID: s.spec.ID, TaskID: task.ID, Kind: kind, PID: s.proc.Pid(),
-		State: SessStarting.String(), StartedAt: time.Now().UTC()}); err != nil {
+	rec := SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind, PID: s.proc.Pid(),
+		State: SessStarting.String(), StartedAt: started.UTC(), Backend: s.backend, Token: s.spec.Token}
+	if h, ok := s.proc.(Handled); ok {
+		rec.Handle = h.Handle()
+	}
+	if err := st.board.SaveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}
-	st.log.Info("session started", "session", s.spec.ID, "task", task.ID, "pid", s.proc.Pid(), "dir", s.spec.Dir)
+	st.log.Info("session started", "session", s.spec.ID, "task", s.spec.TaskID, "pid", s.proc.Pid(), "dir", s.spec.Dir, "backend", s.backend)
 	go func() {
 		defer st.wg.Done()
 		o := s.run(ctx)
@@ -258,10 +357,27 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	}()
 }
 
+// spawnerFor picks a project's backend: "pty" by default, "tmux" where
+// configured and available.
+func (st *Station) spawnerFor(backend string) (Spawner, string, error) {
+	if backend == "" || backend == "pty" {
+		return st.opt.Spawner, "pty", nil
+	}
+	sp, ok := st.opt.Spawners[backend]
+	if !ok {
+		return nil, "", fmt.Errorf("backend %q is not available on this machine; set backend = \"pty\" in config.toml", backend)
+	}
+	return sp, backend, nil
+}
+
 // spawn prepares a session's files and environment and starts its process.
 func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Workspace, token string) (*session, error) {
 	cfg := st.Config()
 	agent, err := cfg.AgentFor(p)
+	if err != nil {
+		return nil, err
+	}
+	sp, backend, err := st.spawnerFor(p.Settings.Backend)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +391,6 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	if err != nil {
 		return nil, fmt.Errorf("open transcript: %w", err)
 	}
-	dir := ws.Dir
 	env := append(os.Environ(),
 		"BUILDSTATION_URL="+st.opt.URL,
 		"BUILDSTATION_TOKEN="+token,
@@ -293,24 +408,31 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
-	proc, err := st.opt.Spawner.Spawn(SpawnSpec{Argv: l.Argv, Dir: dir, Env: env})
+	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env})
 	if err != nil {
 		transcript.Close()
 		return nil, err
 	}
+	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
+	s.backend = backend
+	return s, nil
+}
+
+// newSession builds the session object around a running process.
+func (st *Station) newSession(p config.Project, task Task, kind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {
 	set := p.Settings
 	window := set.IdleWindow
 	base := SessWorking
 	if kind == "review" {
 		window, base = set.ReviewIdleWindow, SessReviewing
 	}
-	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: dir,
+	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
 	con := newConsole(transcript, st.log.With("session", id))
 	s := newSession(st, spec, proc, con, base)
 	s.closeTranscript = transcript.Close
-	return s, nil
+	return s
 }
 
 // settle records how a session ended, frees its slot and looks for work.

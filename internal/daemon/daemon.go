@@ -74,6 +74,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	srv := api.NewServer(st, token, o.Log)
+	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"net/http"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // The agent side's calls. They need a session token (FromEnv); the station
@@ -33,4 +35,16 @@ func (c *Client) AgentTask(ctx context.Context) (TaskDetail, error) {
 	var out TaskDetail
 	err := c.do(ctx, http.MethodGet, "/v1/agent/task", nil, &out)
 	return out, err
+}
+
+// AgentHook forwards one of the agent CLI's hooks (the fields the station
+// reads); it is evidence of life and may say the agent waits for a person.
+func (c *Client) AgentHook(ctx context.Context, h supervisor.HookEvent) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/hook", h, nil)
+}
+
+// AgentReview settles a review session: verdict "approve" or "changes"
+// (which needs notes saying what must change).
+func (c *Client) AgentReview(ctx context.Context, verdict, notes string) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/review", reviewRequest{Verdict: verdict, Notes: notes}, nil)
 }

@@ -9,6 +9,11 @@
 // is refused before the token is looked at, so a web page cannot reach the
 // station through DNS rebinding.
 //
+// NewMCPHandler serves the same agent-side reports as MCP tools (get_task,
+// report_progress, set_status, complete_task, block_task, complete_review)
+// over streamable HTTP; the daemon mounts it at /mcp behind RequireSession,
+// so the same guard and a session token stand in front of it.
+//
 // Errors are JSON objects {"error": "..."} holding one sentence that says
 // what to do; the client returns them as *Error.
 package api

@@ -4,3 +4,6 @@ import "time"
 
 // SetKeepalive shortens the event stream's keepalive for a test.
 func (s *Server) SetKeepalive(d time.Duration) { s.keepalive = d }
+
+// EarlierReasons is get_task's list of reasons from a task's history.
+var EarlierReasons = earlierReasons

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -59,6 +60,33 @@ func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.agentCall(w, r, func(id string) error { return s.st.AgentStatus(r.Context(), id, req.Status) })
+}
+
+// agentHook takes a hook's JSON as the agent CLI wrote it: the station reads
+// four fields and ignores the rest (session_id, cwd, transcript_path, …),
+// which is why this route alone decodes leniently.
+func (s *Server) agentHook(w http.ResponseWriter, r *http.Request) {
+	var h supervisor.HookEvent
+	if !decodeLenient(w, r, &h) {
+		return
+	}
+	if strings.TrimSpace(h.Event) == "" {
+		writeError(w, http.StatusBadRequest, `a hook needs its hook_event_name; send the hook's JSON as the agent CLI gives it`)
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentHook(r.Context(), id, h) })
+}
+
+func (s *Server) agentReview(w http.ResponseWriter, r *http.Request) {
+	var req reviewRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Verdict != supervisor.VerdictApprove && req.Verdict != supervisor.VerdictChanges {
+		writeError(w, http.StatusBadRequest, "unknown verdict "+strconv.Quote(req.Verdict)+"; use approve or changes")
+		return
+	}
+	s.agentCall(w, r, func(id string) error { return s.st.AgentReview(r.Context(), id, req.Verdict, req.Notes) })
 }
 
 func (s *Server) agentTask(w http.ResponseWriter, r *http.Request) {

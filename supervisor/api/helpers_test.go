@@ -26,6 +26,15 @@ type testEnv struct {
 // s1 (token tok-s1, task t1) and s2 (token tok-s2, task t2).
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
+	fake := newFake(t)
+	srv := httptest.NewServer(api.NewServer(fake, stationToken, nil).Handler())
+	t.Cleanup(srv.Close)
+	return &testEnv{fake: fake, srv: srv}
+}
+
+// newFake is newEnv's station: session s2 also has a worktree and branch.
+func newFake(t *testing.T) *apitest.Station {
+	t.Helper()
 	fake := apitest.New()
 	fake.AddProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
 	for _, title := range []string{"first", "second"} {
@@ -35,10 +44,9 @@ func newEnv(t *testing.T) *testEnv {
 	}
 	fake.SetTaskState("t1", supervisor.TaskWorking, "")
 	fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking, PID: 101}, "tok-s1")
-	fake.AddSession(supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessWorking, PID: 102}, "tok-s2")
-	srv := httptest.NewServer(api.NewServer(fake, stationToken, nil).Handler())
-	t.Cleanup(srv.Close)
-	return &testEnv{fake: fake, srv: srv}
+	fake.AddSession(supervisor.SessionInfo{ID: "s2", TaskID: "t2", Kind: "work", State: supervisor.SessWorking, PID: 102,
+		Dir: "/src/web/.buildstation/worktrees/t2", Branch: "bs/t2"}, "tok-s2")
+	return fake
 }
 
 func (e *testEnv) client(token string) *api.Client {

@@ -24,8 +24,21 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // leaves v as it is, for routes whose fields are all optional. On failure it
 // has answered the request and returns false.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	return decodeBody(w, r, v, true)
+}
+
+// decodeLenient is decode that ignores unknown fields, for bodies the
+// station does not define: a hook's JSON is the agent CLI's, with many more
+// fields than the station reads, and more in each new version.
+func decodeLenient(w http.ResponseWriter, r *http.Request, v any) bool {
+	return decodeBody(w, r, v, false)
+}
+
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, strict bool) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	err := dec.Decode(v)
 	if err == nil && dec.More() {
 		err = errors.New("more than one JSON value")

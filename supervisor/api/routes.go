@@ -33,6 +33,8 @@ func (s *Server) routes() {
 	ag("POST /v1/agent/progress", s.agentProgress)
 	ag("POST /v1/agent/status", s.agentStatus)
 	ag("GET /v1/agent/task", s.agentTask)
+	ag("POST /v1/agent/hook", s.agentHook)
+	ag("POST /v1/agent/review", s.agentReview)
 
 	// Anything else gets a JSON 404 rather than the mux's plain text, so
 	// every answer a client sees has the same shape.

@@ -40,6 +40,12 @@ type Station interface {
 	AgentBlock(ctx context.Context, sessionID, reason string) error
 	AgentProgress(ctx context.Context, sessionID, message string) error
 	AgentStatus(ctx context.Context, sessionID, status string) error
+	// AgentHook records one of the agent CLI's hooks: evidence of life, and
+	// what the agent waits for (a person, its next turn).
+	AgentHook(ctx context.Context, sessionID string, h supervisor.HookEvent) error
+	// AgentReview settles a review session's task: verdict approve or
+	// changes, with the reviewer's notes.
+	AgentReview(ctx context.Context, sessionID, verdict, notes string) error
 
 	Subscribe(buffer int) *supervisor.Subscription
 }

@@ -35,4 +35,8 @@ type (
 	statusRequest struct {
 		Status string `json:"status"`
 	}
+	reviewRequest struct {
+		Verdict string `json:"verdict"`
+		Notes   string `json:"notes"`
+	}
 )

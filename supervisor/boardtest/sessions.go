@@ -18,13 +18,15 @@ func testSessions(t *testing.T, b supervisor.Board) {
 	base := ms(time.Now()).In(est)
 
 	s1 := supervisor.SessionRecord{ID: "s1", TaskID: t1.ID, Kind: "work", PID: 101, State: "starting", StartedAt: base}
-	s2 := supervisor.SessionRecord{ID: "s2", TaskID: t2.ID, Kind: "review", PID: 102, State: "reviewing", StartedAt: base.Add(time.Second)}
+	s2 := supervisor.SessionRecord{ID: "s2", TaskID: t2.ID, Kind: "review", PID: 102, State: "reviewing", StartedAt: base.Add(time.Second),
+		Backend: "tmux", Handle: "@7", Token: "secret", LastOutputAt: base.Add(2 * time.Second)}
 	for _, s := range []supervisor.SessionRecord{s1, s2} {
 		if err := b.SaveSession(ctx, s); err != nil {
 			t.Fatalf("SaveSession(%s): %v", s.ID, err)
 		}
 	}
 	s1.StartedAt, s2.StartedAt = s1.StartedAt.UTC(), s2.StartedAt.UTC()
+	s2.LastOutputAt = s2.LastOutputAt.UTC()
 	checkSessions(t, b, false, s1, s2)
 	checkSessions(t, b, true, s1, s2)
 

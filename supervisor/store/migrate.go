@@ -70,6 +70,13 @@ CREATE TABLE gate_results (
 	PRIMARY KEY (project, sha)
 );
 `,
+	// 2: sessions that outlive the station (tmux) are found again by their
+	// backend handle, keep reporting with their token, and restart their
+	// watchdog from their last output.
+	`ALTER TABLE sessions ADD COLUMN backend TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN handle TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN token TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN last_output_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings db to the newest schema in one transaction: a failed step

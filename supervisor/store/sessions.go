@@ -31,11 +31,16 @@ func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) err
 		} else if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, task_id, kind, pid, state, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+		var lastOut int64
+		if !r.LastOutputAt.IsZero() {
+			lastOut = toMS(r.LastOutputAt)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, task_id, kind, pid, state, started_at, ended_at, backend, handle, token, last_output_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind, pid = excluded.pid,
-	state = excluded.state, started_at = excluded.started_at, ended_at = excluded.ended_at`,
-			r.ID, n, r.Kind, r.PID, r.State, toMS(r.StartedAt), ended)
+	state = excluded.state, started_at = excluded.started_at, ended_at = excluded.ended_at,
+	backend = excluded.backend, handle = excluded.handle, token = excluded.token, last_output_at = excluded.last_output_at`,
+			r.ID, n, r.Kind, r.PID, r.State, toMS(r.StartedAt), ended, r.Backend, r.Handle, r.Token, lastOut)
 		return err
 	})
 	if err != nil {
@@ -47,7 +52,7 @@ ON CONFLICT (id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind,
 // Sessions lists session records by start time; only those not ended when
 // liveOnly.
 func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.SessionRecord, error) {
-	q := "SELECT id, task_id, kind, pid, state, started_at, ended_at FROM sessions"
+	q := "SELECT id, task_id, kind, pid, state, started_at, ended_at, backend, handle, token, last_output_at FROM sessions"
 	if liveOnly {
 		q += " WHERE ended_at IS NULL"
 	}
@@ -64,14 +69,18 @@ func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.Sessi
 			n       int64
 			started int64
 			ended   sql.NullInt64
+			lastOut int64
 		)
-		if err := rows.Scan(&r.ID, &n, &r.Kind, &r.PID, &r.State, &started, &ended); err != nil {
+		if err := rows.Scan(&r.ID, &n, &r.Kind, &r.PID, &r.State, &started, &ended, &r.Backend, &r.Handle, &r.Token, &lastOut); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
 		r.TaskID = taskID(n)
 		r.StartedAt = fromMS(started)
 		if ended.Valid {
 			r.EndedAt = fromMS(ended.Int64)
+		}
+		if lastOut != 0 {
+			r.LastOutputAt = fromMS(lastOut)
 		}
 		out = append(out, r)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +30,7 @@ type Station struct {
 	projects []supervisor.ProjectInfo
 	consoles map[string]*Console
 	calls    []Call
+	fail     map[string]error // method → the error its next call returns
 	subs     chan struct{}
 	bus      supervisor.Bus
 	// Now stamps tasks; fixed so tests compare exact output.
@@ -41,6 +43,7 @@ func New() *Station {
 		history:  map[string][]supervisor.Transition{},
 		tokens:   map[string]string{},
 		consoles: map[string]*Console{},
+		fail:     map[string]error{},
 		subs:     make(chan struct{}, 16),
 		Now:      time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
@@ -203,9 +206,21 @@ func (f *Station) Session(id string) (supervisor.SessionInfo, bool) {
 	return f.session(id)
 }
 
+// Fail makes the next call of a session method (Send, Nudge, Block, the
+// Agent* reports) return err, as a station that refuses or breaks.
+func (f *Station) Fail(method string, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = err
+}
+
 func (f *Station) sessionCall(method, id, arg string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err, ok := f.fail[method]; ok {
+		delete(f.fail, method)
+		return err
+	}
 	s, ok := f.session(id)
 	if !ok {
 		return notFound("session", id)
@@ -306,6 +321,33 @@ func (f *Station) AgentProgress(ctx context.Context, id, message string) error {
 
 func (f *Station) AgentStatus(ctx context.Context, id, status string) error {
 	return f.sessionCall("AgentStatus", id, status)
+}
+
+// AgentHook records the hook as "Event type tool message", empty parts left
+// out, and refuses a nameless one as the station does.
+func (f *Station) AgentHook(ctx context.Context, id string, h supervisor.HookEvent) error {
+	if strings.TrimSpace(h.Event) == "" {
+		return supervisor.Invalidf("a hook needs its hook_event_name")
+	}
+	var parts []string
+	for _, p := range []string{h.Event, h.NotificationType, h.Tool, h.Message} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return f.sessionCall("AgentHook", id, strings.Join(parts, " "))
+}
+
+// AgentReview records "verdict: notes" and checks the verdict and notes as
+// the station does.
+func (f *Station) AgentReview(ctx context.Context, id, verdict, notes string) error {
+	switch {
+	case verdict != supervisor.VerdictApprove && verdict != supervisor.VerdictChanges:
+		return supervisor.Invalidf("unknown verdict %q; use approve or changes", verdict)
+	case verdict == supervisor.VerdictChanges && strings.TrimSpace(notes) == "":
+		return supervisor.Invalidf("a review asking for changes needs notes saying what must change")
+	}
+	return f.sessionCall("AgentReview", id, verdict+": "+notes)
 }
 
 func (f *Station) Subscribe(buffer int) *supervisor.Subscription {
