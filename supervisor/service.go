@@ -305,6 +305,9 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 	if err := st.board.SetPaused(ctx, name, false, ""); err != nil {
 		return fmt.Errorf("resume project %s: %w", name, err)
 	}
+	st.mu.Lock()
+	st.blocks[name] = nil // a person looked: the breaker counts afresh
+	st.mu.Unlock()
 	st.bus.Publish(Event{Kind: EventProject, Project: name})
 	st.poke()
 	return nil
@@ -391,6 +394,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	}
 	st.publishTask(t)
 	st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, SessionID: id, Title: "Blocked: " + t.Title, Body: t.Reason})
+	st.breakerTrip(ctx, t, "agent")
 	st.endLater(s, outEnded)
 	return nil
 }

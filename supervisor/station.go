@@ -56,6 +56,7 @@ type Station struct {
 	sessions map[string]*session      // live sessions by id
 	pending  map[string]chan struct{} // tokens of sessions being spawned
 	running  map[string]int           // live sessions per project
+	blocks   map[string][]blockMark   // recent blocks per project, for the breaker
 	wg       sync.WaitGroup           // live session goroutines
 	ctx      context.Context
 }
@@ -83,6 +84,7 @@ func New(opt Options) (*Station, error) {
 		sessions: map[string]*session{},
 		pending:  map[string]chan struct{}{},
 		running:  map[string]int{},
+		blocks:   map[string][]blockMark{},
 	}, nil
 }
 
@@ -506,6 +508,7 @@ func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskSt
 	st.publishTask(t)
 	st.log.Warn("task blocked", "task", taskID, "reason", reason)
 	st.notify(Notice{Kind: NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: reason})
+	st.breakerTrip(ctx, t, actor)
 	return true
 }
 

@@ -464,3 +464,68 @@ func TestDialogOnScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestBreakerPausesAProjectAndResumeLiftsIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Settings.Breaker = config.Breaker{Count: 3, Within: 10 * time.Minute}
+		h := start(t, p, project("other", 5*time.Minute, 5*time.Minute))
+		for i := range 3 {
+			task := h.add("web", "crash")
+			pr := h.proc()
+			advance(time.Duration(i) * time.Minute)
+			pr.exit(1)
+			advance(time.Second)
+			if h.task(task.ID).State != TaskBlocked {
+				t.Fatal("crash did not block")
+			}
+		}
+		fourth := h.add("web", "waits")
+		synctest.Wait()
+		if got := h.task(fourth.ID).State; got != TaskTodo {
+			t.Fatalf("after 3 blocks in 10m the next task is %v, want todo (queue paused)", got)
+		}
+		st, _ := h.st.Status(h.ctx)
+		if !strings.Contains(st.Paused["web"], "circuit breaker: 3 blocks") || !strings.Contains(st.Paused["web"], "project resume web") {
+			t.Fatalf("status says %q", st.Paused)
+		}
+		if k := h.notes.kinds(); !slices.Contains(k, NoticeBreaker) {
+			t.Fatalf("no breaker notice: %v", k)
+		}
+		// Other projects go on.
+		other := h.add("other", "fine")
+		h.proc()
+		if h.task(other.ID).State != TaskWorking {
+			t.Fatal("another project was paused too")
+		}
+		if err := h.st.ResumeProject(h.ctx, "web"); err != nil {
+			t.Fatal(err)
+		}
+		h.proc()
+		if h.task(fourth.ID).State != TaskWorking {
+			t.Fatal("resume did not restart the queue")
+		}
+	})
+}
+
+func TestBreakerIgnoresSlowBlocksAndPersonBlocks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Settings.Breaker = config.Breaker{Count: 2, Within: 10 * time.Minute}
+		h := start(t, p)
+		a := h.add("web", "a")
+		h.proc().exit(1)
+		advance(11 * time.Minute) // outside the breaker's window
+		b := h.add("web", "b")
+		h.proc()
+		if err := h.st.Block(h.ctx, b.ID+".1", "I want to look"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		c := h.add("web", "c")
+		h.proc()
+		if h.task(a.ID).State != TaskBlocked || h.task(c.ID).State != TaskWorking {
+			t.Fatal("the breaker tripped on blocks it should not count")
+		}
+	})
+}

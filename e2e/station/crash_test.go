@@ -129,3 +129,31 @@ func TestKill9LosesNothing(t *testing.T) {
 		t.Fatalf("attempt %d", a)
 	}
 }
+
+// The circuit breaker pauses a project whose tasks keep blocking, says why
+// in status, and `project resume` lifts it.
+func TestBreakerFromTheCLI(t *testing.T) {
+	t.Parallel()
+	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
+	a := s.addTask("web", "crash a", "print boom; exit 1")
+	s.waitState(a, "blocked", 10*time.Second)
+	b := s.addTask("web", "crash b", "print boom; exit 1")
+	s.waitState(b, "blocked", 10*time.Second)
+	c := s.addTask("web", "waits", "print fine; complete fine")
+	time.Sleep(time.Second)
+	if st := s.task(c).State; st != "todo" {
+		t.Fatalf("third task is %s; the breaker did not pause the queue", st)
+	}
+	status := s.must("status")
+	if !strings.Contains(status, "paused: web") || !strings.Contains(status, "circuit breaker: 2 blocks") {
+		t.Fatalf("status does not say why:\n%s", status)
+	}
+	var st struct {
+		Paused map[string]string `json:"paused"`
+	}
+	if err := jsonUnmarshal(s.must("status", "--json"), &st); err != nil || st.Paused["web"] == "" {
+		t.Fatalf("status --json paused: %+v %v", st, err)
+	}
+	s.must("project", "resume", "web")
+	s.waitState(c, "done", 10*time.Second)
+}
