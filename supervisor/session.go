@@ -200,7 +200,7 @@ func (s *session) run(ctx context.Context) outcome {
 			return outcome{kind: outStopped, lastLine: lastLine(s.con.snapshot())}
 		case <-s.activity:
 			// Fresh news: output at the very instant of a re-arm counts too.
-			if lo := s.liveOutput(); !lo.IsZero() && !lo.Before(s.armedAt) {
+			if lo := s.liveOutput(); !lo.IsZero() && !lo.Before(s.armedAt) && s.outputCounts() {
 				s.apply(inOutput, time.Now())
 			}
 		case <-s.timer.C:
@@ -258,6 +258,12 @@ func (s *session) clockJump(now time.Time) time.Duration {
 	return 0
 }
 
+// outputCounts says whether console output is evidence in the current
+// state: not while hooks said the agent waits, nor at a dialog.
+func (s *session) outputCounts() bool {
+	return s.wd.State != SessWaiting && s.wd.State != SessNeedsPermission
+}
+
 // window is the length of the current stage.
 func (s *session) window() time.Duration {
 	if s.wd.State == SessNudged || s.wd.State == SessIdle {
@@ -306,8 +312,10 @@ func (s *session) onDeadline(ctx context.Context) {
 		return
 	}
 	// Output in a base state does not wake the loop (it costs nothing while
-	// an agent is chatty), so look before concluding silence.
-	if lo := s.liveOutput(); lo.After(s.armedAt) {
+	// an agent is chatty), so look before concluding silence. Where output
+	// is no evidence (waiting on hooks, a dialog), it must not be looked at:
+	// it would not re-arm, and the timer would fire again at once.
+	if lo := s.liveOutput(); lo.After(s.armedAt) && s.outputCounts() {
 		s.evidence["console"] = lo
 		s.apply(inOutput, lo)
 		return
@@ -362,7 +370,7 @@ func (s *session) apply(in wdInput, now time.Time) {
 	}
 	// In its base state the loop needs no word of output; anywhere else,
 	// output is news (it ends quiet, idle or nudged).
-	s.wantOutput.Store(s.wd.State != s.wd.Base)
+	s.wantOutput.Store(s.wd.State != s.wd.Base && s.outputCounts())
 	for _, e := range effs {
 		switch e {
 		case effArm, effArmBlock:

@@ -529,3 +529,35 @@ func TestBreakerIgnoresSlowBlocksAndPersonBlocks(t *testing.T) {
 		}
 	})
 }
+
+// After the Stop hook a TUI still animates; that is not a new turn. The
+// session stays waiting and is nudged one idle window after its turn ended.
+func TestWaitingIgnoresTheTUIsAnimation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		s := h.session(task.ID)
+		if err := h.st.AgentHook(h.ctx, s.ID, HookEvent{Event: "Stop"}); err != nil {
+			t.Fatal(err)
+		}
+		for range 9 { // the logo animates for a while
+			p.say("\x1b[2K✻ done")
+			advance(30 * time.Second)
+		}
+		if st := h.session(task.ID).State; st != SessWaiting {
+			t.Fatalf("after the animation: %v, want waiting", st)
+		}
+		advance(30*time.Second + time.Millisecond)
+		if st := h.session(task.ID).State; st != SessNudged {
+			t.Fatalf("5m after the turn ended: %v, want nudged", st)
+		}
+		// The nudge is taken as a prompt: its hook ends the wait.
+		if err := h.st.AgentHook(h.ctx, s.ID, HookEvent{Event: "UserPromptSubmit"}); err != nil {
+			t.Fatal(err)
+		}
+		if st := h.session(task.ID).State; st != SessWorking {
+			t.Fatalf("after the prompt hook: %v, want working", st)
+		}
+	})
+}

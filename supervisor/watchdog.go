@@ -86,6 +86,10 @@ func next(s wdState, in wdInput) (wdState, []wdEffect) {
 			// The dialog itself draws on the console; only a hook or a
 			// report says a person answered it.
 			return s, nil
+		case SessWaiting:
+			// The agent's hooks said its turn ended; a TUI still animates
+			// for a while after that. A new turn comes with its own hook.
+			return s, nil
 		default:
 			s.State = s.Base
 			return s, []wdEffect{effArm}

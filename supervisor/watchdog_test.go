@@ -26,6 +26,7 @@ func TestWatchdogNext(t *testing.T) {
 		{"stage 1: silence nudges", work(SessWorking), inDeadlineDead, SessNudged, []wdEffect{effNudge, effNotifyNudge, effArmBlock}},
 		{"a silent start is nudged too", work(SessStarting), inDeadlineDead, SessNudged, []wdEffect{effNudge, effNotifyNudge, effArmBlock}},
 		{"a silent review is nudged", review(SessReviewing), inDeadlineDead, SessNudged, []wdEffect{effNudge, effNotifyNudge, effArmBlock}},
+		{"a TUI animating after its turn is still waiting", work(SessWaiting), inOutput, SessWaiting, nil},
 		{"waiting at the prompt is nudged", work(SessWaiting), inDeadlineDead, SessNudged, []wdEffect{effNudge, effNotifyNudge, effArmBlock}},
 		{"stage 2: silence after nudge blocks", work(SessNudged), inDeadlineDead, SessEnded, []wdEffect{effBlock}},
 		{"life after nudge: back to work", work(SessNudged), inOutput, SessWorking, []wdEffect{effArm}},

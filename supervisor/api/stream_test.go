@@ -15,7 +15,7 @@ import (
 )
 
 // serve runs a real Server on a loopback listener, as the station does.
-func serve(t *testing.T, fake *apitest.Station) *api.Client {
+func serve(t testing.TB, fake *apitest.Station) *api.Client {
 	t.Helper()
 	ln, err := api.Listen()
 	if err != nil {
