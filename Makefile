@@ -46,8 +46,20 @@ cross:
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null .
 	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
 
-## check: formatting, vet, staticcheck, tests with -race, cross-builds
-check: fmt vet lint test cross
+## fuzz: each fuzz target briefly (CI); fuzz-long: a few minutes each
+FUZZTIME ?= 8s
+FUZZ_TARGETS = ./supervisor/config:FuzzParse ./supervisor/config:FuzzLocate ./supervisor:FuzzConsole \
+	./supervisor/api:FuzzRequestBodies ./cli:FuzzParseHook
+fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/fuzz.$$$$.log 2>&1 || { cat /tmp/fuzz.$$$$.log; exit 1; }; done
+
+fuzz-long:
+	$(MAKE) fuzz FUZZTIME=3m
+
+## check: formatting, vet, staticcheck, tests with -race, cross-builds, fuzzing
+check: fmt vet lint test cross fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
