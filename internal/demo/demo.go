@@ -45,7 +45,7 @@ var Tasks = []Task{
 		Script: "print Running migration 0042...; wedge",
 		Retry:  "print Resumed: running migration 0042 with a lock timeout...; sleep 4s; print Migration done.; complete migration 0042 applied on the second attempt"},
 	{Title: "Build the release (silent builder)",
-		Script: "print Building the release; the compiler prints nothing...; child-spin 30s; print Built.; complete release built"},
+		Script: "print Building the release (the compiler prints nothing)...; child-spin 30s; print Built.; complete release built"},
 }
 
 // Prepare makes a fresh demo home and returns its path: --home, else
