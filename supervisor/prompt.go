@@ -46,6 +46,9 @@ func renderPrompt(t Task, kind string, agent config.Agent, ws Workspace) string 
 func renderReviewPrompt(t Task, agent config.Agent, ws Workspace) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Review task %s: %s\n", t.ID, t.Title)
+	if t.Attempt > 1 {
+		fmt.Fprintf(&b, "(attempt %d)\n", t.Attempt)
+	}
 	if body := strings.TrimSpace(t.Body); body != "" {
 		fmt.Fprintf(&b, "\nThe task:\n%s\n", body)
 	}
