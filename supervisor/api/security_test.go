@@ -1,0 +1,79 @@
+package api_test
+
+import (
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
+)
+
+// TestEveryRouteIsGuarded reads every route from routes.go, so a route
+// added later is covered without editing this test, and checks each one's
+// refusals: no token, a wrong token, the wrong kind of token, a foreign
+// Host and a browser Origin — each with an otherwise good request.
+func TestEveryRouteIsGuarded(t *testing.T) {
+	src, err := os.ReadFile("routes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`\b(st|ag)\("(GET|POST) (/v1/[^"]+)"`)
+	matches := re.FindAllStringSubmatch(string(src), -1)
+	if len(matches) < 20 {
+		t.Fatalf("found only %d routes in routes.go; did its shape change?", len(matches))
+	}
+	fake := apitest.New()
+	fake.AddProject(supervisor.ProjectInfo{Name: "web"})
+	fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1"}, "sess-token")
+	c := serve(t, fake)
+	for _, m := range matches {
+		kind, method := m[1], m[2]
+		path := strings.NewReplacer("{id}", "t1.1", "{name}", "web").Replace(m[3])
+		good, wrongKind := stationToken, "sess-token"
+		if kind == "ag" {
+			good, wrongKind = "sess-token", stationToken
+		}
+		for _, tt := range []struct {
+			name   string
+			token  string
+			host   string
+			origin string
+			want   int
+		}{
+			{"no token", "", "", "", http.StatusUnauthorized},
+			{"wrong token", "nope", "", "", http.StatusUnauthorized},
+			{"wrong kind of token", wrongKind, "", "", http.StatusForbidden},
+			{"foreign Host", good, "evil.example:80", "", http.StatusForbidden},
+			{"rebinding Host on our port", good, "evil.example:" + portOf(c.BaseURL), "", http.StatusForbidden},
+			{"browser Origin", good, "", "http://evil.example", http.StatusForbidden},
+			{"null Origin", good, "", "null", http.StatusForbidden},
+		} {
+			req, _ := http.NewRequest(method, c.BaseURL+path, strings.NewReader("{}"))
+			if tt.token != "" {
+				req.Header.Set("Authorization", "Bearer "+tt.token)
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("%s %s: %v", method, path, err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Errorf("%s %s with %s: %d, want %d", method, path, tt.name, resp.StatusCode, tt.want)
+			}
+		}
+	}
+	for _, call := range fake.Calls() {
+		t.Errorf("a refused request reached the station: %+v", call)
+	}
+}
+
+func portOf(base string) string { return base[strings.LastIndexByte(base, ':')+1:] }
