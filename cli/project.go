@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -73,5 +74,33 @@ func (e *env) projectResume(args []string) error {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s resumed\n", pos[0])
+	return err
+}
+
+// projectSet edits per-project overrides: `project set web idle_window=15m
+// nudge=`; an empty value removes the override. The station writes them to
+// config.toml, validates them, and applies them without a restart.
+func (e *env) projectSet(args []string) error {
+	pos, err := e.parse("project set", args, 2, -1)
+	if err != nil {
+		return err
+	}
+	set := map[string]string{}
+	for _, kv := range pos[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("%q is not KEY=VALUE; for example: buildstation project set %s idle_window=15m", kv, pos[0])
+		}
+		set[k] = v
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	p, err := c.SetProjectSettings(e.ctx, pos[0], set)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", p.Name, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
 	return err
 }

@@ -60,7 +60,7 @@ var groups = map[string]group{
 		"requeue": (*env).taskRequeue, "cancel": (*env).taskCancel,
 	},
 	"session": {"ls": (*env).sessionLs, "attach": (*env).sessionAttach, "send": (*env).sessionSend},
-	"project": {"ls": (*env).projectLs, "pause": (*env).projectPause, "resume": (*env).projectResume},
+	"project": {"ls": (*env).projectLs, "pause": (*env).projectPause, "resume": (*env).projectResume, "set": (*env).projectSet},
 	"agent": {
 		"complete": (*env).agentComplete, "block": (*env).agentBlock,
 		"progress": (*env).agentProgress, "status": (*env).agentStatus,

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Timing of typed input. A TUI takes one fast burst of "text\r" as a paste and
@@ -59,22 +61,24 @@ const (
 
 // command is a message to a session's goroutine.
 type command struct {
-	kind   cmdKind
-	text   string
-	input  wdInput
-	layer  string
-	reply  chan error
-	result outcomeKind
+	kind     cmdKind
+	text     string
+	input    wdInput
+	layer    string
+	reply    chan error
+	result   outcomeKind
+	settings config.Settings
 }
 
 type cmdKind int
 
 const (
-	cmdSend   cmdKind = iota // type text, then Enter
-	cmdNudge                 // nudge now (a person asked)
-	cmdBlock                 // block now with text as the reason (a person asked)
-	cmdReport                // a report on the board or a hook: input, layer, text
-	cmdEnd                   // end the session; the task was settled elsewhere
+	cmdSend     cmdKind = iota // type text, then Enter
+	cmdNudge                   // nudge now (a person asked)
+	cmdBlock                   // block now with text as the reason (a person asked)
+	cmdReport                  // a report on the board or a hook: input, layer, text
+	cmdEnd                     // end the session; the task was settled elsewhere
+	cmdSettings                // the project's settings changed: new windows apply now
 )
 
 var sessionSeq atomic.Int64
@@ -497,6 +501,14 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 			s.why = c.text
 		}
 		s.apply(c.input, now)
+	case cmdSettings:
+		set := c.settings
+		s.spec.IdleWindow, s.spec.BlockWindow = set.IdleWindow, set.BlockWindow
+		if s.spec.Kind == "review" {
+			s.spec.IdleWindow = set.ReviewIdleWindow
+		}
+		s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
+		s.wd.CanNudge = set.Nudge != ""
 	case cmdEnd:
 		s.wd.State = SessEnded
 		s.publish()

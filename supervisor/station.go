@@ -51,6 +51,7 @@ type Station struct {
 
 	wake chan struct{} // the scheduler should look for work
 
+	cfgMu    sync.Mutex // serialises edits of config.toml
 	mu       sync.Mutex
 	cfg      *config.Config
 	sessions map[string]*session      // live sessions by id

@@ -157,3 +157,33 @@ func TestBreakerFromTheCLI(t *testing.T) {
 	s.must("project", "resume", "web")
 	s.waitState(c, "done", 10*time.Second)
 }
+
+// Project settings edited from the CLI are validated, written back to
+// config.toml with its comments, and applied at once — to the running
+// session too — without a restart.
+func TestProjectSetAppliesWithoutRestart(t *testing.T) {
+	t.Parallel()
+	home := writeConfig(t, "# my notes stay\n"+projectTOML("web", t.TempDir(), "1h", "1h"))
+	s := startStation(t, home)
+	id := s.addTask("web", "wedged", "print x; wedge")
+	s.waitState(id, "working", 5*time.Second)
+	_, errOut, code := s.run("project", "set", "web", "idle_window=5 minutes")
+	if code != 1 || !strings.Contains(errOut, "config.toml:") || !strings.Contains(errOut, "projects[0].idle_window") {
+		t.Fatalf("bad value: exit %d %q", code, errOut)
+	}
+	if _, _, code := s.run("project", "set", "web", "idle_window"); code != 2 {
+		t.Fatalf("not KEY=VALUE: exit %d, want 2", code)
+	}
+	s.must("project", "set", "web", "idle_window=1s", "block_window=1s")
+	s.waitState(id, "blocked", 10*time.Second)
+	cfg := readFile(t, filepath.Join(home, "config.toml"))
+	if !strings.Contains(cfg, "# my notes stay") || !strings.Contains(cfg, `idle_window = "1s"`) || strings.Contains(cfg, `"1h"`) {
+		t.Fatalf("config.toml after the edit:\n%s", cfg)
+	}
+	var projects []struct {
+		IdleWindow string `json:"idle_window"`
+	}
+	if err := jsonUnmarshal(s.must("project", "ls", "--json"), &projects); err != nil || projects[0].IdleWindow != "1s" {
+		t.Fatalf("project ls: %+v %v", projects, err)
+	}
+}

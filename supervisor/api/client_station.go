@@ -106,3 +106,11 @@ func (c *Client) Pause(ctx context.Context, name, reason string) error {
 func (c *Client) Resume(ctx context.Context, name string) error {
 	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/resume", nil, nil)
 }
+
+// SetProjectSettings edits a project's per-project overrides in config.toml;
+// an empty value removes one. The station validates and applies them at once.
+func (c *Client) SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error) {
+	var out supervisor.ProjectInfo
+	err := c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/settings", set, &out)
+	return out, err
+}

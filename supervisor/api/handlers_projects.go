@@ -48,3 +48,18 @@ func (s *Server) resumeProject(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// setProjectSettings takes {"idle_window": "10m", …}; "" removes an override.
+func (s *Server) setProjectSettings(w http.ResponseWriter, r *http.Request) {
+	var req map[string]string
+	if !decode(w, r, &req) {
+		return
+	}
+	name := r.PathValue("name")
+	p, err := s.st.SetProjectSettings(r.Context(), name, req)
+	if err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}

@@ -12,6 +12,7 @@ func (s *Server) routes() {
 	st("GET /v1/projects", s.getProjects)
 	st("POST /v1/projects/{name}/pause", s.pauseProject)
 	st("POST /v1/projects/{name}/resume", s.resumeProject)
+	st("POST /v1/projects/{name}/settings", s.setProjectSettings)
 
 	st("POST /v1/tasks", s.addTask)
 	st("GET /v1/tasks", s.listTasks)

@@ -32,6 +32,9 @@ type Station interface {
 	Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
 	PauseProject(ctx context.Context, name, reason string) error
 	ResumeProject(ctx context.Context, name string) error
+	// SetProjectSettings edits a project's overrides in config.toml
+	// (validated, applied without a restart); "" removes an override.
+	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
 
 	// SessionByToken finds the live session a session token belongs to.
 	SessionByToken(token string) (supervisor.SessionInfo, bool)

@@ -297,6 +297,25 @@ func (f *Station) ResumeProject(ctx context.Context, name string) error {
 	return f.setPaused(name, false, "")
 }
 
+// SetProjectSettings records the edit; the fake applies idle_window only.
+func (f *Station) SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err, ok := f.fail["SetProjectSettings"]; ok {
+		delete(f.fail, "SetProjectSettings")
+		return supervisor.ProjectInfo{}, err
+	}
+	i := slices.IndexFunc(f.projects, func(p supervisor.ProjectInfo) bool { return p.Name == name })
+	if i < 0 {
+		return supervisor.ProjectInfo{}, notFound("project", name)
+	}
+	if v, ok := set["idle_window"]; ok {
+		f.projects[i].IdleWindow = v
+	}
+	f.record("SetProjectSettings", "", name)
+	return f.projects[i], nil
+}
+
 func (f *Station) SessionByToken(token string) (supervisor.SessionInfo, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,0 +1,142 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// EditableKeys are the per-project overrides a person may change from the
+// tray; every other key is edited by hand.
+var EditableKeys = []string{"agent", "backend", "idle_window", "block_window", "review_idle_window", "cpu_alive", "breaker", "nudge", "permission_mode"}
+
+// EditProject sets (or, with an empty value, removes) per-project override
+// keys of project name in the file's text, and returns the new text and its
+// parsed config. It edits lines in place, so the rest of the file — comments,
+// order, other projects — stays as the person wrote it; the result is
+// validated as a whole before anything is returned, so a bad value is
+// refused with the usual file:line:key error and nothing is written.
+func EditProject(path string, data []byte, name string, set map[string]string) ([]byte, *Config, error) {
+	cfg, err := Parse(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx := slices.IndexFunc(cfg.Projects, func(p Project) bool { return p.Name == name })
+	if idx < 0 {
+		return nil, nil, fmt.Errorf("no project %q in %s; add it to the file first", name, path)
+	}
+	text := string(data)
+	loc := locate(text)
+	table := keyPath{"projects"}.at(idx)
+	header, ok := loc[table.String()]
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: project %q is not written as a [[projects]] table; edit it by hand", path, name)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	type edit struct {
+		line    int // 1-based; replace this line, or insert after it
+		replace bool
+		text    string // "" with replace deletes the line
+	}
+	var edits []edit
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(EditableKeys, k) {
+			return nil, nil, fmt.Errorf("%q cannot be edited here; use one of %s, or edit %s by hand", k, strings.Join(EditableKeys, ", "), path)
+		}
+		v := set[k]
+		newLine := ""
+		if v != "" {
+			newLine = k + " = " + tomlString(v) + "\n"
+		}
+		if n, ok := loc[table.with(k).String()]; ok {
+			if cur := strings.TrimSpace(lines[n-1]); !strings.HasPrefix(cur, k) || strings.Count(cur, `"""`)+strings.Count(cur, `'''`) == 1 {
+				return nil, nil, fmt.Errorf("%s:%d: %s spans lines; edit it by hand", path, n, table.with(k))
+			}
+			edits = append(edits, edit{line: n, replace: true, text: newLine})
+		} else if newLine != "" {
+			edits = append(edits, edit{line: header, text: newLine})
+		}
+	}
+	// Apply from the bottom up so earlier line numbers stay true.
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].line > edits[j].line })
+	for _, e := range edits {
+		if e.replace {
+			lines = slices.Replace(lines, e.line-1, e.line, e.text)
+		} else {
+			if !strings.HasSuffix(lines[e.line-1], "\n") {
+				lines[e.line-1] += "\n"
+			}
+			lines = slices.Insert(lines, e.line, e.text)
+		}
+	}
+	out := []byte(strings.Join(lines, ""))
+	ncfg, err := Parse(path, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, ncfg, nil
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// WriteFile replaces path with data atomically (a temp file renamed over
+// it), keeping the old file's mode, so a crash never leaves half a config.
+func WriteFile(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEditProject(t *testing.T) {
+	dir := t.TempDir()
+	src := `# my config
+max_sessions = 2
+
+[[projects]]
+name = "web"   # the site
+path = "` + dir + `"
+idle_window = "5m"
+command = ["sh", "x"]
+
+[[projects]]
+name = "api"
+path = "` + dir + `"
+`
+	out, cfg, err := EditProject("/h/config.toml", []byte(src), "api", map[string]string{"idle_window": "15m", "nudge": "wake \"up\""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cfg.Project("api")
+	if p.Settings.IdleWindow != 15*time.Minute || p.Settings.Nudge != `wake "up"` {
+		t.Fatalf("api settings %+v", p.Settings)
+	}
+	if w, _ := cfg.Project("web"); w.Settings.IdleWindow != 5*time.Minute {
+		t.Fatal("another project changed")
+	}
+	if !strings.Contains(string(out), "# my config") || !strings.Contains(string(out), `name = "web"   # the site`) {
+		t.Fatalf("comments lost:\n%s", out)
+	}
+	// Replace an existing key and remove another.
+	out2, cfg2, err := EditProject("/h/config.toml", out, "web", map[string]string{"idle_window": "7m", "block_window": "2m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := cfg2.Project("web"); w.Settings.IdleWindow != 7*time.Minute || w.Settings.BlockWindow != 2*time.Minute {
+		t.Fatalf("web %+v", w.Settings)
+	}
+	if strings.Count(string(out2), "idle_window") != 2 {
+		t.Fatalf("the old line was not replaced:\n%s", out2)
+	}
+	out3, cfg3, err := EditProject("/h/config.toml", out2, "web", map[string]string{"idle_window": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := cfg3.Project("web"); w.Settings.IdleWindow != 5*time.Minute || strings.Count(string(out3), "idle_window") != 1 {
+		t.Fatalf("removing the override did not restore the default:\n%s", out3)
+	}
+}
+
+func TestEditProjectRefusesBadValues(t *testing.T) {
+	src := "[[projects]]\nname = \"web\"\npath = \"" + t.TempDir() + "\"\n"
+	for _, tt := range []struct {
+		set  map[string]string
+		want string
+	}{
+		{map[string]string{"idle_window": "5 minutes"}, "config.toml:2: projects[0].idle_window"},
+		{map[string]string{"block_window": "10ms"}, "projects[0].block_window"},
+		{map[string]string{"path": "/etc"}, `"path" cannot be edited here`},
+		{map[string]string{"cpu_alive": "500%"}, "projects[0].cpu_alive"},
+	} {
+		_, cfg, err := EditProject("/h/config.toml", []byte(src), "web", tt.set)
+		if err == nil || cfg != nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("EditProject(%v) = %v, want an error naming %q", tt.set, err, tt.want)
+		}
+	}
+	if _, _, err := EditProject("/h/config.toml", []byte(src), "nope", map[string]string{"idle_window": "1m"}); err == nil {
+		t.Error("edited a project that does not exist")
+	}
+}
