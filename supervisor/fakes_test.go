@@ -228,7 +228,13 @@ type fakeSpawner struct {
 	pid   int
 	procs chan *fakeProc
 	fail  error
+	// handled makes its procs Handled, like tmux's: they outlive a station.
+	handled bool
 }
+
+type handledProc struct{ *fakeProc }
+
+func (h handledProc) Handle() string { return fmt.Sprintf("@%d", h.pid) }
 
 func (s *fakeSpawner) Spawn(spec SpawnSpec) (Proc, error) {
 	if s.fail != nil {
@@ -239,6 +245,9 @@ func (s *fakeSpawner) Spawn(spec SpawnSpec) (Proc, error) {
 	p := newFakeProc(spec, 1000+s.pid)
 	s.mu.Unlock()
 	s.procs <- p
+	if s.handled {
+		return handledProc{p}, nil
+	}
 	return p, nil
 }
 

@@ -53,10 +53,11 @@ type outcome struct {
 type outcomeKind int
 
 const (
-	outExited  outcomeKind = iota // the agent exited on its own
-	outBlocked                    // the watchdog or a person blocked it (task already moved)
-	outEnded                      // the station ended it (completed, cancelled, requeued)
-	outStopped                    // the station is shutting down
+	outExited   outcomeKind = iota // the agent exited on its own
+	outBlocked                     // the watchdog or a person blocked it (task already moved)
+	outEnded                       // the station ended it (completed, cancelled, requeued)
+	outStopped                     // the station is shutting down
+	outDetached                    // the station is shutting down; the session lives on (tmux)
 )
 
 // command is a message to a session's goroutine.
@@ -200,6 +201,12 @@ func (s *session) run(ctx context.Context) outcome {
 	for {
 		select {
 		case <-ctx.Done():
+			if _, survives := s.proc.(Handled); survives {
+				// Its backend (tmux) outlives the station: leave the agent
+				// working; the next station adopts it again.
+				s.detach()
+				return outcome{kind: outDetached}
+			}
 			s.stop()
 			return outcome{kind: outStopped, lastLine: lastLine(s.con.snapshot())}
 		case <-s.activity:
@@ -533,6 +540,18 @@ func (s *session) stop() {
 	}
 	if err := s.proc.Close(); err != nil {
 		s.log.Debug("close pty", "err", err)
+	}
+	s.con.close()
+}
+
+// detach lets go of a session that outlives the station, without ending it.
+func (s *session) detach() {
+	if err := s.proc.Close(); err != nil {
+		s.log.Debug("detach", "err", err)
+	}
+	select {
+	case <-s.readerDone:
+	case <-time.After(time.Second):
 	}
 	s.con.close()
 }

@@ -454,17 +454,13 @@ func (st *Station) settle(s *session, o outcome) {
 		st.settleBlock(ctx, s.spec.TaskID, from, reason, "station", s.spec.ID)
 	case outStopped:
 		st.settleBlock(ctx, s.spec.TaskID, from, "station stopped while the session ran; requeue the task to resume it", "station", s.spec.ID)
+	case outDetached:
+		// Still running: its record stays live for the next station.
+		st.release(s)
+		st.log.Info("session left running for the next station", "session", s.spec.ID)
+		return
 	}
-	if s.closeTranscript != nil {
-		_ = s.closeTranscript()
-	}
-	for _, p := range st.opt.Probers {
-		p.Forget(s.spec.ID)
-	}
-	st.mu.Lock()
-	delete(st.sessions, s.spec.ID)
-	st.running[s.spec.Project]--
-	st.mu.Unlock()
+	st.release(s)
 	info := s.Info()
 	info.State = SessEnded
 	st.bus.Publish(Event{Kind: EventSession, Session: &info})
@@ -494,6 +490,21 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if err := st.opt.Workspaces.Remove(ctx, p, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}
+}
+
+// release frees a session's slot and forgets it.
+func (st *Station) release(s *session) {
+	if s.closeTranscript != nil {
+		_ = s.closeTranscript()
+		s.closeTranscript = nil
+	}
+	for _, p := range st.opt.Probers {
+		p.Forget(s.spec.ID)
+	}
+	st.mu.Lock()
+	delete(st.sessions, s.spec.ID)
+	st.running[s.spec.Project]--
+	st.mu.Unlock()
 }
 
 // settleBlock blocks a task unless something else already settled it (a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -25,6 +26,7 @@ type harness struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan error
+	once   sync.Once
 }
 
 func project(name string, idle, block time.Duration) config.Project {
@@ -59,8 +61,10 @@ func startWith(t *testing.T, opts func(*Options), projects ...config.Project) *h
 }
 
 func (h *harness) stop() {
-	h.cancel()
-	<-h.done
+	h.once.Do(func() {
+		h.cancel()
+		<-h.done
+	})
 }
 
 func (h *harness) add(projectName, title string) Task {
@@ -559,5 +563,31 @@ func TestWaitingIgnoresTheTUIsAnimation(t *testing.T) {
 		if st := h.session(task.ID).State; st != SessWorking {
 			t.Fatalf("after the prompt hook: %v, want working", st)
 		}
+	})
+}
+
+// A session whose backend outlives the station (tmux) is left running when
+// the station stops, its task still working and its record live for the
+// next station to adopt.
+func TestStopLeavesSurvivingSessionsRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		h.sp.handled = true
+		task := h.add("web", "a")
+		p := h.proc()
+		p.say("working\r\n")
+		synctest.Wait()
+		h.stop()
+		if p.stops != 0 {
+			t.Fatal("the station's stop ended a session that outlives it")
+		}
+		if got := h.task(task.ID); got.State != TaskWorking {
+			t.Fatalf("task %v %q, want still working", got.State, got.Reason)
+		}
+		recs, _ := h.board.Sessions(context.Background(), true)
+		if len(recs) != 1 || recs[0].Handle == "" || recs[0].Token == "" {
+			t.Fatalf("live records %+v, want one with its handle and token", recs)
+		}
+		p.exit(0) // let the bubble end
 	})
 }
