@@ -230,6 +230,7 @@ type fakeSpawner struct {
 	fail  error
 	// handled makes its procs Handled, like tmux's: they outlive a station.
 	handled bool
+	started []*fakeProc
 }
 
 type handledProc struct{ *fakeProc }
@@ -245,6 +246,9 @@ func (s *fakeSpawner) Spawn(spec SpawnSpec) (Proc, error) {
 	p := newFakeProc(spec, 1000+s.pid)
 	s.mu.Unlock()
 	s.procs <- p
+	s.mu.Lock()
+	s.started = append(s.started, p)
+	s.mu.Unlock()
 	if s.handled {
 		return handledProc{p}, nil
 	}
@@ -290,3 +294,21 @@ func (f *fakeProber) Probe(_ context.Context, _ ProbeTarget, _ time.Time) (Life,
 }
 func (f *fakeProber) Forget(string) {}
 func (f *fakeProber) set(v bool)    { f.mu.Lock(); f.alive = v; f.mu.Unlock() }
+
+// Adopt finds a proc this spawner started by its handle, as tmux would find
+// a window after a station restart.
+func (s *fakeSpawner) Adopt(handle string) (Proc, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.started {
+		if fmt.Sprintf("@%d", p.pid) == handle {
+			select {
+			case <-p.exited:
+				return nil, false, nil
+			default:
+			}
+			return handledProc{p}, true, nil
+		}
+	}
+	return nil, false, nil
+}

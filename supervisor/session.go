@@ -194,7 +194,7 @@ func (s *session) run(ctx context.Context) outcome {
 		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
 		s.wd.State = s.wd.Base
 	}
-	s.timer = time.NewTimer(s.window())
+	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
 	defer s.timer.Stop()
 	s.publish()
 

@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -589,5 +591,72 @@ func TestStopLeavesSurvivingSessionsRunning(t *testing.T) {
 			t.Fatalf("live records %+v, want one with its handle and token", recs)
 		}
 		p.exit(0) // let the bubble end
+	})
+}
+
+// A restarted station adopts a session that outlived it: same process, same
+// token, its watchdog timed from the last output, not from the restart.
+func TestRestartAdoptsSurvivingSessions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		board := newMemBoard()
+		sp := &fakeSpawner{procs: make(chan *fakeProc, 4), handled: true}
+		home := t.TempDir()
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Settings.Backend = "tmux"
+		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{p}}
+		run := func() (*Station, context.CancelFunc, chan error) {
+			st, err := New(Options{Home: home, Config: cfg, Board: board, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)},
+				Spawners: map[string]Spawner{"tmux": sp}, Notifier: &recNotifier{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- st.Run(ctx) }()
+			return st, cancel, done
+		}
+		st1, cancel1, done1 := run()
+		task, _ := st1.AddTask(context.Background(), NewTask{Project: "web", Title: "long job"})
+		synctest.Wait()
+		proc := <-sp.procs
+		proc.say("step 1\r\n")
+		synctest.Wait()
+		outAt := time.Now()
+		token := ""
+		for _, s := range st1.liveSessions() {
+			token = s.spec.Token
+		}
+		advance(2 * time.Minute)
+		cancel1()
+		<-done1
+		// The transcript's mtime is the last output; in this bubble it must
+		// be the bubble's time, as it is the wall clock in real life.
+		if err := os.Chtimes(filepath.Join(home, "logs", task.ID+".1.log"), outAt, outAt); err != nil {
+			t.Fatal(err)
+		}
+
+		st2, cancel2, done2 := run()
+		defer func() { cancel2(); <-done2; proc.exit(0) }()
+		synctest.Wait()
+		ss := st2.Sessions()
+		if len(ss) != 1 || ss[0].PID != proc.pid || ss[0].TaskID != task.ID {
+			t.Fatalf("after the restart: %+v, want the same process adopted", ss)
+		}
+		if got, _ := board.Task(context.Background(), task.ID); got.State != TaskWorking {
+			t.Fatalf("task %v %q, want still working", got.State, got.Reason)
+		}
+		if _, ok := st2.SessionByToken(token); !ok {
+			t.Fatal("the agent's token no longer works after the restart")
+		}
+		// Silent since 2 minutes before the restart: nudged 3 minutes after
+		// it (5m after the last output), not 5 minutes after.
+		advance(3*time.Minute - time.Second)
+		if ss := st2.Sessions(); ss[0].State == SessNudged {
+			t.Fatal("nudged early")
+		}
+		advance(2 * time.Second)
+		if ss := st2.Sessions(); len(ss) != 1 || ss[0].State != SessNudged {
+			t.Fatalf("5m after the last output: %+v, want nudged", ss)
+		}
 	})
 }
