@@ -650,9 +650,9 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 		}
 		// Silent since 2 minutes before the restart: nudged 3 minutes after
 		// it (5m after the last output), not 5 minutes after.
-		advance(3*time.Minute - time.Second)
+		advance(time.Until(outAt.Add(5*time.Minute - time.Second)))
 		if ss := st2.Sessions(); ss[0].State == SessNudged {
-			t.Fatal("nudged early")
+			t.Fatalf("nudged early: %+v (last output %v)", ss, outAt)
 		}
 		advance(2 * time.Second)
 		if ss := st2.Sessions(); len(ss) != 1 || ss[0].State != SessNudged {
