@@ -121,6 +121,8 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 		if err := s.send(ctx, command{kind: cmdEnd, result: outEnded}); err != nil {
 			st.log.Warn("end cancelled session", "session", s.spec.ID, "err", err)
 		}
+	} else {
+		st.finish(ctx, id) // no session will settle it: remove its worktree now
 	}
 	return t, nil
 }

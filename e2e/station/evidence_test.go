@@ -110,3 +110,33 @@ func TestResumeFromLastGreenCommit(t *testing.T) {
 		t.Fatal("attempt 2 did not run in the worktree")
 	}
 }
+
+// A done task's worktree is removed (its branch stays); so is a cancelled
+// one's, its uncommitted files saved on a branch first.
+func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t)
+	s := startStation(t, writeConfig(t, projectTOML("web", repo, "30s", "30s", "concurrency = 2")))
+	done := s.addTask("web", "done", "commit finished work; complete done")
+	blocked := s.addTask("web", "blocked", "commit part one; dirty half-written; exit 1")
+	s.waitState(done, "done", 10*time.Second)
+	s.waitState(blocked, "blocked", 10*time.Second)
+	s.must("task", "cancel", blocked)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out := git(t, repo, "worktree", "list")
+		if !strings.Contains(out, "/"+done+" ") && !strings.Contains(out, "/"+blocked+" ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("worktrees not removed:\n%s", out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(git(t, repo, "log", "--oneline", "bs/"+done), "finished work") {
+		t.Fatal("the done task's branch lost its commit")
+	}
+	if got := git(t, repo, "show", "bs/"+blocked+"-unsaved:dirty-1.txt"); got != "half-written\n" {
+		t.Fatalf("the cancelled task's dirty file on bs/%s-unsaved: %q", blocked, got)
+	}
+}
