@@ -411,7 +411,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
-	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env})
+	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: "BUILDSTATION_SESSION_ID=" + id})
 	if err != nil {
 		transcript.Close()
 		return nil, err

@@ -31,6 +31,10 @@ type proc struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// marker is the session's own environment entry; Stop also ends the
+	// processes that carry it but left the tree.
+	marker string
 }
 
 func newProc(cmd *exec.Cmd, master *os.File) *proc {

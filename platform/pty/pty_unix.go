@@ -42,5 +42,7 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 		_ = cmd.Wait()
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	return newProc(cmd, master), nil
+	p := newProc(cmd, master)
+	p.marker = spec.Marker
+	return p, nil
 }

@@ -64,7 +64,7 @@ func (p *proc) stop(grace time.Duration) error {
 			targets[pid] = now
 		}
 	}
-	for _, pid := range proctree.Family(all, p.pid) {
+	for _, pid := range append(proctree.Family(all, p.pid), p.strays(all)...) {
 		if !all[pid].Zombie() {
 			targets[pid] = all[pid]
 		}
@@ -88,10 +88,25 @@ func (p *proc) family() map[int]proctree.Proc {
 		return nil
 	}
 	fam := make(map[int]proctree.Proc)
-	for _, pid := range proctree.Family(all, p.pid) {
+	for _, pid := range append(proctree.Family(all, p.pid), p.strays(all)...) {
 		fam[pid] = all[pid]
 	}
 	return fam
+}
+
+// strays are the session's processes that left its tree and group: they
+// still carry its marker in their environment (Linux; none elsewhere).
+func (p *proc) strays(all map[int]proctree.Proc) []int {
+	if p.marker == "" {
+		return nil
+	}
+	var out []int
+	for _, pid := range proctree.Marked("", p.marker) {
+		if _, ok := all[pid]; ok {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // signal sends each signal to the agent's process group, then to every

@@ -4,6 +4,9 @@ package pty
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -122,4 +125,42 @@ func isSignal(err error, sig syscall.Signal) bool {
 func isOnPath(name string) bool {
 	_, err := lookPath(name, envValue(nil, "PATH", false))
 	return err == nil
+}
+
+// A grandchild that called setsid and whose parent already died is out of
+// every tree walk from the agent (its parent is init) and out of the agent's
+// group and session; the session's environment marker still finds it.
+func TestStopKillsOrphanedSetsidGrandchild(t *testing.T) {
+	if !isOnPath("setsid") || runtime.GOOS != "linux" {
+		t.Skip("needs setsid and /proc environ (Linux)")
+	}
+	marker := fmt.Sprintf("BUILDSTATION_SESSION_ID=orphan-test-%d", time.Now().UnixNano())
+	p := spawn(t, supervisor.SpawnSpec{
+		Argv:   []string{"sh", "-c", "(setsid sleep 301 &); echo forked; sleep 300"},
+		Env:    append(os.Environ(), marker),
+		Marker: marker,
+	})
+	out := collect(p)
+	out.waitFor(t, "forked")
+	var orphan int
+	deadline := time.Now().Add(5 * time.Second)
+	for orphan == 0 && time.Now().Before(deadline) {
+		for _, pid := range proctree.Marked("", marker) {
+			procs, _ := proctree.Current()
+			if pr := procs[pid]; pr.Comm == "sleep" && pr.PPID == 1 || pr.Comm == "sleep" && pr.Session != p.Pid() {
+				orphan = pid
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if orphan == 0 {
+		t.Fatal("the orphaned setsid sleep never showed up")
+	}
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if running(orphan) {
+		syscall.Kill(orphan, syscall.SIGKILL)
+		t.Fatalf("the orphaned setsid grandchild %d survived Stop", orphan)
+	}
 }

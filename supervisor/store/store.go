@@ -84,7 +84,7 @@ func createFile(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		if errors.Is(err, fs.ErrPermission) {
-			return fmt.Errorf("database is read-only or not accessible: %w", err)
+			return fmt.Errorf("database is read-only or not accessible (make it and its folder writable by you, or use another --home): %w", err)
 		}
 		return err
 	}
@@ -141,9 +141,9 @@ func explain(err error) error {
 	}
 	switch se.Code() & 0xff {
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return fmt.Errorf("database is locked by another process (is another station running?): %w", err)
+		return fmt.Errorf("database is locked by another process (stop the other station or program using it, then start again): %w", err)
 	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
-		return fmt.Errorf("database is read-only or not accessible: %w", err)
+		return fmt.Errorf("database is read-only or not accessible (make it and its folder writable by you, or use another --home): %w", err)
 	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
 		return fmt.Errorf("file is not a Build Station board: %w", err)
 	}
