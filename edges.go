@@ -2,9 +2,11 @@ package main
 
 import (
 	"log/slog"
+	"path/filepath"
 
 	"github.com/buildstation/buildstation/platform/evidence"
 	"github.com/buildstation/buildstation/platform/gitwt"
+	"github.com/buildstation/buildstation/platform/tmux"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -26,4 +28,14 @@ func probers() []supervisor.Prober {
 // workspaces gives each task of a git project its own worktree.
 func workspaces(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces {
 	return gitwt.New(cache, log)
+}
+
+// spawners are the session backends besides the pty: tmux, when it is
+// installed, on a server of the station's own whose socket is in its home.
+func spawners(home string) map[string]supervisor.Spawner {
+	m := map[string]supervisor.Spawner{}
+	if tmux.Available() {
+		m["tmux"] = tmux.New(filepath.Join(home, tmux.SocketName))
+	}
+	return m
 }

@@ -33,6 +33,8 @@ func run(args []string) int {
 		return runDaemon(ctx, home, rest)
 	case "demo":
 		return runDemo(ctx, home, rest)
+	case "service":
+		return runService(ctx, home, rest)
 	case "fake-agent":
 		return runFakeAgent(ctx, rest)
 	case "", "--hidden", "open":
@@ -121,7 +123,7 @@ func runDaemon(ctx context.Context, homeFlag string, args []string) int {
 func stationOptions(home string, log *slog.Logger) daemon.Options {
 	self, _ := os.Executable()
 	return daemon.Options{
-		Home: home, Spawner: pty.New(), Log: log, Self: self,
+		Home: home, Spawner: pty.New(), Spawners: spawners, Log: log, Self: self,
 		Notifier:   notifier(log),
 		Probers:    probers(),
 		Workspaces: workspaces,

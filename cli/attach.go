@@ -18,7 +18,8 @@ import (
 const detachKey = 0x1d
 
 // sessionAttach is an interactive console on a session in this terminal.
-// With a terminal on stdin it goes raw (keys go to the session as typed),
+// A session of the tmux backend is attached with tmux itself (attachTmux).
+// Otherwise, with a terminal on stdin it goes raw (keys go to the session as typed),
 // follows the window size and detaches on Ctrl-]; otherwise it just copies
 // stdin in and output out until the session ends.
 func (e *env) sessionAttach(args []string) error {
@@ -27,6 +28,9 @@ func (e *env) sessionAttach(args []string) error {
 		return err
 	}
 	id := pos[0]
+	if ok, err := e.attachTmux(id); ok {
+		return err
+	}
 	c, err := e.client()
 	if err != nil {
 		return err

@@ -25,6 +25,9 @@ type Options struct {
 	Spawner  supervisor.Spawner
 	Notifier supervisor.Notifier // nil: log only
 	Probers  []supervisor.Prober
+	// Spawners makes the other session backends by name ("tmux") for a
+	// home: the tmux backend's server socket lives there. nil: pty only.
+	Spawners func(home string) map[string]supervisor.Spawner
 	// Workspaces makes the task worktree manager, given the board as its
 	// gate cache; nil runs tasks in their project folders.
 	Workspaces func(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces
@@ -65,8 +68,12 @@ func Run(ctx context.Context, o Options) error {
 	if o.Workspaces != nil {
 		ws = o.Workspaces(board, o.Log)
 	}
+	var spawners map[string]supervisor.Spawner
+	if o.Spawners != nil {
+		spawners = o.Spawners(o.Home)
+	}
 	st, err := supervisor.New(supervisor.Options{
-		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Notifier: o.Notifier,
+		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws,
 	})
 	if err != nil {

@@ -1,7 +1,6 @@
 package pty
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,64 +8,72 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/UserExistsError/conpty"
 	"golang.org/x/sys/windows"
 )
 
-// After the agent exits, its console may still be flushing. ConPTY never
-// ends the output pipe by itself (conpty keeps the pipe's write end open
-// until Close), so Read ends once no output has come for drainQuiet after
-// the exit, or drainMax at most.
+// After the agent exits its console may still be rendering. Once the agent
+// has exited and no output has come for drainQuiet (or drainMax at most),
+// the pseudo console is closed: conhost ends, the output pipe breaks, and
+// Read returns io.EOF after the last byte.
 const (
 	drainQuiet = 250 * time.Millisecond
 	drainMax   = 3 * time.Second
 	drainPoll  = 50 * time.Millisecond // how often the drain checks for quiet
+	// pumpWait bounds how long Close waits for the pump to see the pipe
+	// break after ClosePseudoConsole.
+	pumpWait = 5 * time.Second
 )
 
 // proc is one running agent in a pseudo console.
 type proc struct {
-	cpty *conpty.ConPty
-	job  windows.Handle // 0 when the agent could not be put in a job
-	pid  int
+	c   *console
+	pid int
 
 	// The pump goroutine copies console output into outW; Read reads outR.
-	// The copy is what lets Read end at exit (see drainQuiet) while the
-	// pump's own read on the console pipe stays blocked until Close.
-	outR    *io.PipeReader
-	outW    *io.PipeWriter
-	lastOut atomic.Int64 // unix nanoseconds of the last output
+	// The pump never stops reading until the pipe breaks, even after Read
+	// has ended: ClosePseudoConsole blocks until the output is drained on
+	// Windows before 11 24H2, and a console whose pipe is full stalls the
+	// agent.
+	outR     *io.PipeReader
+	outW     *io.PipeWriter
+	lastOut  atomic.Int64 // unix nanoseconds of the last output
+	pumpDone chan struct{}
 
 	done chan struct{} // closed once the agent exited; code, err set before
 	code int
 	err  error
+
+	consoleOnce sync.Once // ClosePseudoConsole, from the drain or Close
+	inMu        sync.Mutex
+	inClosed    bool // Write and Resize fail once the console is gone
 
 	stopMu  sync.Mutex
 	stopped bool
 	stopErr error
 
 	closeOnce sync.Once
-	closeErr  error
 }
 
-func newProc(cpty *conpty.ConPty, job windows.Handle) *proc {
+var _ JobAccounter = (*proc)(nil)
+
+func newProc(c *console) *proc {
 	r, w := io.Pipe()
-	p := &proc{cpty: cpty, job: job, pid: cpty.Pid(), outR: r, outW: w, done: make(chan struct{})}
+	p := &proc{c: c, pid: c.pid, outR: r, outW: w, pumpDone: make(chan struct{}), done: make(chan struct{})}
 	p.lastOut.Store(time.Now().UnixNano())
 	go p.pump()
 	go p.wait()
 	return p
 }
 
-// pump copies console output to outW until the console pipe breaks (Close).
-// Once Read has ended it keeps reading and discards: some Windows builds
-// block ClosePseudoConsole until the output pipe is drained.
+// pump copies console output to outW until the console pipe breaks.
 func (p *proc) pump() {
+	defer close(p.pumpDone)
 	buf := make([]byte, 32*1024)
 	for {
-		n, err := p.cpty.Read(buf)
+		n, err := p.c.out.Read(buf)
 		if n > 0 {
 			p.lastOut.Store(time.Now().UnixNano())
-			_, _ = p.outW.Write(buf[:n]) // fails at once after the drain or Close
+			_, _ = p.outW.Write(buf[:n]) // fails at once after Close: discarded
 		}
 		if err != nil {
 			_ = p.outW.CloseWithError(io.EOF) // a broken pipe is the end of output
@@ -75,18 +82,26 @@ func (p *proc) pump() {
 	}
 }
 
-// wait is the only caller of cpty.Wait; Wait and Stop share its result.
+// wait detects the exit (WaitForSingleObject on the process handle we were
+// given at creation, so a reused pid cannot fool it), then drains and
+// closes the console. Wait and Stop share its result.
 func (p *proc) wait() {
-	code, err := p.cpty.Wait(context.Background())
+	ev, err := windows.WaitForSingleObject(p.c.process, windows.INFINITE)
+	var code uint32
+	if err == nil && ev == windows.WAIT_OBJECT_0 {
+		err = windows.GetExitCodeProcess(p.c.process, &code)
+	} else if err == nil {
+		err = fmt.Errorf("wait returned %#x", ev)
+	}
 	p.code = int(int32(code)) // NTSTATUS codes such as 0xC000013A read as negative
 	if err != nil {
-		p.err = fmt.Errorf("wait for agent %d: %w", p.pid, err)
+		p.code, p.err = -1, fmt.Errorf("wait for agent %d: %w", p.pid, err)
 	}
 	close(p.done)
 	p.drain()
 }
 
-// drain ends the output stream once the exited agent's console is quiet.
+// drain waits for the exited agent's console to go quiet, then closes it.
 func (p *proc) drain() {
 	end := time.Now().Add(drainMax)
 	tick := time.NewTicker(drainPoll)
@@ -96,7 +111,17 @@ func (p *proc) drain() {
 			break
 		}
 	}
-	_ = p.outW.CloseWithError(io.EOF)
+	p.closeConsole()
+}
+
+// closeConsole closes the pseudo console once, with the pump still reading.
+func (p *proc) closeConsole() {
+	p.consoleOnce.Do(func() {
+		p.inMu.Lock()
+		p.inClosed = true
+		p.inMu.Unlock()
+		p.c.closeConsole()
+	})
 }
 
 func (p *proc) Pid() int { return p.pid }
@@ -112,12 +137,24 @@ func (p *proc) Read(b []byte) (int, error) {
 }
 
 // Write types into the console.
-func (p *proc) Write(b []byte) (int, error) { return p.cpty.Write(b) }
+func (p *proc) Write(b []byte) (int, error) {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.inClosed {
+		return 0, fmt.Errorf("write to agent %d: console closed", p.pid)
+	}
+	return p.c.in.Write(b)
+}
 
 // Resize sets the console size.
 func (p *proc) Resize(cols, rows uint16) error {
 	cols, rows = size(cols, rows)
-	return p.cpty.Resize(int(cols), int(rows))
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.inClosed {
+		return fmt.Errorf("resize agent %d: console closed", p.pid)
+	}
+	return windows.ResizePseudoConsole(p.c.hpc, windows.Coord{X: int16(cols), Y: int16(rows)})
 }
 
 // Wait returns the agent's exit code.
@@ -126,15 +163,39 @@ func (p *proc) Wait() (int, error) {
 	return p.code, p.err
 }
 
-// Close releases the console and the job; closing the job ends whatever of
-// the tree is still running (KILL_ON_JOB_CLOSE). Safe to call more than once.
+// JobCPU is the CPU time the agent's whole tree has used so far (see
+// JobAccounter); 0 if the job cannot be read.
+func (p *proc) JobCPU() time.Duration {
+	d, err := p.c.cpu()
+	if err != nil {
+		return 0
+	}
+	return d
+}
+
+// Close ends Read, closes the console while the pump keeps draining it,
+// then releases the handles; closing the job ends whatever of the tree is
+// still running (KILL_ON_JOB_CLOSE). Safe to call more than once.
 func (p *proc) Close() error {
 	p.closeOnce.Do(func() {
 		_ = p.outR.Close()
-		p.closeErr = p.cpty.Close()
-		if p.job != 0 {
-			_ = windows.CloseHandle(p.job)
+		p.closeConsole()
+		t := time.NewTimer(pumpWait)
+		select {
+		case <-p.pumpDone:
+		case <-t.C: // the handles close anyway; the pump's read then fails
 		}
+		t.Stop()
+		// The job first: closing it kills the tree, so the waiter returns
+		// before the process handle it waits on is closed.
+		p.c.closeJob()
+		t = time.NewTimer(pumpWait)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+		p.c.release()
 	})
-	return p.closeErr
+	return nil
 }

@@ -3,18 +3,24 @@ package pty
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
-	"github.com/UserExistsError/conpty"
 	"golang.org/x/sys/windows"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Spawn starts spec.Argv in a new pseudo console (ConPTY, Windows 10 1809
-// and later) and puts it in a Job Object so Stop can end its whole tree.
+// and later), inside a Job Object from its first instruction, so Stop can
+// end its whole tree. A .cmd or .bat agent (npm's claude.cmd) runs through
+// cmd.exe with its arguments escaped for it.
 func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("start agent: empty command")
+	}
+	if !IsConPtyAvailable() {
+		return nil, fmt.Errorf("start agent: %w", noConPTY())
 	}
 	if err := checkDir(spec.Dir); err != nil {
 		return nil, err
@@ -23,21 +29,32 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
-	argv := append([]string{path}, spec.Argv[1:]...)
-	cols, rows := size(spec.Cols, spec.Rows)
-	opts := []conpty.ConPtyOption{conpty.ConPtyDimensions(int(cols), int(rows))}
-	if spec.Dir != "" {
-		opts = append(opts, conpty.ConPtyWorkDir(spec.Dir))
-	}
-	if spec.Env != nil {
-		opts = append(opts, conpty.ConPtyEnv(spec.Env))
-	}
-	cpty, err := conpty.Start(windows.ComposeCommandLine(argv), opts...)
+	app, line, err := commandLine(path, spec.Argv[1:], cmdExe(), windows.ComposeCommandLine)
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	// A job that cannot be made is not fatal: Stop falls back to walking
-	// the process table.
-	job, _ := newJob(cpty.Pid())
-	return newProc(cpty, job), nil
+	env := spec.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	block, err := envBlock(env, os.Getenv("SYSTEMROOT"))
+	if err != nil {
+		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	cols, rows := size(spec.Cols, spec.Rows)
+	c, err := startConsole(app, line, spec.Dir, block, cols, rows)
+	if err != nil {
+		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	return newProc(c), nil
+}
+
+// cmdExe is the system's own cmd.exe, never one found on PATH or in
+// %ComSpec%, which a session's environment controls.
+func cmdExe() string {
+	dir, err := windows.GetSystemDirectory()
+	if err != nil || dir == "" {
+		dir = `C:\Windows\System32`
+	}
+	return filepath.Join(dir, "cmd.exe")
 }

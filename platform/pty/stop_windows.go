@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/sys/windows"
-
 	"github.com/buildstation/buildstation/platform/proctree"
 )
 
@@ -19,9 +17,11 @@ const killWait = 5 * time.Second
 const ctrlC = "\x03"
 
 // Stop ends the agent's whole tree: Ctrl+C into its console, up to grace
-// for the agent to exit, then TerminateJobObject, plus TerminateProcess on
-// every descendant collected before the Ctrl+C (those that escaped the job:
-// started before the job was assigned, or allowed to break away).
+// for the agent to exit, then TerminateJobObject. The agent is in the job
+// from its first instruction (it starts suspended), so the job holds the
+// tree; TerminateProcess on every descendant collected before the Ctrl+C is
+// a second net for a process that left the job (a job-breakaway flag on a
+// nested job the agent made itself).
 //
 // Stop is idempotent: later calls return the first call's result at once.
 func (p *proc) Stop(grace time.Duration) error {
@@ -49,7 +49,7 @@ func (p *proc) stop(grace time.Duration) error {
 		select {
 		case <-p.done:
 		default:
-			_, _ = p.cpty.Write([]byte(ctrlC))
+			_, _ = p.Write([]byte(ctrlC))
 		}
 		t := time.NewTimer(grace)
 		select {
@@ -60,15 +60,13 @@ func (p *proc) stop(grace time.Duration) error {
 	}
 
 	var errs []error
-	if p.job != 0 {
-		if err := windows.TerminateJobObject(p.job, 1); err != nil {
-			errs = append(errs, fmt.Errorf("terminate job: %w", err))
-		}
+	if err := p.c.terminateJob(); err != nil {
+		errs = append(errs, fmt.Errorf("terminate job: %w", err))
 	}
 	select {
 	case <-p.done:
 	default:
-		if err := terminate(p.pid); err != nil {
+		if err := terminateHandle(p.c.process); err != nil {
 			errs = append(errs, fmt.Errorf("terminate %d: %w", p.pid, err))
 		}
 	}

@@ -1,0 +1,33 @@
+package app
+
+import (
+	"context"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// Client is the part of the station's API the tray uses. *api.Client
+// satisfies it; tests hand in a fake.
+type Client interface {
+	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
+	Sessions(ctx context.Context) ([]supervisor.SessionInfo, error)
+	Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
+	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)
+	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
+	Cancel(ctx context.Context, id string) (supervisor.Task, error)
+	Nudge(ctx context.Context, id string) error
+	Block(ctx context.Context, id, reason string) error
+	Pause(ctx context.Context, name, reason string) error
+	Resume(ctx context.Context, name string) error
+	Attach(ctx context.Context, id string) (*api.AttachConn, error)
+	Events(ctx context.Context) (<-chan supervisor.Event, error)
+}
+
+var _ Client = (*api.Client)(nil)
+
+// Connect returns a client for the running station, starting one first if
+// the caller's policy says so. It is called again whenever the event stream
+// ends (the station restarted), so it must re-read where the station
+// listens each time.
+type Connect func(ctx context.Context, first bool) (Client, error)

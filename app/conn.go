@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// conn keeps the tray connected to the station: it dials, reads the board
+// once, then follows the event stream, and dials again when the stream
+// ends (the station stopped or restarted). It owns the station's state as
+// it streams in; the UI gets copies (Snapshot) through onSnap.
+type conn struct {
+	connect  Connect
+	log      *slog.Logger
+	onSnap   func(Snapshot)            // called on conn's goroutine
+	onNotice func(supervisor.Notice)   // likewise
+	refresh  chan struct{}             // ask for a full re-read
+	coalesce time.Duration             // how long a burst of events may gather before one snapshot
+	retry    func(n int) time.Duration // wait before the nth redial
+
+	mu     sync.Mutex
+	client Client // nil while not connected
+}
+
+func newConn(connect Connect, log *slog.Logger) *conn {
+	return &conn{
+		connect:  connect,
+		log:      log,
+		refresh:  make(chan struct{}, 1),
+		coalesce: 150 * time.Millisecond,
+		retry: func(n int) time.Duration {
+			return min(time.Second<<min(n, 4), 10*time.Second)
+		},
+	}
+}
+
+// Client is the station's client now, or nil while disconnected.
+func (c *conn) Client() Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.client
+}
+
+func (c *conn) setClient(cl Client) {
+	c.mu.Lock()
+	c.client = cl
+	c.mu.Unlock()
+}
+
+// Refresh asks for a full re-read soon; it never blocks.
+func (c *conn) Refresh() {
+	select {
+	case c.refresh <- struct{}{}:
+	default:
+	}
+}
+
+// Run connects and follows the station until ctx ends. Redials wait
+// longer each time (1 s up to 10 s): a poll of station.json is the only way
+// to learn that a station came back, and it costs one stat and one
+// connect attempt.
+func (c *conn) Run(ctx context.Context) {
+	first := true
+	for n := 0; ctx.Err() == nil; n++ {
+		cl, err := c.connect(ctx, first)
+		first = false
+		if err == nil {
+			n = 0
+			c.setClient(cl)
+			err = c.follow(ctx, cl)
+			c.setClient(nil)
+			if ctx.Err() != nil {
+				return
+			}
+			c.log.Info("station connection ended", "err", err)
+		}
+		msg := "the station stopped"
+		if err != nil {
+			msg = err.Error()
+		}
+		c.onSnap(Snapshot{Connected: false, Err: msg})
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(c.retry(n)):
+		case <-c.refresh: // a person asked: try now
+		}
+	}
+}
+
+// state is the board as the stream tells it.
+type state struct {
+	tasks    map[string]supervisor.Task
+	sessions map[string]supervisor.SessionInfo
+	projects []supervisor.ProjectInfo
+}
+
+func (s *state) snapshot() Snapshot {
+	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects)}
+	for _, t := range s.tasks {
+		snap.Tasks = append(snap.Tasks, t)
+	}
+	slices.SortFunc(snap.Tasks, func(a, b supervisor.Task) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return compareIDs(a.ID, b.ID)
+	})
+	for _, si := range s.sessions {
+		snap.Sessions = append(snap.Sessions, si)
+	}
+	slices.SortFunc(snap.Sessions, func(a, b supervisor.SessionInfo) int { return compareIDs(a.ID, b.ID) })
+	return snap
+}
+
+// compareIDs orders "t2" before "t10".
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// readAll replaces s with the station's board.
+func readAll(ctx context.Context, cl Client, s *state) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	tasks, err := cl.Tasks(ctx, supervisor.TaskFilter{})
+	if err != nil {
+		return err
+	}
+	sessions, err := cl.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	projects, err := cl.Projects(ctx)
+	if err != nil {
+		return err
+	}
+	s.tasks = make(map[string]supervisor.Task, len(tasks))
+	for _, t := range tasks {
+		s.tasks[t.ID] = t
+	}
+	s.sessions = make(map[string]supervisor.SessionInfo, len(sessions))
+	for _, si := range sessions {
+		if si.State != supervisor.SessEnded {
+			s.sessions[si.ID] = si
+		}
+	}
+	s.projects = projects
+	return nil
+}
+
+// follow subscribes first and reads the board second, so nothing that
+// happens in between is missed, then applies events until the stream
+// ends. Bursts are coalesced into one snapshot.
+func (c *conn) follow(ctx context.Context, cl Client) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events, err := cl.Events(ctx)
+	if err != nil {
+		return err
+	}
+	var s state
+	if err := readAll(ctx, cl, &s); err != nil {
+		return err
+	}
+	c.onSnap(s.snapshot())
+	var flush <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-events:
+			if !ok {
+				return nil
+			}
+			if c.apply(ctx, cl, &s, e) && flush == nil {
+				flush = time.After(c.coalesce)
+			}
+		case <-flush:
+			flush = nil
+			c.onSnap(s.snapshot())
+		case <-c.refresh:
+			if err := readAll(ctx, cl, &s); err != nil {
+				return err
+			}
+			flush = nil
+			c.onSnap(s.snapshot())
+		}
+	}
+}
+
+// apply folds one event into s; it reports whether the windows need a new
+// snapshot.
+func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Event) bool {
+	switch e.Kind {
+	case supervisor.EventTask:
+		if e.Task != nil {
+			s.tasks[e.Task.ID] = *e.Task
+			return true
+		}
+	case supervisor.EventSession:
+		if e.Session == nil {
+			return false
+		}
+		if e.Session.State == supervisor.SessEnded {
+			delete(s.sessions, e.Session.ID)
+		} else {
+			s.sessions[e.Session.ID] = *e.Session
+		}
+		return true
+	case supervisor.EventNotice:
+		if e.Notice != nil && c.onNotice != nil {
+			c.onNotice(*e.Notice)
+		}
+	case supervisor.EventProject:
+		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if ps, err := cl.Projects(pctx); err == nil {
+			s.projects = ps
+			return true
+		}
+	}
+	return false
+}

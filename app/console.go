@@ -1,0 +1,209 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// Console rendering limits: at most ~30 frames a second however fast the
+// session prints (frames coalesce), and this much history to scroll back.
+const (
+	frameInterval    = time.Second / 30
+	scrollbackLines  = 2000
+	replayQuietAfter = 500 * time.Millisecond
+)
+
+// console is one session's console window: the attach stream feeds a VT
+// emulator, a render goroutine paints it into the window at most 30 times
+// a second and only after new output, and keys go back to the session.
+// Closing the window detaches; the session goes on.
+type console struct {
+	u      *UI
+	id     string
+	win    fyne.Window
+	view   *termView
+	term   *Terminal
+	status *widget.Label
+	cancel context.CancelFunc
+	kick   chan struct{}
+	in     chan []byte // typed bytes, in order, for the writer goroutine
+	conn   atomic.Pointer[api.AttachConn]
+	// live is set once the replay has been read: the emulator's answers
+	// to queries in the replay are stale and must not be typed into the
+	// session.
+	live atomic.Bool
+}
+
+// OpenConsole shows session id's console, opening it if needed.
+func (u *UI) OpenConsole(id string) {
+	if c, ok := u.consoles[id]; ok {
+		c.win.Show()
+		c.win.RequestFocus()
+		return
+	}
+	c := &console{u: u, id: id, kick: make(chan struct{}, 1), in: make(chan []byte, 256)}
+	c.term = NewTerminal(100, 30, scrollbackLines, c.reply)
+	c.view = newTermView(c.input, c.resized)
+	c.status = widget.NewLabel("connecting…")
+	c.win = u.app.NewWindow(u.consoleTitle(id))
+	c.win.SetIcon(u.icon)
+	nudge := widget.NewButtonWithIcon("Nudge now", theme.MailSendIcon(), func() {
+		u.act(c.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
+	})
+	nudge.Importance = widget.LowImportance
+	top := container.NewBorder(nil, nil, nil, nudge, c.status)
+	c.win.SetContent(container.NewBorder(top, nil, nil, nil, c.view))
+	c.win.Resize(fyne.NewSize(960, 600))
+	ctx, cancel := context.WithCancel(u.ctx)
+	c.cancel = cancel
+	c.win.SetOnClosed(func() {
+		cancel()
+		delete(u.consoles, id)
+	})
+	u.consoles[id] = c
+	c.win.Show()
+	c.win.Canvas().Focus(c.view)
+	go c.attach(ctx)
+	go c.render(ctx)
+}
+
+func (u *UI) consoleTitle(id string) string {
+	for _, si := range u.snap.Sessions {
+		if si.ID == id {
+			return fmt.Sprintf("Console %s — %s", id, taskTitle(u.snap, si.TaskID))
+		}
+	}
+	return "Console " + id
+}
+
+// attach reads the session's output into the emulator until it ends or
+// the window closes.
+func (c *console) attach(ctx context.Context) {
+	defer c.term.Close()
+	cl := c.u.conn.Client()
+	if cl == nil {
+		c.setStatus("no station is running; the console will not update")
+		return
+	}
+	conn, err := cl.Attach(ctx, c.id)
+	if err != nil {
+		c.setStatus("cannot attach: " + err.Error())
+		return
+	}
+	defer conn.Close()
+	c.conn.Store(conn)
+	if cols, rows := c.term.Size(); cols > 0 {
+		_ = conn.Resize(uint16(cols), uint16(rows))
+	}
+	c.setStatus("attached to " + c.id + " · typing goes to the session · close the window to detach")
+	time.AfterFunc(replayQuietAfter, func() { c.live.Store(true) })
+	go c.write(ctx, conn)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := conn.Read(buf)
+		if n > 0 {
+			c.term.Write(buf[:n])
+			c.poke()
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				if errors.Is(err, io.EOF) {
+					c.setStatus("the session has ended; this is its last screen")
+				} else {
+					c.setStatus("console closed: " + err.Error())
+				}
+			}
+			return
+		}
+	}
+}
+
+// poke asks for a frame; many pokes between two frames make one.
+func (c *console) poke() {
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// render paints a frame after each poke, then rests for a frame's time:
+// no output, no work.
+func (c *console) render(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.kick:
+		}
+		rows := c.term.Rows()
+		fyne.Do(func() {
+			if ctx.Err() == nil {
+				c.view.show(rows)
+			}
+		})
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(frameInterval):
+		}
+	}
+}
+
+func (c *console) setStatus(s string) {
+	fyne.Do(func() { c.status.SetText(s) })
+}
+
+// input queues what the person typed for the session; keys typed before
+// the console is attached, or faster than the station takes them (256
+// writes behind), are dropped.
+func (c *console) input(p []byte) {
+	if c.conn.Load() == nil {
+		return
+	}
+	select {
+	case c.in <- p:
+	default:
+	}
+}
+
+// write types queued keys into the session, in order.
+func (c *console) write(ctx context.Context, conn *api.AttachConn) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p := <-c.in:
+			if _, err := conn.Write(p); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// reply types the emulator's answers to the program's queries.
+func (c *console) reply(p []byte) {
+	if conn := c.conn.Load(); conn != nil && c.live.Load() {
+		_, _ = conn.Write(p)
+	}
+}
+
+// resized follows the window: the emulator and the session's PTY take the
+// new size.
+func (c *console) resized(cols, rows int) {
+	c.term.Resize(cols, rows)
+	if conn := c.conn.Load(); conn != nil {
+		go conn.Resize(uint16(cols), uint16(rows))
+	}
+	c.poke()
+}

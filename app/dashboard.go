@@ -1,0 +1,285 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// doneShown is how many of the newest done tasks the Done column lists.
+const doneShown = 20
+
+// dashboard is the main window: the counts, the board's columns of cards
+// and the projects.
+type dashboard struct {
+	u        *UI
+	win      fyne.Window
+	figures  map[string]*canvas.Text
+	columns  map[supervisor.TaskState]*fyne.Container
+	heads    map[supervisor.TaskState]*widget.Label
+	conn     *widget.Label
+	projects *fyne.Container
+	// timings are the cards' countdown labels and the sessions they
+	// count for; the ticker rewrites only these.
+	timings []timing
+	stop    context.CancelFunc // the ticker; nil while hidden
+}
+
+type timing struct {
+	label *widget.Label
+	si    supervisor.SessionInfo
+}
+
+// figureNames are the counts at the top, in order.
+var figureNames = []string{"To Do", "Working", "Reviewing", "Idle", "Needs you", "Blocked", "Done"}
+
+func (u *UI) dashboardWindow() fyne.Window {
+	if u.dash == nil {
+		u.dash = u.newDashboard()
+	}
+	return u.dash.win
+}
+
+// ShowDashboard shows the dashboard window and starts its countdowns.
+func (u *UI) ShowDashboard() {
+	w := u.dashboardWindow()
+	w.Show()
+	w.RequestFocus()
+	u.dash.startTicker()
+	u.conn.Refresh() // the silences in the last snapshot may be old
+}
+
+func (u *UI) newDashboard() *dashboard {
+	d := &dashboard{
+		u:       u,
+		figures: map[string]*canvas.Text{},
+		columns: map[supervisor.TaskState]*fyne.Container{},
+		heads:   map[supervisor.TaskState]*widget.Label{},
+	}
+	d.win = u.app.NewWindow(u.o.Title)
+	d.win.SetIcon(u.icon)
+	// Closing the dashboard hides it: the tray lives on.
+	d.win.SetCloseIntercept(d.hide)
+
+	figs := container.NewGridWithColumns(len(figureNames))
+	for _, name := range figureNames {
+		n := canvas.NewText("0", theme.Color(theme.ColorNameForeground))
+		n.TextSize = 30
+		n.TextStyle.Bold = true
+		n.Alignment = fyne.TextAlignCenter
+		cap := widget.NewLabelWithStyle(name, fyne.TextAlignCenter, fyne.TextStyle{})
+		d.figures[name] = n
+		figs.Add(container.NewVBox(n, cap))
+	}
+	d.conn = widget.NewLabel("")
+	d.conn.Importance = widget.LowImportance
+	toolbar := container.NewHBox(
+		widget.NewButtonWithIcon("Add Task…", theme.ContentAddIcon(), u.showAddTask),
+		widget.NewButtonWithIcon("Notifications…", theme.SettingsIcon(), u.showSettings),
+		layout.NewSpacer(), d.conn,
+	)
+
+	cols := container.NewGridWithColumns(len(Columns))
+	for _, st := range Columns {
+		head := widget.NewLabelWithStyle(ColumnTitle(st), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		list := container.NewVBox()
+		d.heads[st], d.columns[st] = head, list
+		cols.Add(container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)))
+	}
+	board := container.NewBorder(container.NewVBox(figs, widget.NewSeparator()), nil, nil, nil, cols)
+
+	d.projects = container.NewVBox()
+	tabs := container.NewAppTabs(
+		container.NewTabItemWithIcon("Board", theme.GridIcon(), board),
+		container.NewTabItemWithIcon("Projects", theme.FolderIcon(), container.NewVScroll(d.projects)),
+	)
+	d.win.SetContent(container.NewBorder(toolbar, nil, nil, nil, tabs))
+	d.win.Resize(fyne.NewSize(1280, 760))
+	d.update()
+	return d
+}
+
+func (d *dashboard) hide() {
+	d.win.Hide()
+	if d.stop != nil {
+		d.stop()
+		d.stop = nil
+	}
+}
+
+// startTicker updates the countdowns every second while the window shows,
+// and re-reads the board every few seconds so the silences stay true.
+// Hidden, the dashboard costs nothing.
+func (d *dashboard) startTicker() {
+	if d.stop != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(d.u.ctx)
+	d.stop = cancel
+	tick, refresh := d.u.o.Tick, d.u.o.Refresh
+	go func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				fyne.Do(d.tick)
+				if now.Sub(last) >= refresh {
+					last = now
+					d.u.conn.Refresh()
+				}
+			}
+		}
+	}()
+}
+
+// tick rewrites the countdowns.
+func (d *dashboard) tick() {
+	now := d.u.o.Now()
+	for _, t := range d.timings {
+		if s := Timing(t.si, now); s != t.label.Text {
+			t.label.SetText(s)
+		}
+	}
+}
+
+// update redraws the window from the UI's snapshot.
+func (d *dashboard) update() {
+	s := d.u.snap
+	c := Count(s)
+	set := func(name string, n int, l Level) {
+		f := d.figures[name]
+		f.Text = fmt.Sprint(n)
+		f.Color = theme.Color(theme.ColorNameForeground)
+		if n > 0 && l != LevelNone {
+			f.Color = LevelColor(l)
+		}
+		f.Refresh()
+	}
+	set("To Do", c.Todo, LevelNone)
+	set("Working", c.Working, LevelWorking)
+	set("Reviewing", c.Reviewing, LevelReviewing)
+	set("Idle", c.Idle, LevelAttention)
+	set("Needs you", c.Permission, LevelAttention)
+	set("Blocked", c.Blocked, LevelBlocked)
+	set("Done", c.Done, LevelNone)
+	if s.Connected {
+		d.conn.SetText("connected")
+	} else if s.Err != "" {
+		d.conn.SetText(clip(s.Err, 90))
+	} else {
+		d.conn.SetText("connecting…")
+	}
+
+	now := d.u.o.Now()
+	d.timings = d.timings[:0]
+	byCol := map[supervisor.TaskState][]supervisor.Task{}
+	for _, t := range s.Tasks {
+		byCol[t.State] = append(byCol[t.State], t)
+	}
+	if done := byCol[supervisor.TaskDone]; len(done) > doneShown {
+		byCol[supervisor.TaskDone] = done[len(done)-doneShown:]
+	}
+	for _, st := range Columns {
+		tasks := byCol[st]
+		d.heads[st].SetText(fmt.Sprintf("%s (%d)", ColumnTitle(st), len(tasks)))
+		objs := make([]fyne.CanvasObject, 0, len(tasks))
+		for i := range tasks {
+			// Newest done first; the other columns oldest first, as the
+			// scheduler takes them.
+			t := tasks[i]
+			if st == supervisor.TaskDone {
+				t = tasks[len(tasks)-1-i]
+			}
+			objs = append(objs, d.card(t, now))
+		}
+		d.columns[st].Objects = objs
+		d.columns[st].Refresh()
+	}
+	d.updateProjects()
+}
+
+// card draws one task.
+func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
+	u := d.u
+	var si *supervisor.SessionInfo
+	if s, ok := SessionFor(u.snap, t.ID); ok {
+		s = Projected(s, u.snap.Projects)
+		si = &s
+	}
+	c := CardFor(t, si, now)
+	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	meta := widget.NewLabel(c.Meta)
+	meta.Truncation = fyne.TextTruncateEllipsis
+	parts := []fyne.CanvasObject{title, container.NewBorder(nil, nil, container.NewCenter(stateBadge(c.Badge, c.Level)), nil, meta)}
+	if si != nil {
+		tl := widget.NewLabel(c.Timing)
+		tl.Wrapping = fyne.TextWrapWord
+		d.timings = append(d.timings, timing{label: tl, si: *si})
+		parts = append(parts, tl)
+	}
+	if c.Reason != "" {
+		r := widget.NewLabel(c.Reason)
+		r.Wrapping = fyne.TextWrapWord
+		r.Importance = widget.DangerImportance
+		parts = append(parts, r)
+	}
+	if btns := d.actions(t, c); len(btns) > 0 {
+		parts = append(parts, container.NewGridWithColumns(2, btns...))
+	}
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = 6
+	bg.StrokeColor = LevelColor(c.Level)
+	bg.StrokeWidth = 1
+	return container.NewPadded(container.NewStack(bg, container.NewPadded(container.NewVBox(parts...))))
+}
+
+// actions are a card's buttons for its state.
+func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
+	u := d.u
+	var out []fyne.CanvasObject
+	btn := func(label string, icon fyne.Resource, fn func()) {
+		b := widget.NewButtonWithIcon(label, icon, fn)
+		b.Importance = widget.LowImportance
+		out = append(out, b)
+	}
+	if c.Session != "" {
+		id := c.Session
+		btn("Console", theme.ComputerIcon(), func() { u.OpenConsole(id) })
+		btn("Nudge now", theme.MailSendIcon(), func() {
+			u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
+		})
+		btn("Block", theme.MediaStopIcon(), func() { u.showBlock(t, id) })
+	}
+	if t.State == supervisor.TaskBlocked {
+		btn("Requeue", theme.MediaReplayIcon(), func() { u.showRequeue(t) })
+	}
+	if !t.State.Final() {
+		btn("Cancel", theme.CancelIcon(), func() { u.confirmCancel(t) })
+	}
+	return out
+}
+
+// stateBadge is a coloured pill with the state's name.
+func stateBadge(text string, l Level) fyne.CanvasObject {
+	bg := canvas.NewRectangle(LevelColor(l))
+	bg.CornerRadius = 8
+	label := canvas.NewText(" "+text+" ", color.White)
+	label.TextSize = theme.CaptionTextSize()
+	label.TextStyle.Bold = true
+	return container.NewStack(bg, container.New(layout.NewCustomPaddedLayout(2, 2, 6, 6), label))
+}

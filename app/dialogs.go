@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// showAddTask asks for a project, a title and a body and adds the task.
+func (u *UI) showAddTask() {
+	parent := u.dashboardWindow()
+	var names []string
+	for _, p := range u.snap.Projects {
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		u.showError(parent, errors.New("add a task: the station has no projects; add one to config.toml first"))
+		return
+	}
+	project := widget.NewSelect(names, nil)
+	project.SetSelected(names[0])
+	title := widget.NewEntry()
+	title.SetPlaceHolder("What should the agent do?")
+	title.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("a task needs a title")
+		}
+		return nil
+	}
+	body := widget.NewMultiLineEntry()
+	body.SetPlaceHolder("Details, acceptance criteria, files to look at (optional)")
+	body.SetMinRowsVisible(6)
+	items := []*widget.FormItem{
+		widget.NewFormItem("Project", project),
+		widget.NewFormItem("Title", title),
+		widget.NewFormItem("Body", body),
+	}
+	d := dialog.NewForm("Add Task", "Add", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		nt := supervisor.NewTask{Project: project.Selected, Title: strings.TrimSpace(title.Text), Body: body.Text}
+		u.act(parent, "add the task", func(ctx context.Context, cl Client) error {
+			_, err := cl.AddTask(ctx, nt)
+			return err
+		})
+	}, parent)
+	d.Resize(fyne.NewSize(560, 380))
+	d.Show()
+}
+
+// showRequeue asks for an optional note and requeues a blocked task.
+func (u *UI) showRequeue(t supervisor.Task) {
+	parent := u.dashboardWindow()
+	note := widget.NewMultiLineEntry()
+	note.SetPlaceHolder("A note for the next session (optional)")
+	note.SetMinRowsVisible(3)
+	d := dialog.NewForm(fmt.Sprintf("Requeue %s", t.ID), "Requeue", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Note", note)}, func(ok bool) {
+			if !ok {
+				return
+			}
+			text := strings.TrimSpace(note.Text)
+			u.act(parent, "requeue "+t.ID, func(ctx context.Context, cl Client) error {
+				_, err := cl.Requeue(ctx, t.ID, text)
+				return err
+			})
+		}, parent)
+	d.Resize(fyne.NewSize(480, 240))
+	d.Show()
+}
+
+// showBlock asks for a reason and blocks the session's task.
+func (u *UI) showBlock(t supervisor.Task, sessionID string) {
+	parent := u.dashboardWindow()
+	reason := widget.NewEntry()
+	reason.SetPlaceHolder("blocked by a person")
+	d := dialog.NewForm(fmt.Sprintf("Block %s", t.ID), "Block", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Reason", reason)}, func(ok bool) {
+			if !ok {
+				return
+			}
+			text := strings.TrimSpace(reason.Text)
+			u.act(parent, "block "+t.ID, func(ctx context.Context, cl Client) error {
+				return cl.Block(ctx, sessionID, text)
+			})
+		}, parent)
+	d.Resize(fyne.NewSize(480, 200))
+	d.Show()
+}
+
+// confirmCancel takes a task off the board after a yes.
+func (u *UI) confirmCancel(t supervisor.Task) {
+	parent := u.dashboardWindow()
+	dialog.ShowConfirm("Cancel "+t.ID, fmt.Sprintf("Take %q off the board? A running session is ended.", clip(t.Title, 60)), func(ok bool) {
+		if !ok {
+			return
+		}
+		u.act(parent, "cancel "+t.ID, func(ctx context.Context, cl Client) error {
+			_, err := cl.Cancel(ctx, t.ID)
+			return err
+		})
+	}, parent)
+}

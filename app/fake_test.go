@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// call is one recorded call on fakeClient.
+type call struct{ method, id, arg string }
+
+// fakeClient is a station that answers from fixed lists and records the
+// calls the UI makes; calls arrive on calls as well, for tests to wait
+// on.
+type fakeClient struct {
+	mu       sync.Mutex
+	tasks    []supervisor.Task
+	sessions []supervisor.SessionInfo
+	projects []supervisor.ProjectInfo
+	events   chan supervisor.Event
+	calls    chan call
+}
+
+func newFake() *fakeClient {
+	return &fakeClient{events: make(chan supervisor.Event, 16), calls: make(chan call, 16)}
+}
+
+func (f *fakeClient) record(method, id, arg string) { f.calls <- call{method, id, arg} }
+
+func (f *fakeClient) Tasks(ctx context.Context, _ supervisor.TaskFilter) ([]supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]supervisor.Task(nil), f.tasks...), nil
+}
+
+func (f *fakeClient) Sessions(ctx context.Context) ([]supervisor.SessionInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]supervisor.SessionInfo(nil), f.sessions...), nil
+}
+
+func (f *fakeClient) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]supervisor.ProjectInfo(nil), f.projects...), nil
+}
+
+func (f *fakeClient) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error) {
+	f.record("AddTask", t.Project, t.Title)
+	return supervisor.Task{ID: "t99", Project: t.Project, Title: t.Title}, nil
+}
+
+func (f *fakeClient) Requeue(ctx context.Context, id, note string) (supervisor.Task, error) {
+	f.record("Requeue", id, note)
+	return supervisor.Task{ID: id, State: supervisor.TaskTodo}, nil
+}
+
+func (f *fakeClient) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
+	f.record("Cancel", id, "")
+	return supervisor.Task{ID: id, State: supervisor.TaskCancelled}, nil
+}
+
+func (f *fakeClient) Nudge(ctx context.Context, id string) error {
+	f.record("Nudge", id, "")
+	return nil
+}
+
+func (f *fakeClient) Block(ctx context.Context, id, reason string) error {
+	f.record("Block", id, reason)
+	return nil
+}
+
+func (f *fakeClient) Pause(ctx context.Context, name, reason string) error {
+	f.record("Pause", name, reason)
+	return nil
+}
+
+func (f *fakeClient) Resume(ctx context.Context, name string) error {
+	f.record("Resume", name, "")
+	return nil
+}
+
+func (f *fakeClient) Attach(ctx context.Context, id string) (*api.AttachConn, error) {
+	return nil, errors.New("the fake has no consoles")
+}
+
+func (f *fakeClient) Events(ctx context.Context) (<-chan supervisor.Event, error) {
+	out := make(chan supervisor.Event)
+	go func() {
+		defer close(out)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-f.events:
+				if !ok {
+					return
+				}
+				select {
+				case out <- e:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}

@@ -1,0 +1,303 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Snapshot is everything the windows show, as last read from the station.
+type Snapshot struct {
+	Connected bool
+	Err       string // why not connected, for the header
+	Tasks     []supervisor.Task
+	Sessions  []supervisor.SessionInfo // live ones only
+	Projects  []supervisor.ProjectInfo
+}
+
+// Counts are the figures at the top of the dashboard and in the tray menu.
+// They follow the station's own Status: starting and quiet sessions work,
+// nudged and waiting ones are idle, and reviewing is counted apart.
+type Counts struct {
+	Todo, Working, Reviewing, Idle, Permission, Blocked, Done int
+}
+
+// Count tallies a snapshot.
+func Count(s Snapshot) Counts {
+	var c Counts
+	for _, t := range s.Tasks {
+		switch t.State {
+		case supervisor.TaskTodo:
+			c.Todo++
+		case supervisor.TaskBlocked:
+			c.Blocked++
+		case supervisor.TaskDone:
+			c.Done++
+		}
+	}
+	for _, si := range s.Sessions {
+		switch si.State {
+		case supervisor.SessWorking, supervisor.SessStarting, supervisor.SessQuiet:
+			c.Working++
+		case supervisor.SessReviewing:
+			c.Reviewing++
+		case supervisor.SessIdle, supervisor.SessNudged, supervisor.SessWaiting:
+			c.Idle++
+		case supervisor.SessNeedsPermission:
+			c.Permission++
+		}
+	}
+	return c
+}
+
+// Header is the tray menu's first line.
+func (c Counts) Header() string {
+	h := fmt.Sprintf("Working %d · Reviewing %d · Idle %d · Blocked %d", c.Working, c.Reviewing, c.Idle, c.Blocked)
+	if c.Permission > 0 {
+		h += fmt.Sprintf(" · Needs you %d", c.Permission)
+	}
+	return h
+}
+
+// Level is how urgent the station's state is; the tray badge shows the
+// most urgent one present.
+type Level int
+
+const (
+	LevelNone      Level = iota // nothing running: grey
+	LevelWorking                // green
+	LevelReviewing              // blue
+	LevelAttention              // idle, nudged, waiting or needs-permission: amber
+	LevelBlocked                // red
+	LevelOffline                // no station answers: grey, with a cross
+)
+
+var levelNames = [...]string{"none", "working", "reviewing", "attention", "blocked", "offline"}
+
+func (l Level) String() string {
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return "unknown"
+}
+
+// Badge is what the tray icon shows: a level and how many things are at it.
+type Badge struct {
+	Level Level
+	Count int
+}
+
+// BadgeFor picks the most urgent state present: blocked, then anything
+// that waits on a person or was nudged, then reviewing, then working.
+func BadgeFor(s Snapshot) Badge {
+	if !s.Connected {
+		return Badge{Level: LevelOffline}
+	}
+	c := Count(s)
+	switch {
+	case c.Blocked > 0:
+		return Badge{LevelBlocked, c.Blocked}
+	case c.Idle+c.Permission > 0:
+		return Badge{LevelAttention, c.Idle + c.Permission}
+	case c.Reviewing > 0:
+		return Badge{LevelReviewing, c.Reviewing}
+	case c.Working > 0:
+		return Badge{LevelWorking, c.Working}
+	}
+	return Badge{Level: LevelNone}
+}
+
+// Tooltip says the counts in words, for the tray title where the OS shows
+// one.
+func (b Badge) Tooltip(c Counts) string {
+	if b.Level == LevelOffline {
+		return "Build Station: no station running"
+	}
+	return "Build Station: " + c.Header()
+}
+
+// Columns are the dashboard's, in board order (cancelled tasks are not
+// shown).
+var Columns = []supervisor.TaskState{supervisor.TaskTodo, supervisor.TaskWorking, supervisor.TaskReview, supervisor.TaskBlocked, supervisor.TaskDone}
+
+// ColumnTitle is a column's heading.
+func ColumnTitle(s supervisor.TaskState) string {
+	switch s {
+	case supervisor.TaskTodo:
+		return "To Do"
+	case supervisor.TaskWorking:
+		return "Working"
+	case supervisor.TaskReview:
+		return "Review"
+	case supervisor.TaskBlocked:
+		return "Blocked"
+	case supervisor.TaskDone:
+		return "Done"
+	}
+	return string(s)
+}
+
+// SessionFor finds the live session running a task, if any.
+func SessionFor(s Snapshot, taskID string) (supervisor.SessionInfo, bool) {
+	i := slices.IndexFunc(s.Sessions, func(si supervisor.SessionInfo) bool {
+		return si.TaskID == taskID && si.State != supervisor.SessEnded
+	})
+	if i < 0 {
+		return supervisor.SessionInfo{}, false
+	}
+	return s.Sessions[i], true
+}
+
+// Card is the text of one task's card.
+type Card struct {
+	Title   string
+	Meta    string // "demo · attempt 2"
+	Badge   string // the state, as the badge says it
+	Level   Level  // the badge's colour
+	Timing  string // "silent 3m12s · nudge in 1m48s"; empty when no session
+	Reason  string // blocked cards: why
+	Session string // the live session's id, when there is one
+}
+
+// CardFor writes a task's card as of now. A task with a live session shows
+// the session's state and the watchdog's clock; one without, its column.
+func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card {
+	c := Card{
+		Title: t.Title,
+		Meta:  fmt.Sprintf("%s · %s · attempt %d", t.ID, t.Project, max(t.Attempt, 1)),
+		Badge: string(t.State),
+		Level: taskLevel(t.State),
+	}
+	if t.State == supervisor.TaskBlocked {
+		c.Reason = t.Reason
+	}
+	if si == nil || si.State == supervisor.SessEnded {
+		return c
+	}
+	c.Session = si.ID
+	c.Badge = si.State.String()
+	c.Level = sessionLevel(si.State)
+	c.Timing = Timing(*si, now)
+	return c
+}
+
+// Timing is how long the console has been silent and what the watchdog
+// does next: "silent 3m12s · nudge in 1m48s", or "quiet: building" when
+// other evidence says the silence is healthy.
+func Timing(si supervisor.SessionInfo, now time.Time) string {
+	var parts []string
+	switch si.State {
+	case supervisor.SessNeedsPermission:
+		return "waiting for you to answer a prompt in its console"
+	case supervisor.SessWaiting:
+		parts = append(parts, "waiting for input")
+	}
+	if !si.LastOutputAt.IsZero() {
+		if d := now.Sub(si.LastOutputAt); d >= 5*time.Second {
+			parts = append(parts, "silent "+Short(d))
+		} else {
+			parts = append(parts, "printing")
+		}
+	}
+	if si.State == supervisor.SessQuiet && si.Why != "" {
+		parts = append(parts, si.Why)
+	}
+	if si.NextAt != nil && si.NextAction != "" {
+		left := si.NextAt.Sub(now)
+		verb := map[string]string{"nudge": "nudge", "block": "blocks", "check": "check"}[si.NextAction]
+		if verb == "" {
+			verb = si.NextAction
+		}
+		if left > 0 {
+			parts = append(parts, verb+" in "+Short(left))
+		} else {
+			parts = append(parts, verb+" now")
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Projected moves a session's next nudge to where the watchdog will put
+// it. The station re-arms its timer only when the timer fires, so while a
+// session prints its NextAt is the next check, not the next nudge; the
+// nudge comes one idle window after the last output. The window is the
+// project's (the review window for a review session).
+func Projected(si supervisor.SessionInfo, projects []supervisor.ProjectInfo) supervisor.SessionInfo {
+	if si.NextAction != "nudge" || si.NextAt == nil || si.LastOutputAt.IsZero() {
+		return si
+	}
+	for _, p := range projects {
+		if p.Name != si.Project {
+			continue
+		}
+		w := p.IdleWindow
+		if si.Kind == "review" {
+			w = p.ReviewIdleWindow
+		}
+		d, err := time.ParseDuration(w)
+		if err != nil || d <= 0 {
+			return si
+		}
+		if next := si.LastOutputAt.Add(d); next.After(*si.NextAt) {
+			si.NextAt = &next
+		}
+	}
+	return si
+}
+
+// Short writes a duration the way the cards do: "45s", "1m48s", "3m02s",
+// "2h05m".
+func Short(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	}
+	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
+
+func taskLevel(s supervisor.TaskState) Level {
+	switch s {
+	case supervisor.TaskWorking:
+		return LevelWorking
+	case supervisor.TaskReview:
+		return LevelReviewing
+	case supervisor.TaskBlocked:
+		return LevelBlocked
+	}
+	return LevelNone
+}
+
+func sessionLevel(s supervisor.SessionState) Level {
+	switch s {
+	case supervisor.SessReviewing:
+		return LevelReviewing
+	case supervisor.SessIdle, supervisor.SessNudged, supervisor.SessWaiting, supervisor.SessNeedsPermission:
+		return LevelAttention
+	case supervisor.SessEnded:
+		return LevelNone
+	}
+	return LevelWorking
+}
+
+// liveSessions are the sessions the tray menu lists, in a stable order.
+func liveSessions(s Snapshot) []supervisor.SessionInfo {
+	out := slices.DeleteFunc(slices.Clone(s.Sessions), func(si supervisor.SessionInfo) bool { return si.State == supervisor.SessEnded })
+	slices.SortFunc(out, func(a, b supervisor.SessionInfo) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// taskTitle finds a task's title for menus and window titles.
+func taskTitle(s Snapshot, taskID string) string {
+	for _, t := range s.Tasks {
+		if t.ID == taskID {
+			return t.Title
+		}
+	}
+	return taskID
+}

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+var t0 = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func sess(id, task string, st supervisor.SessionState) supervisor.SessionInfo {
+	return supervisor.SessionInfo{ID: id, TaskID: task, Project: "web", State: st, StartedAt: t0, LastOutputAt: t0}
+}
+
+func task(id string, st supervisor.TaskState) supervisor.Task {
+	return supervisor.Task{ID: id, Project: "web", Title: "Task " + id, State: st, Attempt: 1, CreatedAt: t0}
+}
+
+func TestCount(t *testing.T) {
+	s := Snapshot{Connected: true,
+		Tasks: []supervisor.Task{task("t1", supervisor.TaskTodo), task("t2", supervisor.TaskWorking), task("t3", supervisor.TaskBlocked),
+			task("t4", supervisor.TaskDone), task("t5", supervisor.TaskReview), task("t6", supervisor.TaskCancelled)},
+		Sessions: []supervisor.SessionInfo{sess("s1", "t2", supervisor.SessWorking), sess("s2", "t5", supervisor.SessReviewing),
+			sess("s3", "t7", supervisor.SessQuiet), sess("s4", "t8", supervisor.SessNudged), sess("s5", "t9", supervisor.SessNeedsPermission),
+			sess("s6", "t10", supervisor.SessStarting), sess("s7", "t11", supervisor.SessWaiting), sess("s8", "t12", supervisor.SessIdle)},
+	}
+	got := Count(s)
+	want := Counts{Todo: 1, Working: 3, Reviewing: 1, Idle: 3, Permission: 1, Blocked: 1, Done: 1}
+	if got != want {
+		t.Fatalf("Count = %+v, want %+v", got, want)
+	}
+	if h := got.Header(); h != "Working 3 · Reviewing 1 · Idle 3 · Blocked 1 · Needs you 1" {
+		t.Errorf("Header = %q", h)
+	}
+}
+
+func TestBadgeFor(t *testing.T) {
+	W, R, Q, I, N, P, S := supervisor.SessWorking, supervisor.SessReviewing, supervisor.SessQuiet, supervisor.SessIdle,
+		supervisor.SessNudged, supervisor.SessNeedsPermission, supervisor.SessStarting
+	tests := []struct {
+		name     string
+		sessions []supervisor.SessionState
+		blocked  int
+		offline  bool
+		want     Badge
+	}{
+		{"nothing", nil, 0, false, Badge{LevelNone, 0}},
+		{"offline wins over everything", []supervisor.SessionState{W}, 2, true, Badge{LevelOffline, 0}},
+		{"working", []supervisor.SessionState{W, S, Q}, 0, false, Badge{LevelWorking, 3}},
+		{"reviewing beats working", []supervisor.SessionState{W, R}, 0, false, Badge{LevelReviewing, 1}},
+		{"idle beats reviewing", []supervisor.SessionState{W, R, I}, 0, false, Badge{LevelAttention, 1}},
+		{"nudged is attention", []supervisor.SessionState{N, W}, 0, false, Badge{LevelAttention, 1}},
+		{"permission is attention", []supervisor.SessionState{P, I}, 0, false, Badge{LevelAttention, 2}},
+		{"blocked beats all", []supervisor.SessionState{P, I, R, W}, 2, false, Badge{LevelBlocked, 2}},
+		{"blocked alone", nil, 1, false, Badge{LevelBlocked, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Snapshot{Connected: !tt.offline}
+			for i, st := range tt.sessions {
+				s.Sessions = append(s.Sessions, sess(string(rune('a'+i)), "", st))
+			}
+			for range tt.blocked {
+				s.Tasks = append(s.Tasks, task("tb", supervisor.TaskBlocked))
+			}
+			if got := BadgeFor(s); got != tt.want {
+				t.Errorf("BadgeFor = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCardFor(t *testing.T) {
+	now := t0.Add(3*time.Minute + 12*time.Second)
+	at := func(d time.Duration) *time.Time { v := now.Add(d); return &v }
+	blocked := task("t3", supervisor.TaskBlocked)
+	blocked.Reason = "idle for 10m: no output, no commits, no CPU"
+	blocked.Attempt = 2
+	tests := []struct {
+		name string
+		t    supervisor.Task
+		si   *supervisor.SessionInfo
+		want Card
+	}{
+		{"todo", task("t1", supervisor.TaskTodo), nil,
+			Card{Title: "Task t1", Meta: "t1 · web · attempt 1", Badge: "todo", Level: LevelNone}},
+		{"working, nudge coming", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessWorking, LastOutputAt: t0, NextAt: at(108 * time.Second), NextAction: "nudge"},
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "working", Level: LevelWorking, Session: "s2",
+				Timing: "silent 3m12s · nudge in 1m48s"}},
+		{"nudged, block coming", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNudged, LastOutputAt: t0, NextAt: at(182 * time.Second), NextAction: "block"},
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "nudged", Level: LevelAttention, Session: "s2",
+				Timing: "silent 3m12s · blocks in 3m02s"}},
+		{"quiet: building", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessQuiet, LastOutputAt: t0, Why: "quiet: building", NextAt: at(time.Minute), NextAction: "check"},
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "quiet", Level: LevelWorking, Session: "s2",
+				Timing: "silent 3m12s · quiet: building · check in 1m00s"}},
+		{"printing", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessWorking, LastOutputAt: now.Add(-time.Second)},
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "working", Level: LevelWorking, Session: "s2", Timing: "printing"}},
+		{"reviewing", task("t5", supervisor.TaskReview),
+			&supervisor.SessionInfo{ID: "s5", TaskID: "t5", State: supervisor.SessReviewing, LastOutputAt: t0, NextAt: at(-time.Second), NextAction: "nudge"},
+			Card{Title: "Task t5", Meta: "t5 · web · attempt 1", Badge: "reviewing", Level: LevelReviewing, Session: "s5",
+				Timing: "silent 3m12s · nudge now"}},
+		{"needs permission", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNeedsPermission, LastOutputAt: t0},
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "needs-permission", Level: LevelAttention, Session: "s2",
+				Timing: "waiting for you to answer a prompt in its console"}},
+		{"blocked", blocked, nil,
+			Card{Title: "Task t3", Meta: "t3 · web · attempt 2", Badge: "blocked", Level: LevelBlocked, Reason: blocked.Reason}},
+		{"done", task("t4", supervisor.TaskDone), nil,
+			Card{Title: "Task t4", Meta: "t4 · web · attempt 1", Badge: "done", Level: LevelNone}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CardFor(tt.t, tt.si, now); got != tt.want {
+				t.Errorf("CardFor =\n %+v\nwant\n %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShort(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 45 * time.Second: "45s", 108 * time.Second: "1m48s", 182 * time.Second: "3m02s",
+		2*time.Hour + 5*time.Minute: "2h05m", 1499 * time.Millisecond: "1s",
+	} {
+		if got := Short(d); got != want {
+			t.Errorf("Short(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestProjected(t *testing.T) {
+	check := t0.Add(10 * time.Second)
+	projects := []supervisor.ProjectInfo{{Name: "web", IdleWindow: "5m", ReviewIdleWindow: "10m"}}
+	si := supervisor.SessionInfo{Project: "web", State: supervisor.SessWorking, NextAction: "nudge", NextAt: &check, LastOutputAt: t0.Add(time.Minute)}
+	if got := Projected(si, projects).NextAt; !got.Equal(t0.Add(6 * time.Minute)) {
+		t.Errorf("work session: next nudge %v, want last output + 5m", got)
+	}
+	si.Kind = "review"
+	if got := Projected(si, projects).NextAt; !got.Equal(t0.Add(11 * time.Minute)) {
+		t.Errorf("review session: next nudge %v, want last output + 10m", got)
+	}
+	si.NextAction = "block"
+	if got := Projected(si, projects).NextAt; !got.Equal(check) {
+		t.Errorf("a block is not moved by output: %v", got)
+	}
+}

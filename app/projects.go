@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// updateProjects redraws the Projects tab: each project's effective
+// windows and its queue's pause switch.
+func (d *dashboard) updateProjects() {
+	u := d.u
+	var objs []fyne.CanvasObject
+	if len(u.snap.Projects) > 0 {
+		all := "Pause all queues"
+		pause := true
+		if u.allPaused() {
+			all, pause = "Resume all queues", false
+		}
+		objs = append(objs, container.NewHBox(layout.NewSpacer(),
+			widget.NewButtonWithIcon(all, theme.MediaPauseIcon(), func() { u.pauseAll(pause) })))
+	} else if u.snap.Connected {
+		objs = append(objs, widget.NewLabel("No projects: add one to config.toml in the station's home."))
+	}
+	for _, p := range u.snap.Projects {
+		objs = append(objs, d.projectRow(p), widget.NewSeparator())
+	}
+	d.projects.Objects = objs
+	d.projects.Refresh()
+}
+
+// ProjectSummary is a project's settings in one line.
+func ProjectSummary(p supervisor.ProjectInfo) string {
+	parts := []string{
+		"agent " + p.Agent,
+		"idle " + p.IdleWindow,
+		"block " + p.BlockWindow,
+		"review idle " + p.ReviewIdleWindow,
+		fmt.Sprintf("concurrency %d", p.Concurrency),
+	}
+	if p.Review {
+		parts = append(parts, "review on")
+	}
+	if p.Gate != "" {
+		parts = append(parts, "gate: "+p.Gate)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (d *dashboard) projectRow(p supervisor.ProjectInfo) fyne.CanvasObject {
+	u := d.u
+	name := widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	state := fmt.Sprintf("%d running · %d queued", p.Running, p.Queued)
+	if p.Paused {
+		state += " · paused"
+		if p.PauseReason != "" {
+			state += ": " + p.PauseReason
+		}
+	}
+	info := widget.NewLabel(ProjectSummary(p))
+	info.Wrapping = fyne.TextWrapWord
+	path := widget.NewLabel(p.Path)
+	path.Importance = widget.LowImportance
+	st := widget.NewLabel(state)
+	if p.Paused {
+		st.Importance = widget.WarningImportance
+	}
+	name0 := p.Name
+	var toggle *widget.Button
+	if p.Paused {
+		toggle = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), func() {
+			u.act(d.win, "resume "+name0, func(ctx context.Context, cl Client) error { return cl.Resume(ctx, name0) })
+		})
+	} else {
+		toggle = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() {
+			u.act(d.win, "pause "+name0, func(ctx context.Context, cl Client) error {
+				return cl.Pause(ctx, name0, "paused from the dashboard")
+			})
+		})
+	}
+	return container.NewBorder(nil, nil, nil, container.NewVBox(toggle), container.NewVBox(name, path, info, st))
+}

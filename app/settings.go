@@ -1,0 +1,45 @@
+package app
+
+import (
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Preference keys for notifications; every kind is on until turned off.
+const (
+	PrefNotifyNudge      = "notify.nudge"
+	PrefNotifyBlock      = "notify.block"
+	PrefNotifyPermission = "notify.permission"
+)
+
+func prefKey(k supervisor.NoticeKind) string {
+	switch k {
+	case supervisor.NoticeNudge:
+		return PrefNotifyNudge
+	case supervisor.NoticePermission:
+		return PrefNotifyPermission
+	}
+	return PrefNotifyBlock // block and breaker: the queue stopped
+}
+
+func (u *UI) notifyEnabled(k supervisor.NoticeKind) bool {
+	return u.app.Preferences().BoolWithFallback(prefKey(k), true)
+}
+
+// showSettings turns each kind of notification on or off.
+func (u *UI) showSettings() {
+	p := u.app.Preferences()
+	check := func(label, key string) *widget.Check {
+		c := widget.NewCheck(label, func(on bool) { p.SetBool(key, on) })
+		c.SetChecked(p.BoolWithFallback(key, true))
+		return c
+	}
+	items := []*widget.FormItem{
+		widget.NewFormItem("", check("When a silent session is nudged", PrefNotifyNudge)),
+		widget.NewFormItem("", check("When a task is blocked (or a project's queue stops)", PrefNotifyBlock)),
+		widget.NewFormItem("", check("When a session needs permission", PrefNotifyPermission)),
+	}
+	dialog.ShowForm("Notifications", "Done", "Close", items, func(bool) {}, u.dashboardWindow())
+}

@@ -1,0 +1,290 @@
+package app
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2/widget"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Terminal is a VT emulator for one session's console and the rows it
+// renders to: the scrollback, then the screen, with the cursor. Write may
+// be called from the reader goroutine and Rows from Fyne's; a mutex keeps
+// the emulator whole between them.
+type Terminal struct {
+	mu         sync.Mutex
+	emu        *vt.Emulator
+	scrollback int
+	styles     map[styleKey]*widget.CustomTextGridStyle
+	// reply gets what the emulator answers to the program's queries
+	// (cursor position, device attributes): bytes for the session's input.
+	reply func([]byte)
+	done  chan struct{}
+}
+
+// NewTerminal makes a cols×rows terminal keeping scrollback lines of
+// history. reply, when not nil, receives the terminal's answers to
+// queries; they must be drained or the emulator would stall, so they are
+// read on a goroutine of the terminal's own until Close.
+func NewTerminal(cols, rows, scrollback int, reply func([]byte)) *Terminal {
+	t := &Terminal{
+		emu:        vt.NewEmulator(cols, rows),
+		scrollback: scrollback,
+		styles:     map[styleKey]*widget.CustomTextGridStyle{},
+		reply:      reply,
+		done:       make(chan struct{}),
+	}
+	t.emu.SetScrollbackSize(scrollback)
+	go t.drain()
+	return t
+}
+
+func (t *Terminal) drain() {
+	defer close(t.done)
+	buf := make([]byte, 1024)
+	for {
+		n, err := t.emu.Read(buf)
+		if n > 0 && t.reply != nil {
+			t.reply(append([]byte(nil), buf[:n]...))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Close stops the terminal's reply goroutine. The emulator's Read checks
+// its closed flag without a lock, so the pipe is closed first and the
+// emulator only once the goroutine has gone.
+func (t *Terminal) Close() {
+	if pw, ok := t.emu.InputPipe().(*io.PipeWriter); ok {
+		pw.CloseWithError(io.EOF)
+	}
+	<-t.done
+	t.mu.Lock()
+	t.emu.Close()
+	t.mu.Unlock()
+}
+
+// Write feeds the session's output to the emulator.
+func (t *Terminal) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.emu.Write(p)
+}
+
+// Resize changes the screen size; the scrollback keeps its lines.
+func (t *Terminal) Resize(cols, rows int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cols == t.emu.Width() && rows == t.emu.Height() {
+		return
+	}
+	t.emu.Resize(cols, rows)
+}
+
+// Size is the screen's size in cells.
+func (t *Terminal) Size() (cols, rows int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.emu.Width(), t.emu.Height()
+}
+
+// styleKey is what makes two cells look alike; one style object is shared
+// by every cell with the same key.
+type styleKey struct {
+	fg, bg                  color.RGBA
+	fgSet, bgSet            bool
+	bold, italic, underline bool
+}
+
+// Rows renders the scrollback and the screen as TextGrid rows; trailing
+// blank lines of the screen below the cursor are left out, so a short
+// transcript does not end in a screenful of nothing.
+func (t *Terminal) Rows() []widget.TextGridRow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []widget.TextGridRow
+	if !t.emu.IsAltScreen() {
+		for y := 0; y < t.emu.ScrollbackLen(); y++ {
+			var row widget.TextGridRow
+			for x := 0; ; x++ {
+				c := t.emu.ScrollbackCellAt(x, y)
+				if c == nil {
+					break
+				}
+				row.Cells = append(row.Cells, t.cell(c, false))
+			}
+			out = append(out, trimRow(row))
+		}
+	}
+	cur := t.emu.CursorPosition()
+	showCursor := !t.emu.CursorHidden()
+	last := cur.Y
+	w, h := t.emu.Width(), t.emu.Height()
+	for y := h - 1; y > last; y-- {
+		if !t.blankLine(y, w) {
+			last = y
+			break
+		}
+	}
+	for y := 0; y <= last && y < h; y++ {
+		row := widget.TextGridRow{Cells: make([]widget.TextGridCell, 0, w)}
+		for x := 0; x < w; x++ {
+			row.Cells = append(row.Cells, t.cell(t.emu.CellAt(x, y), showCursor && x == cur.X && y == cur.Y))
+		}
+		out = append(out, trimRow(row))
+	}
+	return out
+}
+
+func (t *Terminal) blankLine(y, w int) bool {
+	for x := 0; x < w; x++ {
+		c := t.emu.CellAt(x, y)
+		if c != nil && (strings.TrimSpace(c.Content) != "" || c.Style.Bg != nil || c.Style.Attrs&uv.AttrReverse != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// trimRow drops trailing plain blanks: fewer cells to draw.
+func trimRow(r widget.TextGridRow) widget.TextGridRow {
+	n := len(r.Cells)
+	for n > 0 && r.Cells[n-1].Rune == ' ' && r.Cells[n-1].Style == nil {
+		n--
+	}
+	r.Cells = r.Cells[:n]
+	return r
+}
+
+// cell converts one emulator cell; cursor draws it reversed.
+func (t *Terminal) cell(c *uv.Cell, cursor bool) widget.TextGridCell {
+	r := ' '
+	var st uv.Style
+	if c != nil {
+		st = c.Style
+		if c.Content != "" {
+			r, _ = utf8.DecodeRuneInString(c.Content)
+		}
+	}
+	if cursor {
+		st.Attrs ^= uv.AttrReverse
+	}
+	return widget.TextGridCell{Rune: r, Style: t.style(st)}
+}
+
+// style maps a VT style to a shared TextGrid style; nil for the default
+// look, so the theme's colours apply (light or dark).
+func (t *Terminal) style(s uv.Style) widget.TextGridStyle {
+	var k styleKey
+	if s.Fg != nil {
+		k.fg, k.fgSet = toRGBA(s.Fg), true
+	}
+	if s.Bg != nil {
+		k.bg, k.bgSet = toRGBA(s.Bg), true
+	}
+	k.bold = s.Attrs&uv.AttrBold != 0
+	k.italic = s.Attrs&uv.AttrItalic != 0
+	k.underline = s.Underline != uv.UnderlineNone
+	if s.Attrs&uv.AttrReverse != 0 {
+		// Reverse video over the default colours needs real ones: the
+		// theme's are not known here, so use the terminal convention.
+		fg, bg := k.fg, k.bg
+		if !k.fgSet {
+			fg = defaultFg
+		}
+		if !k.bgSet {
+			bg = defaultBg
+		}
+		k.fg, k.bg, k.fgSet, k.bgSet = bg, fg, true, true
+	}
+	if k == (styleKey{}) {
+		return nil
+	}
+	if st, ok := t.styles[k]; ok {
+		return st
+	}
+	st := &widget.CustomTextGridStyle{}
+	st.TextStyle.Bold, st.TextStyle.Italic, st.TextStyle.Underline = k.bold, k.italic, k.underline
+	st.TextStyle.Monospace = true
+	if k.fgSet {
+		st.FGColor = k.fg
+	}
+	if k.bgSet {
+		st.BGColor = k.bg
+	}
+	t.styles[k] = st
+	return st
+}
+
+// The colours a reversed default cell takes (the cursor, mostly).
+var (
+	defaultFg = color.RGBA{0xd0, 0xd0, 0xd0, 0xff}
+	defaultBg = color.RGBA{0x20, 0x20, 0x20, 0xff}
+)
+
+func toRGBA(c color.Color) color.RGBA {
+	r, g, b, a := c.RGBA()
+	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+}
+
+// RowsText dumps rows as text with their colours, for golden files: each
+// row's text, then one line per run of styled cells.
+func RowsText(rows []widget.TextGridRow) string {
+	var b strings.Builder
+	for i, r := range rows {
+		var line strings.Builder
+		for _, c := range r.Cells {
+			line.WriteRune(c.Rune)
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+		for start := 0; start < len(r.Cells); {
+			st := r.Cells[start].Style
+			end := start + 1
+			for end < len(r.Cells) && r.Cells[end].Style == st {
+				end++
+			}
+			if st != nil {
+				b.WriteString(describeStyle(i, start, end, st))
+			}
+			start = end
+		}
+	}
+	return b.String()
+}
+
+func describeStyle(row, from, to int, st widget.TextGridStyle) string {
+	var parts []string
+	if c := st.TextColor(); c != nil {
+		parts = append(parts, "fg="+hex(c))
+	}
+	if c := st.BackgroundColor(); c != nil {
+		parts = append(parts, "bg="+hex(c))
+	}
+	ts := st.Style()
+	if ts.Bold {
+		parts = append(parts, "bold")
+	}
+	if ts.Italic {
+		parts = append(parts, "italic")
+	}
+	if ts.Underline {
+		parts = append(parts, "underline")
+	}
+	return fmt.Sprintf("  @%d:%d-%d %s\n", row, from, to, strings.Join(parts, " "))
+}
+
+func hex(c color.Color) string {
+	r := toRGBA(c)
+	return fmt.Sprintf("#%02x%02x%02x", r.R, r.G, r.B)
+}
+
+var _ io.Writer = (*Terminal)(nil)

@@ -1,0 +1,162 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Notifier shows a notice on the desktop; a click on it should end in
+// UI.OpenConsole for the notice's session (the platform code arranges
+// that). It may be called from any goroutine.
+type Notifier interface {
+	Notify(n supervisor.Notice) error
+}
+
+// Options are what main hands the UI.
+type Options struct {
+	App     fyne.App // made by main (fyne.io/fyne/v2/app), the test app in tests
+	Connect Connect
+	// Notifier shows notices; nil shows none.
+	Notifier Notifier
+	// SetTooltip sets the tray icon's tooltip where the OS has one; nil
+	// skips it.
+	SetTooltip func(string)
+	Log        *slog.Logger
+	// Title is the dashboard window's title.
+	Title string
+	// Template draws the tray icon as a monochrome template (the macOS
+	// menu bar).
+	Template bool
+	// Now is the clock the countdowns read; nil is time.Now.
+	Now func() time.Time
+	// Tick is how often a visible dashboard updates its countdowns; 0 is
+	// one second. Refresh is how often it re-reads the board so that the
+	// consoles' silence stays true (the event stream says when a session
+	// changes state, not each time it prints); 0 is five seconds.
+	Tick, Refresh time.Duration
+}
+
+// UI is the tray app: tray icon and menu, dashboard, consoles,
+// notifications. Its methods run on Fyne's goroutine unless they say
+// otherwise.
+type UI struct {
+	o        Options
+	app      fyne.App
+	ctx      context.Context
+	conn     *conn
+	snap     Snapshot
+	icon     fyne.Resource
+	dash     *dashboard
+	consoles map[string]*console
+	tray     trayState
+	previews []func() // tray preview windows to redraw
+}
+
+// New makes the UI; nothing shows until Start.
+func New(o Options) *UI {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Title == "" {
+		o.Title = "Build Station"
+	}
+	if o.Tick == 0 {
+		o.Tick = time.Second
+	}
+	if o.Refresh == 0 {
+		o.Refresh = 5 * time.Second
+	}
+	u := &UI{o: o, app: o.App, icon: assets.Icon, consoles: map[string]*console{}, ctx: context.Background()}
+	u.conn = newConn(o.Connect, o.Log)
+	u.conn.onSnap = func(s Snapshot) { fyne.Do(func() { u.apply(s) }) }
+	u.conn.onNotice = func(n supervisor.Notice) { fyne.Do(func() { u.notice(n) }) }
+	return u
+}
+
+// Start sets up the tray and, unless hidden, shows the dashboard; then
+// it connects in the background until ctx ends. Call it on Fyne's
+// goroutine before or as the app runs (main: from App.Lifecycle's
+// OnStarted, or before Run).
+func (u *UI) Start(ctx context.Context, hidden bool) {
+	u.ctx = ctx
+	u.app.SetIcon(u.icon)
+	u.refreshTray()
+	if !hidden {
+		u.ShowDashboard()
+	}
+	go u.conn.Run(ctx)
+}
+
+// Snapshot is what the windows show now.
+func (u *UI) Snapshot() Snapshot { return u.snap }
+
+// apply takes a new snapshot from the connection.
+func (u *UI) apply(s Snapshot) {
+	u.snap = s
+	u.refreshTray()
+	for _, p := range u.previews {
+		p()
+	}
+	if u.dash != nil {
+		u.dash.update()
+	}
+	for id, c := range u.consoles {
+		c.win.SetTitle(u.consoleTitle(id))
+	}
+}
+
+// notice shows a notification if its kind is turned on.
+func (u *UI) notice(n supervisor.Notice) {
+	if u.o.Notifier == nil || !u.notifyEnabled(n.Kind) {
+		return
+	}
+	go func() {
+		if err := u.o.Notifier.Notify(n); err != nil {
+			u.o.Log.Warn("show notification", "kind", n.Kind, "session", n.SessionID, "err", err)
+		}
+	}()
+}
+
+var errNoStation = errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+
+// act runs one API call off Fyne's goroutine and reports a failure in a
+// dialog over parent; the event stream brings the result.
+func (u *UI) act(parent fyne.Window, what string, fn func(ctx context.Context, cl Client) error) {
+	cl := u.conn.Client()
+	if cl == nil {
+		u.showError(parent, fmt.Errorf("%s: %w", what, errNoStation))
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
+		defer cancel()
+		err := fn(ctx, cl)
+		if err != nil {
+			fyne.Do(func() { u.showError(parent, fmt.Errorf("%s: %w", what, err)) })
+		}
+		u.conn.Refresh()
+	}()
+}
+
+func (u *UI) showError(parent fyne.Window, err error) {
+	u.o.Log.Warn("tray action", "err", err)
+	if parent == nil {
+		parent = u.dashboardWindow()
+	}
+	dialog.ShowError(err, parent)
+}
+
+// Quit closes the tray; the station keeps running.
+func (u *UI) Quit() { u.app.Quit() }

@@ -1,0 +1,331 @@
+package app
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
+)
+
+// newTestUI makes a UI on Fyne's test app, connected to client without
+// running the connection goroutine: the test hands it snapshots itself.
+func newTestUI(t *testing.T, client Client, now time.Time) *UI {
+	t.Helper()
+	a := newTestApp(t)
+	u := New(Options{App: a, Connect: func(context.Context, bool) (Client, error) { return client, nil }, Now: func() time.Time { return now }})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	u.ctx = ctx
+	u.conn.setClient(client)
+	return u
+}
+
+func boardSnapshot(now time.Time) Snapshot {
+	next := now.Add(108 * time.Second)
+	blocked := task("t3", supervisor.TaskBlocked)
+	blocked.Reason = "idle for 10m; no commits, no CPU"
+	return Snapshot{
+		Connected: true,
+		Tasks: []supervisor.Task{task("t1", supervisor.TaskTodo), task("t2", supervisor.TaskWorking), blocked,
+			task("t4", supervisor.TaskDone), task("t5", supervisor.TaskReview)},
+		Sessions: []supervisor.SessionInfo{
+			{ID: "t2.1", TaskID: "t2", State: supervisor.SessWorking, LastOutputAt: now.Add(-192 * time.Second), NextAt: &next, NextAction: "nudge"},
+			{ID: "t5.1", TaskID: "t5", Kind: "review", State: supervisor.SessReviewing, LastOutputAt: now},
+		},
+		Projects: []supervisor.ProjectInfo{{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1}},
+	}
+}
+
+// texts collects the text of every label, button and canvas text under o.
+func texts(o fyne.CanvasObject) []string {
+	var out []string
+	walk(o, func(o fyne.CanvasObject) bool {
+		switch v := o.(type) {
+		case *widget.Label:
+			out = append(out, v.Text)
+		case *widget.Button:
+			out = append(out, v.Text)
+		}
+		return false
+	})
+	return out
+}
+
+// walk visits o and everything inside it until visit returns true.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject) bool) bool {
+	if o == nil {
+		return false
+	}
+	if visit(o) {
+		return true
+	}
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if walk(c, visit) {
+				return true
+			}
+		}
+	case fyne.Widget:
+		if _, ok := o.(*widget.Label); ok {
+			return false
+		}
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			if walk(c, visit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func findButton(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	walk(o, func(o fyne.CanvasObject) bool {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			found = b
+			return true
+		}
+		return false
+	})
+	if found == nil {
+		t.Fatalf("no %q button", text)
+	}
+	return found
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDashboardShowsBoard(t *testing.T) {
+	now := t0
+	u := newTestUI(t, newFake(), now)
+	u.apply(boardSnapshot(now))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	for name, want := range map[string]string{"To Do": "1", "Working": "1", "Reviewing": "1", "Idle": "0", "Blocked": "1", "Done": "1"} {
+		if got := d.figures[name].Text; got != want {
+			t.Errorf("figure %s = %s, want %s", name, got, want)
+		}
+	}
+	all := texts(d.win.Content())
+	for _, want := range []string{"To Do (1)", "Working (1)", "Review (1)", "Blocked (1)", "Done (1)",
+		"Task t2", "silent 3m12s · nudge in 1m48s", "idle for 10m; no commits, no CPU", "Requeue"} {
+		if !contains(all, want) {
+			t.Errorf("dashboard lacks %q; it shows %q", want, all)
+		}
+	}
+	// One tick later the countdown moved.
+	u.o.Now = func() time.Time { return now.Add(time.Second) }
+	d.tick()
+	if !contains(texts(d.win.Content()), "silent 3m13s · nudge in 1m47s") {
+		t.Errorf("tick did not move the countdown: %q", texts(d.win.Content()))
+	}
+}
+
+func TestRequeueCallsTheAPI(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowDashboard()
+	defer u.dash.hide()
+	c := u.dash.win.Canvas()
+	test.Tap(findButton(t, c.Content(), "Requeue"))
+	dlg := c.Overlays().Top()
+	if dlg == nil {
+		t.Fatal("no requeue dialog")
+	}
+	var note *widget.Entry
+	walk(dlg, func(o fyne.CanvasObject) bool {
+		note, _ = o.(*widget.Entry)
+		return note != nil
+	})
+	if note == nil {
+		t.Fatal("the requeue dialog has no note field")
+	}
+	test.Type(note, "try the lock timeout")
+	test.Tap(findButton(t, dlg, "Requeue"))
+	select {
+	case got := <-fake.calls:
+		if want := (call{"Requeue", "t3", "try the lock timeout"}); got != want {
+			t.Errorf("call = %+v, want %+v", got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Requeue was not called")
+	}
+}
+
+func TestCardActions(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowDashboard()
+	defer u.dash.hide()
+	test.Tap(findButton(t, u.dash.win.Content(), "Nudge now"))
+	if got := <-fake.calls; got != (call{"Nudge", "t2.1", ""}) {
+		t.Errorf("Nudge now called %+v", got)
+	}
+}
+
+func TestTrayMenu(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	u.apply(boardSnapshot(t0))
+	m := u.TrayMenu()
+	var labels []string
+	for _, it := range m.Items {
+		if !it.IsSeparator {
+			labels = append(labels, it.Label)
+		}
+	}
+	want := []string{
+		"Working 1 · Reviewing 1 · Idle 0 · Blocked 1",
+		"Task t2 — working (t2)", "Task t5 — reviewing (t5)",
+		"Open Dashboard", "Add Task…", "Pause queue (all projects)", "Notification settings…",
+		"Quit tray (station keeps running)",
+	}
+	if strings.Join(labels, "\n") != strings.Join(want, "\n") {
+		t.Errorf("menu:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(want, "\n"))
+	}
+	if !m.Items[0].Disabled {
+		t.Error("the counts line should be disabled")
+	}
+	u.apply(Snapshot{Connected: false, Err: "no station"})
+	if got := u.TrayMenu().Items[0].Label; !strings.Contains(got, "No station") {
+		t.Errorf("offline menu starts with %q", got)
+	}
+}
+
+func TestNotificationSettings(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	got := make(chan supervisor.Notice, 4)
+	u.o.Notifier = notifierFunc(func(n supervisor.Notice) error { got <- n; return nil })
+	u.app.Preferences().SetBool(PrefNotifyNudge, false)
+	u.notice(supervisor.Notice{Kind: supervisor.NoticeNudge, SessionID: "s1"})
+	u.notice(supervisor.Notice{Kind: supervisor.NoticeBlock, SessionID: "s2"})
+	if n := <-got; n.SessionID != "s2" {
+		t.Errorf("notified %+v; the nudge was turned off", n)
+	}
+}
+
+type notifierFunc func(supervisor.Notice) error
+
+func (f notifierFunc) Notify(n supervisor.Notice) error { return f(n) }
+
+// TestConnFollowsEvents: the connection reads the board, then folds
+// events into new snapshots, and notices go to the notifier hook.
+func TestConnFollowsEvents(t *testing.T) {
+	fake := newFake()
+	fake.tasks = []supervisor.Task{task("t1", supervisor.TaskTodo)}
+	snaps := make(chan Snapshot, 16)
+	notices := make(chan supervisor.Notice, 4)
+	c := newConn(func(context.Context, bool) (Client, error) { return fake, nil }, nil)
+	c.log = discardLog()
+	c.coalesce = time.Millisecond
+	c.onSnap = func(s Snapshot) { snaps <- s }
+	c.onNotice = func(n supervisor.Notice) { notices <- n }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	if s := <-snaps; !s.Connected || len(s.Tasks) != 1 {
+		t.Fatalf("first snapshot %+v", s)
+	}
+	moved := task("t1", supervisor.TaskWorking)
+	si := sess("t1.1", "t1", supervisor.SessWorking)
+	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &moved}
+	fake.events <- supervisor.Event{Kind: supervisor.EventSession, Session: &si}
+	fake.events <- supervisor.Event{Kind: supervisor.EventNotice, Notice: &supervisor.Notice{Kind: supervisor.NoticeNudge, SessionID: "t1.1"}}
+	for s := range snaps {
+		if len(s.Sessions) == 1 && s.Tasks[0].State == supervisor.TaskWorking {
+			break
+		}
+	}
+	if n := <-notices; n.SessionID != "t1.1" {
+		t.Errorf("notice %+v", n)
+	}
+	ended := si
+	ended.State = supervisor.SessEnded
+	fake.events <- supervisor.Event{Kind: supervisor.EventSession, Session: &ended}
+	for s := range snaps {
+		if len(s.Sessions) == 0 {
+			break
+		}
+	}
+	// The stream ends: the station stopped. The tray says so.
+	close(fake.events)
+	for s := range snaps {
+		if !s.Connected {
+			break
+		}
+	}
+}
+
+// TestConsoleAttaches opens a console on a fake station served over the
+// real API: the replay is rendered, the window's size and the keys typed
+// reach the session.
+func TestConsoleAttaches(t *testing.T) {
+	fake := apitest.New()
+	fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking}, "")
+	con := fake.AddConsole("s1", []byte("\x1b[1mhello\x1b[0m from the replay\r\n"))
+	srv := httptest.NewServer(api.NewServer(fake, "tok", nil).Handler())
+	defer srv.Close()
+	client := &api.Client{BaseURL: srv.URL, Token: "tok", HTTP: srv.Client()}
+	u := newTestUI(t, client, t0)
+	u.OpenConsole("s1")
+	c := u.consoles["s1"]
+	select {
+	case sz := <-con.Resizes:
+		if sz[0] == 0 || sz[1] == 0 {
+			t.Errorf("resize %v", sz)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the console never sent its size")
+	}
+	c.view.TypedRune('y')
+	c.view.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	var typed []byte
+	for len(typed) < 2 {
+		select {
+		case p := <-con.Input:
+			typed = append(typed, p...)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("typed %q so far", typed)
+		}
+	}
+	if string(typed) != "y\r" {
+		t.Errorf("typed %q, want %q", typed, "y\r")
+	}
+	con.Out <- []byte("live line\r\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(RowsText(c.term.Rows()), "live line") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the console shows:\n%s", RowsText(c.term.Rows()))
+		}
+		time.Sleep(5 * time.Millisecond) // waiting on the network, not a timer
+	}
+	if got := RowsText(c.term.Rows()); !strings.Contains(got, "hello from the replay") {
+		t.Errorf("replay missing:\n%s", got)
+	}
+	c.win.Close()
+	select {
+	case <-con.Closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("closing the window did not detach")
+	}
+}

@@ -1,0 +1,88 @@
+package instance
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+)
+
+func shortHome(t *testing.T) string {
+	t.Helper()
+	// A unix socket path must be short (about 100 bytes); t.TempDir's can
+	// be long.
+	dir, err := os.MkdirTemp("", "bsi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func TestSecondInstanceForwards(t *testing.T) {
+	home := shortHome(t)
+	if err := Send(home, Request{}); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Send with no tray = %v, want ErrNotRunning", err)
+	}
+	s, err := Listen(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan Request, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, func(r Request) { got <- r }) }()
+
+	if _, err := Listen(home); !errors.Is(err, ErrRunning) {
+		t.Fatalf("second Listen = %v, want ErrRunning", err)
+	}
+	if err := Send(home, Request{Open: "s3"}); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	if err := Send(home, Request{}); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	if r := <-got; r.Open != "s3" {
+		t.Errorf("first request opens %q, want s3", r.Open)
+	}
+	if r := <-got; r.Open != "" {
+		t.Errorf("second request opens %q, want the dashboard", r.Open)
+	}
+	select {
+	case r := <-got:
+		t.Errorf("the ping of the second Listen reached the handler: %+v", r)
+	default:
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if err := Send(home, Request{}); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Send after the tray quit = %v, want ErrNotRunning", err)
+	}
+	// The next tray takes over.
+	s2, err := Listen(home)
+	if err != nil {
+		t.Fatalf("Listen after the first tray quit: %v", err)
+	}
+	s2.Close()
+}
+
+func TestStaleEndpointIsTakenOver(t *testing.T) {
+	home := shortHome(t)
+	s, err := Listen(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A crash: the listener dies, the endpoint file stays.
+	s.ln.Close()
+	s2, err := Listen(home)
+	if err != nil {
+		t.Fatalf("Listen over a stale endpoint: %v", err)
+	}
+	defer s2.Close()
+	go s2.Serve(context.Background(), func(Request) {})
+	if err := Send(home, Request{Open: "x"}); err != nil {
+		t.Fatalf("Send to the new tray: %v", err)
+	}
+}

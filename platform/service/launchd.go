@@ -1,0 +1,144 @@
+package service
+
+import (
+	"fmt"
+	"html"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// LaunchAgent labels (reverse DNS, the app's bundle id as prefix).
+const (
+	StationLabel = "dev.buildstation.station"
+	TrayLabel    = "dev.buildstation.tray"
+)
+
+// MacOS installs LaunchAgents: the station runs at login and restarts if it
+// crashes; the tray starts hidden at login. A LaunchAgent, not a
+// LaunchDaemon: it runs as the user, in the user's session, with access to
+// the keychain the agents' logins live in.
+type MacOS struct{}
+
+func (MacOS) agentPath(c Config, label string) string {
+	return path.Join(c.UserHome, "Library", "LaunchAgents", label+".plist")
+}
+
+func (MacOS) domain(c Config) string { return "gui/" + strconv.Itoa(c.UID) }
+
+func (m MacOS) Install(c Config) (Plan, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	station := m.agentPath(c, StationLabel)
+	return Plan{
+		WriteFile{Path: station, Mode: 0o644, Data: StationPlist(c), What: "station LaunchAgent"},
+		WriteFile{Path: m.agentPath(c, TrayLabel), Mode: 0o644, Data: TrayPlist(c), What: "tray login item"},
+		// bootout then bootstrap (re)loads the station with this plist and
+		// this binary; bootout fails when it was not loaded, which is fine.
+		Run{Argv: []string{"launchctl", "bootout", m.domain(c) + "/" + StationLabel}, Tolerate: true, Note: "fine: it was not loaded"},
+		Run{Argv: []string{"launchctl", "bootstrap", m.domain(c), station}},
+	}, nil
+}
+
+func (m MacOS) Uninstall(c Config) Plan {
+	return Plan{
+		Run{Argv: []string{"launchctl", "bootout", m.domain(c) + "/" + StationLabel}, Tolerate: true, Note: "fine: it was not loaded"},
+		RemoveFile{Path: m.agentPath(c, StationLabel), What: "station LaunchAgent"},
+		RemoveFile{Path: m.agentPath(c, TrayLabel), What: "tray login item"},
+	}
+}
+
+func (m MacOS) Start(c Config) Plan {
+	return Plan{Run{Argv: []string{"launchctl", "kickstart", m.domain(c) + "/" + StationLabel}}}
+}
+
+// Stop sends SIGTERM: the station exits 0 and KeepAlive (restart on a
+// failed exit only) leaves it stopped until the next login or start.
+func (m MacOS) Stop(c Config) Plan {
+	return Plan{Run{Argv: []string{"launchctl", "kill", "SIGTERM", m.domain(c) + "/" + StationLabel}}}
+}
+
+func (m MacOS) Status(c Config) Plan {
+	return Plan{
+		FileState{Path: m.agentPath(c, StationLabel), What: "station LaunchAgent"},
+		FileState{Path: m.agentPath(c, TrayLabel), What: "tray login item"},
+		Run{Argv: []string{"launchctl", "list", StationLabel}, Tolerate: true},
+	}
+}
+
+// StationPlist is the station's LaunchAgent. PATH is the installing
+// shell's: launchd's own (/usr/bin:/bin:/usr/sbin:/sbin) would not find
+// claude in /opt/homebrew/bin or ~/.local/bin.
+func StationPlist(c Config) []byte {
+	logs := path.Join(c.Home, "logs", "launchd.log")
+	return plist(
+		kv("Label", str(StationLabel)),
+		kv("ProgramArguments", array(c.Exe, "daemon", "--home", c.Home)),
+		kv("EnvironmentVariables", dict(kv("PATH", str(c.Path)))),
+		kv("RunAtLoad", "<true/>"),
+		kv("KeepAlive", dict(kv("SuccessfulExit", "<false/>"))),
+		kv("ProcessType", str("Interactive")),
+		kv("StandardOutPath", str(logs)),
+		kv("StandardErrorPath", str(logs)),
+	)
+}
+
+// TrayPlist starts the tray hidden at login, in the GUI session only.
+func TrayPlist(c Config) []byte {
+	return plist(
+		kv("Label", str(TrayLabel)),
+		kv("ProgramArguments", array(c.trayArgs()...)),
+		kv("RunAtLoad", "<true/>"),
+		kv("LimitLoadToSessionType", str("Aqua")),
+		kv("ProcessType", str("Interactive")),
+	)
+}
+
+// URLTypesPlist is the CFBundleURLTypes entry `make package` adds to the
+// app bundle's Info.plist, so macOS opens buildstation:// links with the
+// app (FyneApp.toml cannot say it).
+func URLTypesPlist() string {
+	return `	<key>CFBundleURLTypes</key>
+	<array>
+		<dict>
+			<key>CFBundleURLName</key>
+			<string>dev.buildstation.app</string>
+			<key>CFBundleURLSchemes</key>
+			<array>
+				<string>` + Scheme + `</string>
+			</array>
+		</dict>
+	</array>
+`
+}
+
+// dict nests entries one level deeper.
+func dict(entries ...string) string {
+	body := strings.TrimRight(strings.Join(entries, ""), "\n")
+	return "<dict>\n\t" + strings.ReplaceAll(body, "\n", "\n\t") + "\n\t</dict>"
+}
+
+func plist(entries ...string) []byte {
+	return []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+` + strings.Join(entries, "") + `</dict>
+</plist>
+`)
+}
+
+func kv(key, value string) string { return fmt.Sprintf("\t<key>%s</key>\n\t%s\n", key, value) }
+
+func str(s string) string { return "<string>" + html.EscapeString(s) + "</string>" }
+
+func array(items ...string) string {
+	var b strings.Builder
+	b.WriteString("<array>\n")
+	for _, it := range items {
+		b.WriteString("\t\t" + str(it) + "\n")
+	}
+	b.WriteString("\t</array>")
+	return b.String()
+}

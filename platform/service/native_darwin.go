@@ -1,0 +1,4 @@
+package service
+
+// Native is this OS's installer.
+func Native() Installer { return MacOS{} }

@@ -1,0 +1,52 @@
+package service
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// OS is the real System. Its registry and service methods exist on Windows
+// only (system_windows.go, system_other.go).
+type OS struct {
+	// Password asks for the account's password when a Windows service is
+	// created; a service that runs as a user needs it.
+	Password func(user string) (string, error)
+}
+
+var _ System = OS{}
+
+func (OS) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// WriteFile writes through a temporary file and a rename, so a unit or plist
+// is never seen half-written.
+func (OS) WriteFile(path string, data []byte, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".buildstation-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func (OS) Remove(path string) error { return os.Remove(path) }
+
+func (OS) Run(argv []string) (string, error) {
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	return string(out), err
+}

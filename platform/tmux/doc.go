@@ -1,0 +1,16 @@
+// Package tmux runs agent sessions as windows of the station's own tmux
+// server (`tmux -S <home>/tmux.sock`), so that a session outlives a station
+// crash or restart and a person can attach to it with tmux itself. It
+// implements supervisor.Adopter: Spawn starts a window, Adopt finds one
+// again by the handle Spawn's Proc gave.
+//
+// Output is tapped with pipe-pane into a named FIFO that the Proc reads, so
+// bytes arrive as the agent writes them, without polling a file. Input goes
+// through send-keys. Each window keeps its pane after the agent exits
+// (remain-on-exit) so the exit status can be read, and a pane-died hook
+// signals a wait-for channel so that Wait learns of the exit without
+// polling. Stop ends the pane's process group and the rest of its tree
+// (package proctree), as package pty does, then kills the window.
+//
+// tmux is unix-only: on Windows, Spawn and Adopt report that it is missing.
+package tmux

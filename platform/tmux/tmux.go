@@ -1,0 +1,155 @@
+package tmux
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// SocketName is the station's tmux socket inside its home. The CLI finds
+// the server there to attach to a session's window.
+const SocketName = "tmux.sock"
+
+// SessionName is the tmux session that holds every agent window.
+const SessionName = "buildstation"
+
+// Default window size when a SpawnSpec leaves it zero, as in package pty:
+// wide enough that an agent's TUI does not wrap its status line.
+const (
+	DefaultCols = 120
+	DefaultRows = 40
+)
+
+// Timing. waitCheck is the fallback look at a pane while Wait is parked on
+// the pane-died channel: a window killed by hand (kill-window) or a tmux
+// server that was killed fires no pane-died hook, and the look catches it.
+// It is a safety net, not the way an exit is normally learned, so it is
+// slow. readyTimeout bounds the wait for pipe-pane's reader to attach.
+const (
+	defaultWaitCheck = 2 * time.Second
+	readyTimeout     = 10 * time.Second
+)
+
+// Spawner starts agents in windows of one tmux server. It is safe for
+// concurrent use.
+type Spawner struct {
+	sock string // the server's socket path
+	// WaitCheck is how often a parked Wait also looks at its pane (see
+	// defaultWaitCheck); tests shorten it.
+	WaitCheck time.Duration
+
+	mu sync.Mutex // serializes starting the server and its session
+
+	dirMu sync.Mutex
+	dirs  map[string]bool // run folders of this spawner's live Procs
+	swept bool            // leftovers of an earlier station removed
+}
+
+// New returns a spawner on the tmux server at socketPath (started on first
+// use). Two spawners on the same path share the server: that is how a
+// restarted station finds its sessions again.
+func New(socketPath string) *Spawner {
+	return &Spawner{sock: socketPath, WaitCheck: defaultWaitCheck}
+}
+
+var _ supervisor.Adopter = (*Spawner)(nil)
+
+// Socket is the path of the server's socket.
+func (s *Spawner) Socket() string { return s.sock }
+
+// runDir is where the spawner keeps each window's FIFO and launch script:
+// next to the socket, private to the user.
+func (s *Spawner) runDir() string { return s.sock + ".d" }
+
+// SignalError is the error Wait returns (with code -1) when a signal ended
+// the agent, so a caller can tell a kill from a crash.
+type SignalError struct {
+	Signal int
+}
+
+func (e *SignalError) Error() string { return fmt.Sprintf("agent killed by signal %d", e.Signal) }
+
+// ErrDetached is Wait's error when the Proc was closed while its agent
+// still ran: the window lives on for a later Adopt.
+var ErrDetached = errors.New("tmux window left running: the session was detached, not ended")
+
+// size applies the defaults to a zero width or height.
+func size(cols, rows uint16) (uint16, uint16) {
+	if cols == 0 {
+		cols = DefaultCols
+	}
+	if rows == 0 {
+		rows = DefaultRows
+	}
+	return cols, rows
+}
+
+// handle is what Adopt takes: the window id, which tmux never reuses while
+// its server lives, and the window's name (the session id), which guards
+// against a restarted server that numbered a new window the same.
+func makeHandle(windowID, name string) string { return windowID + "/" + name }
+
+func parseHandle(h string) (windowID, name string, ok bool) {
+	windowID, name, ok = strings.Cut(h, "/")
+	if !ok || !strings.HasPrefix(windowID, "@") || name == "" {
+		return "", "", false
+	}
+	return windowID, name, true
+}
+
+// checkDir reports a missing or non-directory working directory by name.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("start agent: working directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("start agent: working directory %s is not a directory", dir)
+	}
+	return nil
+}
+
+// use records that a Proc holds (or let go of) a run folder.
+func (s *Spawner) use(dir string, on bool) {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if s.dirs == nil {
+		s.dirs = map[string]bool{}
+	}
+	if on {
+		s.dirs[dir] = true
+	} else {
+		delete(s.dirs, dir)
+	}
+}
+
+// sweep removes, once per spawner, the run folders a station that died
+// left behind (a kill -9 closes no Proc). Folders of this spawner's own
+// Procs are kept.
+func (s *Spawner) sweep() {
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if s.swept {
+		return
+	}
+	s.swept = true
+	entries, err := os.ReadDir(s.runDir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		dir := filepath.Join(s.runDir(), e.Name())
+		if !s.dirs[dir] {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}

@@ -1,0 +1,24 @@
+//go:build !unix
+
+package tmux
+
+import (
+	"errors"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+var errUnsupported = errors.New("the tmux backend is not available on this OS; set backend = \"pty\" in config.toml")
+
+// Spawn is unsupported where tmux does not run.
+func (s *Spawner) Spawn(supervisor.SpawnSpec) (supervisor.Proc, error) {
+	return nil, errUnsupported
+}
+
+// Adopt is unsupported where tmux does not run.
+func (s *Spawner) Adopt(string) (supervisor.Proc, bool, error) {
+	return nil, false, errUnsupported
+}
+
+// Available reports whether this machine can run the tmux backend.
+func Available() bool { return false }

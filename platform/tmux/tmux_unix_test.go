@@ -1,0 +1,320 @@
+//go:build unix
+
+package tmux
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/platform/proctree"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+func TestOutputThenEOF(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello; sleep 0.2; echo bye"}})
+	out := collect(p)
+	if code, err := waitCode(t, p); code != 0 || err != nil {
+		t.Errorf("Wait = %d, %v; want 0, nil", code, err)
+	}
+	if err := out.end(t); err != io.EOF {
+		t.Errorf("final Read error = %v, want io.EOF", err)
+	}
+	if got := out.String(); !strings.Contains(got, "hello\r\nbye\r\n") {
+		t.Errorf("output = %q, want hello and bye", got)
+	}
+}
+
+func TestWaitExitCode(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
+	for range 3 { // cached: every caller gets the same answer
+		if code, err := waitCode(t, p); code != 3 || err != nil {
+			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w := windows(t, s); strings.Contains(w, " 1\n") {
+		t.Errorf("a dead window is left after Close:\n%s", w)
+	}
+}
+
+func TestNoOutputLost(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	// Printed at once and in bulk: nothing before the pipe attached, and
+	// nothing at the very end, may go missing.
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo first; i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo last"}})
+	out := collect(p)
+	if _, err := waitCode(t, p); err != nil {
+		t.Fatal(err)
+	}
+	_ = out.end(t)
+	got := out.String()
+	for _, want := range []string{"first\r\n", "line-0\r\n", "line-1234\r\n", "line-2999\r\n", "last\r\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q (%d bytes)", want, len(got))
+		}
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	// Not parallel: it sets the environment the tmux server starts with.
+	t.Setenv("BS_SERVER_ONLY", "leak")
+	s := newSpawner(t)
+	dir := t.TempDir()
+	p := spawn(t, s, supervisor.SpawnSpec{
+		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; echo "quote=$BS_Q"; echo "server=${BS_SERVER_ONLY-unset}"; pwd -P`},
+		Dir:  dir,
+		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz", `BS_Q=it's "$HOME" #{pane_id}`},
+		Cols: 500, // keep a long temp path on one line
+	})
+	out := collect(p)
+	_ = out.end(t)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"foo=bar baz", `quote=it's "$HOME" #{pane_id}`, "server=unset", real} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output %q lacks %q", out.String(), want)
+		}
+	}
+}
+
+// TestExactEnv: the agent's environment is the spec's, all of it and
+// nothing else, names sh cannot hold included.
+func TestExactEnv(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	env := []string{"PATH=" + os.Getenv("PATH"), "BS_A=1", "BS_ODD%%=() { odd; }"}
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"env"}, Env: env})
+	out := collect(p)
+	_ = out.end(t)
+	got := strings.Split(strings.TrimSpace(strings.ReplaceAll(out.String(), "\r\n", "\n")), "\n")
+	for _, kv := range env {
+		if !slices.Contains(got, kv) {
+			t.Errorf("env lacks %q: %q", kv, got)
+		}
+	}
+	for _, kv := range got {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "PATH" && !strings.HasPrefix(k, "BS_") && k != "PWD" && k != "SHLVL" && k != "_" {
+			t.Errorf("env has %q, not in the spec", kv)
+		}
+	}
+}
+
+func TestWindowNamedAfterSession(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
+		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t42.1")})
+	h := p.(supervisor.Handled).Handle()
+	if !strings.HasSuffix(h, "/t42.1") || !strings.HasPrefix(h, "@") {
+		t.Errorf("Handle = %q, want @N/t42.1", h)
+	}
+	if w := windows(t, s); !strings.Contains(w, " t42.1 0\n") {
+		t.Errorf("no live window named t42.1:\n%s", w)
+	}
+}
+
+func TestWriteTyped(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; echo got:$x; read y; echo got:$y"}})
+	out := collect(p)
+	for _, in := range []string{"hi", "\r", "-l Enter ü", "\r"} {
+		if _, err := p.Write([]byte(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out.waitFor(t, "got:hi\r\n")
+	out.waitFor(t, "got:-l Enter ü\r\n")
+	if code, err := waitCode(t, p); code != 0 || err != nil {
+		t.Errorf("Wait = %d, %v", code, err)
+	}
+}
+
+func TestResize(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"}})
+	out := collect(p)
+	out.waitFor(t, "40 120") // the default size
+	if err := p.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "30 100")
+}
+
+func TestStopKillsGrandchildren(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
+	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return countComm(procs, kids, "sleep") == 2
+	})
+	if err := p.Stop(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	assertAllDead(t, append(kids, p.Pid())...)
+	code, err := waitCode(t, p)
+	var se *SignalError
+	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGTERM) {
+		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
+	}
+	if w := windows(t, s); strings.Contains(w, fmt.Sprintf("%s ", strings.Split(p.(supervisor.Handled).Handle(), "/")[0])) {
+		t.Errorf("the window is still there after Stop:\n%s", w)
+	}
+}
+
+func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
+	out := collect(p)
+	out.waitFor(t, "armed")
+	const grace = 300 * time.Millisecond
+	start := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < grace {
+		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
+	}
+	assertAllDead(t, p.Pid())
+	code, err := waitCode(t, p)
+	var se *SignalError
+	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGKILL) {
+		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
+	}
+}
+
+// TestAdoptAfterRestart drops a Proc as a crashed station would and finds
+// its agent again with a new spawner on the same socket: same process, new
+// output arrives, typing works, and its exit is seen.
+func TestAdoptAfterRestart(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p, err := s.Spawn(supervisor.SpawnSpec{
+		Argv: []string{"sh", "-c", "echo ready; while read x; do echo got:$x; [ \"$x\" = bye ] && exit 7; done"},
+		Env:  append(os.Environ(), "BUILDSTATION_SESSION_ID=t9.1"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := collect(p)
+	out.waitFor(t, "ready")
+	handle, pid := p.(supervisor.Handled).Handle(), p.Pid()
+	// A crash closes nothing; closing the reader's side is the closest a
+	// test can come while keeping the race detector happy.
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := p.Wait(); code != -1 || !errors.Is(err, ErrDetached) {
+		t.Errorf("Wait after Close of a live window = %d, %v; want -1, ErrDetached", code, err)
+	}
+	if !running(pid) {
+		t.Fatal("Close of a live window ended its agent")
+	}
+
+	s2 := New(s.Socket())
+	s2.WaitCheck = s.WaitCheck
+	q, ok, err := s2.Adopt(handle)
+	if err != nil || !ok {
+		t.Fatalf("Adopt(%q) = %v, %v", handle, ok, err)
+	}
+	t.Cleanup(func() { _ = q.Stop(0); _ = q.Close() })
+	if q.Pid() != pid || q.(supervisor.Handled).Handle() != handle {
+		t.Errorf("adopted pid %d handle %q; want %d %q", q.Pid(), q.(supervisor.Handled).Handle(), pid, handle)
+	}
+	out2 := collect(q)
+	for _, in := range []string{"again", "\r"} {
+		if _, err := q.Write([]byte(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out2.waitFor(t, "got:again\r\n")
+	for _, in := range []string{"bye", "\r"} {
+		if _, err := q.Write([]byte(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, err := waitCode(t, q); code != 7 || err != nil {
+		t.Errorf("Wait = %d, %v; want 7, nil", code, err)
+	}
+	if err := out2.end(t); err != io.EOF {
+		t.Errorf("final Read = %v, want io.EOF", err)
+	}
+}
+
+func TestAdoptGone(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	// No server at all yet.
+	if _, ok, err := s.Adopt("@1/t1.1"); ok || err != nil {
+		t.Errorf("Adopt with no server = %v, %v; want false, nil", ok, err)
+	}
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"},
+		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t1.1")})
+	handle := p.(supervisor.Handled).Handle()
+	if _, err := waitCode(t, p); err != nil {
+		t.Fatal(err)
+	}
+	s2 := New(s.Socket())
+	// Exited (its pane kept by remain-on-exit), missing, or renamed by a
+	// new server: none is adopted.
+	for _, h := range []string{handle, "@999/t1.1", strings.Split(handle, "/")[0] + "/other"} {
+		if q, ok, err := s2.Adopt(h); ok || err != nil {
+			if q != nil {
+				_ = q.Stop(0)
+			}
+			t.Errorf("Adopt(%q) = %v, %v; want false, nil", h, ok, err)
+		}
+	}
+	if _, _, err := s2.Adopt("nonsense"); err == nil {
+		t.Error("Adopt of a malformed handle: no error")
+	}
+}
+
+func TestSpawnErrors(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	bin := t.TempDir()
+	tests := []struct {
+		name   string
+		spec   supervisor.SpawnSpec
+		substr string
+	}{
+		{"not found", supervisor.SpawnSpec{Argv: []string{"bs-nope-xyz"}}, `"bs-nope-xyz"`},
+		{"empty", supervisor.SpawnSpec{}, "empty command"},
+		{"bad dir", supervisor.SpawnSpec{Argv: []string{"sh"}, Dir: filepath.Join(bin, "missing")}, "missing"},
+	}
+	for _, tt := range tests {
+		p, err := s.Spawn(tt.spec)
+		if err == nil {
+			_ = p.Stop(0)
+			t.Errorf("%s: Spawn succeeded", tt.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.substr) || !strings.HasPrefix(err.Error(), "start agent") {
+			t.Errorf("%s: error %q", tt.name, err)
+		}
+	}
+}

@@ -1,0 +1,242 @@
+//go:build cgo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/systray"
+
+	"github.com/buildstation/buildstation/app"
+	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/internal/demo"
+	"github.com/buildstation/buildstation/internal/fynelocale"
+	"github.com/buildstation/buildstation/platform/instance"
+	"github.com/buildstation/buildstation/platform/notify"
+	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// appID is the tray's identity for the OS and Fyne's preferences.
+const appID = "dev.buildstation.app"
+
+// Fyne's lang package has read the locale by now (see fynelocale).
+func init() { fynelocale.Restore() }
+
+// runTray is the tray role: `buildstation [--hidden]` and
+// `buildstation open [SESSION-ID]`. A tray already running for this home
+// gets the request and this process exits.
+func runTray(ctx context.Context, homeFlag, verb string, args []string) int {
+	hidden := verb == "--hidden"
+	var open string
+	usage := "usage: buildstation [--hidden] | buildstation open [SESSION-ID]"
+	for _, a := range args {
+		switch {
+		case a == "--hidden" || a == "-hidden":
+			hidden = true
+		case verb == "open" && open == "" && a != "" && a[0] != '-':
+			open = a
+			if id, ok := notify.ParseURL(a); ok { // a Windows toast click
+				open = id
+			}
+		default:
+			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; %s\n", a, usage)
+			return 2
+		}
+	}
+	home, err := config.Home(homeFlag)
+	if err != nil {
+		return fail(err)
+	}
+	if err := instance.Send(home, instance.Request{Open: open}); err == nil {
+		return 0 // the running tray shows it
+	}
+	srv, err := instance.Listen(home)
+	if errors.Is(err, instance.ErrRunning) {
+		if err := instance.Send(home, instance.Request{Open: open}); err != nil {
+			return fail(err)
+		}
+		return 0
+	}
+	if err != nil {
+		return fail(err)
+	}
+	log, closeLog := trayLog(home)
+	defer closeLog()
+	return serveTray(ctx, trayConfig{
+		home: home, hidden: hidden && open == "", open: open, srv: srv, log: log,
+		connect: stationConnect(home, log),
+	})
+}
+
+// runDemoTray is `buildstation demo`: a demo station in this process and
+// the tray on its home, the dashboard open.
+func runDemoTray(ctx context.Context, home string, log *slog.Logger) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	narration, closeNarration := demoNarration(home)
+	defer closeNarration()
+	errc := make(chan error, 1)
+	go func() { errc <- demo.Run(ctx, home, stationOptions(home, log), narration) }()
+	srv, err := instance.Listen(home)
+	if err != nil {
+		log.Warn("demo tray: no single-instance endpoint", "err", err)
+		srv = nil
+	}
+	fmt.Fprintf(os.Stderr, "Build Station demo: home %s; the tray and dashboard are up, close the tray to stop.\n", home)
+	code := serveTray(ctx, trayConfig{
+		home: home, srv: srv, log: log,
+		connect: func(ctx context.Context, first bool) (app.Client, error) {
+			// The station starts in this process: wait for it.
+			return waitStation(ctx, home, 20*time.Second)
+		},
+	})
+	cancel()
+	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
+		return fail(err)
+	}
+	return code
+}
+
+type trayConfig struct {
+	home    string
+	hidden  bool
+	open    string
+	srv     *instance.Server // nil: none
+	log     *slog.Logger
+	connect app.Connect
+}
+
+// serveTray runs the Fyne app until the person quits the tray or ctx
+// ends.
+func serveTray(ctx context.Context, c trayConfig) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a := fyneapp.NewWithID(appID)
+	a.SetIcon(assets.Icon)
+	self, _ := os.Executable()
+	var ui *app.UI
+	opts := app.Options{
+		App: a, Connect: c.connect, Log: c.log, Title: "Build Station",
+		SetTooltip: systray.SetTooltip,
+		Template:   runtime.GOOS == "darwin",
+	}
+	n, err := notify.New(notify.Options{
+		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self,
+		Open: func(id string) { fyne.Do(func() { ui.OpenConsole(id) }) },
+	})
+	if err != nil {
+		c.log.Warn("notifications are off", "err", err)
+	} else {
+		defer n.Close()
+		opts.Notifier = n
+	}
+	ui = app.New(opts)
+	// BUILDSTATION_TRAY_PREVIEW shows the tray's icon and menu in a window
+	// instead of the dashboard: for screenshots, and for a desktop with no
+	// tray to put the icon in.
+	preview := os.Getenv("BUILDSTATION_TRAY_PREVIEW") != ""
+	a.Lifecycle().SetOnStarted(func() {
+		ui.Start(ctx, c.hidden || preview)
+		if c.open != "" {
+			ui.OpenConsole(c.open)
+		}
+		if preview {
+			ui.ShowTrayPreview()
+		}
+	})
+	if c.srv != nil {
+		defer c.srv.Close()
+		go c.srv.Serve(ctx, func(r instance.Request) {
+			fyne.Do(func() {
+				if r.Open != "" {
+					ui.OpenConsole(r.Open)
+				} else {
+					ui.ShowDashboard()
+				}
+			})
+		})
+	}
+	go func() {
+		<-ctx.Done()
+		fyne.Do(a.Quit)
+	}()
+	a.Run()
+	return 0
+}
+
+// stationConnect dials the home's station; the first time, when none
+// answers, it starts one detached (it outlives the tray) and waits for it.
+func stationConnect(home string, log *slog.Logger) app.Connect {
+	return func(ctx context.Context, first bool) (app.Client, error) {
+		c, err := api.Dial(home)
+		if err == nil || !first {
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("find this program to start a station: %w", err)
+		}
+		log.Info("no station answers; starting one", "home", home)
+		if err := startStation(self, home); err != nil {
+			return nil, fmt.Errorf("start a station: %w", err)
+		}
+		return waitStation(ctx, home, 20*time.Second)
+	}
+}
+
+// waitStation dials until the station answers. A station writes
+// station.json once its API listens, a second or so after it starts; a
+// short poll is the simplest way to see that file appear.
+func waitStation(ctx context.Context, home string, limit time.Duration) (app.Client, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := api.Dial(home)
+		if err == nil {
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the station did not answer within %s; see %s", limit, filepath.Join(home, config.DirLogs, "station.log"))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// trayLog logs the tray to logs/tray.log in the home.
+func trayLog(home string) (*slog.Logger, func()) {
+	w, closeFn := logFile(home, "tray.log")
+	return slog.New(slog.NewTextHandler(w, nil)), closeFn
+}
+
+// demoNarration keeps the demo's narration in logs/demo.log: the window
+// is the show.
+func demoNarration(home string) (io.Writer, func()) { return logFile(home, "demo.log") }
+
+func logFile(home, name string) (io.Writer, func()) {
+	dir := filepath.Join(home, config.DirLogs)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return io.Discard, func() {}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return io.Discard, func() {}
+	}
+	return f, func() { f.Close() }
+}
