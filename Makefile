@@ -64,3 +64,7 @@ check: fmt vet lint test cross fuzz
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
 	bash .ci/deps
+
+## bench: station cost and limits against baselines, as one table (Linux, ~6 min)
+bench:
+	bash bench/bench.sh

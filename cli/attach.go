@@ -19,9 +19,9 @@ const detachKey = 0x1d
 
 // sessionAttach is an interactive console on a session in this terminal.
 // A session of the tmux backend is attached with tmux itself (attachTmux).
-// Otherwise, with a terminal on stdin it goes raw (keys go to the session as typed),
-// follows the window size and detaches on Ctrl-]; otherwise it just copies
-// stdin in and output out until the session ends.
+// Otherwise, with a terminal on stdin it goes raw (keys go to the session
+// as typed), follows the window size and detaches on Ctrl-]; without one it
+// just copies stdin in and output out until the session ends.
 func (e *env) sessionAttach(args []string) error {
 	pos, err := e.parse("session attach", args, 1, 1)
 	if err != nil {

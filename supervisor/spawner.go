@@ -19,7 +19,8 @@ type SpawnSpec struct {
 	Env  []string // full environment, KEY=VALUE
 	Cols uint16
 	Rows uint16
-	// Marker is an Env entry ("KEY=VALUE") unique to this session. Every
+	// Marker is an Env entry ("KEY=VALUE") unique to this session on the
+	// machine (its random token, not its id: ids repeat across homes). Every
 	// process the agent starts inherits it, so Stop can find and end even
 	// those that left the tree (a setsid grandchild whose parent died).
 	Marker string

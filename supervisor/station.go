@@ -313,6 +313,10 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
 		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
+		var fe *filesError
+		if errors.As(err, &fe) {
+			reason = fmt.Sprintf("cannot write the session's files in %s: %v; free disk space or fix its permissions, then requeue", fe.dir, fe.err)
+		}
 		st.log.Error("start session", "task", task.ID, "err", err)
 		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id)
 		return
@@ -388,11 +392,11 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	promptFile := filepath.Join(logs, id+".prompt.md")
 	prompt := renderPrompt(task, kind, agent, ws)
 	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
-		return nil, fmt.Errorf("write prompt file: %w", err)
+		return nil, &filesError{dir: logs, err: err}
 	}
 	transcript, err := os.OpenFile(filepath.Join(logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open transcript: %w", err)
+		return nil, &filesError{dir: logs, err: err}
 	}
 	env := append(os.Environ(),
 		"BUILDSTATION_URL="+st.opt.URL,
@@ -411,7 +415,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
-	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: "BUILDSTATION_SESSION_ID=" + id})
+	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: "BUILDSTATION_TOKEN=" + token})
 	if err != nil {
 		transcript.Close()
 		return nil, err
@@ -420,6 +424,16 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	s.backend = backend
 	return s, nil
 }
+
+// filesError is a failure to write a session's own files (prompt,
+// transcript): the disk, not the agent's command, needs fixing.
+type filesError struct {
+	dir string
+	err error
+}
+
+func (e *filesError) Error() string { return "write session files in " + e.dir + ": " + e.err.Error() }
+func (e *filesError) Unwrap() error { return e.err }
 
 // newSession builds the session object around a running process.
 func (st *Station) newSession(p config.Project, task Task, kind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {

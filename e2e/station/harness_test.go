@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package station_test runs the real buildstation binary as a user would: a
 // station subprocess on a temp home, real PTYs, the scripted fake agent and
 // real git repos, driven through the CLI and its --json output.

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -59,7 +61,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	ln, err := api.Listen()
+	ln, err := listen(o.Home)
 	if err != nil {
 		return err
 	}
@@ -125,4 +127,19 @@ func refuseSecond(ctx context.Context, home string) error {
 		return fmt.Errorf("a station is already running for %s (pid %d, %s); stop it first or use another --home", home, f.PID, f.URL)
 	}
 	return nil
+}
+
+// listen opens the API on the loopback port the last station of this home
+// used, when it is free, else on a new one. Sessions that outlive a station
+// (tmux) keep the BUILDSTATION_URL they were started with — and claude its
+// MCP address — so an adopted agent can still report after a restart.
+func listen(home string) (net.Listener, error) {
+	if f, err := api.ReadStationFile(home); err == nil {
+		if u, err := neturl.Parse(f.URL); err == nil && u.Hostname() == "127.0.0.1" && u.Port() != "" {
+			if ln, err := net.Listen("tcp", "127.0.0.1:"+u.Port()); err == nil {
+				return ln, nil
+			}
+		}
+	}
+	return api.Listen()
 }

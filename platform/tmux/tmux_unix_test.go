@@ -277,13 +277,16 @@ func TestAdoptGone(t *testing.T) {
 	if _, err := waitCode(t, p); err != nil {
 		t.Fatal(err)
 	}
+	live := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
+		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t2.1")})
+	liveID := strings.Split(live.(supervisor.Handled).Handle(), "/")[0]
 	s2 := New(s.Socket())
-	// Exited (its pane kept by remain-on-exit), missing, or renamed by a
-	// new server: none is adopted.
-	for _, h := range []string{handle, "@999/t1.1", strings.Split(handle, "/")[0] + "/other"} {
+	// Exited, missing, or a live window by another name (a new server
+	// numbering its windows the same): none is adopted.
+	for _, h := range []string{handle, "@999/t1.1", liveID + "/t1.1"} {
 		if q, ok, err := s2.Adopt(h); ok || err != nil {
 			if q != nil {
-				_ = q.Stop(0)
+				_ = q.Close()
 			}
 			t.Errorf("Adopt(%q) = %v, %v; want false, nil", h, ok, err)
 		}

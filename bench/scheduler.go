@@ -1,0 +1,123 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	creack "github.com/creack/pty"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+const schedTasks = 1000
+
+// benchScheduler runs 1,000 tasks through add → start → complete with an
+// agent that completes at once, 8 sessions at a time.
+func benchScheduler(t *table) error {
+	proj, _ := os.MkdirTemp(workDir, "sched-")
+	home, err := newHome("scheduler", fmt.Sprintf(`max_sessions = 8
+[[projects]]
+name = "sched"
+path = %q
+command = ["buildstation", "agent", "complete", "--summary", "ok"]
+idle_window = "1h"
+block_window = "1h"
+concurrency = 8
+`, proj))
+	if err != nil {
+		return err
+	}
+	st, err := startStation(home)
+	if err != nil {
+		return err
+	}
+	defer st.stop()
+	progress("scheduler: adding %d tasks whose agent completes at once", schedTasks)
+	t0 := time.Now()
+	ids, err := st.addTasks("sched", schedTasks)
+	if err != nil {
+		return err
+	}
+	addTook := time.Since(t0)
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		s, err := st.c.Status(contextBG())
+		if err == nil && s.Tasks[supervisor.TaskDone]+s.Tasks[supervisor.TaskBlocked] >= len(ids) {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("tasks not done after 5 minutes: %v (%v)", s.Tasks, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tasks, err := st.c.Tasks(contextBG(), supervisor.TaskFilter{Project: "sched"})
+	if err != nil {
+		return err
+	}
+	var last time.Time
+	blocked := 0
+	for _, x := range tasks {
+		if x.State != supervisor.TaskDone {
+			blocked++
+		}
+		if x.UpdatedAt.After(last) {
+			last = x.UpdatedAt
+		}
+	}
+	took := last.Sub(t0)
+	ours := float64(len(ids)) / took.Seconds()
+	progress("scheduler: baseline: %d × `buildstation version` in bare PTYs, 8 at a time", schedTasks)
+	bt, err := spawnBaseline(schedTasks, 8)
+	if err != nil {
+		return err
+	}
+	base := float64(schedTasks) / bt.Seconds()
+	var fail string
+	if blocked > 0 {
+		fail = fmt.Sprintf("; %d tasks did not end done", blocked)
+	}
+	t.add(row{figure: "scheduler, 1,000 tasks", ours: fmt.Sprintf("%.0f tasks/s", ours), baseline: fmt.Sprintf("%.0f spawns/s", base), ratio: ratio(ours, base),
+		note: fmt.Sprintf("max_sessions = concurrency = 8, agent `buildstation agent complete --summary ok`; first add to last done %s (adding all took %s)%s; "+
+			"baseline: the process-start floor, %d runs of `buildstation version` each in a fresh PTY, 8 at a time", took.Round(time.Millisecond), addTook.Round(time.Millisecond), fail, schedTasks)})
+	return nil
+}
+
+// spawnBaseline runs `buildstation version` n times in fresh PTYs, par at
+// a time, reading each dry.
+func spawnBaseline(n, par int) (time.Duration, error) {
+	jobs := make(chan struct{}, n)
+	for range n {
+		jobs <- struct{}{}
+	}
+	close(jobs)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	t0 := time.Now()
+	for range par {
+		wg.Go(func() {
+			for range jobs {
+				cmd := exec.Command(bin, "version")
+				m, err := creack.Start(cmd)
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+					return
+				}
+				_, _ = io.Copy(io.Discard, m)
+				_ = cmd.Wait()
+				m.Close()
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(t0), errors.Join(errs...)
+}

@@ -1,0 +1,176 @@
+//go:build linux
+
+package fault
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBlockLeavesNoProcess blocks (by the watchdog) a session whose agent
+// left grandchildren behind, one in a new session of its own (setsid), and
+// checks that none of them runs afterwards. The pids are recorded before
+// the block by the session's environment tag, which every descendant
+// inherits whatever it does to its parentage or process group.
+//
+// Not parallel: every home's first session is "t1.1", and a station that
+// marks processes by session id alone would end another test's agents.
+func TestBlockLeavesNoProcess(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		agent string
+		want  int // processes the agent's tree holds once it is ready
+	}{
+		{
+			// fake-agent → child → grandchild, plus a setsid sleep whose
+			// parent (the agent) is still alive at the block.
+			name:  "setsid grandchild of a live parent",
+			agent: `setsid sleep 301 & exec buildstation fake-agent "grandchild-sleep 303s; print ready; wedge"`,
+			want:  4,
+		},
+		{
+			// The same, plus a setsid sleep whose parent shell has already
+			// exited: it is an orphan in a session and group of its own,
+			// reparented away from the agent's tree ("daemonised").
+			name:  "orphaned setsid grandchild",
+			agent: `sh -c 'setsid sleep 302 >/dev/null 2>&1 &'; setsid sleep 301 & exec buildstation fake-agent "grandchild-sleep 303s; print ready; wedge"`,
+			want:  5,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home := writeConfig(t, fmt.Sprintf(`[[projects]]
+name = "p"
+path = %q
+command = ["sh", "-c", %q]
+idle_window = "2s"
+block_window = "2s"
+`, t.TempDir(), tt.agent))
+			s := startStation(t, home)
+			id := strings.TrimSpace(s.must("task", "add", "--project", "p", "--title", "tree"))
+			sid := id + ".1"
+			// Wait for the whole tree to be up, and record it.
+			var tree []procInfo
+			deadline := time.Now().Add(10 * time.Second)
+			for len(tree) < tt.want {
+				if time.Now().After(deadline) {
+					t.Fatalf("the agent's tree has %d processes, want %d", len(tree), tt.want)
+				}
+				time.Sleep(100 * time.Millisecond)
+				tree = tagged(home, sid)
+			}
+			var desc []string
+			for _, p := range tree {
+				desc = append(desc, fmt.Sprintf("%d (ppid %d) %s", p.pid, p.ppid, cmdline(p.pid)))
+			}
+			t.Logf("session %s tree before the block:\n  %s", sid, strings.Join(desc, "\n  "))
+
+			got := s.waitState(id, "blocked", 20*time.Second)
+			if !strings.HasPrefix(got.Reason, "watchdog:") {
+				t.Fatalf("blocked for %q, want the watchdog", got.Reason)
+			}
+			// The session is over once it leaves the list: its Stop has
+			// returned (grace, then kill of the tree).
+			deadline = time.Now().Add(15 * time.Second)
+			for {
+				live := false
+				ss, err := s.client().Sessions(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range ss {
+					live = live || x.ID == sid
+				}
+				if !live {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("session %s still listed 15s after its block", sid)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			// Give the kernel a moment to tear down what was killed.
+			var left []string
+			deadline = time.Now().Add(3 * time.Second)
+			for {
+				left = left[:0]
+				for _, p := range tree {
+					if running(p) {
+						left = append(left, fmt.Sprintf("%d (ppid now %d) %s", p.pid, mustProc(p.pid).ppid, cmdline(p.pid)))
+					}
+				}
+				if len(left) == 0 || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			for _, p := range tree {
+				if running(p) {
+					t.Cleanup(func() { killPid(p) })
+				}
+			}
+			if len(left) > 0 {
+				t.Errorf("after the block, %d of the session's %d processes still run:\n  %s", len(left), len(tree), strings.Join(left, "\n  "))
+			}
+		})
+	}
+}
+
+func mustProc(pid int) procInfo {
+	p, _ := readProc(pid)
+	return p
+}
+
+// TestEndingASessionSparesOtherStations runs two stations on two homes,
+// each with its first task's session (both "t1.1"), and cancels one: the
+// other station's agent must live on. Session ids repeat across homes (a
+// user's board and the demo's, parallel tests), so whatever marks a
+// session's processes for the final kill must be unique on the machine.
+func TestEndingASessionSparesOtherStations(t *testing.T) {
+	cfg := func() string {
+		return fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"print ready; wedge\"]\nidle_window = \"1m\"\nblock_window = \"1m\"\n", t.TempDir())
+	}
+	a, b := startStation(t, writeConfig(t, cfg())), startStation(t, writeConfig(t, cfg()))
+	ida := strings.TrimSpace(a.must("task", "add", "--project", "p", "--title", "a"))
+	idb := strings.TrimSpace(b.must("task", "add", "--project", "p", "--title", "b"))
+	if ida != idb {
+		t.Fatalf("the two boards' first tasks are %s and %s; the test needs one id", ida, idb)
+	}
+	a.waitState(ida, "working", 10*time.Second)
+	b.waitState(idb, "working", 10*time.Second)
+	var treeB []procInfo
+	deadline := time.Now().Add(10 * time.Second)
+	for len(treeB) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("station b's agent never showed up")
+		}
+		time.Sleep(50 * time.Millisecond)
+		treeB = tagged(b.home, idb+".1")
+	}
+	a.must("task", "cancel", ida)
+	// Wait for a's session to be ended (its Stop has run).
+	deadline = time.Now().Add(15 * time.Second)
+	for {
+		ss, err := a.client().Sessions(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ss) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("station a's session did not end after its task was cancelled")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	for _, p := range treeB {
+		if !running(p) {
+			t.Errorf("ending session %s.1 on station a killed station b's process %d of its own session %s.1", ida, p.pid, idb)
+		}
+	}
+	if got := b.task(idb); got.State != "working" {
+		t.Errorf("station b's task %s is %s (%s) after station a ended its own %s", idb, got.State, got.Reason, ida)
+	}
+}
