@@ -353,8 +353,8 @@ func TestSessionAttachPiped(t *testing.T) {
 	s := startStation(t)
 	con := s.fake.AddConsole("s1", []byte("replayed\n"))
 	type ret struct {
-		code     int
-		out, err string
+		code int
+		err  string
 	}
 	done := make(chan ret, 1)
 	outR, outW := io.Pipe()

@@ -163,7 +163,6 @@ type fakeProc struct {
 	writes []string // each Write the station made, in order
 	wrote  chan string
 	exited chan int
-	code   int
 	once   sync.Once
 	stops  int
 }
