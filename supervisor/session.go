@@ -607,6 +607,7 @@ func (s *session) snapshot() SessionInfo {
 	if s.wd.State != SessEnded {
 		t := s.deadline()
 		info.NextAt = &t
+		info.window = s.window()
 		switch s.wd.State {
 		case SessNudged, SessIdle:
 			info.NextAction = "block"
@@ -631,6 +632,13 @@ func (s *session) Info() SessionInfo {
 	}
 	info := *p
 	info.LastOutputAt = s.con.lastOutputAt()
+	// A chatty session's timer is re-armed only when it fires; what a person
+	// wants is when the nudge would really come: a window after its output.
+	if info.NextAt != nil && info.NextAction == "nudge" && (info.State == info.baseState() || info.State == SessStarting) {
+		if due := info.LastOutputAt.Add(info.window); due.After(*info.NextAt) {
+			info.NextAt = &due
+		}
+	}
 	if !info.LastOutputAt.IsZero() {
 		if info.Evidence == nil {
 			info.Evidence = map[string]time.Time{}

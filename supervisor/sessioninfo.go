@@ -73,6 +73,10 @@ type SessionInfo struct {
 	Evidence map[string]time.Time `json:"evidence,omitempty"`
 	Dir      string               `json:"dir,omitempty"`
 	Branch   string               `json:"branch,omitempty"`
+
+	// window is the current stage's length, for projecting NextAt from the
+	// latest output (the loop's timer is re-armed lazily).
+	window time.Duration
 }
 
 // Status is the station's counts, what `status --json` prints and the tray
@@ -104,4 +108,12 @@ type ProjectInfo struct {
 	PauseReason      string `json:"pause_reason,omitempty"`
 	Running          int    `json:"running"`
 	Queued           int    `json:"queued"`
+}
+
+// baseState is the state a live session returns to when alive.
+func (s SessionInfo) baseState() SessionState {
+	if s.Kind == "review" {
+		return SessReviewing
+	}
+	return SessWorking
 }

@@ -660,3 +660,21 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 		}
 	})
 }
+
+// next_at tells a person when the nudge would really come: a window after
+// the latest output, though the loop re-arms its timer lazily.
+func TestNextAtFollowsTheLatestOutput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		p.say("one\r\n")
+		advance(3 * time.Minute)
+		p.say("two\r\n")
+		synctest.Wait()
+		s := h.session(task.ID)
+		if s.NextAt == nil || !s.NextAt.Equal(s.LastOutputAt.Add(5*time.Minute)) || s.NextAction != "nudge" {
+			t.Fatalf("next_at %v (%s), want last output %v + 5m", s.NextAt, s.NextAction, s.LastOutputAt)
+		}
+	})
+}
