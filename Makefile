@@ -4,7 +4,7 @@ BIN       ?= bin/buildstation
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export LANG ?= C.UTF-8
 
-.PHONY: build build-station run demo demo-headless test check fmt vet lint cross fuzz fuzz-long bench deps screenshots package
+.PHONY: build build-station run demo demo-headless test check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -32,10 +32,12 @@ test:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# Fyne's widgets need cgo on darwin, so darwin's vet leaves app/ out; the
+# tray itself is built for darwin only on a Mac.
 vet:
 	$(GO) vet ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
-	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $$($(GO) list ./... | grep -v '/app$$')
 
 lint:
 	$(GO) run $(STATICCHECK) ./...
@@ -44,7 +46,7 @@ lint:
 cross:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null .
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null .
-	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build $$($(GO) list ./... | grep -v '/app$$')
 
 ## fuzz: each fuzz target briefly (CI); fuzz-long: a few minutes each
 FUZZTIME ?= 8s
@@ -58,8 +60,17 @@ fuzz:
 fuzz-long:
 	$(MAKE) fuzz FUZZTIME=3m
 
-## check: formatting, vet, staticcheck, tests with -race, cross-builds, fuzzing
-check: fmt vet lint test cross fuzz
+## windows: the full Windows .exe with cgo (mingw), smoke-tested under Wine
+windows:
+	bash .ci/windows-smoke.sh
+
+## screenshots: the real tray app under Xvfb on the demo, as PNGs in screenshots/
+screenshots:
+	bash scripts/screenshots.sh screenshots
+
+## check: formatting, vet, staticcheck, tests with -race, the cgo (tray) build,
+## cross-builds and the Windows smoke test, fuzzing
+check: fmt vet lint test build cross windows fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
@@ -68,3 +79,26 @@ deps:
 ## bench: station cost and limits against baselines, as one table (Linux, ~6 min)
 bench:
 	bash bench/bench.sh
+
+## package: the Windows installer exe and, on a Mac, the macOS app, with fyne's packager
+## (Windows: needs mingw, apt-get install -y gcc-mingw-w64-x86-64; macOS: needs a Mac with Xcode)
+FYNE_TOOLS ?= fyne.io/tools/cmd/fyne@v1.7.4
+DIST       ?= bin/dist
+package:
+	mkdir -p $(DIST) $(DIST)/.bin
+	GOBIN=$(abspath $(DIST)/.bin) GOOS= GOARCH= CGO_ENABLED= $(GO) install $(FYNE_TOOLS)
+	CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 $(DIST)/.bin/fyne package -os windows -release
+	mv "Build Station.exe" $(DIST)/
+	@if [ "$$(uname -s)" = Darwin ]; then \
+	  $(DIST)/.bin/fyne package -os darwin -release && \
+	  plist="Build Station.app/Contents/Info.plist" && \
+	  awk 'FNR==NR { frag = frag $$0 "\n"; next } /^<\/dict>/ && !done { printf "%s", frag; done=1 } { print }' \
+	    platform/service/testdata/info-plist-urltypes.xml.golden "$$plist" >"$$plist.new" && mv "$$plist.new" "$$plist" && \
+	  codesign --force --deep -s - "Build Station.app" && \
+	  rm -rf "$(DIST)/Build Station.app" && mv "Build Station.app" $(DIST)/ && \
+	  echo "package: $(DIST)/Build Station.app (buildstation:// registered through CFBundleURLTypes; ad-hoc signed)"; \
+	else \
+	  echo "package: the macOS app needs a Mac (cgo for darwin needs Xcode's clang): run make package there;"; \
+	  echo "         it adds CFBundleURLTypes (platform/service/testdata/info-plist-urltypes.xml.golden) to Info.plist"; \
+	fi
+	@echo "package: $(DIST)/Build Station.exe"

@@ -1,0 +1,165 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// migrateLock is the advisory lock key every station's migration takes
+// before it reads the schema version ("bsmigrat" in ASCII): stations that
+// start at the same moment apply each step once between them, one after
+// another, instead of racing on CREATE TABLE. Project locks use the
+// two-key form of advisory locks, a separate key space.
+const migrateLock int64 = 0x62736d6967726174
+
+// migrations are the schema, one step per version; migrations[i] takes the
+// database to version i+1. Steps are append-only: a released step never
+// changes, a change is a new step. The tables mirror the SQLite store's
+// (as of its version 2), with PostgreSQL types: times are timestamptz kept
+// to the millisecond, notes a text array.
+var migrations = []string{
+	// 1: the board.
+	`
+CREATE TABLE tasks (
+	id         BIGSERIAL   PRIMARY KEY,
+	project    text        NOT NULL,
+	title      text        NOT NULL,
+	body       text        NOT NULL DEFAULT '',
+	state      text        NOT NULL CHECK (state IN ('todo','working','review','blocked','done','cancelled')),
+	attempt    integer     NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+	reason     text        NOT NULL DEFAULT '',
+	summary    text        NOT NULL DEFAULT '',
+	notes      text[]      NOT NULL DEFAULT '{}',
+	created_at timestamptz NOT NULL,
+	updated_at timestamptz NOT NULL
+);
+-- Claim: the oldest todo task of one project.
+CREATE INDEX tasks_project_state ON tasks (project, state, id);
+CREATE INDEX tasks_state ON tasks (state, id);
+
+CREATE TABLE transitions (
+	id         BIGSERIAL   PRIMARY KEY,
+	task_id    bigint      NOT NULL REFERENCES tasks (id),
+	from_state text        NOT NULL, -- '' for the row AddTask writes
+	to_state   text        NOT NULL,
+	attempt    integer     NOT NULL, -- the task's attempt after the move
+	reason     text        NOT NULL DEFAULT '',
+	actor      text        NOT NULL DEFAULT '',
+	at         timestamptz NOT NULL
+);
+CREATE INDEX transitions_task ON transitions (task_id, id);
+
+-- Session ids are made by each station, so two stations may both have an
+-- "s1": the station is part of the key.
+CREATE TABLE sessions (
+	station        text        NOT NULL,
+	id             text        NOT NULL,
+	task_id        bigint      NOT NULL REFERENCES tasks (id),
+	kind           text        NOT NULL,
+	pid            integer     NOT NULL DEFAULT 0,
+	state          text        NOT NULL,
+	started_at     timestamptz NOT NULL,
+	ended_at       timestamptz,          -- NULL while the session lives
+	backend        text        NOT NULL DEFAULT '',
+	handle         text        NOT NULL DEFAULT '',
+	token          text        NOT NULL DEFAULT '',
+	last_output_at timestamptz,
+	PRIMARY KEY (station, id)
+);
+CREATE INDEX sessions_live ON sessions (station, started_at) WHERE ended_at IS NULL;
+
+CREATE TABLE paused (
+	project text        PRIMARY KEY,
+	reason  text        NOT NULL DEFAULT '',
+	at      timestamptz NOT NULL
+);
+
+-- A gate verdict depends on the project's gate command as well as the
+-- commit, so it is keyed by both.
+CREATE TABLE gate_results (
+	project     text        NOT NULL,
+	sha         text        NOT NULL,
+	passed      boolean     NOT NULL,
+	output_tail text        NOT NULL DEFAULT '',
+	at          timestamptz NOT NULL,
+	PRIMARY KEY (project, sha)
+);
+`,
+	// 2: stations sharing the board, and their leases on tasks.
+	`
+CREATE TABLE stations (
+	name      text        PRIMARY KEY,
+	last_seen timestamptz NOT NULL
+);
+
+-- A lease is a station's claim on a task and on one of its project's slots,
+-- until expires_at unless renewed.
+CREATE TABLE leases (
+	task_id    bigint      PRIMARY KEY REFERENCES tasks (id),
+	project    text        NOT NULL,
+	station    text        NOT NULL,
+	expires_at timestamptz NOT NULL
+);
+CREATE INDEX leases_project ON leases (project, expires_at);
+CREATE INDEX leases_station ON leases (station);
+CREATE INDEX leases_expires ON leases (expires_at);
+`,
+}
+
+// migrate brings the database to the newest schema in one transaction, so a
+// failed step leaves it as it was, under migrateLock, so stations starting
+// together take turns. A database from a newer station is refused rather
+// than written by code that does not know its schema.
+func migrate(ctx context.Context, db beginner) error {
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	// Held until commit or rollback; the next station's migration then sees
+	// what this one wrote (READ COMMITTED reads anew at each statement).
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", migrateLock); err != nil {
+		return fmt.Errorf("migrate: lock: %w", err)
+	}
+	// Created only when missing: CREATE … IF NOT EXISTS needs the right to
+	// create tables even when there is nothing to do, and a station whose
+	// user may only use the board's tables must still open it.
+	var exists bool
+	if err := tx.QueryRow(ctx, "SELECT to_regclass('schema_version') IS NOT NULL").Scan(&exists); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if !exists {
+		if _, err := tx.Exec(ctx, `CREATE TABLE schema_version (
+	version    integer     PRIMARY KEY,
+	applied_at timestamptz NOT NULL
+)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	var have int
+	if err := tx.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
+		return fmt.Errorf("migrate: read version: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("board schema version %d is newer than this buildstation knows (%d): upgrade buildstation", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO schema_version (version, applied_at) VALUES ($1, clock_timestamp())", v); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", v, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("migrate: commit: %w", err)
+	}
+	return nil
+}
+
+// beginner is the pool, or a connection in tests.
+type beginner interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+}

@@ -1,0 +1,154 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Move applies m to task id in one transaction. The task's row is locked
+// (SELECT … FOR UPDATE) before anything is read, so racing movers, claimers
+// and reapers of one task take turns and exactly one of two racing moves
+// from the same state wins. A task leased by another station, or whose
+// lease this station lost, is refused with a *LeaseError (errors.Is
+// supervisor.ErrConflict): a station that was presumed dead must not
+// overwrite the transitions of the task's new owner. A move out of working
+// and review ends the task's lease: no session runs for it any more.
+func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
+	if err := checkMove(m); err != nil {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
+	}
+	n, ok := parseTaskID(id)
+	if !ok {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, supervisor.ErrNotFound)
+	}
+	var t supervisor.Task
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		cur, err := getTask(ctx, tx, n, true)
+		if err != nil {
+			return err
+		}
+		if err := s.checkLease(ctx, tx, n, id); err != nil {
+			return err
+		}
+		t, err = s.apply(ctx, tx, n, cur, m)
+		return err
+	})
+	if err != nil {
+		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
+	}
+	if !running(t.State) {
+		s.forget(id)
+	}
+	return t, nil
+}
+
+// Claim moves the oldest todo task of project to working, clearing its
+// reason, in one transaction; ok is false when project has no todo task.
+// It takes no lease and no slot: it is the single-station claim the Board
+// interface promises. Stations sharing a board use ClaimLeased.
+func (s *Store) Claim(ctx context.Context, project, actor string) (supervisor.Task, bool, error) {
+	var (
+		t     supervisor.Task
+		found bool
+	)
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		var err error
+		t, found, err = s.claim(ctx, tx, project, actor)
+		return err
+	})
+	if err != nil {
+		return supervisor.Task{}, false, fmt.Errorf("claim a task of %s: %w", project, err)
+	}
+	return t, found, nil
+}
+
+// claim moves the oldest todo task of project to working in tx. SKIP
+// LOCKED: a todo row another claimer has locked is about to be taken, so
+// this one takes the next instead of queueing behind it.
+func (s *Store) claim(ctx context.Context, tx pgx.Tx, project, actor string) (supervisor.Task, bool, error) {
+	cur, err := scanTask(tx.QueryRow(ctx, "SELECT "+taskColumns+
+		" FROM tasks WHERE project = $1 AND state = $2 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED", project, supervisor.TaskTodo))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return supervisor.Task{}, false, nil
+	}
+	if err != nil {
+		return supervisor.Task{}, false, err
+	}
+	n, _ := parseTaskID(cur.ID)
+	t, err := s.apply(ctx, tx, n, cur, supervisor.Move{
+		From:  []supervisor.TaskState{supervisor.TaskTodo},
+		To:    supervisor.TaskWorking,
+		Actor: actor,
+	})
+	return t, err == nil, err
+}
+
+// checkMove rejects a request no task state could satisfy; that is a bug in
+// the caller, not a conflict.
+func checkMove(m supervisor.Move) error {
+	if !m.To.Valid() {
+		return fmt.Errorf("unknown state %q", m.To)
+	}
+	if len(m.From) == 0 {
+		return errors.New("a move needs at least one from-state")
+	}
+	return nil
+}
+
+// running reports whether a session runs for a task in state st, which is
+// what a lease is for.
+func running(st supervisor.TaskState) bool {
+	return st == supervisor.TaskWorking || st == supervisor.TaskReview
+}
+
+// apply moves cur (task n, read and locked in tx) as m says, writes the
+// task and its history row, and ends the task's lease when it stops
+// running.
+func (s *Store) apply(ctx context.Context, tx pgx.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
+	if !slices.Contains(m.From, cur.State) {
+		return supervisor.Task{}, &supervisor.StateError{ID: cur.ID, Have: cur.State, Want: slices.Clone(m.From)}
+	}
+	t := cur
+	t.State = m.To
+	t.Reason = m.Reason
+	if m.Summary != "" {
+		t.Summary = m.Summary
+	}
+	if m.Note != "" {
+		t.Notes = append(slices.Clone(cur.Notes), m.Note)
+	}
+	if m.BumpAttempt {
+		t.Attempt++
+	}
+	notes := t.Notes
+	if notes == nil {
+		notes = []string{} // NOT NULL: a nil slice would be sent as NULL
+	}
+	// updated_at strictly increases with every change, even within one
+	// millisecond or across a server clock step, so "changed since" is a
+	// plain comparison.
+	var at time.Time
+	if err := tx.QueryRow(ctx, `UPDATE tasks SET state = $1, attempt = $2, reason = $3, summary = $4, notes = $5,
+	updated_at = GREATEST(`+nowSQL+`, updated_at + interval '1 millisecond')
+WHERE id = $6 RETURNING updated_at`, t.State, t.Attempt, t.Reason, t.Summary, notes, n).Scan(&at); err != nil {
+		return supervisor.Task{}, err
+	}
+	t.UpdatedAt = at.UTC()
+	if !running(t.State) {
+		if _, err := tx.Exec(ctx, "DELETE FROM leases WHERE task_id = $1", n); err != nil {
+			return supervisor.Task{}, err
+		}
+	}
+	tr := supervisor.Transition{TaskID: t.ID, From: cur.State, To: t.State, Attempt: t.Attempt, Reason: t.Reason, Actor: m.Actor, At: t.UpdatedAt}
+	if err := s.record(ctx, tx, n, tr); err != nil {
+		return supervisor.Task{}, err
+	}
+	return t, nil
+}
