@@ -87,10 +87,13 @@ DIST       ?= bin/dist
 package:
 	mkdir -p $(DIST) $(DIST)/.bin
 	GOBIN=$(abspath $(DIST)/.bin) GOOS= GOARCH= CGO_ENABLED= $(GO) install $(FYNE_TOOLS)
-	CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 $(DIST)/.bin/fyne package -os windows -release
+	@# fyne package -release bumps Build in FyneApp.toml and reformats it: keep ours
+	cp FyneApp.toml $(DIST)/.FyneApp.toml
+	CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 $(DIST)/.bin/fyne package -os windows -release; \
+	  rc=$$?; cp $(DIST)/.FyneApp.toml FyneApp.toml; exit $$rc
 	mv "Build Station.exe" $(DIST)/
 	@if [ "$$(uname -s)" = Darwin ]; then \
-	  $(DIST)/.bin/fyne package -os darwin -release && \
+	  { $(DIST)/.bin/fyne package -os darwin -release; rc=$$?; cp $(DIST)/.FyneApp.toml FyneApp.toml; [ $$rc = 0 ]; } && \
 	  plist="Build Station.app/Contents/Info.plist" && \
 	  awk 'FNR==NR { frag = frag $$0 "\n"; next } /^<\/dict>/ && !done { printf "%s", frag; done=1 } { print }' \
 	    platform/service/testdata/info-plist-urltypes.xml.golden "$$plist" >"$$plist.new" && mv "$$plist.new" "$$plist" && \

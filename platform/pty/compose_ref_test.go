@@ -58,13 +58,3 @@ func refEscape(s string) string {
 	}
 	return b.String()
 }
-
-// composeCases are argvs whose quoting matters: spaces, quotes, trailing
-// backslashes before a closing quote, empty arguments.
-var composeCases = [][]string{
-	{`C:\Program Files\nodejs\node.exe`, "--version"},
-	{`C:\bin\claude.exe`, "fix the \"login\" bug", ""},
-	{`C:\bin\a.exe`, `C:\dir with space\`, `back\\slash`, `q\"x`},
-	{`C:\bin\a.exe`, "tab\there", `plain`, `-p=%PATH%`},
-	{`"C:\odd"\a.exe`},
-}

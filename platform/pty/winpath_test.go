@@ -36,7 +36,7 @@ func TestWinLookPath(t *testing.T) {
 		{"x", "", `C:\semi;colon\x.exe`},
 		{`C:\abs\run`, "", `C:\abs\run.bat`},
 		{`C:\abs\run.bat`, "", `C:\abs\run.bat`},
-		{"evil", "", ""},   // only on the relative PATH entry "work"
+		{"evil", "", ""},                                               // only on the relative PATH entry "work"
 		{"claude", ";;", `C:\Users\me\AppData\Roaming\npm\claude.cmd`}, // unusable PATHEXT: defaults
 		{"missing", "", ""},
 	}

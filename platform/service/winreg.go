@@ -48,7 +48,7 @@ func (Windows) Install(c Config) (Plan, error) {
 	}
 	p := Plan{CreateService{Service: StationService(c)}}
 	for _, v := range RegistryValues(c) {
-		p = append(p, RegSet{Key: v.Key, Name: v.Name, Value: v.Value})
+		p = append(p, RegSet(v))
 	}
 	return append(p, Run{Argv: []string{"sc.exe", "start", Name}, Tolerate: true, Note: "start it with `buildstation service start` once the cause is fixed"}), nil
 }
