@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -23,6 +24,7 @@ import (
 	"github.com/buildstation/buildstation/internal/fynelocale"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/notify"
+	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -46,7 +48,12 @@ func runTray(ctx context.Context, homeFlag, verb string, args []string) int {
 			hidden = true
 		case verb == "open" && open == "" && a != "" && a[0] != '-':
 			open = a
-			if id, ok := notify.ParseURL(a); ok { // a Windows toast click
+			if strings.HasPrefix(strings.ToLower(a), service.Scheme+":") { // a toast click or a link
+				id, ok := service.ParseDeepLink(a)
+				if !ok {
+					fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", a)
+					return 2
+				}
 				open = id
 			}
 		default:

@@ -34,21 +34,6 @@ const Scheme = "buildstation"
 // SessionURL is what a click on a notice for session id opens.
 func SessionURL(id string) string { return Scheme + "://session/" + id }
 
-// ParseURL returns the session id in a buildstation:// URL ("" for the
-// dashboard) and whether s is such a URL at all.
-func ParseURL(s string) (string, bool) {
-	rest, ok := strings.CutPrefix(s, Scheme+"://")
-	if !ok {
-		return "", false
-	}
-	rest = strings.TrimSuffix(rest, "/")
-	id, _ := strings.CutPrefix(rest, "session/")
-	if id == rest && rest != "session" {
-		return "", true // buildstation://dashboard or anything else: the dashboard
-	}
-	return id, true
-}
-
 // title and body of a notice, with the agreed fallbacks.
 func text(n supervisor.Notice) (string, string) {
 	title := n.Title

@@ -41,8 +41,13 @@ func validID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false
 	}
+	// Session ids are "t3.1" and "t3.2.review": dots inside, never at the
+	// ends or doubled (nothing that reads like a path).
+	if strings.HasPrefix(id, ".") || strings.HasSuffix(id, ".") || strings.Contains(id, "..") {
+		return false
+	}
 	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
 			return false
 		}
 	}

@@ -10,6 +10,10 @@ func TestParseDeepLink(t *testing.T) {
 	}{
 		{"buildstation://session/3f2a9c", "3f2a9c", true},
 		{"buildstation://session/3f2a9c/", "3f2a9c", true},
+		{"buildstation://session/t3.1", "t3.1", true},
+		{"buildstation://session/t3.2.review", "t3.2.review", true},
+		{"buildstation://session/..", "", false},
+		{"buildstation://session/.t3", "", false},
 		{"BuildStation://Session/ab-C_9", "ab-C_9", true},
 		{"buildstation:session/abc", "abc", true},
 		{" buildstation://session/abc\n", "abc", true}, // as a shell or a desktop file may pass it
