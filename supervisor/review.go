@@ -24,7 +24,7 @@ func (st *Station) startReviews(ctx context.Context, p projectSlot) {
 		if !p.free() {
 			return
 		}
-		if st.sessionForTask(t.ID) != nil {
+		if st.sessionForTask(t.ID) != nil || !st.mayReview(t.ID) {
 			continue
 		}
 		st.start(ctx, p.Project, t, "review")

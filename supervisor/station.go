@@ -58,6 +58,7 @@ type Station struct {
 	pending  map[string]chan struct{} // tokens of sessions being spawned
 	running  map[string]int           // live sessions per project
 	blocks   map[string][]blockMark   // recent blocks per project, for the breaker
+	absent   map[string]bool          // shared board: projects not on this machine, logged once
 	wg       sync.WaitGroup           // live session goroutines
 	ctx      context.Context
 }
@@ -86,6 +87,7 @@ func New(opt Options) (*Station, error) {
 		pending:  map[string]chan struct{}{},
 		running:  map[string]int{},
 		blocks:   map[string][]blockMark{},
+		absent:   map[string]bool{},
 	}, nil
 }
 
@@ -105,6 +107,7 @@ func (st *Station) Run(ctx context.Context) error {
 	if err := st.recover(ctx); err != nil {
 		return err
 	}
+	st.startHeartbeat(ctx)
 	st.poke()
 	for {
 		select {
@@ -146,7 +149,7 @@ func (st *Station) recover(ctx context.Context) error {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
 		}
 	}
-	tasks, err := st.board.Tasks(ctx, TaskFilter{State: TaskWorking})
+	tasks, err := st.recoverable(ctx)
 	if err != nil {
 		return fmt.Errorf("recover: list working tasks: %w", err)
 	}
@@ -245,6 +248,9 @@ func (st *Station) schedule(ctx context.Context) {
 	}
 	cfg := st.Config()
 	for _, p := range cfg.Projects {
+		if !st.runsHere(p) {
+			continue
+		}
 		slot := projectSlot{Project: p, st: st, max: cfg.MaxSessions, ctx: ctx}
 		if p.Review {
 			// Reviews go on in a paused project: they finish work, not start it.
@@ -254,7 +260,7 @@ func (st *Station) schedule(ctx context.Context) {
 			continue
 		}
 		for slot.free() {
-			task, ok, err := st.board.Claim(ctx, p.Name, "station")
+			task, ok, err := st.claim(ctx, p)
 			if err != nil {
 				st.log.Error("schedule: claim", "project", p.Name, "err", err)
 				break
@@ -475,6 +481,7 @@ func (st *Station) settle(s *session, o outcome) {
 		return
 	}
 	st.release(s)
+	st.releaseLease(ctx, s)
 	info := s.Info()
 	info.State = SessEnded
 	st.bus.Publish(Event{Kind: EventSession, Session: &info})

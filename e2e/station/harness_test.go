@@ -44,6 +44,7 @@ type station struct {
 	home string
 	cmd  *exec.Cmd
 	log  *syncBuffer
+	more []string // environment beyond the harness's own
 }
 
 // syncBuffer is the station's output, written by exec's copier goroutine
@@ -76,9 +77,9 @@ func writeConfig(t *testing.T, cfg string) string {
 }
 
 // startStation runs `buildstation daemon` on home and waits for its API.
-func startStation(t *testing.T, home string) *station {
+func startStation(t *testing.T, home string, env ...string) *station {
 	t.Helper()
-	s := &station{t: t, home: home, log: &syncBuffer{}}
+	s := &station{t: t, home: home, log: &syncBuffer{}, more: env}
 	s.cmd = exec.Command(bin, "daemon", "--home", home)
 	s.cmd.Env = s.env()
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
@@ -102,7 +103,7 @@ func startStation(t *testing.T, home string) *station {
 // env is the environment of the station and the CLI: PATH leads to the
 // binary under test, so projects may run `buildstation fake-agent`.
 func (s *station) env() []string {
-	return append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+s.home)
+	return append(append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+s.home), s.more...)
 }
 
 // stop ends the station politely, and its whole group if it lingers.

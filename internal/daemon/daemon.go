@@ -18,6 +18,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/pgstore"
 	"github.com/buildstation/buildstation/supervisor/store"
 )
 
@@ -52,7 +53,7 @@ func Run(ctx context.Context, o Options) error {
 	if err := refuseSecond(ctx, o.Home); err != nil {
 		return err
 	}
-	board, err := store.Open(filepath.Join(o.Home, config.FileDB))
+	board, err := openBoard(ctx, o.Home, cfg)
 	if err != nil {
 		return fmt.Errorf("open the board: %w", err)
 	}
@@ -95,6 +96,13 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer os.Remove(filepath.Join(o.Home, config.FileStation))
 	o.Log.Info("station ready", "url", url, "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
+	if pg, ok := board.(*pgstore.Store); ok {
+		o.Log.Info("working a shared board", "station", pg.Station(), "lease", cfg.Lease)
+		if err := wakeOnChanges(ctx, pg, st); err != nil {
+			cancel()
+			return err
+		}
+	}
 	if o.Ready != nil {
 		o.Ready(url)
 	}
@@ -108,6 +116,42 @@ func Run(ctx context.Context, o Options) error {
 		err = nil
 	}
 	return err
+}
+
+// stationBoard is what a station keeps its tasks in: the board proper, and the
+// gate verdicts that worktrees reuse.
+type stationBoard interface {
+	supervisor.Board
+	supervisor.GateCache
+}
+
+// openBoard opens station.db in home, or the shared board config.toml
+// names, as this station's name there.
+func openBoard(ctx context.Context, home string, cfg *config.Config) (stationBoard, error) {
+	if !cfg.Shared() {
+		return store.Open(filepath.Join(home, config.FileDB))
+	}
+	octx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return pgstore.Open(octx, cfg.Board, cfg.StationName())
+}
+
+// wakeOnChanges wakes the station's scheduler whenever another station
+// changes the shared board (its own changes wake it already), so a task
+// added there starts here without waiting for the next heartbeat.
+func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Station) error {
+	changes, err := pg.Listen(ctx)
+	if err != nil {
+		return fmt.Errorf("listen to the shared board: %w", err)
+	}
+	go func() {
+		for c := range changes {
+			if c.Gap || c.Station != pg.Station() {
+				st.Wake()
+			}
+		}
+	}()
+	return nil
 }
 
 // refuseSecond stops a second station on the same home: two would run every

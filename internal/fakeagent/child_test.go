@@ -79,12 +79,14 @@ func TestChildSpin(t *testing.T) {
 func TestChildSpinBurnsChildCPU(t *testing.T) {
 	before := childCPU(t)
 	var out, errOut syncBuffer
-	code := Run(context.Background(), "child-spin 300ms; print done", Env{Stdout: &out, Stderr: &errOut, Self: self()})
+	code := Run(context.Background(), "child-spin 500ms; print done", Env{Stdout: &out, Stderr: &errOut, Self: self()})
 	if code != 0 || out.String() != lines("done") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
-	if burnt := childCPU(t) - before; burnt < 200*time.Millisecond {
-		t.Errorf("children used %v of CPU during child-spin 300ms", burnt)
+	// A busy machine (CI runs the suites in parallel on 2 cores) gives the
+	// child less than its wall time; a child that only slept would use ~0.
+	if burnt := childCPU(t) - before; burnt < 50*time.Millisecond {
+		t.Errorf("children used %v of CPU during child-spin 500ms", burnt)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -20,6 +21,7 @@ type Config struct {
 	Path        string           // file it came from
 	MaxSessions int              // max_sessions: sessions at once across all projects
 	Board       string           // board: a shared board's URL; "" = station.db in home
+	Station     string           // station: this station's name on a shared board; "" = see StationName
 	Lease       time.Duration    // lease: how long a dead station's claims last
 	Defaults    Settings         // [defaults]
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
@@ -68,7 +70,7 @@ type Agent struct {
 // Project is one [[projects]] entry with its effective settings.
 type Project struct {
 	Name         string
-	Path         string   // absolute; an existing directory
+	Path         string   // absolute; an existing directory (on a shared board it may be missing here)
 	Agent        string   // Settings.Agent, repeated for convenience
 	Command      []string // inline command; wins over Agent, profile "generic"
 	Args         []string // appended to the agent's args
@@ -118,6 +120,37 @@ func writeDefault(home, path string) ([]byte, error) {
 		return nil, fmt.Errorf("write default config: %w", werr)
 	}
 	return []byte(DefaultText), nil
+}
+
+// EnvStation names this station on a shared board, over config.toml's
+// station key: two stations on one machine (tests, a second home) need two
+// names, and the host name is only one.
+const EnvStation = "BUILDSTATION_STATION"
+
+// Shared reports whether the board is a team's shared one (PostgreSQL)
+// rather than station.db in the home.
+func (c *Config) Shared() bool { return c.Board != "" }
+
+// StationName is the name this station acts under on a shared board:
+// $BUILDSTATION_STATION, else the station key, else the host name.
+func (c *Config) StationName() string {
+	if v := strings.TrimSpace(os.Getenv(EnvStation)); v != "" {
+		return v
+	}
+	if c.Station != "" {
+		return c.Station
+	}
+	name, err := os.Hostname()
+	if err != nil || name == "" {
+		return "station"
+	}
+	return name
+}
+
+// RunsHere reports whether station may run p's tasks: a project that names
+// its stations runs on those alone.
+func (p Project) RunsHere(station string) bool {
+	return len(p.Stations) == 0 || slices.Contains(p.Stations, station)
 }
 
 // Project returns the project called name.

@@ -25,6 +25,9 @@ type checker struct {
 	dir   string  // absolute folder relative project paths resolve against
 	lines locator // where each key is written
 	errs  []*Error
+	// shared is set when board names a shared board: a project folder may
+	// then be missing on this machine (another station runs it).
+	shared bool
 }
 
 func (c *checker) fail(key keyPath, err error, problem, fix string) {
@@ -53,6 +56,9 @@ func (c *checker) config(tree map[string]any) *Config {
 		Defaults:    defaultSettings(),
 		Agents:      builtinAgents(),
 	}
+	if b, ok := tree["board"].(string); ok && b != "" {
+		c.shared = true
+	}
 	// Agents first: [defaults] and [[projects]] refer to them by name.
 	if v, ok := tree["agents"]; ok {
 		c.agents(cfg, keyPath{}.with("agents"), v)
@@ -69,6 +75,13 @@ func (c *checker) config(tree map[string]any) *Config {
 			}
 		case "board":
 			cfg.Board, _ = c.str(key, v)
+		case "station":
+			if s, ok := c.str(key, v); ok {
+				if strings.TrimSpace(s) == "" {
+					c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name")
+				}
+				cfg.Station = s
+			}
 		case "lease":
 			if d, ok := c.duration(key, v); ok {
 				cfg.Lease = d
@@ -85,7 +98,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "projects":
 			c.projects(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, lease, [defaults], [agents.NAME], [[projects]]")
+			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]]")
 		}
 	}
 	return cfg
@@ -297,7 +310,8 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 
 // folder resolves a project path: "~/" is the user's home, and a relative
 // path is taken from the config file's folder, so a config kept beside its
-// projects can move with them. It must name an existing directory.
+// projects can move with them. It must name an existing directory, except
+// on a shared board, where a project may live on other stations only.
 func (c *checker) folder(key keyPath, s string) string {
 	if s == "" {
 		c.fail(key, nil, "is empty", "set it to the project's folder")
@@ -322,6 +336,8 @@ func (c *checker) folder(key keyPath, s string) string {
 	}
 	fi, err := os.Stat(p)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && c.shared:
+		// Another station runs it; this one skips it (see supervisor).
 	case errors.Is(err, fs.ErrNotExist):
 		c.fail(key, err, shown+" does not exist", "create the folder or fix the path")
 	case err != nil:

@@ -41,7 +41,10 @@ type Store struct {
 	close  context.CancelFunc
 }
 
-var _ supervisor.Board = (*Store)(nil)
+var (
+	_ supervisor.Board       = (*Store)(nil)
+	_ supervisor.SharedBoard = (*Store)(nil)
+)
 
 // Open connects to the board at url as station, migrates its schema and
 // records the station as seen. url is a libpq URL or key=value string

@@ -1,0 +1,197 @@
+//go:build linux
+
+package station_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Stations sharing a PostgreSQL board: two homes, one database, one project
+// folder, told apart by BUILDSTATION_STATION as two machines would be by
+// their host names.
+
+// sharedDB creates an empty database for t on the server BUILDSTATION_TEST_PG
+// names, dropped at cleanup. Without a server the test skips, except in CI
+// (CI=true), where a missing server is a broken setup.
+func sharedDB(t *testing.T) string {
+	t.Helper()
+	admin := os.Getenv("BUILDSTATION_TEST_PG")
+	if admin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("BUILDSTATION_TEST_PG is not set: CI must run .ci/postgres.sh before the tests")
+		}
+		t.Skip("BUILDSTATION_TEST_PG is not set; run eval \"$(bash .ci/postgres.sh)\" to test shared boards")
+	}
+	name := fmt.Sprintf("bse2e_%d_%d", os.Getpid(), sharedSeq.Add(1))
+	adminSQL(t, admin, "CREATE DATABASE "+name+" TEMPLATE template0")
+	t.Cleanup(func() { adminSQL(t, admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("BUILDSTATION_TEST_PG: %v", err)
+	}
+	u.Path = "/" + name
+	q := u.Query()
+	q.Set("pool_max_conns", "6") // two stations per test, tests in parallel
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+var sharedSeq atomic.Int64
+
+func adminSQL(t *testing.T, admin, sql string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatalf("connect to the test server: %v", err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// sharedConfig is config.toml for one station of a shared board with one
+// fake-agent project "web" at dir.
+func sharedConfig(db, dir string, maxSessions, concurrency int) string {
+	return fmt.Sprintf("max_sessions = %d\nboard = %q\nlease = \"2s\"\n", maxSessions, db) +
+		projectTOML("web", dir, "30s", "30s", fmt.Sprintf("concurrency = %d", concurrency))
+}
+
+// startShared starts station name on a fresh home sharing db.
+func startShared(t *testing.T, name, cfg string) *station {
+	t.Helper()
+	return startStation(t, writeConfig(t, cfg), "BUILDSTATION_STATION="+name)
+}
+
+// claimedBy is the station that claimed the task's latest attempt: the actor
+// of its last todo → working move.
+func claimedBy(t task) string {
+	actor := ""
+	for _, h := range t.History {
+		if h.From == "todo" && h.To == "working" {
+			actor = h.Actor
+		}
+	}
+	return actor
+}
+
+// Tasks added at one station run at the other too: each takes a slot of the
+// project's two, one session at a time (max_sessions = 1).
+func TestSharedBoardSplitsWork(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	cfg := sharedConfig(db, dir, 1, 2)
+	a := startShared(t, "A", cfg)
+	b := startShared(t, "B", cfg)
+	var ids []string
+	for i := range 6 {
+		ids = append(ids, a.addTask("web", fmt.Sprintf("split %d", i), "print hi; sleep 1s; complete done"))
+	}
+	by := map[string]int{}
+	for _, id := range ids {
+		tk := a.waitState(id, "done", 60*time.Second)
+		who := claimedBy(tk)
+		by[who]++
+		if who == "B" {
+			if tr := b.transcript(id, 1); !strings.Contains(tr, "hi") {
+				t.Errorf("task %s ran at B, but B's transcript is %q", id, tr)
+			}
+			if _, err := os.Stat(filepath.Join(a.home, "logs", id+".1.log")); err == nil {
+				t.Errorf("task %s ran at B, but A has a transcript of it too", id)
+			}
+		}
+	}
+	if by["A"] == 0 || by["B"] == 0 || by["A"]+by["B"] != len(ids) {
+		t.Fatalf("tasks claimed by %v, want both A and B and nobody else\nA:\n%s\nB:\n%s", by, a.log, b.log)
+	}
+	// B sees the same board.
+	if got := b.task(ids[0]); got.State != "done" {
+		t.Errorf("B sees task %s as %s", ids[0], got.State)
+	}
+}
+
+// A station killed mid-task loses it when its lease runs out: another
+// station blocks it naming the dead one, and takes the queue on. A station
+// starting meanwhile leaves the other's running task alone.
+func TestSharedBoardReapsDeadStation(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	cfg := sharedConfig(db, dir, 4, 1)
+	a := startShared(t, "A", cfg)
+	running := a.addTask("web", "long", "heartbeat 200ms forever")
+	a.waitState(running, "working", 15*time.Second)
+
+	b := startShared(t, "B", cfg)
+	queued := b.addTask("web", "queued", "print q; complete queued done")
+	// B's recovery and scheduler must not touch A's task, nor run a second
+	// session of the project (concurrency 1 across both stations).
+	time.Sleep(3 * time.Second) // longer than the lease: A renews meanwhile
+	if tk := b.task(running); tk.State != "working" {
+		t.Fatalf("A's running task is %s (%s) after B started\nB:\n%s", tk.State, tk.Reason, b.log)
+	}
+	if tk := b.task(queued); tk.State != "todo" {
+		t.Fatalf("queued task is %s with the only slot held by A", tk.State)
+	}
+
+	a.kill9()
+	tk := b.waitState(running, "blocked", 20*time.Second)
+	if !strings.Contains(tk.Reason, "station A lost") {
+		t.Errorf("reason %q does not name station A", tk.Reason)
+	}
+	done := b.waitState(queued, "done", 20*time.Second)
+	if who := claimedBy(done); who != "B" {
+		t.Errorf("queued task claimed by %q, want B", who)
+	}
+}
+
+// A burst on two stations runs every task exactly once: the board's leases,
+// not luck, keep the stations apart.
+func TestSharedBoardRunsEachTaskOnce(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	cfg := sharedConfig(db, dir, 4, 2)
+	a := startShared(t, "A", cfg)
+	b := startShared(t, "B", cfg)
+	var ids []string
+	for i := range 40 {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		ids = append(ids, s.addTask("web", fmt.Sprintf("burst %d", i), "print hi; complete done"))
+	}
+	for _, id := range ids {
+		a.waitState(id, "done", 90*time.Second)
+	}
+	started := regexp.MustCompile(`msg="session started".* task=(\S+)`)
+	count := map[string]int{}
+	per := map[string]int{}
+	for name, s := range map[string]*station{"A": a, "B": b} {
+		for _, m := range started.FindAllStringSubmatch(s.log.String(), -1) {
+			count[m[1]]++
+			per[name]++
+		}
+	}
+	for _, id := range ids {
+		if count[id] != 1 {
+			t.Errorf("task %s started %d sessions, want exactly 1", id, count[id])
+		}
+	}
+	if len(count) != len(ids) {
+		t.Errorf("sessions started for %d tasks, want %d: %v", len(count), len(ids), count)
+	}
+	t.Logf("sessions per station: %v", per)
+}

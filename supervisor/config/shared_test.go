@@ -1,0 +1,95 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSharedBoardKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	text := `board = "postgres://bs@db/board"
+station = "buildbox"
+lease = "2s"
+
+[[projects]]
+name = "here"
+path = '` + dir + `'
+
+[[projects]]
+name = "elsewhere"
+path = '/no/such/folder/on/this/machine'
+stations = ["buildbox"]
+`
+	cfg, err := Parse(path, []byte(text))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if !cfg.Shared() || cfg.Station != "buildbox" || cfg.Lease.Seconds() != 2 {
+		t.Errorf("shared = %v, station = %q, lease = %v", cfg.Shared(), cfg.Station, cfg.Lease)
+	}
+	p, _ := cfg.Project("elsewhere")
+	if p.Path != "/no/such/folder/on/this/machine" || !p.RunsHere("buildbox") || p.RunsHere("laptop") {
+		t.Errorf("elsewhere = %+v", p)
+	}
+	if here, _ := cfg.Project("here"); !here.RunsHere("anyone") {
+		t.Error("a project without stations must run on every station")
+	}
+}
+
+func TestMissingPathStillRefusedWithoutSharedBoard(t *testing.T) {
+	for _, text := range []string{
+		"[[projects]]\nname = \"a\"\npath = '/no/such/dir'\n",
+		"board = \"\"\n[[projects]]\nname = \"a\"\npath = '/no/such/dir'\n",
+	} {
+		_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte(text))
+		if !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%q: error %v, want the missing path refused", text, err)
+		}
+	}
+	// A shared board still refuses a path that is a file: that is a typo,
+	// not a project kept on another machine.
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte("board = \"postgres://db/b\"\n[[projects]]\nname = \"a\"\npath = '"+file+"'\n"))
+	if err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("file as path on a shared board: %v", err)
+	}
+}
+
+func TestStationKey(t *testing.T) {
+	_, err := Parse("/h/config.toml", []byte("station = \"  \"\n"))
+	if err == nil || !strings.Contains(err.Error(), "/h/config.toml:1: station") {
+		t.Errorf("empty station: %v", err)
+	}
+	_, err = Parse("/h/config.toml", []byte("station = 3\n"))
+	if err == nil || !strings.Contains(err.Error(), "not a string") {
+		t.Errorf("station as a number: %v", err)
+	}
+}
+
+func TestStationName(t *testing.T) {
+	host, _ := os.Hostname()
+	t.Setenv(EnvStation, "")
+	if got := (&Config{}).StationName(); host != "" && got != host {
+		t.Errorf("default station name = %q, want the host name %q", got, host)
+	}
+	if got := (&Config{Station: "buildbox"}).StationName(); got != "buildbox" {
+		t.Errorf("station key: name = %q", got)
+	}
+	t.Setenv(EnvStation, "B")
+	if got := (&Config{Station: "buildbox"}).StationName(); got != "B" {
+		t.Errorf("with %s=B: name = %q", EnvStation, got)
+	}
+}
+
+func TestDefaultTextDocumentsStation(t *testing.T) {
+	if !strings.Contains(DefaultText, "# station = ") {
+		t.Error("DefaultText does not show the station key")
+	}
+}
