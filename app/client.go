@@ -20,6 +20,7 @@ type Client interface {
 	Block(ctx context.Context, id, reason string) error
 	Pause(ctx context.Context, name, reason string) error
 	Resume(ctx context.Context, name string) error
+	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
 	Attach(ctx context.Context, id string) (*api.AttachConn, error)
 	Events(ctx context.Context) (<-chan supervisor.Event, error)
 }

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -81,6 +83,16 @@ func (f *fakeClient) Pause(ctx context.Context, name, reason string) error {
 func (f *fakeClient) Resume(ctx context.Context, name string) error {
 	f.record("Resume", name, "")
 	return nil
+}
+
+func (f *fakeClient) SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error) {
+	keys := make([]string, 0, len(set))
+	for k, v := range set {
+		keys = append(keys, k+"="+v)
+	}
+	sort.Strings(keys)
+	f.record("SetProjectSettings", name, strings.Join(keys, " "))
+	return supervisor.ProjectInfo{Name: name}, nil
 }
 
 func (f *fakeClient) Attach(ctx context.Context, id string) (*api.AttachConn, error) {
