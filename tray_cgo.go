@@ -25,6 +25,7 @@ import (
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/notify"
 	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/platform/terminal"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -134,7 +135,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	self, _ := os.Executable()
 	var ui *app.UI
 	opts := app.Options{
-		App: a, Connect: c.connect, Log: c.log, Title: "Build Station",
+		App: a, Connect: c.connect, Log: c.log, Title: "Build Station", OpenTerminal: openTerminal(c.home, c.log),
 		SetTooltip: systray.SetTooltip,
 		Template:   runtime.GOOS == "darwin",
 	}
@@ -246,4 +247,21 @@ func logFile(home, name string) (io.Writer, func()) {
 		return io.Discard, func() {}
 	}
 	return f, func() { f.Close() }
+}
+
+// openTerminal opens a tmux-backed session in Terminal.app on macOS; on
+// other systems it reports false and the tray shows its own console.
+func openTerminal(home string, log *slog.Logger) func(string) bool {
+	self, err := os.Executable()
+	if err != nil || runtime.GOOS != "darwin" {
+		return nil
+	}
+	return func(id string) bool {
+		ok, err := terminal.Open(self, home, id)
+		if err != nil {
+			log.Warn("open Terminal.app", "session", id, "err", err)
+			return false
+		}
+		return ok
+	}
 }

@@ -259,7 +259,19 @@ func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
 	}
 	if c.Session != "" {
 		id := c.Session
-		btn("Console", theme.ComputerIcon(), func() { u.OpenConsole(id) })
+		btn("Console", theme.ComputerIcon(), func() {
+			// On macOS a tmux session opens in Terminal.app; the tray
+			// menu's session items keep the tray's own console.
+			if u.o.OpenTerminal != nil {
+				go func() {
+					if !u.o.OpenTerminal(id) {
+						fyne.Do(func() { u.OpenConsole(id) })
+					}
+				}()
+				return
+			}
+			u.OpenConsole(id)
+		})
 		btn("Nudge now", theme.MailSendIcon(), func() {
 			u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
 		})

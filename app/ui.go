@@ -33,6 +33,10 @@ type Options struct {
 	Log        *slog.Logger
 	// Title is the dashboard window's title.
 	Title string
+	// OpenTerminal opens a session in the OS's own terminal where it can
+	// (macOS: Terminal.app on a tmux session) and reports whether it did;
+	// nil, or false, shows the tray's own console instead.
+	OpenTerminal func(sessionID string) bool
 	// Template draws the tray icon as a monochrome template (the macOS
 	// menu bar).
 	Template bool
