@@ -154,7 +154,7 @@ func SessionFor(s Snapshot, taskID string) (supervisor.SessionInfo, bool) {
 // Card is the text of one task's card.
 type Card struct {
 	Title   string
-	Meta    string // "demo · attempt 2"
+	Meta    string // "t3 · demo · attempt 2", then " · on buildbox" for a shared board's session
 	Badge   string // the state, as the badge says it
 	Level   Level  // the badge's colour
 	Timing  string // "silent 3m12s · nudge in 1m48s"; empty when no session
@@ -178,6 +178,10 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 		return c
 	}
 	c.Session = si.ID
+	if si.Station != "" {
+		// A shared board: the console is on that machine only.
+		c.Meta += " · on " + si.Station
+	}
 	c.Badge = si.State.String()
 	c.Level = sessionLevel(si.State)
 	c.Timing = Timing(*si, now)

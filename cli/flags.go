@@ -85,6 +85,7 @@ const usageText = `usage:
   buildstation project ls [--json]
   buildstation project pause NAME [--reason R]
   buildstation project resume NAME
+  buildstation board migrate|status [--json]
   buildstation agent complete --summary TEXT
   buildstation agent block --reason TEXT
   buildstation agent progress TEXT

@@ -60,6 +60,7 @@ var groups = map[string]group{
 		"requeue": (*env).taskRequeue, "cancel": (*env).taskCancel,
 	},
 	"session": {"ls": (*env).sessionLs, "attach": (*env).sessionAttach, "send": (*env).sessionSend},
+	"board":   {"migrate": (*env).boardMigrate, "status": (*env).boardStatus},
 	"project": {"ls": (*env).projectLs, "pause": (*env).projectPause, "resume": (*env).projectResume, "set": (*env).projectSet},
 	"agent": {
 		"complete": (*env).agentComplete, "block": (*env).agentBlock,
@@ -75,7 +76,7 @@ var singles = map[string]func(*env, []string) error{
 
 // commandList is what an unknown verb's error offers, the binary's verbs
 // (main runs daemon, demo, service and open itself).
-const commandList = "task, session, project, status, agent, version, daemon, demo, service, open"
+const commandList = "task, session, project, status, board, agent, version, daemon, demo, service, open"
 
 func (e *env) dispatch(args []string) error {
 	args, err := e.globals(args)

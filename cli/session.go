@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,9 +28,20 @@ func (e *env) sessionLs(args []string) error {
 		}
 		return printJSON(e.stdout, list)
 	}
-	t := newTable(e.stdout, "ID", "TASK", "STATE", "PID", "SILENT FOR", "NEXT")
+	// A shared board's sessions run on several stations: a column says
+	// where each runs (its console is on that machine).
+	shared := slices.ContainsFunc(list, func(s supervisor.SessionInfo) bool { return s.Station != "" })
+	header := []string{"ID", "TASK", "STATE", "PID", "SILENT FOR", "NEXT"}
+	if shared {
+		header = append(header, "STATION")
+	}
+	t := newTable(e.stdout, header...)
 	for _, s := range list {
-		t.row(s.ID, s.TaskID, s.State.String(), strconv.Itoa(s.PID), ago(s.LastOutputAt), next(s))
+		row := []string{s.ID, s.TaskID, s.State.String(), strconv.Itoa(s.PID), ago(s.LastOutputAt), next(s)}
+		if shared {
+			row = append(row, s.Station)
+		}
+		t.row(row...)
 	}
 	return t.flush()
 }

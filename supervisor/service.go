@@ -127,21 +127,23 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 	return t, nil
 }
 
-// Sessions lists live sessions in start order.
+// Sessions lists live sessions: this station's in start order, then, on a
+// shared board, the other stations' (Station names where each runs).
 func (st *Station) Sessions() []SessionInfo {
 	live := st.liveSessions()
 	out := make([]SessionInfo, 0, len(live))
 	for _, s := range live {
 		out = append(out, s.Info())
 	}
-	return out
+	return append(out, st.remoteSessions()...)
 }
 
-// Session returns one live session.
+// Session returns one live session, of this station or, on a shared board,
+// of another.
 func (st *Station) Session(id string) (SessionInfo, bool) {
 	s := st.lookup(id)
 	if s == nil {
-		return SessionInfo{}, false
+		return st.remoteSession(id)
 	}
 	return s.Info(), true
 }
@@ -153,16 +155,28 @@ func (st *Station) lookup(id string) *session {
 }
 
 func (st *Station) mustSession(id string) (*session, error) {
+	return st.localSession(id, "")
+}
+
+// localSession finds a live session of this station for a request that
+// needs its console (verb: "attach", "send", …). A session another station
+// runs is a conflict that names the machine to go to.
+func (st *Station) localSession(id, verb string) (*session, error) {
 	s := st.lookup(id)
-	if s == nil {
-		return nil, NotFoundf("no live session %s; list them with \"buildstation session ls\"", id)
+	if s != nil {
+		return s, nil
 	}
-	return s, nil
+	if verb != "" {
+		if si, ok := st.remoteSession(id); ok {
+			return nil, Conflictf("session %s runs on station %s; %s from that machine", id, si.Station, verb)
+		}
+	}
+	return nil, NotFoundf("no live session %s; list them with \"buildstation session ls\"", id)
 }
 
 // Send types text into a session, then Enter as a separate write.
 func (st *Station) Send(ctx context.Context, id, text string) error {
-	s, err := st.mustSession(id)
+	s, err := st.localSession(id, "send")
 	if err != nil {
 		return err
 	}
@@ -171,7 +185,7 @@ func (st *Station) Send(ctx context.Context, id, text string) error {
 
 // Nudge types the nudge into a session now.
 func (st *Station) Nudge(ctx context.Context, id string) error {
-	s, err := st.mustSession(id)
+	s, err := st.localSession(id, "nudge")
 	if err != nil {
 		return err
 	}
@@ -180,7 +194,7 @@ func (st *Station) Nudge(ctx context.Context, id string) error {
 
 // Block blocks a session's task now and ends its process tree.
 func (st *Station) Block(ctx context.Context, id, reason string) error {
-	s, err := st.mustSession(id)
+	s, err := st.localSession(id, "block")
 	if err != nil {
 		return err
 	}
@@ -192,7 +206,7 @@ func (st *Station) Block(ctx context.Context, id, reason string) error {
 
 // Attach opens a console on a session: its last screens, then live output.
 func (st *Station) Attach(id string) (*Attachment, error) {
-	s, err := st.mustSession(id)
+	s, err := st.localSession(id, "attach")
 	if err != nil {
 		return nil, err
 	}

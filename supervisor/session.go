@@ -583,6 +583,11 @@ func (s *session) publish() {
 	if old == nil || old.State != info.State || old.Why != info.Why || !timePtrEq(old.NudgedAt, info.NudgedAt) {
 		s.st.bus.Publish(Event{Kind: EventSession, Session: &info})
 	}
+	// The board has "starting" from register; an adopted session may begin
+	// in another state.
+	if old == nil && info.State != SessStarting || old != nil && old.State != info.State {
+		s.st.recordState(s.spec.ID, info.State)
+	}
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
@@ -598,7 +603,7 @@ func (s *session) snapshot() SessionInfo {
 	info := SessionInfo{
 		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
 		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
-		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch,
+		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch, Station: s.st.stationName(),
 	}
 	if !s.nudgedAt.IsZero() {
 		t := s.nudgedAt
@@ -628,7 +633,7 @@ func (s *session) snapshot() SessionInfo {
 func (s *session) Info() SessionInfo {
 	p := s.info.Load()
 	if p == nil {
-		return SessionInfo{ID: s.spec.ID, TaskID: s.spec.TaskID, State: SessStarting}
+		return SessionInfo{ID: s.spec.ID, TaskID: s.spec.TaskID, State: SessStarting, Station: s.st.stationName()}
 	}
 	info := *p
 	info.LastOutputAt = s.con.lastOutputAt()

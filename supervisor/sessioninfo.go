@@ -73,6 +73,10 @@ type SessionInfo struct {
 	Evidence map[string]time.Time `json:"evidence,omitempty"`
 	Dir      string               `json:"dir,omitempty"`
 	Branch   string               `json:"branch,omitempty"`
+	// Station is the station that runs the session, on a shared board
+	// (empty on this station's own board). Its console is on that machine
+	// only: another station lists the session but cannot attach to it.
+	Station string `json:"station,omitempty"`
 
 	// window is the current stage's length, for projecting NextAt from the
 	// latest output (the loop's timer is re-armed lazily).

@@ -36,6 +36,13 @@ type SharedBoard interface {
 	Station() string
 	// Held lists the tasks this station holds a lease on.
 	Held() []string
+	// SetSessionState records a change of state of one of this station's
+	// live sessions and announces it to the other stations.
+	SetSessionState(ctx context.Context, id, state string) error
+	// OtherSessions lists the live sessions of the other stations (those
+	// whose station still holds its task's lease), with Station set; they
+	// carry no console or watchdog clock.
+	OtherSessions(ctx context.Context) ([]SessionInfo, error)
 }
 
 // shared returns the board as a SharedBoard, when it is one.
@@ -172,17 +179,21 @@ func (st *Station) releaseLease(ctx context.Context, s *session) {
 	}
 }
 
-// startHeartbeat runs the heartbeat beside Run on a shared board; Run's
-// wait for its goroutines covers it.
+// startHeartbeat runs the heartbeat, and the writer of session states,
+// beside Run on a shared board; Run's wait for its goroutines covers them.
 func (st *Station) startHeartbeat(ctx context.Context) {
 	sb, ok := st.shared()
 	if !ok {
 		return
 	}
-	st.wg.Add(1)
+	st.wg.Add(2)
 	go func() {
 		defer st.wg.Done()
 		st.heartbeat(ctx, sb)
+	}()
+	go func() {
+		defer st.wg.Done()
+		st.writeStates(ctx, sb)
 	}()
 }
 

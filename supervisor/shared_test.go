@@ -2,7 +2,9 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -23,6 +25,8 @@ type sharedMem struct {
 	reap     []Task   // Reap returns these, once
 	renewals int
 	released []string
+	states   map[string][]string // session states written, by session
+	others   []SessionInfo       // the other stations' live sessions
 }
 
 func newSharedMem(name string) *sharedMem {
@@ -81,6 +85,22 @@ func (b *sharedMem) Held() []string {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+func (b *sharedMem) SetSessionState(_ context.Context, id, state string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.states == nil {
+		b.states = map[string][]string{}
+	}
+	b.states[id] = append(b.states[id], state)
+	return nil
+}
+
+func (b *sharedMem) OtherSessions(context.Context) ([]SessionInfo, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.others), nil
 }
 
 var _ SharedBoard = (*sharedMem)(nil)
@@ -175,6 +195,68 @@ func TestSharedBoardPublishesReapedTasks(t *testing.T) {
 		}
 		if b.renewals < 2 {
 			t.Fatalf("%d renewals in a second with a 3s lease", b.renewals)
+		}
+	})
+}
+
+// On a shared board the station lists the other stations' sessions beside
+// its own, counts them, refuses their consoles naming the machine, and
+// writes its own sessions' changes of state (not their output) to the board.
+func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newSharedMem("A")
+		b.others = []SessionInfo{{ID: "t7.1", TaskID: "t7", Project: "web", Kind: "work", State: SessReviewing, PID: 42, Station: "B"}}
+		h := startShared(t, b, project("web", time.Minute, 5*time.Minute))
+		task := h.add("web", "a")
+		p := h.proc()
+		p.say("hello\n")
+		synctest.Wait()
+
+		list := h.st.Sessions()
+		if len(list) != 2 || list[0].TaskID != task.ID || list[0].Station != "A" || list[1].ID != "t7.1" || list[1].Station != "B" {
+			t.Fatalf("sessions = %+v, want A's own then B's", list)
+		}
+		if si, ok := h.st.Session("t7.1"); !ok || si.Station != "B" {
+			t.Fatalf("Session(t7.1) = %+v, %v", si, ok)
+		}
+		st, err := h.st.Status(h.ctx)
+		if err != nil || st.Working != 1 || st.Reviewing != 1 {
+			t.Fatalf("status = %+v, %v; want A's working and B's reviewing session counted", st, err)
+		}
+		for verb, call := range map[string]func() error{
+			"send":   func() error { return h.st.Send(h.ctx, "t7.1", "hi") },
+			"nudge":  func() error { return h.st.Nudge(h.ctx, "t7.1") },
+			"block":  func() error { return h.st.Block(h.ctx, "t7.1", "") },
+			"attach": func() error { _, err := h.st.Attach("t7.1"); return err },
+		} {
+			err := call()
+			if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "session t7.1 runs on station B; "+verb+" from that machine") {
+				t.Errorf("%s on B's session: %v", verb, err)
+			}
+		}
+
+		advance(time.Minute + time.Second) // silent for the idle window
+		id := list[0].ID
+		b.mu.Lock()
+		states := slices.Clone(b.states[id])
+		b.mu.Unlock()
+		if !slices.Equal(states, []string{"working", "nudged"}) {
+			t.Fatalf("states written for %s = %v, want working then nudged: changes of state only", id, states)
+		}
+		if len(b.states["t7.1"]) != 0 {
+			t.Fatal("wrote a state for another station's session")
+		}
+	})
+}
+
+// On the station's own board sessions name no station.
+func TestOwnBoardSessionsNameNoStation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", time.Minute, time.Minute))
+		task := h.add("web", "a")
+		h.proc()
+		if si := h.session(task.ID); si.Station != "" {
+			t.Fatalf("station = %q on the own board", si.Station)
 		}
 	})
 }

@@ -59,6 +59,7 @@ type Station struct {
 	running  map[string]int           // live sessions per project
 	blocks   map[string][]blockMark   // recent blocks per project, for the breaker
 	absent   map[string]bool          // shared board: projects not on this machine, logged once
+	states   stateLog                 // shared board: session states to write
 	wg       sync.WaitGroup           // live session goroutines
 	ctx      context.Context
 }
@@ -88,6 +89,7 @@ func New(opt Options) (*Station, error) {
 		running:  map[string]int{},
 		blocks:   map[string][]blockMark{},
 		absent:   map[string]bool{},
+		states:   stateLog{kick: make(chan struct{}, 1)},
 	}, nil
 }
 

@@ -187,6 +187,7 @@ type session struct {
 	Why          string               `json:"why"`
 	Evidence     map[string]time.Time `json:"evidence"`
 	Dir          string               `json:"dir"`
+	Station      string               `json:"station"`
 }
 
 func (s *station) task(id string) task {

@@ -4,6 +4,7 @@ package station_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -13,6 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -194,4 +198,133 @@ func TestSharedBoardRunsEachTaskOnce(t *testing.T) {
 		t.Errorf("sessions started for %d tasks, want %d: %v", len(count), len(ids), count)
 	}
 	t.Logf("sessions per station: %v", per)
+}
+
+// Every station shows every station's sessions, live, each naming the
+// station that runs it; the console stays on that station's machine.
+func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	cfg := fmt.Sprintf("max_sessions = 4\nboard = %q\nlease = \"2s\"\n", db) +
+		projectTOML("web", dir, "30s", "30s", "concurrency = 1", `stations = ["A"]`)
+	a := startShared(t, "A", cfg)
+	b := startShared(t, "B", cfg)
+
+	// A tray on B follows B's event stream.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl, err := api.Dial(b.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := cl.Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	running := a.addTask("web", "long", "heartbeat 200ms forever")
+	a.waitState(running, "working", 15*time.Second)
+
+	// B's stream hears of A's task and of A's session, naming A.
+	var sawTask, sawSession bool
+	for !sawTask || !sawSession {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				t.Fatalf("B's event stream ended\nB:\n%s", b.log)
+			}
+			switch {
+			case e.Kind == supervisor.EventTask && e.Task != nil && e.Task.ID == running:
+				sawTask = true
+			case e.Kind == supervisor.EventSession && e.Session != nil && e.Session.TaskID == running:
+				if e.Session.Station != "A" {
+					t.Fatalf("B's event for A's session names station %q", e.Session.Station)
+				}
+				sawSession = true
+			}
+		case <-ctx.Done():
+			t.Fatalf("B's stream: task event %v, session event %v\nB:\n%s", sawTask, sawSession, b.log)
+		}
+	}
+
+	// session ls on B lists A's session, naming A; A's own names A too.
+	var remote session
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if s, ok := b.sessionOf(running); ok {
+			remote = s
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B does not list A's session of %s\nB:\n%s", running, b.log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	own, ok := a.sessionOf(running)
+	if !ok || own.Station != "A" || own.ID != remote.ID {
+		t.Fatalf("A lists its session as %+v, %v", own, ok)
+	}
+	if remote.Station != "A" || remote.PID != own.PID || remote.PID == 0 {
+		t.Fatalf("B lists A's session as %+v, want station A and pid %d", remote, own.PID)
+	}
+	if js := b.must("session", "ls", "--json"); !strings.Contains(js, `"station": "A"`) {
+		t.Fatalf("B's session ls --json does not name station A:\n%s", js)
+	}
+
+	// status on B counts it.
+	var st struct {
+		Working  int            `json:"working"`
+		Sessions map[string]int `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(b.must("status", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Working != 1 {
+		t.Fatalf("B's status counts %d working, want A's session: %+v", st.Working, st)
+	}
+
+	// Its console is on A: B says so.
+	for verb, args := range map[string][]string{
+		"attach": {"session", "attach", remote.ID},
+		"send":   {"session", "send", remote.ID, "hello"},
+	} {
+		_, errOut, code := b.run(args...)
+		want := "session " + remote.ID + " runs on station A; " + verb + " from that machine"
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("%s on B: exit %d, stderr %q; want exit 1 and %q", verb, code, errOut, want)
+		}
+	}
+	if strings.Contains(a.transcript(running, 1), "hello") {
+		t.Errorf("text sent at B reached A's session")
+	}
+
+	// board status on B: both stations live, A with the running task's lease.
+	var rep struct {
+		Kind     string `json:"kind"`
+		Version  int    `json:"version"`
+		Stations []struct {
+			Name   string `json:"name"`
+			Leases []struct {
+				TaskID    string    `json:"task_id"`
+				Project   string    `json:"project"`
+				ExpiresAt time.Time `json:"expires_at"`
+			} `json:"leases"`
+		} `json:"stations"`
+	}
+	out := b.must("board", "status", "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("board status --json: %v\n%s", err, out)
+	}
+	if rep.Kind != "postgres" || rep.Version < 2 || len(rep.Stations) != 2 || rep.Stations[0].Name != "A" || rep.Stations[1].Name != "B" {
+		t.Fatalf("board status --json = %s", out)
+	}
+	if l := rep.Stations[0].Leases; len(l) != 1 || l[0].TaskID != running || l[0].Project != "web" || l[0].ExpiresAt.IsZero() {
+		t.Fatalf("A's leases = %+v, want the lease on %s", l, running)
+	}
+	if len(rep.Stations[1].Leases) != 0 {
+		t.Fatalf("B's leases = %+v, want none", rep.Stations[1].Leases)
+	}
+	if txt := b.must("board", "status"); !strings.Contains(txt, "shared board at ") || !strings.Contains(txt, running) {
+		t.Fatalf("board status:\n%s", txt)
+	}
 }

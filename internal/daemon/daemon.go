@@ -15,11 +15,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
-	"github.com/buildstation/buildstation/supervisor/store"
 )
 
 // Options are the edges a station gets from main.
@@ -53,7 +53,7 @@ func Run(ctx context.Context, o Options) error {
 	if err := refuseSecond(ctx, o.Home); err != nil {
 		return err
 	}
-	board, err := openBoard(ctx, o.Home, cfg)
+	board, err := boardopen.Open(ctx, o.Home, cfg)
 	if err != nil {
 		return fmt.Errorf("open the board: %w", err)
 	}
@@ -118,27 +118,12 @@ func Run(ctx context.Context, o Options) error {
 	return err
 }
 
-// stationBoard is what a station keeps its tasks in: the board proper, and the
-// gate verdicts that worktrees reuse.
-type stationBoard interface {
-	supervisor.Board
-	supervisor.GateCache
-}
-
-// openBoard opens station.db in home, or the shared board config.toml
-// names, as this station's name there.
-func openBoard(ctx context.Context, home string, cfg *config.Config) (stationBoard, error) {
-	if !cfg.Shared() {
-		return store.Open(filepath.Join(home, config.FileDB))
-	}
-	octx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	return pgstore.Open(octx, cfg.Board, cfg.StationName())
-}
-
-// wakeOnChanges wakes the station's scheduler whenever another station
-// changes the shared board (its own changes wake it already), so a task
-// added there starts here without waiting for the next heartbeat.
+// wakeOnChanges follows the other stations' changes to the shared board
+// (this station's own are announced here already). A task's move wakes the
+// scheduler, so a task added there starts here without waiting for the
+// next heartbeat, and is republished on the station's event bus with every
+// session change, so trays and event streams here see every station's
+// work live.
 func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Station) error {
 	changes, err := pg.Listen(ctx)
 	if err != nil {
@@ -146,8 +131,15 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Statio
 	}
 	go func() {
 		for c := range changes {
-			if c.Gap || c.Station != pg.Station() {
+			switch {
+			case c.Gap:
 				st.Wake()
+			case c.Station == pg.Station():
+			case c.Session != nil:
+				st.RemoteSession(*c.Session)
+			default:
+				st.Wake()
+				st.RemoteTask(ctx, c.TaskID)
 			}
 		}
 	}()

@@ -15,9 +15,13 @@
 //     renewing, so a dead machine's work is not silently lost, and a
 //     station whose lease was reaped or taken cannot overwrite the new
 //     owner's transitions (its Move fails with a conflict).
-//   - Change notifications: every committed transition is announced with
-//     pg_notify in the same transaction; Listen delivers them to trays and
-//     CLIs on other machines.
+//   - Change notifications: every committed transition, and every change
+//     of a session's state, is announced with pg_notify in the same
+//     transaction; Listen delivers them to the other stations, which
+//     republish them to their trays and event streams.
+//   - Every station's sessions: a station records its sessions' states
+//     (on a change of state, never per byte of output) and OtherSessions
+//     lists the other stations' live ones.
 //
 // Times are the database server's clock (one clock for every station) kept
 // to the millisecond, like the SQLite store, so both boards hand out the

@@ -17,7 +17,7 @@ func (s *Store) record(ctx context.Context, tx pgx.Tx, n int64, tr supervisor.Tr
 VALUES ($1, $2, $3, $4, $5, $6, $7)`, n, tr.From, tr.To, tr.Attempt, tr.Reason, tr.Actor, tr.At); err != nil {
 		return err
 	}
-	return s.notify(ctx, tx, Change{TaskID: taskID(n), From: tr.From, To: tr.To, Station: s.station, Actor: tr.Actor, At: tr.At})
+	return notify(ctx, tx, Change{TaskID: taskID(n), From: tr.From, To: tr.To, Station: s.station, Actor: tr.Actor, At: tr.At})
 }
 
 // History lists a task's transitions oldest first, starting with the

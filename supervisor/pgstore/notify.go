@@ -19,8 +19,9 @@ const channel = "buildstation"
 // never waits on its reader, so the server's notification queue drains.
 const listenBuffer = 256
 
-// Change is one committed transition on the board, as Listen delivers it.
-// It names the task, not its contents: a reader that cares reads the task.
+// Change is one committed transition on the board, as Listen delivers it:
+// a task's move, or a session's change of state. It names the task, not
+// its contents: a reader that cares reads the task.
 type Change struct {
 	TaskID  string               `json:"task_id"`
 	From    supervisor.TaskState `json:"from"` // "" for a new task
@@ -28,6 +29,9 @@ type Change struct {
 	Station string               `json:"station"` // whose store made it
 	Actor   string               `json:"actor,omitempty"`
 	At      time.Time            `json:"at"`
+	// Session is set when the change is a session's, not a task's: the
+	// session as its station records it (started, changed state, ended).
+	Session *supervisor.SessionInfo `json:"session,omitempty"`
 	// Gap is set when changes may have been missed before this one (the
 	// connection dropped, or the reader fell behind): the reader should
 	// reread the board. A Change with only Gap set is sent right after a
@@ -37,7 +41,7 @@ type Change struct {
 
 // notify announces c when tx commits; PostgreSQL drops it if tx rolls
 // back, so listeners hear of committed transitions only.
-func (s *Store) notify(ctx context.Context, tx pgx.Tx, c Change) error {
+func notify(ctx context.Context, tx pgx.Tx, c Change) error {
 	payload, err := json.Marshal(c)
 	if err != nil {
 		return err

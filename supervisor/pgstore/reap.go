@@ -63,6 +63,9 @@ func (s *Store) reap(ctx context.Context, n int64) (supervisor.Task, bool, error
 		if err != nil {
 			return err
 		}
+		if err := endSessions(ctx, tx, n, holder, cur.Project); err != nil {
+			return err
+		}
 		if !running(cur.State) {
 			return nil
 		}

@@ -110,8 +110,11 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// redact drops the password from a URL; a key=value string or an
-// unparsable URL is named only by its kind.
+// Redact is the board URL as messages may show it: without its password
+// (and query); a key=value string or an unparsable URL is named only by
+// its kind.
+func Redact(raw string) string { return redact(raw) }
+
 func redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" && u.Opaque != "" {

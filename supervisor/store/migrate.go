@@ -114,3 +114,13 @@ func migrate(ctx context.Context, db *sql.DB, now int64) error {
 	}
 	return nil
 }
+
+// Version is the board's schema version: what `buildstation board status`
+// reports. Open has migrated it, so it is the newest this build knows.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read board %s: schema version: %w", s.path, err)
+	}
+	return v, nil
+}

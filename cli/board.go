@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/boardopen"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// The board verbs open the board config.toml names themselves, not through
+// a station: a board is migrated before any station runs on it, and its
+// status matters most when a station does not answer.
+
+func (e *env) boardMigrate(args []string) error {
+	f := e.flags("board migrate")
+	asJSON := f.Bool("json", false, "print the result as a JSON object")
+	if _, err := f.parse(e, args, 0, 0); err != nil {
+		return err
+	}
+	home, cfg, err := e.boardConfig()
+	if err != nil {
+		return err
+	}
+	r, err := boardopen.Migrate(e.ctx, home, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(e.stdout, r)
+	}
+	fmt.Fprintf(e.stdout, "%s: schema version %d\n", describeBoard(r), r.Version)
+	return nil
+}
+
+func (e *env) boardStatus(args []string) error {
+	f := e.flags("board status")
+	asJSON := f.Bool("json", false, "print the status as a JSON object")
+	if _, err := f.parse(e, args, 0, 0); err != nil {
+		return err
+	}
+	home, cfg, err := e.boardConfig()
+	if err != nil {
+		return err
+	}
+	r, err := boardopen.Status(e.ctx, home, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(e.stdout, r)
+	}
+	fmt.Fprintf(e.stdout, "%s: schema version %d\n", describeBoard(r), r.Version)
+	if r.Kind != "postgres" {
+		return nil
+	}
+	if len(r.Stations) == 0 {
+		fmt.Fprintf(e.stdout, "no live stations (none renewed within the lease, %s)\n", cfg.Lease)
+		return nil
+	}
+	t := newTable(e.stdout, "STATION", "LAST SEEN", "TASK", "PROJECT", "LEASE EXPIRES IN")
+	for _, s := range r.Stations {
+		seen := roundDur(s.SeenAgo) + " ago"
+		if len(s.Leases) == 0 {
+			t.row(s.Name, seen, "", "", "")
+		}
+		for _, l := range s.Leases {
+			in := roundDur(l.ExpiresIn)
+			if l.ExpiresIn <= 0 {
+				in = "expired"
+			} else if l.ExpiresIn < time.Second {
+				in = "<1s"
+			}
+			t.row(s.Name, seen, l.TaskID, l.Project, in)
+		}
+	}
+	return t.flush()
+}
+
+// boardConfig loads the home's config.toml, which names the board.
+func (e *env) boardConfig() (string, *config.Config, error) {
+	home, err := config.Home(e.home)
+	if err != nil {
+		return "", nil, err
+	}
+	cfg, err := config.Load(home)
+	if err != nil {
+		return "", nil, err
+	}
+	return home, cfg, nil
+}
+
+// describeBoard names a board for a person.
+func describeBoard(r boardopen.Report) string {
+	if r.Kind == "postgres" {
+		return "shared board at " + r.Where
+	}
+	return "embedded board at " + r.Where
+}

@@ -1,0 +1,72 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// board status and migrate open the home's embedded board themselves: no
+// station needs to run.
+func TestBoardStatusSQLite(t *testing.T) {
+	t.Setenv("BUILDSTATION_HOME", "")
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("max_sessions = 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(home, "station.db")
+
+	r := run(t, "", "--home", home, "board", "migrate")
+	if r.code != 0 || !strings.Contains(r.stdout, "embedded board at "+db+": schema version ") {
+		t.Fatalf("board migrate: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = run(t, "", "--home", home, "board", "status")
+	if r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, "embedded board at "+db+": schema version ") {
+		t.Fatalf("board status: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = run(t, "", "board", "status", "--json", "--home", home)
+	var got struct {
+		Kind     string `json:"kind"`
+		Where    string `json:"where"`
+		Version  int    `json:"version"`
+		Stations []any  `json:"stations"`
+	}
+	if r.code != 0 {
+		t.Fatalf("board status --json: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("board status --json: %v\n%s", err, r.stdout)
+	}
+	if got.Kind != "sqlite" || got.Where != db || got.Version < 1 || got.Stations != nil {
+		t.Fatalf("board status --json = %+v", got)
+	}
+}
+
+func TestBoardUsage(t *testing.T) {
+	t.Setenv("BUILDSTATION_HOME", t.TempDir())
+	if r := run(t, "", "board"); r.code != 2 || !strings.Contains(r.stderr, "migrate, status") {
+		t.Fatalf("board without a subcommand: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, "", "board", "status", "extra"); r.code != 2 {
+		t.Fatalf("board status extra: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A config that names a board no server answers for fails in one sentence
+// that says what to check.
+func TestBoardStatusUnreachable(t *testing.T) {
+	t.Setenv("BUILDSTATION_HOME", "")
+	home := t.TempDir()
+	cfg := "board = \"postgres://u:secret@127.0.0.1:1/db?connect_timeout=2\"\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "--home", home, "board", "status")
+	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the PostgreSQL server") || strings.Contains(r.stderr, "secret") {
+		t.Fatalf("board status on a dead server: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
