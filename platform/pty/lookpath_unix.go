@@ -17,6 +17,10 @@ import (
 //
 // Relative PATH entries are skipped: they would resolve against Dir, an
 // agent worktree, which is how exec.ErrDot attacks work.
+// LookPath is lookPath for the other unix backend (tmux), so both resolve
+// an agent the same way.
+func LookPath(name, pathEnv string) (string, error) { return lookPath(name, pathEnv) }
+
 func lookPath(file, path string) (string, error) {
 	if strings.Contains(file, "/") {
 		return file, nil

@@ -35,6 +35,10 @@ type proc struct {
 	stopMu  sync.Mutex
 	stopped bool
 	stopErr error
+
+	// marker is the session's own environment entry (empty for an adopted
+	// session: the spec is gone); Stop also ends the processes carrying it.
+	marker string
 }
 
 func (s *Spawner) newProc(w window, dir string, out *os.File) *proc {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -35,7 +36,7 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
-	agent, err := lookPath(spec.Argv[0], envValue(spec.Env, "PATH"))
+	agent, err := pty.LookPath(spec.Argv[0], envValue(spec.Env, "PATH"))
 	if err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
@@ -107,7 +108,9 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if err := wait.Run(); err != nil {
 		return fail(fmt.Errorf("output pipe did not attach: %w", err))
 	}
-	return s.newProc(w, dir, fifo), nil
+	p := s.newProc(w, dir, fifo)
+	p.marker = spec.Marker
+	return p, nil
 }
 
 // windowSetup is the command list that readies a fresh window: its
