@@ -410,7 +410,7 @@ func (s *session) nudge(now time.Time) {
 	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence) + s.st.gateNote(s.spec)
 	s.typeText(text, now)
 	s.st.judgeHead(s.spec)
-	s.log.Info("nudged", "silent_since", s.con.lastOutputAt())
+	s.log.Info("nudged", "silent_since", s.silentSince)
 }
 
 // typeText writes text now and Enter after enterDelay.

@@ -356,6 +356,12 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	st.running[s.spec.Project]++
 	st.wg.Add(1)
 	st.mu.Unlock()
+	// The project's settings may have changed between the claim and now
+	// (`project set` sends them only to sessions already live): the session
+	// starts with those in force. Its command queue is free yet.
+	if p, ok := st.Config().Project(s.spec.Project); ok {
+		s.cmds <- command{kind: cmdSettings, settings: p.Settings}
+	}
 	rec := SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind, PID: s.proc.Pid(),
 		State: SessStarting.String(), StartedAt: started.UTC(), Backend: s.backend, Token: s.spec.Token}
 	if h, ok := s.proc.(Handled); ok {
