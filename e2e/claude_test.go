@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	e2erig "github.com/buildstation/buildstation/e2e/rig"
 )
 
 const completeTask = "mcp__buildstation__complete_task"
@@ -22,8 +24,8 @@ func TestClaudeCompletesThroughMCP(t *testing.T) {
 		call(completeTask, map[string]any{"summary": "e2e: finished through MCP"}),
 		say("Done."))
 	id := r.addTask("web", "finish the widget", "Call complete_task with a summary.")
-	r.until("the task done", 60*time.Second, r.api, id, func() bool { return r.task(id).State == "done" })
-	if got := r.task(id); got.Summary != "e2e: finished through MCP" {
+	r.until("the task done", 60*time.Second, r.api, id, func() bool { return r.Task(id).State == "done" })
+	if got := r.Task(id); got.Summary != "e2e: finished through MCP" {
 		t.Errorf("summary %q, want the one sent through MCP", got.Summary)
 	}
 	mains := mainRequests(r.api)
@@ -57,8 +59,8 @@ func TestClaudeNudgedAtThePromptCompletes(t *testing.T) {
 		call(completeTask, map[string]any{"summary": "e2e: finished after the nudge"}),
 		say("Done."))
 	id := r.addTask("web", "forgetful", "Make the change, then call complete_task.")
-	r.until("the task done", 60*time.Second, r.api, id, func() bool { return r.task(id).State == "done" })
-	if got := r.task(id); got.Summary != "e2e: finished after the nudge" {
+	r.until("the task done", 60*time.Second, r.api, id, func() bool { return r.Task(id).State == "done" })
+	if got := r.Task(id); got.Summary != "e2e: finished after the nudge" {
 		t.Errorf("summary %q", got.Summary)
 	}
 	var nudged *apiRequest
@@ -89,23 +91,23 @@ func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 		call("Bash", map[string]any{"command": "touch x", "description": "Create the file x"}),
 		say("Created x."))
 	id := r.addTask("web", "needs a person", "Create the file x.")
-	var sess session
+	var sess e2erig.Session
 	r.until("the session needs-permission", 45*time.Second, r.api, id, func() bool {
 		var ok bool
-		sess, ok = r.sessionOf(id)
+		sess, ok = r.SessionOf(id)
 		return ok && sess.State == "needs-permission"
 	})
 	// idle_window + block_window, and a margin: a silent session would have
 	// been nudged and blocked by now.
 	quietUntil := time.Now().Add(3*time.Second + 3*time.Second + 3*time.Second)
 	for time.Now().Before(quietUntil) {
-		s, ok := r.sessionOf(id)
+		s, ok := r.SessionOf(id)
 		if !ok || s.State != "needs-permission" {
 			t.Fatalf("the session left needs-permission unanswered: %+v\n%s", s, r.story(r.api, id))
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	if got := r.task(id); got.State != "working" {
+	if got := r.Task(id); got.State != "working" {
 		t.Fatalf("task %s, want still working: %s", got.State, got.Reason)
 	}
 	log := r.log()
@@ -123,7 +125,7 @@ func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 			t.Fatalf("x exists in %s: the Bash call was approved", dir)
 		}
 	}
-	if !strings.Contains(strings.Join(strings.Fields(screenText(r.transcript(id))), ""), "Doyouwanttoproceed") {
+	if !strings.Contains(strings.Join(strings.Fields(screenText(r.Transcript(id, 1))), ""), "Doyouwanttoproceed") {
 		t.Errorf("the permission prompt is not on the screen")
 	}
 	if r.api.left() != 1 {
@@ -155,10 +157,10 @@ func TestClaudeHooksDriveSessionState(t *testing.T) {
 	r.until("the prompt hook after the nudge making it working", 30*time.Second, r.api, id, func() bool {
 		return strings.Contains(r.log(), "from=nudged to=working on=report")
 	})
-	if s, ok := r.sessionOf(id); !ok || s.State != "working" || s.NudgedAt == nil {
+	if s, ok := r.SessionOf(id); !ok || s.State != "working" || s.NudgedAt == nil {
 		t.Errorf("session %+v while the model thinks about the nudge, want working and nudged_at set", s)
 	}
-	r.until("the task done", 30*time.Second, r.api, id, func() bool { return r.task(id).State == "done" })
+	r.until("the task done", 30*time.Second, r.api, id, func() bool { return r.Task(id).State == "done" })
 }
 
 func mainRequests(api *fakeAPI) []apiRequest {

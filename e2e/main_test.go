@@ -8,25 +8,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	e2erig "github.com/buildstation/buildstation/e2e/rig"
 )
 
 var bin string // the buildstation binary under test
 
 // TestMain builds buildstation once, as the station ships: without cgo.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "bs-e2e-claude-")
+	var cleanup func()
+	var err error
+	bin, cleanup, err = e2erig.Build("bs-e2e-claude-")
 	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "buildstation")
-	build := exec.Command("go", "build", "-o", bin, "..")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build buildstation: %v\n%s", err, out)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	e2erig "github.com/buildstation/buildstation/e2e/rig"
 )
 
 // apiKey is what the sessions send the stand-in; any value works, but Claude
@@ -41,7 +42,7 @@ func newRig(t *testing.T, o rigOptions, script ...turn) *rig {
 	if o.window == "" {
 		o.window = "4s"
 	}
-	repo := gitRepo(t)
+	repo := e2erig.GitRepo(t)
 	home := claudeHome(t, repo)
 	api := newFakeAPI(t, script...)
 	env := map[string]string{
@@ -85,12 +86,12 @@ agent = "claude"
 
 // storyAll tells the story of every task the station ran.
 func (r *rig) storyAll() string {
-	logs, _ := filepath.Glob(filepath.Join(r.home, "logs", "*.1.log"))
+	logs, _ := filepath.Glob(filepath.Join(r.Home, "logs", "*.1.log"))
 	var b strings.Builder
 	b.WriteString(r.story(r.api, ""))
 	for _, l := range logs {
 		data, _ := os.ReadFile(l)
-		fmt.Fprintf(&b, "--- %s (ANSI stripped, tail)\n%s\n", filepath.Base(l), tail(screenText(string(data)), 6000))
+		fmt.Fprintf(&b, "--- %s (ANSI stripped, tail)\n%s\n", filepath.Base(l), e2erig.Tail(screenText(string(data)), 6000))
 	}
 	return b.String()
 }
@@ -116,25 +117,6 @@ func claudeHome(t *testing.T, project string) string {
 		t.Fatal(err)
 	}
 	return home
-}
-
-// gitRepo is a real repository with one commit, at its real path (Claude
-// Code compares trusted folders by resolved path).
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"},
-	} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	return dir
 }
 
 var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)

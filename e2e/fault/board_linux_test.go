@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/e2e/rig"
+
 	_ "modernc.org/sqlite" // to hold the board's lock from this process
 )
 
@@ -23,11 +25,11 @@ import (
 // the board's contents unchanged), and a later start on a free board must
 // find every task as it was.
 func TestBoardLockedOrReadOnly(t *testing.T) {
-	home := writeConfig(t, fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"wedge\"]\n", t.TempDir()))
+	home := rig.WriteConfig(t, fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"wedge\"]\n", t.TempDir()))
 	s := startStation(t, home)
-	s.must("project", "pause", "p")
-	id := strings.TrimSpace(s.must("task", "add", "--project", "p", "--title", "kept"))
-	s.stop()
+	s.Must("project", "pause", "p")
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "kept"))
+	s.Stop()
 	db := filepath.Join(home, "station.db")
 	before := boardDigest(t, db)
 
@@ -98,7 +100,7 @@ func TestBoardLockedOrReadOnly(t *testing.T) {
 		t.Errorf("a refused start changed the board:\nbefore %s\nafter  %s", before, after)
 	}
 	s = startStation(t, home)
-	if got := s.task(id); got.State != "todo" {
+	if got := s.Task(id); got.State != "todo" {
 		t.Errorf("task %s is %s after the refused starts, want todo", id, got.State)
 	}
 }

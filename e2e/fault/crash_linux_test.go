@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
@@ -64,7 +65,7 @@ func TestKill9AtRandomPoints(t *testing.T) {
 	agent := func(pre string) string {
 		return fmt.Sprintf(`trap '' TERM HUP INT; %sbuildstation agent complete --summary ok && echo "$BUILDSTATION_SESSION_ID" >> %s`, pre, acksFile)
 	}
-	home := writeConfig(t, fmt.Sprintf(`max_sessions = %d
+	home := rig.WriteConfig(t, fmt.Sprintf(`max_sessions = %d
 [[projects]]
 name = "a"
 path = %q
@@ -102,17 +103,17 @@ block_window = "1m"
 	rounds, transitions := 0, 0
 	for time.Since(start) < 75*time.Second && (transitions < 500 || rounds < 15) {
 		time.Sleep(time.Duration(200+rand.IntN(1300)) * time.Millisecond)
-		s.kill9()
+		s.Kill9()
 		rounds++
 		s = startStation(t, home)
 		transitions = checkBoard(t, s, log.snapshot(), readAgentAcks(t, acksFile))
 		if t.Failed() {
-			t.Fatalf("after kill %d (%d transitions so far); station output:\n%s", rounds, transitions, tail(s.out.String(), 3000))
+			t.Fatalf("after kill %d (%d transitions so far); station output:\n%s", rounds, transitions, rig.Tail(s.Log.String(), 3000))
 		}
 	}
 	close(stop)
 	drivers.Wait()
-	s.kill9()
+	s.Kill9()
 	rounds++
 	s = startStation(t, home)
 	transitions = checkBoard(t, s, log.snapshot(), readAgentAcks(t, acksFile))
@@ -208,9 +209,9 @@ func readAgentAcks(t *testing.T, path string) []ack {
 
 // checkBoard checks the invariants on a freshly restarted station and
 // returns how many transitions the board holds.
-func checkBoard(t *testing.T, s *station, acks, agentAcks []ack) int {
+func checkBoard(t *testing.T, s *rig.Station, acks, agentAcks []ack) int {
 	t.Helper()
-	c := s.client()
+	c := s.Client()
 	tasks, err := c.Tasks(bg(), supervisor.TaskFilter{})
 	if err != nil {
 		t.Fatalf("list tasks: %v", err)

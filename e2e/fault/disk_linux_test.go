@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // TestFullDiskForTranscripts puts logs/ (transcripts, prompt files, the
@@ -17,7 +19,7 @@ import (
 // the disk fills mid-session. The session goes on to complete, the error is
 // said once, and the station neither crashes nor stops answering.
 func TestFullDiskForTranscripts(t *testing.T) {
-	home := writeConfig(t, fmt.Sprintf(`[[projects]]
+	home := rig.WriteConfig(t, fmt.Sprintf(`[[projects]]
 name = "p"
 path = %q
 command = ["sh", "-c", "yes 0123456789012345678901234567890123456789 | head -c 3000000; exec buildstation fake-agent 'heartbeat 100ms 1s; complete done on a full disk'"]
@@ -37,17 +39,17 @@ block_window = "30s"
 		}
 	})
 	s := startStation(t, home) // cleanups run last-in first-out: the station stops before the umount
-	id := strings.TrimSpace(s.must("task", "add", "--project", "p", "--title", "fills the disk"))
-	got := s.waitState(id, "done", 30*time.Second)
-	if !s.alive() {
-		t.Fatalf("the station died on a full disk:\n%s", tail(s.out.String(), 3000))
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "fills the disk"))
+	got := s.WaitState(id, "done", 30*time.Second)
+	if !s.Running() {
+		t.Fatalf("the station died on a full disk:\n%s", rig.Tail(s.Log.String(), 3000))
 	}
 	if _, _, code := cli(home, "status"); code != 0 {
 		t.Fatal("the station does not answer status after the disk filled")
 	}
-	out := s.out.String()
+	out := s.Log.String()
 	if n := strings.Count(out, "transcript write failed"); n != 1 {
-		t.Errorf("the station said %d times that the transcript failed, want once:\n%s", n, tail(out, 3000))
+		t.Errorf("the station said %d times that the transcript failed, want once:\n%s", n, rig.Tail(out, 3000))
 	}
 	fi, err := os.Stat(filepath.Join(logs, id+".1.log"))
 	if err != nil {
@@ -58,10 +60,10 @@ block_window = "30s"
 	// With the disk still full, the next task cannot have its prompt file
 	// written: it must not take the station down, and its reason must say
 	// what to fix.
-	next := strings.TrimSpace(s.must("task", "add", "--project", "p", "--title", "after the disk filled"))
+	next := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "after the disk filled"))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		tk := s.task(next)
+		tk := s.Task(next)
 		if tk.State == "done" || tk.State == "blocked" {
 			t.Logf("a task started on the full disk ends %s: %q", tk.State, tk.Reason)
 			if tk.State == "blocked" && !strings.Contains(tk.Reason, "no space left") {
@@ -74,7 +76,7 @@ block_window = "30s"
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !s.alive() {
-		t.Fatalf("the station died on a full disk:\n%s", tail(s.out.String(), 3000))
+	if !s.Running() {
+		t.Fatalf("the station died on a full disk:\n%s", rig.Tail(s.Log.String(), 3000))
 	}
 }

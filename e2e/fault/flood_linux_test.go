@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // envFlood makes this test binary a flooding agent: "RATE:DURATION" bytes
@@ -56,7 +58,7 @@ func TestFloodKeepsRSSBoundedAndTimersOnTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := writeConfig(t, fmt.Sprintf(`max_sessions = 4
+	home := rig.WriteConfig(t, fmt.Sprintf(`max_sessions = 4
 [[projects]]
 name = "flood"
 path = %q
@@ -72,8 +74,8 @@ idle_window = "2s"
 block_window = "2s"
 `, t.TempDir(), envFlood, self, t.TempDir()))
 	s := startStation(t, home)
-	fl := strings.TrimSpace(s.must("task", "add", "--project", "flood", "--title", "flood"))
-	s.waitState(fl, "working", 10*time.Second)
+	fl := strings.TrimSpace(s.Must("task", "add", "--project", "flood", "--title", "flood"))
+	s.WaitState(fl, "working", 10*time.Second)
 	floodStart := time.Now()
 
 	type sample struct {
@@ -92,21 +94,21 @@ block_window = "2s"
 			case <-stopSampling:
 				return
 			case <-tick.C:
-				samples = append(samples, sample{time.Since(floodStart), rssKiB(s.pid())})
+				samples = append(samples, sample{time.Since(floodStart), rssKiB(s.PID())})
 			}
 		}
 	}()
 	time.Sleep(time.Second)
-	wd := strings.TrimSpace(s.must("task", "add", "--project", "wedge", "--title", "wedged"))
-	s.waitState(wd, "blocked", 30*time.Second)
+	wd := strings.TrimSpace(s.Must("task", "add", "--project", "wedge", "--title", "wedged"))
+	s.WaitState(wd, "blocked", 30*time.Second)
 	wedgeBlocked := time.Since(floodStart)
 	// Sample to the end of the flood.
 	time.Sleep(max(0, 11*time.Second-time.Since(floodStart)))
 	close(stopSampling)
 	<-sampled
-	flTask := s.task(fl)
-	if !s.alive() {
-		t.Fatalf("the station died during the flood:\n%s", tail(s.out.String(), 3000))
+	flTask := s.Task(fl)
+	if !s.Running() {
+		t.Fatalf("the station died during the flood:\n%s", rig.Tail(s.Log.String(), 3000))
 	}
 	transcript, _ := os.Stat(filepath.Join(home, "logs", fl+".1.log"))
 	var got int64
@@ -145,7 +147,7 @@ block_window = "2s"
 	log := readLog(t, home)
 	silent, nudged, blocked := watchdogTimes(log, wd+".1", wd)
 	if nudged.IsZero() || blocked.IsZero() || silent.IsZero() {
-		t.Fatalf("no nudge or block of %s in the station log:\n%s", wd, tail(log, 3000))
+		t.Fatalf("no nudge or block of %s in the station log:\n%s", wd, rig.Tail(log, 3000))
 	}
 	nl, bl := nudged.Sub(silent.Add(2*time.Second)), blocked.Sub(nudged.Add(2*time.Second))
 	t.Logf("wedged session: nudged %s late, blocked %s late (schedule: last output + 2s, nudge + 2s)", nl, bl)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // TestBlockLeavesNoProcess blocks (by the watchdog) a session whose agent
@@ -40,7 +42,7 @@ func TestBlockLeavesNoProcess(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			home := writeConfig(t, fmt.Sprintf(`[[projects]]
+			home := rig.WriteConfig(t, fmt.Sprintf(`[[projects]]
 name = "p"
 path = %q
 command = ["sh", "-c", %q]
@@ -48,7 +50,7 @@ idle_window = "2s"
 block_window = "2s"
 `, t.TempDir(), tt.agent))
 			s := startStation(t, home)
-			id := strings.TrimSpace(s.must("task", "add", "--project", "p", "--title", "tree"))
+			id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "tree"))
 			sid := id + ".1"
 			// Wait for the whole tree to be up, and record it.
 			var tree []procInfo
@@ -66,7 +68,7 @@ block_window = "2s"
 			}
 			t.Logf("session %s tree before the block:\n  %s", sid, strings.Join(desc, "\n  "))
 
-			got := s.waitState(id, "blocked", 20*time.Second)
+			got := s.WaitState(id, "blocked", 20*time.Second)
 			if !strings.HasPrefix(got.Reason, "watchdog:") {
 				t.Fatalf("blocked for %q, want the watchdog", got.Reason)
 			}
@@ -75,7 +77,7 @@ block_window = "2s"
 			deadline = time.Now().Add(15 * time.Second)
 			for {
 				live := false
-				ss, err := s.client().Sessions(t.Context())
+				ss, err := s.Client().Sessions(t.Context())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -131,14 +133,14 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 	cfg := func() string {
 		return fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"print ready; wedge\"]\nidle_window = \"1m\"\nblock_window = \"1m\"\n", t.TempDir())
 	}
-	a, b := startStation(t, writeConfig(t, cfg())), startStation(t, writeConfig(t, cfg()))
-	ida := strings.TrimSpace(a.must("task", "add", "--project", "p", "--title", "a"))
-	idb := strings.TrimSpace(b.must("task", "add", "--project", "p", "--title", "b"))
+	a, b := startStation(t, rig.WriteConfig(t, cfg())), startStation(t, rig.WriteConfig(t, cfg()))
+	ida := strings.TrimSpace(a.Must("task", "add", "--project", "p", "--title", "a"))
+	idb := strings.TrimSpace(b.Must("task", "add", "--project", "p", "--title", "b"))
 	if ida != idb {
 		t.Fatalf("the two boards' first tasks are %s and %s; the test needs one id", ida, idb)
 	}
-	a.waitState(ida, "working", 10*time.Second)
-	b.waitState(idb, "working", 10*time.Second)
+	a.WaitState(ida, "working", 10*time.Second)
+	b.WaitState(idb, "working", 10*time.Second)
 	var treeB []procInfo
 	deadline := time.Now().Add(10 * time.Second)
 	for len(treeB) == 0 {
@@ -146,13 +148,13 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 			t.Fatal("station b's agent never showed up")
 		}
 		time.Sleep(50 * time.Millisecond)
-		treeB = tagged(b.home, idb+".1")
+		treeB = tagged(b.Home, idb+".1")
 	}
-	a.must("task", "cancel", ida)
+	a.Must("task", "cancel", ida)
 	// Wait for a's session to be ended (its Stop has run).
 	deadline = time.Now().Add(15 * time.Second)
 	for {
-		ss, err := a.client().Sessions(t.Context())
+		ss, err := a.Client().Sessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +172,7 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 			t.Errorf("ending session %s.1 on station a killed station b's process %d of its own session %s.1", ida, p.pid, idb)
 		}
 	}
-	if got := b.task(idb); got.State != "working" {
+	if got := b.Task(idb); got.State != "working" {
 		t.Errorf("station b's task %s is %s (%s) after station a ended its own %s", idb, got.State, got.Reason, ida)
 	}
 }

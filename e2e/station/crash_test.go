@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
@@ -28,7 +30,7 @@ func TestBadConfigsAreRefusedAndChangeNothing(t *testing.T) {
 		{"unknown project key", "[[projects]]\nname = \"x\"\npath = " + strconv.Quote(dir) + "\nidle_windw = \"1m\"\n", "config.toml:4: projects[0].idle_windw"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			home := writeConfig(t, tt.cfg)
+			home := rig.WriteConfig(t, tt.cfg)
 			cmd := exec.Command(bin, "daemon", "--home", home)
 			out, err := cmd.CombinedOutput()
 			ee, ok := err.(*exec.ExitError)
@@ -67,10 +69,10 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 		PID int    `json:"pid"`
 	}
 	b, _ = os.ReadFile(filepath.Join(home, "station.json"))
-	if err := json.Unmarshal(b, &sf); err != nil || !strings.HasPrefix(sf.URL, "http://127.0.0.1:") || sf.PID != s.cmd.Process.Pid {
+	if err := json.Unmarshal(b, &sf); err != nil || !strings.HasPrefix(sf.URL, "http://127.0.0.1:") || sf.PID != s.PID() {
 		t.Fatalf("station.json %s: %v", b, err)
 	}
-	_, errOut, code := s.run("task", "add", "--project", "nope", "--title", "x")
+	_, errOut, code := s.Run("task", "add", "--project", "nope", "--title", "x")
 	if code != 1 || !strings.Contains(errOut, `unknown project "nope"`) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Fatalf("add to an unknown project: exit %d %q", code, errOut)
 	}
@@ -86,28 +88,28 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 // task whose session died with it is blocked with a reason that says so.
 func TestKill9LosesNothing(t *testing.T) {
 	t.Parallel()
-	home := writeConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
+	home := rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
 	s := startStation(t, home)
-	done := s.addTask("web", "quick", "print hi; complete quick done")
-	s.waitState(done, "done", 10*time.Second)
-	running := s.addTask("web", "long", "heartbeat 200ms forever")
-	queued := s.addTask("web", "queued", "print q; complete queued done")
-	cancelled := s.addTask("web", "cancel me", "print c")
-	s.must("task", "cancel", cancelled)
-	s.waitState(running, "working", 5*time.Second)
-	before := map[string]task{}
+	done := s.AddTask("web", "quick", "print hi; complete quick done")
+	s.WaitState(done, "done", 10*time.Second)
+	running := s.AddTask("web", "long", "heartbeat 200ms forever")
+	queued := s.AddTask("web", "queued", "print q; complete queued done")
+	cancelled := s.AddTask("web", "cancel me", "print c")
+	s.Must("task", "cancel", cancelled)
+	s.WaitState(running, "working", 5*time.Second)
+	before := map[string]rig.Task{}
 	for _, id := range []string{done, running, queued, cancelled} {
-		before[id] = s.task(id)
+		before[id] = s.Task(id)
 	}
-	s.kill9()
+	s.Kill9()
 
 	s2 := startStation(t, home)
-	got := s2.waitState(running, "blocked", 5*time.Second)
+	got := s2.WaitState(running, "blocked", 5*time.Second)
 	if got.Reason != "station restarted: session lost" {
 		t.Fatalf("lost session's task reason %q", got.Reason)
 	}
 	for id, b := range before {
-		a := s2.task(id)
+		a := s2.Task(id)
 		if len(a.History) < len(b.History) {
 			t.Errorf("%s lost transitions: %d before, %d after", id, len(b.History), len(a.History))
 		}
@@ -117,17 +119,17 @@ func TestKill9LosesNothing(t *testing.T) {
 			}
 		}
 	}
-	if st := s2.task(done).State; st != "done" {
+	if st := s2.Task(done).State; st != "done" {
 		t.Errorf("done task is %s", st)
 	}
-	if st := s2.task(cancelled).State; st != "cancelled" {
+	if st := s2.Task(cancelled).State; st != "cancelled" {
 		t.Errorf("cancelled task is %s", st)
 	}
 	// The lock is free again: the queued task runs after the restart.
-	s2.waitState(queued, "done", 10*time.Second)
+	s2.WaitState(queued, "done", 10*time.Second)
 	// And the blocked one resumes on requeue.
-	s2.must("task", "requeue", running)
-	if a := s2.task(running).Attempt; a != 2 {
+	s2.Must("task", "requeue", running)
+	if a := s2.Task(running).Attempt; a != 2 {
 		t.Fatalf("attempt %d", a)
 	}
 }
@@ -136,28 +138,28 @@ func TestKill9LosesNothing(t *testing.T) {
 // in status, and `project resume` lifts it.
 func TestBreakerFromTheCLI(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
-	a := s.addTask("web", "crash a", "print boom; exit 1")
-	s.waitState(a, "blocked", 10*time.Second)
-	b := s.addTask("web", "crash b", "print boom; exit 1")
-	s.waitState(b, "blocked", 10*time.Second)
-	c := s.addTask("web", "waits", "print fine; complete fine")
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
+	a := s.AddTask("web", "crash a", "print boom; exit 1")
+	s.WaitState(a, "blocked", 10*time.Second)
+	b := s.AddTask("web", "crash b", "print boom; exit 1")
+	s.WaitState(b, "blocked", 10*time.Second)
+	c := s.AddTask("web", "waits", "print fine; complete fine")
 	time.Sleep(time.Second)
-	if st := s.task(c).State; st != "todo" {
+	if st := s.Task(c).State; st != "todo" {
 		t.Fatalf("third task is %s; the breaker did not pause the queue", st)
 	}
-	status := s.must("status")
+	status := s.Must("status")
 	if !strings.Contains(status, "paused: web") || !strings.Contains(status, "circuit breaker: 2 blocks") {
 		t.Fatalf("status does not say why:\n%s", status)
 	}
 	var st struct {
 		Paused map[string]string `json:"paused"`
 	}
-	if err := jsonUnmarshal(s.must("status", "--json"), &st); err != nil || st.Paused["web"] == "" {
+	if err := jsonUnmarshal(s.Must("status", "--json"), &st); err != nil || st.Paused["web"] == "" {
 		t.Fatalf("status --json paused: %+v %v", st, err)
 	}
-	s.must("project", "resume", "web")
-	s.waitState(c, "done", 10*time.Second)
+	s.Must("project", "resume", "web")
+	s.WaitState(c, "done", 10*time.Second)
 }
 
 // Project settings edited from the CLI are validated, written back to
@@ -165,19 +167,19 @@ func TestBreakerFromTheCLI(t *testing.T) {
 // session too — without a restart.
 func TestProjectSetAppliesWithoutRestart(t *testing.T) {
 	t.Parallel()
-	home := writeConfig(t, "# my notes stay\n"+projectTOML("web", t.TempDir(), "1h", "1h"))
+	home := rig.WriteConfig(t, "# my notes stay\n"+projectTOML("web", t.TempDir(), "1h", "1h"))
 	s := startStation(t, home)
-	id := s.addTask("web", "wedged", "print x; wedge")
-	s.waitState(id, "working", 5*time.Second)
-	_, errOut, code := s.run("project", "set", "web", "idle_window=5 minutes")
+	id := s.AddTask("web", "wedged", "print x; wedge")
+	s.WaitState(id, "working", 5*time.Second)
+	_, errOut, code := s.Run("project", "set", "web", "idle_window=5 minutes")
 	if code != 1 || !strings.Contains(errOut, "config.toml:") || !strings.Contains(errOut, "projects[0].idle_window") {
 		t.Fatalf("bad value: exit %d %q", code, errOut)
 	}
-	if _, _, code := s.run("project", "set", "web", "idle_window"); code != 2 {
+	if _, _, code := s.Run("project", "set", "web", "idle_window"); code != 2 {
 		t.Fatalf("not KEY=VALUE: exit %d, want 2", code)
 	}
-	s.must("project", "set", "web", "idle_window=1s", "block_window=1s")
-	s.waitState(id, "blocked", 10*time.Second)
+	s.Must("project", "set", "web", "idle_window=1s", "block_window=1s")
+	s.WaitState(id, "blocked", 10*time.Second)
 	cfg := readFile(t, filepath.Join(home, "config.toml"))
 	if !strings.Contains(cfg, "# my notes stay") || !strings.Contains(cfg, `idle_window = "1s"`) || strings.Contains(cfg, `"1h"`) {
 		t.Fatalf("config.toml after the edit:\n%s", cfg)
@@ -185,7 +187,7 @@ func TestProjectSetAppliesWithoutRestart(t *testing.T) {
 	var projects []struct {
 		IdleWindow string `json:"idle_window"`
 	}
-	if err := jsonUnmarshal(s.must("project", "ls", "--json"), &projects); err != nil || projects[0].IdleWindow != "1s" {
+	if err := jsonUnmarshal(s.Must("project", "ls", "--json"), &projects); err != nil || projects[0].IdleWindow != "1s" {
 		t.Fatalf("project ls: %+v %v", projects, err)
 	}
 }

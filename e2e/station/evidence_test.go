@@ -7,28 +7,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // A silent agent whose child burns CPU for longer than the window is alive:
 // not nudged, shown as quiet with the layer that said so.
 func TestSilentBuildIsQuietNotNudged(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", gitRepo(t), "1s", "1s")))
-	id := s.addTask("web", "build", "print building; child-spin 4s; complete built")
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", rig.GitRepo(t), "1s", "1s")))
+	id := s.AddTask("web", "build", "print building; child-spin 4s; complete built")
 	sawQuiet := false
 	deadline := time.Now().Add(15 * time.Second)
-	for s.task(id).State == "working" && time.Now().Before(deadline) {
-		if ss, ok := s.sessionOf(id); ok && ss.State == "quiet" && strings.Contains(ss.Why, "CPU") {
+	for s.Task(id).State == "working" && time.Now().Before(deadline) {
+		if ss, ok := s.SessionOf(id); ok && ss.State == "quiet" && strings.Contains(ss.Why, "CPU") {
 			sawQuiet = true
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	got := s.waitState(id, "done", time.Second)
+	got := s.WaitState(id, "done", time.Second)
 	if !sawQuiet {
 		t.Error("never saw the session quiet with CPU named")
 	}
-	if strings.Contains(s.transcript(id, 1), "Note:") || got.Summary != "built" {
-		t.Fatalf("a silent build was nudged:\n%s", s.transcript(id, 1))
+	if strings.Contains(s.Transcript(id, 1), "Note:") || got.Summary != "built" {
+		t.Fatalf("a silent build was nudged:\n%s", s.Transcript(id, 1))
 	}
 }
 
@@ -36,18 +38,18 @@ func TestSilentBuildIsQuietNotNudged(t *testing.T) {
 // its own branch bs/<id>.
 func TestSilentCommitterIsNotNudged(t *testing.T) {
 	t.Parallel()
-	repo := gitRepo(t)
-	s := startStation(t, writeConfig(t, projectTOML("web", repo, "1s", "1s")))
-	id := s.addTask("web", "commits", "print go; commit-every 500ms 4s; complete committed")
-	s.waitState(id, "done", 15*time.Second)
-	if strings.Contains(s.transcript(id, 1), "Note:") {
-		t.Fatalf("a committing session was nudged:\n%s", s.transcript(id, 1))
+	repo := rig.GitRepo(t)
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", repo, "1s", "1s")))
+	id := s.AddTask("web", "commits", "print go; commit-every 500ms 4s; complete committed")
+	s.WaitState(id, "done", 15*time.Second)
+	if strings.Contains(s.Transcript(id, 1), "Note:") {
+		t.Fatalf("a committing session was nudged:\n%s", s.Transcript(id, 1))
 	}
-	n, _ := strconv.Atoi(strings.TrimSpace(git(t, repo, "rev-list", "--count", "main..bs/"+id)))
+	n, _ := strconv.Atoi(strings.TrimSpace(rig.Git(t, repo, "rev-list", "--count", "main..bs/"+id)))
 	if n < 5 {
 		t.Fatalf("%d commits on bs/%s, want the agent's commits there", n, id)
 	}
-	if strings.TrimSpace(git(t, repo, "status", "--porcelain")) != "" {
+	if strings.TrimSpace(rig.Git(t, repo, "status", "--porcelain")) != "" {
 		t.Fatal("the worktrees show up in the user's repo")
 	}
 }
@@ -56,9 +58,9 @@ func TestSilentCommitterIsNotNudged(t *testing.T) {
 // alive by the CPU layer, which counts descendants only.
 func TestOwnSpinIsNudged(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", gitRepo(t), "1s", "1s")))
-	id := s.addTask("web", "spinner", "print spinning; spin 30s")
-	got := s.waitState(id, "blocked", 15*time.Second)
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", rig.GitRepo(t), "1s", "1s")))
+	id := s.AddTask("web", "spinner", "print spinning; spin 30s")
+	got := s.WaitState(id, "blocked", 15*time.Second)
 	if !strings.Contains(got.Reason, "cpu: nothing") {
 		t.Fatalf("reason %q", got.Reason)
 	}
@@ -69,46 +71,46 @@ func TestOwnSpinIsNudged(t *testing.T) {
 // kept on the attempt branch.
 func TestResumeFromLastGreenCommit(t *testing.T) {
 	t.Parallel()
-	repo := gitRepo(t)
-	s := startStation(t, writeConfig(t, projectTOML("web", repo, "1s", "1s", `gate = "test ! -e bad.txt"`)))
-	id := strings.TrimSpace(s.must("task", "add", "--project", "web", "--title", "feature", "--body",
+	repo := rig.GitRepo(t)
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", repo, "1s", "1s", `gate = "test ! -e bad.txt"`)))
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature", "--body",
 		"script: commit good work; print committed; wedge\nscript-2: print resumed; complete resumed"))
-	s.waitState(id, "blocked", 15*time.Second)
+	s.WaitState(id, "blocked", 15*time.Second)
 	wt := repo + "/.buildstation/worktrees/" + id
-	good := strings.TrimSpace(git(t, wt, "rev-parse", "HEAD"))
+	good := strings.TrimSpace(rig.Git(t, wt, "rev-parse", "HEAD"))
 	// The agent's last commit broke the gate, and it left dirty files.
 	writeFile(t, wt+"/bad.txt", "broken\n")
-	git(t, wt, "add", "bad.txt")
-	git(t, wt, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "bad commit")
-	bad := strings.TrimSpace(git(t, wt, "rev-parse", "HEAD"))
+	rig.Git(t, wt, "add", "bad.txt")
+	rig.Git(t, wt, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "bad commit")
+	bad := strings.TrimSpace(rig.Git(t, wt, "rev-parse", "HEAD"))
 	writeFile(t, wt+"/work.txt", "good work\nuncommitted edit\n")
 	writeFile(t, wt+"/notes.md", "untracked \x00 bytes\n")
 
-	s.must("task", "requeue", id)
-	got := s.waitState(id, "done", 15*time.Second)
+	s.Must("task", "requeue", id)
+	got := s.WaitState(id, "done", 15*time.Second)
 	if got.Attempt != 2 {
 		t.Fatalf("attempt %d", got.Attempt)
 	}
-	if head := strings.TrimSpace(git(t, repo, "rev-parse", "bs/"+id)); head == bad || !strings.Contains(git(t, repo, "rev-list", "bs/"+id), good) {
+	if head := strings.TrimSpace(rig.Git(t, repo, "rev-parse", "bs/"+id)); head == bad || !strings.Contains(rig.Git(t, repo, "rev-list", "bs/"+id), good) {
 		t.Fatalf("bs/%s is at %s; want it reset to the green %s", id, head, good)
 	}
 	attempt := "bs/" + id + "-attempt-1"
-	if !strings.Contains(git(t, repo, "rev-list", attempt), bad) {
+	if !strings.Contains(rig.Git(t, repo, "rev-list", attempt), bad) {
 		t.Fatal("the bad commit is not on the attempt branch")
 	}
-	if got := git(t, repo, "show", attempt+":work.txt"); got != "good work\nuncommitted edit\n" {
+	if got := rig.Git(t, repo, "show", attempt+":work.txt"); got != "good work\nuncommitted edit\n" {
 		t.Fatalf("dirty tracked file on %s: %q", attempt, got)
 	}
-	if got := git(t, repo, "show", attempt+":notes.md"); got != "untracked \x00 bytes\n" {
+	if got := rig.Git(t, repo, "show", attempt+":notes.md"); got != "untracked \x00 bytes\n" {
 		t.Fatalf("untracked file on %s: %q", attempt, got)
 	}
-	prompt := readFile(t, s.home+"/logs/"+id+".2.prompt.md")
+	prompt := readFile(t, s.Home+"/logs/"+id+".2.prompt.md")
 	for _, want := range []string{"Attempt 1 was blocked: watchdog", "reset to the last green commit " + good[:10], attempt, "The gate failed on " + bad[:10]} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("resume prompt lacks %q:\n%s", want, prompt)
 		}
 	}
-	if !strings.Contains(s.transcript(id, 2), "resumed") {
+	if !strings.Contains(s.Transcript(id, 2), "resumed") {
 		t.Fatal("attempt 2 did not run in the worktree")
 	}
 }
@@ -117,16 +119,16 @@ func TestResumeFromLastGreenCommit(t *testing.T) {
 // one's, its uncommitted files saved on a branch first.
 func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
 	t.Parallel()
-	repo := gitRepo(t)
-	s := startStation(t, writeConfig(t, projectTOML("web", repo, "30s", "30s", "concurrency = 2")))
-	done := s.addTask("web", "done", "commit finished work; complete done")
-	blocked := s.addTask("web", "blocked", "commit part one; dirty half-written; exit 1")
-	s.waitState(done, "done", 10*time.Second)
-	s.waitState(blocked, "blocked", 10*time.Second)
-	s.must("task", "cancel", blocked)
+	repo := rig.GitRepo(t)
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", repo, "30s", "30s", "concurrency = 2")))
+	done := s.AddTask("web", "done", "commit finished work; complete done")
+	blocked := s.AddTask("web", "blocked", "commit part one; dirty half-written; exit 1")
+	s.WaitState(done, "done", 10*time.Second)
+	s.WaitState(blocked, "blocked", 10*time.Second)
+	s.Must("task", "cancel", blocked)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		out := git(t, repo, "worktree", "list")
+		out := rig.Git(t, repo, "worktree", "list")
 		if !strings.Contains(out, "/"+done+" ") && !strings.Contains(out, "/"+blocked+" ") {
 			break
 		}
@@ -135,10 +137,10 @@ func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !strings.Contains(git(t, repo, "log", "--oneline", "bs/"+done), "finished work") {
+	if !strings.Contains(rig.Git(t, repo, "log", "--oneline", "bs/"+done), "finished work") {
 		t.Fatal("the done task's branch lost its commit")
 	}
-	if got := git(t, repo, "show", "bs/"+blocked+"-unsaved:dirty-1.txt"); got != "half-written\n" {
+	if got := rig.Git(t, repo, "show", "bs/"+blocked+"-unsaved:dirty-1.txt"); got != "half-written\n" {
 		t.Fatalf("the cancelled task's dirty file on bs/%s-unsaved: %q", blocked, got)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // reviewAgent codes in a work session and judges in a review session. A
@@ -28,11 +30,11 @@ sleep 30`
 
 func TestReviewRoundTrip(t *testing.T) {
 	t.Parallel()
-	repo := gitRepo(t)
+	repo := rig.GitRepo(t)
 	cfg := "\n[[projects]]\nname = \"web\"\npath = " + strconv.Quote(repo) + "\nreview = true\nidle_window = \"30s\"\nblock_window = \"30s\"\n" +
 		"command = [\"sh\", \"-c\", " + strconv.Quote(reviewAgent) + "]\n"
-	s := startStation(t, writeConfig(t, cfg))
-	id := strings.TrimSpace(s.must("task", "add", "--project", "web", "--title", "feature"))
+	s := startStation(t, rig.WriteConfig(t, cfg))
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature"))
 
 	// Coding completes → review; the review runs as its own counted state.
 	sawReviewing := false
@@ -41,22 +43,22 @@ func TestReviewRoundTrip(t *testing.T) {
 		var st struct {
 			Reviewing int `json:"reviewing"`
 		}
-		if err := json.Unmarshal([]byte(s.must("status", "--json")), &st); err == nil && st.Reviewing == 1 {
+		if err := json.Unmarshal([]byte(s.Must("status", "--json")), &st); err == nil && st.Reviewing == 1 {
 			sawReviewing = true
-			if ss, ok := s.sessionOf(id); !ok || ss.State != "reviewing" || !strings.HasSuffix(ss.ID, ".review") {
+			if ss, ok := s.SessionOf(id); !ok || ss.State != "reviewing" || !strings.HasSuffix(ss.ID, ".review") {
 				t.Fatalf("review session: %+v", ss)
 			}
-			if got := s.task(id); got.State != "review" {
+			if got := s.Task(id); got.State != "review" {
 				t.Fatalf("task %s during its review", got.State)
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	if !sawReviewing {
-		t.Fatalf("no review session counted as reviewing:\n%s", s.log)
+		t.Fatalf("no review session counted as reviewing:\n%s", s.Log)
 	}
 	// Changes → back to todo with attempt 2 and the notes, then approve → done.
-	got := s.waitState(id, "done", 40*time.Second)
+	got := s.WaitState(id, "done", 40*time.Second)
 	if got.Attempt != 2 {
 		t.Fatalf("attempt %d, want 2 (one review round asked for changes)", got.Attempt)
 	}
@@ -71,7 +73,7 @@ func TestReviewRoundTrip(t *testing.T) {
 	if want := "todo working review todo working review done"; strings.Join(path, " ") != want {
 		t.Fatalf("history %v, want %s", path, want)
 	}
-	prompt := readFile(t, s.home+"/logs/"+id+".1.review.prompt.md")
+	prompt := readFile(t, s.Home+"/logs/"+id+".1.review.prompt.md")
 	if !strings.Contains(prompt, "git diff") || !strings.Contains(prompt, "bs/"+id) || !strings.Contains(prompt, "did it") {
 		t.Fatalf("review prompt lacks the diff range or summary:\n%s", prompt)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 
@@ -75,14 +76,14 @@ func sharedConfig(db, dir string, maxSessions, concurrency int) string {
 }
 
 // startShared starts station name on a fresh home sharing db.
-func startShared(t *testing.T, name, cfg string) *station {
+func startShared(t *testing.T, name, cfg string) *rig.Station {
 	t.Helper()
-	return startStation(t, writeConfig(t, cfg), "BUILDSTATION_STATION="+name)
+	return startStation(t, rig.WriteConfig(t, cfg), "BUILDSTATION_STATION="+name)
 }
 
 // claimedBy is the station that claimed the task's latest attempt: the actor
 // of its last todo → working move.
-func claimedBy(t task) string {
+func claimedBy(t rig.Task) string {
 	actor := ""
 	for _, h := range t.History {
 		if h.From == "todo" && h.To == "working" {
@@ -102,27 +103,27 @@ func TestSharedBoardSplitsWork(t *testing.T) {
 	b := startShared(t, "B", cfg)
 	var ids []string
 	for i := range 6 {
-		ids = append(ids, a.addTask("web", fmt.Sprintf("split %d", i), "print hi; sleep 1s; complete done"))
+		ids = append(ids, a.AddTask("web", fmt.Sprintf("split %d", i), "print hi; sleep 1s; complete done"))
 	}
 	by := map[string]int{}
 	for _, id := range ids {
-		tk := a.waitState(id, "done", 60*time.Second)
+		tk := a.WaitState(id, "done", 60*time.Second)
 		who := claimedBy(tk)
 		by[who]++
 		if who == "B" {
-			if tr := b.transcript(id, 1); !strings.Contains(tr, "hi") {
+			if tr := b.Transcript(id, 1); !strings.Contains(tr, "hi") {
 				t.Errorf("task %s ran at B, but B's transcript is %q", id, tr)
 			}
-			if _, err := os.Stat(filepath.Join(a.home, "logs", id+".1.log")); err == nil {
+			if _, err := os.Stat(filepath.Join(a.Home, "logs", id+".1.log")); err == nil {
 				t.Errorf("task %s ran at B, but A has a transcript of it too", id)
 			}
 		}
 	}
 	if by["A"] == 0 || by["B"] == 0 || by["A"]+by["B"] != len(ids) {
-		t.Fatalf("tasks claimed by %v, want both A and B and nobody else\nA:\n%s\nB:\n%s", by, a.log, b.log)
+		t.Fatalf("tasks claimed by %v, want both A and B and nobody else\nA:\n%s\nB:\n%s", by, a.Log, b.Log)
 	}
 	// B sees the same board.
-	if got := b.task(ids[0]); got.State != "done" {
+	if got := b.Task(ids[0]); got.State != "done" {
 		t.Errorf("B sees task %s as %s", ids[0], got.State)
 	}
 }
@@ -135,27 +136,27 @@ func TestSharedBoardReapsDeadStation(t *testing.T) {
 	db, dir := sharedDB(t), t.TempDir()
 	cfg := sharedConfig(db, dir, 4, 1)
 	a := startShared(t, "A", cfg)
-	running := a.addTask("web", "long", "heartbeat 200ms forever")
-	a.waitState(running, "working", 15*time.Second)
+	running := a.AddTask("web", "long", "heartbeat 200ms forever")
+	a.WaitState(running, "working", 15*time.Second)
 
 	b := startShared(t, "B", cfg)
-	queued := b.addTask("web", "queued", "print q; complete queued done")
+	queued := b.AddTask("web", "queued", "print q; complete queued done")
 	// B's recovery and scheduler must not touch A's task, nor run a second
 	// session of the project (concurrency 1 across both stations).
 	time.Sleep(3 * time.Second) // longer than the lease: A renews meanwhile
-	if tk := b.task(running); tk.State != "working" {
-		t.Fatalf("A's running task is %s (%s) after B started\nB:\n%s", tk.State, tk.Reason, b.log)
+	if tk := b.Task(running); tk.State != "working" {
+		t.Fatalf("A's running task is %s (%s) after B started\nB:\n%s", tk.State, tk.Reason, b.Log)
 	}
-	if tk := b.task(queued); tk.State != "todo" {
+	if tk := b.Task(queued); tk.State != "todo" {
 		t.Fatalf("queued task is %s with the only slot held by A", tk.State)
 	}
 
-	a.kill9()
-	tk := b.waitState(running, "blocked", 20*time.Second)
+	a.Kill9()
+	tk := b.WaitState(running, "blocked", 20*time.Second)
 	if !strings.Contains(tk.Reason, "station A lost") {
 		t.Errorf("reason %q does not name station A", tk.Reason)
 	}
-	done := b.waitState(queued, "done", 20*time.Second)
+	done := b.WaitState(queued, "done", 20*time.Second)
 	if who := claimedBy(done); who != "B" {
 		t.Errorf("queued task claimed by %q, want B", who)
 	}
@@ -175,16 +176,16 @@ func TestSharedBoardRunsEachTaskOnce(t *testing.T) {
 		if i%2 == 1 {
 			s = b
 		}
-		ids = append(ids, s.addTask("web", fmt.Sprintf("burst %d", i), "print hi; complete done"))
+		ids = append(ids, s.AddTask("web", fmt.Sprintf("burst %d", i), "print hi; complete done"))
 	}
 	for _, id := range ids {
-		a.waitState(id, "done", 90*time.Second)
+		a.WaitState(id, "done", 90*time.Second)
 	}
 	started := regexp.MustCompile(`msg="session started".* task=(\S+)`)
 	count := map[string]int{}
 	per := map[string]int{}
-	for name, s := range map[string]*station{"A": a, "B": b} {
-		for _, m := range started.FindAllStringSubmatch(s.log.String(), -1) {
+	for name, s := range map[string]*rig.Station{"A": a, "B": b} {
+		for _, m := range started.FindAllStringSubmatch(s.Log.String(), -1) {
 			count[m[1]]++
 			per[name]++
 		}
@@ -213,7 +214,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 	// A tray on B follows B's event stream.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cl, err := api.Dial(b.home)
+	cl, err := api.Dial(b.Home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,8 +223,8 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	running := a.addTask("web", "long", "heartbeat 200ms forever")
-	a.waitState(running, "working", 15*time.Second)
+	running := a.AddTask("web", "long", "heartbeat 200ms forever")
+	a.WaitState(running, "working", 15*time.Second)
 
 	// B's stream hears of A's task and of A's session, naming A.
 	var sawTask, sawSession bool
@@ -231,7 +232,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		select {
 		case e, ok := <-events:
 			if !ok {
-				t.Fatalf("B's event stream ended\nB:\n%s", b.log)
+				t.Fatalf("B's event stream ended\nB:\n%s", b.Log)
 			}
 			switch {
 			case e.Kind == supervisor.EventTask && e.Task != nil && e.Task.ID == running:
@@ -243,31 +244,31 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 				sawSession = true
 			}
 		case <-ctx.Done():
-			t.Fatalf("B's stream: task event %v, session event %v\nB:\n%s", sawTask, sawSession, b.log)
+			t.Fatalf("B's stream: task event %v, session event %v\nB:\n%s", sawTask, sawSession, b.Log)
 		}
 	}
 
 	// session ls on B lists A's session, naming A; A's own names A too.
-	var remote session
+	var remote rig.Session
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		if s, ok := b.sessionOf(running); ok {
+		if s, ok := b.SessionOf(running); ok {
 			remote = s
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("B does not list A's session of %s\nB:\n%s", running, b.log)
+			t.Fatalf("B does not list A's session of %s\nB:\n%s", running, b.Log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	own, ok := a.sessionOf(running)
+	own, ok := a.SessionOf(running)
 	if !ok || own.Station != "A" || own.ID != remote.ID {
 		t.Fatalf("A lists its session as %+v, %v", own, ok)
 	}
 	if remote.Station != "A" || remote.PID != own.PID || remote.PID == 0 {
 		t.Fatalf("B lists A's session as %+v, want station A and pid %d", remote, own.PID)
 	}
-	if js := b.must("session", "ls", "--json"); !strings.Contains(js, `"station": "A"`) {
+	if js := b.Must("session", "ls", "--json"); !strings.Contains(js, `"station": "A"`) {
 		t.Fatalf("B's session ls --json does not name station A:\n%s", js)
 	}
 
@@ -276,7 +277,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		Working  int            `json:"working"`
 		Sessions map[string]int `json:"sessions"`
 	}
-	if err := json.Unmarshal([]byte(b.must("status", "--json")), &st); err != nil {
+	if err := json.Unmarshal([]byte(b.Must("status", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Working != 1 {
@@ -288,13 +289,13 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		"attach": {"session", "attach", remote.ID},
 		"send":   {"session", "send", remote.ID, "hello"},
 	} {
-		_, errOut, code := b.run(args...)
+		_, errOut, code := b.Run(args...)
 		want := "session " + remote.ID + " runs on station A; " + verb + " from that machine"
 		if code != 1 || !strings.Contains(errOut, want) {
 			t.Errorf("%s on B: exit %d, stderr %q; want exit 1 and %q", verb, code, errOut, want)
 		}
 	}
-	if strings.Contains(a.transcript(running, 1), "hello") {
+	if strings.Contains(a.Transcript(running, 1), "hello") {
 		t.Errorf("text sent at B reached A's session")
 	}
 
@@ -311,7 +312,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 			} `json:"leases"`
 		} `json:"stations"`
 	}
-	out := b.must("board", "status", "--json")
+	out := b.Must("board", "status", "--json")
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("board status --json: %v\n%s", err, out)
 	}
@@ -324,7 +325,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 	if len(rep.Stations[1].Leases) != 0 {
 		t.Fatalf("B's leases = %+v, want none", rep.Stations[1].Leases)
 	}
-	if txt := b.must("board", "status"); !strings.Contains(txt, "shared board at ") || !strings.Contains(txt, running) {
+	if txt := b.Must("board", "status"); !strings.Contains(txt, "shared board at ") || !strings.Contains(txt, running) {
 		t.Fatalf("board status:\n%s", txt)
 	}
 }

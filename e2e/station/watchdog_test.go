@@ -10,22 +10,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "1s", "3s")))
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "1s", "3s")))
 	// read-submit takes the nudge only when Enter comes as its own write.
-	id := s.addTask("web", "forgetful", "print All tests pass.; read-submit; complete finished after the nudge")
-	got := s.waitState(id, "done", 15*time.Second)
+	id := s.AddTask("web", "forgetful", "print All tests pass.; read-submit; complete finished after the nudge")
+	got := s.WaitState(id, "done", 15*time.Second)
 	if got.Summary != "finished after the nudge" {
 		t.Fatalf("summary %q", got.Summary)
 	}
-	tr := s.transcript(id, 1)
+	tr := s.Transcript(id, 1)
 	if strings.Contains(tr, "pasted, not submitted") || !strings.Contains(tr, "got: Note:") {
 		t.Fatalf("the nudge was not submitted as text then Enter:\n%s", tr)
 	}
-	if n := strings.Count(s.log.String(), "msg=nudged"); n != 1 {
+	if n := strings.Count(s.Log.String(), "msg=nudged"); n != 1 {
 		t.Fatalf("nudged %d times, want once", n)
 	}
 }
@@ -34,17 +36,17 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 	t.Parallel()
 	// Windows long enough that a loaded machine still sees the tree alive
 	// before the block.
-	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "3s", "2s")))
-	wedged := s.addTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
-	next := s.addTask("web", "next", "print hello; complete next done")
-	if st := s.task(next).State; st != "todo" {
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "3s", "2s")))
+	wedged := s.AddTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
+	next := s.AddTask("web", "next", "print hello; complete next done")
+	if st := s.Task(next).State; st != "todo" {
 		t.Fatalf("second task of a 1-slot project is %s, want todo while the first runs", st)
 	}
-	var sess session
+	var sess rig.Session
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var ok bool
-		if sess, ok = s.sessionOf(wedged); ok && strings.Contains(s.transcript(wedged, 1), "child-sleep: pid") {
+		if sess, ok = s.SessionOf(wedged); ok && strings.Contains(s.Transcript(wedged, 1), "child-sleep: pid") {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -52,91 +54,91 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	m := regexp.MustCompile(`child-sleep: pid (\d+)`).FindStringSubmatch(s.transcript(wedged, 1))
+	m := regexp.MustCompile(`child-sleep: pid (\d+)`).FindStringSubmatch(s.Transcript(wedged, 1))
 	child, _ := strconv.Atoi(m[1])
-	if !alive(child) || !alive(sess.PID) {
+	if !rig.Alive(child) || !rig.Alive(sess.PID) {
 		t.Fatal("agent or its child not running at start")
 	}
-	got := s.waitState(wedged, "blocked", 15*time.Second)
+	got := s.WaitState(wedged, "blocked", 15*time.Second)
 	for _, want := range []string{"watchdog", "idle_window 3s", "block_window 2s", "last output", `"migrating"`} {
 		if !strings.Contains(got.Reason, want) {
 			t.Errorf("block reason %q lacks %q", got.Reason, want)
 		}
 	}
 	deadline = time.Now().Add(5 * time.Second)
-	for alive(child) || alive(sess.PID) {
+	for rig.Alive(child) || rig.Alive(sess.PID) {
 		if time.Now().After(deadline) {
-			t.Fatalf("after the block: agent alive %v, its child alive %v", alive(sess.PID), alive(child))
+			t.Fatalf("after the block: agent alive %v, its child alive %v", rig.Alive(sess.PID), rig.Alive(child))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	// The lock was released: the next task of the project ran.
-	s.waitState(next, "done", 10*time.Second)
-	if !strings.Contains(s.log.String(), "kind=nudge") || !strings.Contains(s.log.String(), "kind=block") {
-		t.Errorf("nudge and block notices not logged:\n%s", s.log)
+	s.WaitState(next, "done", 10*time.Second)
+	if !strings.Contains(s.Log.String(), "kind=nudge") || !strings.Contains(s.Log.String(), "kind=block") {
+		t.Errorf("nudge and block notices not logged:\n%s", s.Log)
 	}
 }
 
 func TestHeartbeatAndProgressAreNeverNudged(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("a", t.TempDir(), "1s", "1s")+projectTOML("b", t.TempDir(), "1s", "1s")))
-	hb := s.addTask("a", "heartbeat", "heartbeat 300ms 4s; complete heartbeat done")
-	pr := s.addTask("b", "reporter", "print start; progress compiling; sleep 600ms; progress linking; sleep 600ms; progress testing; sleep 600ms; progress packaging; sleep 600ms; progress signing; sleep 600ms; progress done; complete reporter done")
-	s.waitState(hb, "done", 15*time.Second)
-	s.waitState(pr, "done", 15*time.Second)
-	if strings.Contains(s.log.String(), "msg=nudged") {
-		t.Fatalf("a live session was nudged:\n%s", s.log)
+	s := startStation(t, rig.WriteConfig(t, projectTOML("a", t.TempDir(), "1s", "1s")+projectTOML("b", t.TempDir(), "1s", "1s")))
+	hb := s.AddTask("a", "heartbeat", "heartbeat 300ms 4s; complete heartbeat done")
+	pr := s.AddTask("b", "reporter", "print start; progress compiling; sleep 600ms; progress linking; sleep 600ms; progress testing; sleep 600ms; progress packaging; sleep 600ms; progress signing; sleep 600ms; progress done; complete reporter done")
+	s.WaitState(hb, "done", 15*time.Second)
+	s.WaitState(pr, "done", 15*time.Second)
+	if strings.Contains(s.Log.String(), "msg=nudged") {
+		t.Fatalf("a live session was nudged:\n%s", s.Log)
 	}
 }
 
 func TestWindowsArePerProject(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, "[defaults]\nidle_window = \"30s\"\nblock_window = \"30s\"\n"+
+	s := startStation(t, rig.WriteConfig(t, "[defaults]\nidle_window = \"30s\"\nblock_window = \"30s\"\n"+
 		projectTOML("fast", t.TempDir(), "1s", "1s")+
 		"\n[[projects]]\nname = \"slow\"\npath = "+strconv.Quote(t.TempDir())+"\ncommand = [\"buildstation\", \"fake-agent\"]\n"))
-	fast := s.addTask("fast", "fast", "print x; wedge")
-	slow := s.addTask("slow", "slow", "print x; wedge")
-	s.waitState(fast, "blocked", 10*time.Second)
-	if st := s.task(slow).State; st != "working" {
+	fast := s.AddTask("fast", "fast", "print x; wedge")
+	slow := s.AddTask("slow", "slow", "print x; wedge")
+	s.WaitState(fast, "blocked", 10*time.Second)
+	if st := s.Task(slow).State; st != "working" {
 		t.Fatalf("slow project's task %s; its 30s default window was not honoured", st)
 	}
-	if ss, _ := s.sessionOf(slow); ss.NudgedAt != nil {
+	if ss, _ := s.SessionOf(slow); ss.NudgedAt != nil {
 		t.Fatal("slow project's session was nudged")
 	}
 	var projects []struct {
 		Name       string `json:"name"`
 		IdleWindow string `json:"idle_window"`
 	}
-	if err := jsonUnmarshal(s.must("project", "ls", "--json"), &projects); err != nil {
+	if err := jsonUnmarshal(s.Must("project", "ls", "--json"), &projects); err != nil {
 		t.Fatal(err)
 	}
 	if len(projects) != 2 || projects[0].IdleWindow != "1s" || projects[1].IdleWindow != "30s" {
 		t.Fatalf("project ls: %+v", projects)
 	}
-	s.must("task", "cancel", slow)
+	s.Must("task", "cancel", slow)
 }
 
 func TestEarlyExitAndMissingCommand(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "5s", "5s")+
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "5s", "5s")+
 		"\n[[projects]]\nname = \"broken\"\npath = "+strconv.Quote(t.TempDir())+"\ncommand = [\"no-such-agent-xyz\"]\n"))
-	crash := s.addTask("web", "crash", "print panic: boom; exit 3")
-	missing := s.addTask("broken", "missing", "print never")
-	got := s.waitState(crash, "blocked", 10*time.Second)
+	crash := s.AddTask("web", "crash", "print panic: boom; exit 3")
+	missing := s.AddTask("broken", "missing", "print never")
+	got := s.WaitState(crash, "blocked", 10*time.Second)
 	if !strings.Contains(got.Reason, "code 3") || !strings.Contains(got.Reason, "panic: boom") {
 		t.Errorf("early exit reason %q lacks the code and the last line", got.Reason)
 	}
-	got = s.waitState(missing, "blocked", 10*time.Second)
+	got = s.WaitState(missing, "blocked", 10*time.Second)
 	if !strings.Contains(got.Reason, "cannot start") || !strings.Contains(got.Reason, "no-such-agent-xyz") {
 		t.Errorf("missing command reason %q", got.Reason)
 	}
 	// The station goes on.
-	ok := s.addTask("web", "fine", "print ok; complete fine")
-	s.waitState(ok, "done", 10*time.Second)
+	ok := s.AddTask("web", "fine", "print ok; complete fine")
+	s.WaitState(ok, "done", 10*time.Second)
 
 	// Requeue: attempt 2, the old reason kept in the history.
-	s.must("task", "requeue", crash, "--note", "retry")
-	got = s.task(crash)
+	s.Must("task", "requeue", crash, "--note", "retry")
+	got = s.Task(crash)
 	if got.Attempt != 2 {
 		t.Fatalf("attempt %d after requeue, want 2", got.Attempt)
 	}
@@ -147,8 +149,8 @@ func TestEarlyExitAndMissingCommand(t *testing.T) {
 	if !kept {
 		t.Fatalf("history lost the old reason: %+v", got.History)
 	}
-	s.waitState(crash, "blocked", 10*time.Second) // the script still exits 3
-	if !strings.Contains(s.transcript(crash, 2), "panic: boom") {
+	s.WaitState(crash, "blocked", 10*time.Second) // the script still exits 3
+	if !strings.Contains(s.Transcript(crash, 2), "panic: boom") {
 		t.Fatal("attempt 2 did not run")
 	}
 }
@@ -159,13 +161,13 @@ func TestSessionEnvironmentAndAgentCLI(t *testing.T) {
 	script := `echo "url=$BUILDSTATION_URL task=$BUILDSTATION_TASK_ID session=$BUILDSTATION_SESSION_ID tokenlen=${#BUILDSTATION_TOKEN}"; ` +
 		`head -1 "$BUILDSTATION_PROMPT_FILE"; pwd; buildstation agent progress "checking env" && buildstation agent complete --summary env-ok`
 	cfg := "\n[[projects]]\nname = \"sh\"\npath = " + strconv.Quote(dir) + "\ncommand = [\"sh\", \"-c\", " + strconv.Quote(script) + "]\n"
-	s := startStation(t, writeConfig(t, cfg))
-	id := strings.TrimSpace(s.must("task", "add", "--project", "sh", "--title", "env check"))
-	got := s.waitState(id, "done", 10*time.Second)
+	s := startStation(t, rig.WriteConfig(t, cfg))
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "sh", "--title", "env check"))
+	got := s.WaitState(id, "done", 10*time.Second)
 	if got.Summary != "env-ok" {
 		t.Fatalf("summary %q", got.Summary)
 	}
-	tr := s.transcript(id, 1)
+	tr := s.Transcript(id, 1)
 	for _, want := range []string{"url=http://127.0.0.1:", "task=" + id, "session=" + id + ".1", "tokenlen=48", "Task " + id + ": env check", dir} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("session output lacks %q:\n%s", want, tr)
@@ -173,7 +175,7 @@ func TestSessionEnvironmentAndAgentCLI(t *testing.T) {
 	}
 	// A session token acts on its own task only: the station's own token
 	// file is not what sessions get.
-	tok, _ := os.ReadFile(filepath.Join(s.home, "token"))
+	tok, _ := os.ReadFile(filepath.Join(s.Home, "token"))
 	if strings.Contains(tr, strings.TrimSpace(string(tok))) {
 		t.Fatal("a session saw the station token")
 	}
@@ -181,21 +183,21 @@ func TestSessionEnvironmentAndAgentCLI(t *testing.T) {
 
 func TestSessionSendTypesTextThenEnter(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, writeConfig(t, projectTOML("web", t.TempDir(), "30s", "30s")))
-	id := s.addTask("web", "chat", "read-prompt ready>; complete answered")
+	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s")))
+	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(s.transcript(id, 1), "ready>") {
+	for !strings.Contains(s.Transcript(id, 1), "ready>") {
 		if time.Now().After(deadline) {
 			t.Fatal("agent never prompted")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s.must("session", "send", id+".1", "hello there")
-	s.waitState(id, "done", 10*time.Second)
-	if !strings.Contains(s.transcript(id, 1), "got: hello there") {
-		t.Fatalf("transcript:\n%s", s.transcript(id, 1))
+	s.Must("session", "send", id+".1", "hello there")
+	s.WaitState(id, "done", 10*time.Second)
+	if !strings.Contains(s.Transcript(id, 1), "got: hello there") {
+		t.Fatalf("transcript:\n%s", s.Transcript(id, 1))
 	}
-	_, errOut, code := s.run("session", "send", "t99.1", "x")
+	_, errOut, code := s.Run("session", "send", "t99.1", "x")
 	if code != 1 || !strings.Contains(errOut, "session ls") {
 		t.Fatalf("send to an unknown session: exit %d %q", code, errOut)
 	}

@@ -8,18 +8,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "3s")))
 	// read-submit takes the nudge only when Enter comes as its own key.
-	id := s.addTask("web", "forgetful", "print All tests pass.; read-submit; complete finished after the nudge")
-	got := s.waitState(id, "done", 15*time.Second)
+	id := s.AddTask("web", "forgetful", "print All tests pass.; read-submit; complete finished after the nudge")
+	got := s.WaitState(id, "done", 15*time.Second)
 	if got.Summary != "finished after the nudge" {
 		t.Fatalf("summary %q", got.Summary)
 	}
-	tr := s.transcript(id, 1)
+	tr := s.Transcript(id, 1)
 	if strings.Contains(tr, "pasted, not submitted") || !strings.Contains(tr, "got: Note:") {
 		t.Fatalf("the nudge was not submitted as text then Enter:\n%s", tr)
 	}
@@ -27,7 +29,7 @@ func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 	// first; the session is ended right after).
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		out, _ := tmux(s.home, "list-windows", "-a", "-F", "#{window_name}").Output()
+		out, _ := tmux(s.Home, "list-windows", "-a", "-F", "#{window_name}").Output()
 		if !strings.Contains(string(out), id+".1") {
 			break
 		}
@@ -41,25 +43,25 @@ func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 func TestTmuxWedgedAgentIsBlockedAndItsTreeKilled(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "1s")))
-	id := s.addTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
-	s.waitTranscript(id, "child-sleep: pid", 10*time.Second)
-	sess, ok := s.sessionOf(id)
+	id := s.AddTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
+	waitTranscript(s, id, "child-sleep: pid", 10*time.Second)
+	sess, ok := s.SessionOf(id)
 	if !ok {
 		t.Fatal("no session for the wedged task")
 	}
-	m := regexp.MustCompile(`child-sleep: pid (\d+)`).FindStringSubmatch(s.transcript(id, 1))
+	m := regexp.MustCompile(`child-sleep: pid (\d+)`).FindStringSubmatch(s.Transcript(id, 1))
 	child, _ := strconv.Atoi(m[1])
-	if !alive(child) || !alive(sess.PID) {
+	if !rig.Alive(child) || !rig.Alive(sess.PID) {
 		t.Fatal("agent or its child not running at start")
 	}
-	got := s.waitState(id, "blocked", 15*time.Second)
+	got := s.WaitState(id, "blocked", 15*time.Second)
 	if !strings.Contains(got.Reason, "watchdog") || !strings.Contains(got.Reason, `"migrating"`) {
 		t.Errorf("block reason %q", got.Reason)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(child) || alive(sess.PID) {
+	for rig.Alive(child) || rig.Alive(sess.PID) {
 		if time.Now().After(deadline) {
-			t.Fatalf("after the block: agent alive %v, its child alive %v", alive(sess.PID), alive(child))
+			t.Fatalf("after the block: agent alive %v, its child alive %v", rig.Alive(sess.PID), rig.Alive(child))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -73,52 +75,52 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	t.Parallel()
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
 	s := startStation(t, home)
-	id := s.addTask("web", "long", "print started; read-prompt ready>; heartbeat 300ms 1s; complete after the restart")
-	s.waitTranscript(id, "ready>", 10*time.Second)
-	before, ok := s.sessionOf(id)
+	id := s.AddTask("web", "long", "print started; read-prompt ready>; heartbeat 300ms 1s; complete after the restart")
+	waitTranscript(s, id, "ready>", 10*time.Second)
+	before, ok := s.SessionOf(id)
 	if !ok {
 		t.Fatal("no session before the crash")
 	}
-	s.kill9()
-	if !alive(before.PID) {
+	s.Kill9()
+	if !rig.Alive(before.PID) {
 		t.Fatal("the agent died with the station")
 	}
 
 	s2 := startStation(t, home)
-	var after session
+	var after rig.Session
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		// The adopted session shows once its goroutine has published it.
-		if after, ok = s2.sessionOf(id); ok && after.PID != 0 {
+		if after, ok = s2.SessionOf(id); ok && after.PID != 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no live session after the restart (%+v); task %+v\nlog:\n%s", after, s2.task(id), s2.log)
+			t.Fatalf("no live session after the restart (%+v); task %+v\nlog:\n%s", after, s2.Task(id), s2.Log)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	if after.PID != before.PID || after.ID != before.ID {
 		t.Fatalf("session after the restart %+v, before %+v", after, before)
 	}
-	if tk := s2.task(id); tk.State != "working" {
+	if tk := s2.Task(id); tk.State != "working" {
 		t.Fatalf("task after the restart is %s (%s), want working", tk.State, tk.Reason)
 	}
-	if !strings.Contains(s2.log.String(), "adopted a session") {
-		t.Errorf("station log does not say it adopted the session:\n%s", s2.log)
+	if !strings.Contains(s2.Log.String(), "adopted a session") {
+		t.Errorf("station log does not say it adopted the session:\n%s", s2.Log)
 	}
-	s2.must("session", "send", after.ID, "hello again")
+	s2.Must("session", "send", after.ID, "hello again")
 	// The typed line reached the agent, and its output after the restart
 	// reached the transcript.
-	s2.waitTranscript(id, "complete: after the restart", 10*time.Second)
-	tr := s2.transcript(id, 1)
+	waitTranscript(s2, id, "complete: after the restart", 10*time.Second)
+	tr := s2.Transcript(id, 1)
 	for _, want := range []string{"started", "got: hello again", "heartbeat 1"} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, tr)
 		}
 	}
-	var got task
+	var got rig.Task
 	deadline = time.Now().Add(10 * time.Second)
-	for got = s2.task(id); got.State == "working" && time.Now().Before(deadline); got = s2.task(id) {
+	for got = s2.Task(id); got.State == "working" && time.Now().Before(deadline); got = s2.Task(id) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	for _, h := range got.History {

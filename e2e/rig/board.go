@@ -1,0 +1,100 @@
+//go:build unix
+
+package rig
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Task is a task as `task show --json` prints it.
+type Task struct {
+	ID        string    `json:"id"`
+	Project   string    `json:"project"`
+	Title     string    `json:"title"`
+	State     string    `json:"state"`
+	Attempt   int       `json:"attempt"`
+	Reason    string    `json:"reason"`
+	Summary   string    `json:"summary"`
+	Notes     []string  `json:"notes"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	History   []struct {
+		From, To, Reason, Actor string
+		Attempt                 int
+	} `json:"history"`
+}
+
+// Session is a session as `session ls --json` prints it.
+type Session struct {
+	ID           string               `json:"id"`
+	TaskID       string               `json:"task_id"`
+	State        string               `json:"state"`
+	PID          int                  `json:"pid"`
+	LastOutputAt time.Time            `json:"last_output_at"`
+	NudgedAt     *time.Time           `json:"nudged_at"`
+	Why          string               `json:"why"`
+	Evidence     map[string]time.Time `json:"evidence"`
+	Dir          string               `json:"dir"`
+	Station      string               `json:"station"`
+}
+
+// MustJSON runs the CLI, which must exit 0, and decodes its output into v.
+func (s *Station) MustJSON(v any, args ...string) {
+	s.T.Helper()
+	out := s.Must(args...)
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		s.T.Fatalf("buildstation %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// AddTask adds a task whose body holds the fake agent's script.
+func (s *Station) AddTask(project, title, script string) string {
+	s.T.Helper()
+	return strings.TrimSpace(s.Must("task", "add", "--project", project, "--title", title, "--body", "script: "+script))
+}
+
+// Task is task id as the board has it now.
+func (s *Station) Task(id string) Task {
+	s.T.Helper()
+	var t Task
+	s.MustJSON(&t, "task", "show", id, "--json")
+	return t
+}
+
+// Sessions are the station's sessions.
+func (s *Station) Sessions() []Session {
+	s.T.Helper()
+	var ss []Session
+	s.MustJSON(&ss, "session", "ls", "--json")
+	return ss
+}
+
+// SessionOf is the session of task taskID, if it has one.
+func (s *Station) SessionOf(taskID string) (Session, bool) {
+	s.T.Helper()
+	for _, x := range s.Sessions() {
+		if x.TaskID == taskID {
+			return x, true
+		}
+	}
+	return Session{}, false
+}
+
+// WaitState polls until task id is in state, or fails after d. Polling the
+// CLI is what a script would do; the station itself never polls.
+func (s *Station) WaitState(id, state string, d time.Duration) Task {
+	s.T.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		t := s.Task(id)
+		if t.State == state {
+			return t
+		}
+		if time.Now().After(deadline) {
+			s.T.Fatalf("task %s is %s (%s), not %s after %s\nstation log:\n%s\ntranscript:\n%s", id, t.State, t.Reason, state, d, s.Log, s.Transcript(id, t.Attempt))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

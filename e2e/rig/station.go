@@ -1,0 +1,178 @@
+//go:build unix
+
+package rig
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// Station is one `buildstation daemon` subprocess on a home, driven through
+// the CLI as a user or a script would.
+type Station struct {
+	T    *testing.T
+	Home string
+	Log  *Buffer // the daemon's stdout and stderr
+
+	bin  string
+	env  []string
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the daemon has exited and been reaped
+}
+
+// WriteConfig writes cfg as config.toml in a fresh home.
+func WriteConfig(t *testing.T, cfg string) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// Env is the usual environment of a station and its CLI: the test's own,
+// PATH leading to the binary under test (so projects may run `buildstation
+// fake-agent`), BUILDSTATION_HOME, then more.
+func Env(bin, home string, more ...string) []string {
+	return append(append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home), more...)
+}
+
+// Start runs `bin daemon --home home` with env as its whole environment
+// (the CLI gets the same) and waits for its API to answer. The station runs
+// in its own process group, so a test that fails mid-way still ends every
+// agent; it stops at the test's cleanup.
+func Start(t *testing.T, bin, home string, env []string) *Station {
+	t.Helper()
+	s := &Station{T: t, Home: home, Log: &Buffer{}, bin: bin, env: env, done: make(chan struct{})}
+	s.cmd = exec.Command(bin, "daemon", "--home", home)
+	s.cmd.Env = env
+	s.cmd.Stdout, s.cmd.Stderr = s.Log, s.Log
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.cmd.Wait(); close(s.done) }()
+	t.Cleanup(s.Stop)
+	deadline := time.Now().Add(15 * time.Second)
+	for !s.answers() {
+		if !s.Running() {
+			t.Fatalf("station exited before it answered:\n%s", s.Log)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("station did not come up:\n%s", s.Log)
+		}
+		// A poll, not an event: nothing tells a client the API is up
+		// before it answers. Short, as a kill -9 test restarts it often.
+		time.Sleep(10 * time.Millisecond)
+	}
+	return s
+}
+
+// answers reports whether the station's API answers a status call.
+func (s *Station) answers() bool {
+	c, err := api.Dial(s.Home)
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = c.Status(ctx)
+	return err == nil
+}
+
+// PID is the daemon's process id.
+func (s *Station) PID() int { return s.cmd.Process.Pid }
+
+// Running reports whether the daemon has not exited.
+func (s *Station) Running() bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop ends the station politely (it ends its sessions), and kills its
+// whole group if it lingers.
+func (s *Station) Stop() {
+	if !s.Running() {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(15 * time.Second):
+		_ = syscall.Kill(-s.PID(), syscall.SIGKILL)
+		<-s.done
+	}
+}
+
+// Kill9 kills the station with SIGKILL, as a crash would.
+func (s *Station) Kill9() {
+	_ = s.cmd.Process.Kill()
+	<-s.done
+}
+
+// Client dials the running station's API, for reads; acts go through the
+// CLI, as a user's would.
+func (s *Station) Client() *api.Client {
+	s.T.Helper()
+	c, err := api.Dial(s.Home)
+	if err != nil {
+		s.T.Fatalf("dial station: %v", err)
+	}
+	return c
+}
+
+// CLI runs bin with args and env. It never touches a test, so goroutines
+// may call it; err is set only when the command could not run at all.
+func CLI(bin string, env []string, args ...string) (stdout, stderr string, code int, err error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return o.String(), e.String(), ee.ExitCode(), nil
+	} else if err != nil {
+		return o.String(), e.String(), -1, err
+	}
+	return o.String(), e.String(), 0, nil
+}
+
+// Run runs the CLI against this station's home.
+func (s *Station) Run(args ...string) (stdout, stderr string, code int) {
+	stdout, stderr, code, err := CLI(s.bin, s.env, args...)
+	if err != nil {
+		s.T.Fatalf("run %v: %v", args, err)
+	}
+	return stdout, stderr, code
+}
+
+// Must runs the CLI and fails the test unless it exits 0.
+func (s *Station) Must(args ...string) string {
+	s.T.Helper()
+	out, errOut, code := s.Run(args...)
+	if code != 0 {
+		s.T.Fatalf("buildstation %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	return out
+}
+
+// Transcript is what the task's session printed on the given attempt, from
+// logs/.
+func (s *Station) Transcript(taskID string, attempt int) string {
+	b, _ := os.ReadFile(filepath.Join(s.Home, "logs", fmt.Sprintf("%s.%d.log", taskID, attempt)))
+	return string(b)
+}
