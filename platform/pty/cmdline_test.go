@@ -3,6 +3,8 @@ package pty
 import (
 	"errors"
 	"testing"
+
+	"github.com/buildstation/buildstation/platform/winargs"
 )
 
 const testCmdExe = `C:\Windows\System32\cmd.exe`
@@ -20,7 +22,7 @@ func TestCommandLineProgram(t *testing.T) {
 		{[]string{`C:\bin\a.exe`, `50%`, `a&b`}, `C:\bin\a.exe 50% a&b`}, // no cmd.exe: nothing to escape
 	}
 	for _, tt := range tests {
-		app, line, err := commandLine(tt.argv[0], tt.argv[1:], testCmdExe, refCompose)
+		app, line, err := commandLine(tt.argv[0], tt.argv[1:], testCmdExe, winargs.ComposeCommandLine)
 		if err != nil {
 			t.Fatalf("commandLine(%q): %v", tt.argv, err)
 		}
@@ -55,7 +57,7 @@ func TestCommandLineBatch(t *testing.T) {
 		{`C:\x\a.cmd`, []string{`-p`, `a/b.c:d@e#1`, `naïve`}, pre + `C:\x\a.cmd" -p a/b.c:d@e#1 naïve"`},
 	}
 	for _, tt := range tests {
-		app, line, err := commandLine(tt.script, tt.args, testCmdExe, refCompose)
+		app, line, err := commandLine(tt.script, tt.args, testCmdExe, winargs.ComposeCommandLine)
 		if err != nil {
 			t.Fatalf("commandLine(%q, %q): %v", tt.script, tt.args, err)
 		}
@@ -69,10 +71,10 @@ func TestCommandLineBatch(t *testing.T) {
 }
 
 func TestCommandLineBatchRefuses(t *testing.T) {
-	if _, _, err := commandLine(`C:\x\a.cmd`, []string{"two\nlines"}, testCmdExe, refCompose); !errors.Is(err, errBatchArg) {
+	if _, _, err := commandLine(`C:\x\a.cmd`, []string{"two\nlines"}, testCmdExe, winargs.ComposeCommandLine); !errors.Is(err, errBatchArg) {
 		t.Errorf("a line break in a batch argument: err = %v; want errBatchArg", err)
 	}
-	if _, _, err := commandLine(`C:\x\a".cmd`, nil, testCmdExe, refCompose); err == nil {
+	if _, _, err := commandLine(`C:\x\a".cmd`, nil, testCmdExe, winargs.ComposeCommandLine); err == nil {
 		t.Error("a quote in the script name: no error")
 	}
 }

@@ -1,6 +1,10 @@
 package service
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/buildstation/buildstation/platform/winargs"
+)
 
 // Registry keys under HKEY_CURRENT_USER.
 const (
@@ -83,39 +87,7 @@ func winCommandLine(argv []string) string {
 			q[i] = `"` + strings.ReplaceAll(a, `"`, "") + `"`
 			continue
 		}
-		q[i] = winEscape(a)
+		q[i] = winargs.EscapeArg(a)
 	}
 	return strings.Join(q, " ")
-}
-
-func winEscape(s string) string {
-	if s == "" {
-		return `""`
-	}
-	if !strings.ContainsAny(s, "\"\\ \t") {
-		return s
-	}
-	space := strings.ContainsAny(s, " \t")
-	var b strings.Builder
-	if space {
-		b.WriteByte('"')
-	}
-	slashes := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			slashes++
-		case '"':
-			b.WriteString(strings.Repeat(`\`, slashes+1))
-			slashes = 0
-		default:
-			slashes = 0
-		}
-		b.WriteByte(s[i])
-	}
-	if space {
-		b.WriteString(strings.Repeat(`\`, slashes))
-		b.WriteByte('"')
-	}
-	return b.String()
 }

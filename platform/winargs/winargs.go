@@ -1,0 +1,68 @@
+// Package winargs quotes arguments for a Windows command line by the
+// CommandLineToArgvW rules, in plain Go for every OS: the station composes
+// Windows command lines where it runs, and the service installer writes
+// them into registry values it also generates (and tests) on Linux and
+// macOS. golang.org/x/sys/windows has the same functions, but builds only
+// for Windows; winargs_windows_test.go checks the two agree.
+package winargs
+
+import "strings"
+
+// EscapeArg quotes one argument (as windows.EscapeArg does).
+func EscapeArg(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if !strings.ContainsAny(s, "\"\\ \t") {
+		return s
+	}
+	space := strings.ContainsAny(s, " \t")
+	var b strings.Builder
+	if space {
+		b.WriteByte('"')
+	}
+	slashes := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			slashes++
+		case '"':
+			b.WriteString(strings.Repeat(`\`, slashes+1))
+			slashes = 0
+		default:
+			slashes = 0
+		}
+		b.WriteByte(s[i])
+	}
+	if space {
+		b.WriteString(strings.Repeat(`\`, slashes))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// ComposeCommandLine joins argv into one command line (as
+// windows.ComposeCommandLine does): the program is quoted only when it must
+// be, and may hold no quote; every other argument goes through EscapeArg.
+func ComposeCommandLine(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	prog := args[0]
+	quote := prog == ""
+	for i := 0; i < len(prog); i++ {
+		if prog[i] <= ' ' || prog[i] == '"' && i == 0 {
+			quote = true
+		}
+	}
+	if quote {
+		prog = `"` + strings.ReplaceAll(prog, `"`, "") + `"`
+	}
+	var b strings.Builder
+	b.WriteString(prog)
+	for _, a := range args[1:] {
+		b.WriteByte(' ')
+		b.WriteString(EscapeArg(a))
+	}
+	return b.String()
+}
