@@ -11,7 +11,7 @@ import (
 // sha, so a requeue finds the last green commit without rerunning the gate
 // on every commit; ok is false when the gate never ran there.
 func (s *Store) GateResult(ctx context.Context, project, sha string) (passed bool, tail string, ok bool, err error) {
-	err = s.db.QueryRowContext(ctx, "SELECT passed, output_tail FROM gate_results WHERE project = ? AND sha = ?",
+	err = s.rd.QueryRowContext(ctx, "SELECT passed, output_tail FROM gate_results WHERE project = ? AND sha = ?",
 		project, sha).Scan(&passed, &tail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, "", false, nil

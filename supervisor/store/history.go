@@ -22,7 +22,7 @@ func (s *Store) History(ctx context.Context, id string) ([]supervisor.Transition
 	if !ok {
 		return nil, fmt.Errorf("history of task %s: %w", id, supervisor.ErrNotFound)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT from_state, to_state, attempt, reason, actor, at
+	rows, err := s.rd.QueryContext(ctx, `SELECT from_state, to_state, attempt, reason, actor, at
 FROM transitions WHERE task_id = ? ORDER BY id`, n)
 	if err != nil {
 		return nil, fmt.Errorf("history of task %s: %w", id, err)

@@ -119,7 +119,7 @@ func migrate(ctx context.Context, db *sql.DB, now int64) error {
 // reports. Open has migrated it, so it is the newest this build knows.
 func (s *Store) Version(ctx context.Context) (int, error) {
 	var v int
-	if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v); err != nil {
+	if err := s.rd.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v); err != nil {
 		return 0, fmt.Errorf("read board %s: schema version: %w", s.path, err)
 	}
 	return v, nil

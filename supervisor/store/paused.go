@@ -33,7 +33,7 @@ ON CONFLICT (project) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
 
 // Paused maps each paused project to the reason it was paused.
 func (s *Store) Paused(ctx context.Context) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT project, reason FROM paused")
+	rows, err := s.rd.QueryContext(ctx, "SELECT project, reason FROM paused")
 	if err != nil {
 		return nil, fmt.Errorf("list paused projects: %w", err)
 	}

@@ -57,7 +57,7 @@ func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.Sessi
 		q += " WHERE ended_at IS NULL"
 	}
 	q += " ORDER BY started_at, id"
-	rows, err := s.db.QueryContext(ctx, q)
+	rows, err := s.rd.QueryContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}

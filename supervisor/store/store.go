@@ -20,7 +20,12 @@ import (
 
 // Store is the SQLite board. It is safe for concurrent use.
 type Store struct {
+	// db is the one writer connection; rd is a pool of read-only
+	// connections. In WAL mode readers see the last commit and never wait
+	// for the writer, so a burst of listings does not queue behind (or in
+	// front of) a transition.
 	db   *sql.DB
+	rd   *sql.DB
 	path string
 	// now is the wall clock; tests replace it. Times are kept to the
 	// millisecond, the precision the database stores.
@@ -63,8 +68,23 @@ func open(path string, o options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open board %s: %w", path, explain(err))
 	}
+	// The readers open after the schema is migrated, so none sees an old
+	// schema.
+	rd, err := sql.Open("sqlite", readDSN(path, o))
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open board %s: %w", path, err)
+	}
+	rd.SetMaxOpenConns(readers)
+	rd.SetMaxIdleConns(readers)
+	s.rd = rd
 	return s, nil
 }
+
+// readers is the size of the read pool: enough to keep both cores of a
+// small machine busy while a few clients wait on the network, few enough
+// that each connection's page cache stays a small cost.
+const readers = 8
 
 // createFile makes path with mode 0600 if it does not exist, so SQLite
 // (which creates files 0644) opens an existing file; the -wal and -shm files
@@ -119,6 +139,16 @@ func dsn(path string, o options) string {
 	return "file://" + p + "?" + q.Encode()
 }
 
+// readDSN is dsn for a read-only connection: query_only makes a write
+// through the read pool fail instead of racing the writer.
+func readDSN(path string, o options) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "query_only(1)")
+	return strings.SplitN(dsn(path, o), "?", 2)[0] + "?" + q.Encode()
+}
+
 // init checks the connection's settings took and migrates the schema.
 func (s *Store) init(ctx context.Context) error {
 	var mode string
@@ -152,6 +182,9 @@ func explain(err error) error {
 
 // Close releases the database; it checkpoints the WAL back into the file.
 func (s *Store) Close() error {
+	if s.rd != nil {
+		s.rd.Close()
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close board %s: %w", s.path, err)
 	}

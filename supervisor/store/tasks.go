@@ -99,7 +99,7 @@ func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
 	if !ok {
 		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, supervisor.ErrNotFound)
 	}
-	t, err := getTask(ctx, s.db, n)
+	t, err := getTask(ctx, s.rd, n)
 	if err != nil {
 		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, err)
 	}
@@ -119,7 +119,7 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 		args = append(args, f.Project)
 	}
 	q += " ORDER BY id"
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.rd.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
 	}
