@@ -132,3 +132,18 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 		t.Fatalf("task %s (%s), summary %q; want done", got.State, got.Reason, got.Summary)
 	}
 }
+
+// TestTmuxSessionSendKeepsSemicolon types a line ending in ";" into a tmux
+// session through the CLI: tmux reads an argument's trailing ";" as a
+// command separator, which once dropped it.
+func TestTmuxSessionSendKeepsSemicolon(t *testing.T) {
+	t.Parallel()
+	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "30s", "30s")))
+	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
+	waitTranscript(s, id, "ready>", 10*time.Second)
+	s.Must("session", "send", id+".1", `hello; a\; ü;`)
+	s.WaitState(id, "done", 10*time.Second)
+	if tr := s.Transcript(id, 1); !strings.Contains(tr, `got: hello; a\; ü;`) {
+		t.Fatalf("transcript:\n%s", tr)
+	}
+}

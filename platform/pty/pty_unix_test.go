@@ -4,6 +4,7 @@ package pty
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -128,5 +130,19 @@ func TestSpawnErrors(t *testing.T) {
 				t.Errorf("error %q: want it to start with \"start agent\" and mention %s", err, tt.substr)
 			}
 		})
+	}
+}
+
+// TestWriteEveryCharacter types every printable ASCII character and some
+// UTF-8 and checks the agent read exactly those bytes (the tmux backend has
+// the same test: both must type text alike).
+func TestWriteEveryCharacter(t *testing.T) {
+	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := collect(p)
+	for _, in := range typetest.Lines() {
+		if _, err := p.Write([]byte(in + "\r")); err != nil {
+			t.Fatal(err)
+		}
+		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
 	}
 }

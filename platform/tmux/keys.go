@@ -11,7 +11,10 @@ import (
 //   - "\r" is the Enter key, as a terminal sends it; a TUI tells a typed
 //     Enter from a pasted one by timing, and tmux delivers it as its own key;
 //   - printable text, UTF-8 included, goes literally (send-keys -l), so a
-//     word like "Enter" or "C-c" is typed, not taken for a key name;
+//     word like "Enter" or "C-c" is typed, not taken for a key name; a ";"
+//     that would end an argument goes by its hex code instead, because
+//     tmux reads an argument ending in ";" as the end of a command (and
+//     drops the ";"), whatever the flags;
 //   - any other byte (control keys, escape sequences, broken UTF-8) goes by
 //     its hex code (send-keys -H), byte for byte.
 func keyCommands(target string, b []byte) []string {
@@ -33,7 +36,21 @@ func keyCommands(target string, b []byte) []string {
 				_, size := utf8.DecodeRune(b[n:])
 				n += size
 			}
-			add("send-keys", "-t", target, "-l", "--", string(b[:n]))
+			lit := b[:n]
+			semis := 0
+			for semis < len(lit) && lit[len(lit)-1-semis] == ';' {
+				semis++
+			}
+			if len(lit) > semis {
+				add("send-keys", "-t", target, "-l", "--", string(lit[:len(lit)-semis]))
+			}
+			if semis > 0 {
+				cmd := []string{"send-keys", "-t", target, "-H"}
+				for range semis {
+					cmd = append(cmd, "3b")
+				}
+				add(cmd...)
+			}
 			b = b[n:]
 		default:
 			cmd := []string{"send-keys", "-t", target, "-H"}

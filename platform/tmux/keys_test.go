@@ -19,6 +19,9 @@ func TestKeyCommands(t *testing.T) {
 		{"\x1b[A", "send-keys -t %1 -H 1b ; send-keys -t %1 -l -- [A"},
 		{"a\x7f\x00b", "send-keys -t %1 -l -- a ; send-keys -t %1 -H 7f 00 ; send-keys -t %1 -l -- b"},
 		{"\xffx", "send-keys -t %1 -H ff ; send-keys -t %1 -l -- x"},
+		{"hello;", "send-keys -t %1 -l -- hello ; send-keys -t %1 -H 3b"},
+		{"a;b;;\r", "send-keys -t %1 -l -- a;b ; send-keys -t %1 -H 3b 3b ; send-keys -t %1 Enter"},
+		{";", "send-keys -t %1 -H 3b"},
 	}
 	for _, tt := range tests {
 		got := strings.Join(keyCommands("%1", []byte(tt.in)), " ")

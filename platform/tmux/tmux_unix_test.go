@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -319,5 +320,21 @@ func TestSpawnErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), tt.substr) || !strings.HasPrefix(err.Error(), "start agent") {
 			t.Errorf("%s: error %q", tt.name, err)
 		}
+	}
+}
+
+// TestWriteEveryCharacter types every printable ASCII character and some
+// UTF-8 (the trailing ";" included: tmux once read it as a command
+// separator and dropped it) and checks the agent read exactly those bytes.
+func TestWriteEveryCharacter(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := collect(p)
+	for _, in := range typetest.Lines() {
+		if _, err := p.Write([]byte(in + "\r")); err != nil {
+			t.Fatal(err)
+		}
+		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
 	}
 }
