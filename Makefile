@@ -4,7 +4,7 @@ BIN       ?= bin/buildstation
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export LANG ?= C.UTF-8
 
-.PHONY: build build-station run demo demo-headless test check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package
+.PHONY: build build-station install run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -25,9 +25,26 @@ demo:
 demo-headless:
 	CGO_ENABLED=0 $(GO) run . demo --headless
 
-## test: every test, with the race detector
+## install: buildstation into GOBIN (default: $(go env GOPATH)/bin), like `go install`
+install:
+	$(GO) install .
+	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
+	  echo "installed $$bin/buildstation"; \
+	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "add $$bin to your PATH: export PATH=\"$$bin:\$$PATH\"";; esac
+
+## test: every test, with the race detector (the PostgreSQL ones skip
+## without BUILDSTATION_TEST_PG; test-pg starts a throwaway server for them)
 test:
+	@[ -n "$$BUILDSTATION_TEST_PG" ] || echo "SKIP: set BUILDSTATION_TEST_PG (make pg): the PostgreSQL tests skip (make test-pg runs them)"
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -timeout 15m ./...
+
+test-pg:
+	bash .ci/with-postgres.sh $(MAKE) test
+
+## pg: start a throwaway PostgreSQL and print the line that points the tests at it:
+##   eval "$$(make -s pg)"
+pg:
+	@bash .ci/postgres.sh
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -68,9 +85,10 @@ windows:
 screenshots:
 	bash scripts/screenshots.sh screenshots
 
-## check: formatting, vet, staticcheck, tests with -race, the cgo (tray) build,
+## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
+## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
 ## cross-builds and the Windows smoke test, fuzzing
-check: fmt vet lint test build cross windows fuzz
+check: fmt vet lint test-pg build cross windows fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:

@@ -4,6 +4,9 @@
 #
 #   eval "$(bash .ci/postgres.sh)"    # sets BUILDSTATION_TEST_PG
 #
+# (`make pg` runs it and prints that line; `make check` uses
+# .ci/with-postgres.sh, which also stops the server afterwards.)
+#
 # It installs Debian's postgresql when missing (as root), makes a cluster in
 # a temporary directory owned by the postgres user (the server refuses to run
 # as root), starts it on a free port on loopback and its own socket
@@ -59,3 +62,5 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 
 log "server up on 127.0.0.1:$port, data in $data; stop it with: ${run[*]} $bin/pg_ctl -D $data stop"
 echo "export BUILDSTATION_TEST_PG='postgres://postgres@127.0.0.1:$port/bstest?sslmode=disable'"
+# Where the cluster is, so .ci/with-postgres.sh can stop and remove it.
+echo "export BUILDSTATION_TEST_PG_DIR='$dir'"

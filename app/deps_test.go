@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestImports keeps the arrows pointing one way (STYLE.md 1): the UI talks
+// TestImports keeps the arrows pointing one way (docs/style.md 1): the UI talks
 // to the station through its client, and main makes the fyne.App.
 func TestImports(t *testing.T) {
 	banned := []string{

@@ -5,7 +5,7 @@ package supervisor
 // idle_prompt) and UserPromptSubmit say what the session waits for.
 var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Notification", "PostToolUse"}
 
-// claudeLaunch wires Claude Code to the station (see CLAUDE-CODE.md):
+// claudeLaunch wires Claude Code to the station (see docs/claude-code.md):
 //   - --mcp-config with the station's MCP endpoint and --strict-mcp-config,
 //     so a project's own .mcp.json cannot shadow or add servers;
 //   - --allowedTools pre-approving the station's tools: a session must never

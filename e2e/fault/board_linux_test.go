@@ -34,7 +34,7 @@ func TestBoardLockedOrReadOnly(t *testing.T) {
 	before := boardDigest(t, db)
 
 	// want is what the sentence must say is wrong, todo a word of what it
-	// must tell the person to do (DESIGN.md: "Errors go to stderr in one
+	// must tell the person to do (docs/contract.md: "Errors go to stderr in one
 	// sentence that says what to do").
 	refused := func(t *testing.T, want, todo string) {
 		t.Helper()

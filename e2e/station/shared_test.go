@@ -36,7 +36,7 @@ func sharedDB(t *testing.T) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("BUILDSTATION_TEST_PG is not set: CI must run .ci/postgres.sh before the tests")
 		}
-		t.Skip("BUILDSTATION_TEST_PG is not set; run eval \"$(bash .ci/postgres.sh)\" to test shared boards")
+		t.Skip("SKIP: set BUILDSTATION_TEST_PG (make pg)")
 	}
 	name := fmt.Sprintf("bse2e_%d_%d", os.Getpid(), sharedSeq.Add(1))
 	adminSQL(t, admin, "CREATE DATABASE "+name+" TEMPLATE template0")

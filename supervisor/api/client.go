@@ -28,7 +28,7 @@ type Client struct {
 	home string
 }
 
-// Environment a session gets (DESIGN.md, "Environment a session gets").
+// Environment a session gets (docs/contract.md, "Environment a session gets").
 const (
 	EnvURL   = "BUILDSTATION_URL"
 	EnvToken = "BUILDSTATION_TOKEN"

@@ -13,7 +13,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// The MCP tools of DESIGN.md's contract. Their names are what agent
+// The MCP tools of the contract (docs/contract.md). Their names are what agent
 // profiles pre-approve (mcp__buildstation__complete_task), so they never
 // change.
 const (

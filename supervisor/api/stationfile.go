@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// stationFileName is station.json in the home folder (DESIGN.md, Files).
+// stationFileName is station.json in the home folder (docs/contract.md, Files).
 const stationFileName = "station.json"
 
 // StationFile is station.json: how clients find the running station.

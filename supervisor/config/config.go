@@ -28,7 +28,7 @@ type Config struct {
 	Projects    []Project        // [[projects]], in file order
 }
 
-// Settings are the knobs a project may override; see DESIGN.md's watchdog.
+// Settings are the knobs a project may override; see docs/watchdog.md.
 type Settings struct {
 	Agent            string        // agent: name of an entry in Config.Agents
 	Backend          string        // backend: "pty" or "tmux"

@@ -11,7 +11,7 @@ import (
 const DefaultNudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
 
 // DefaultBackend is the backend used when config.toml names none: "tmux" on
-// macOS when tmux is on PATH, as DESIGN.md specifies, else "pty". The OS is
+// macOS when tmux is on PATH, as docs/contract.md says, else "pty". The OS is
 // looked at here, while reading config, so the core never has to.
 func DefaultBackend() string {
 	if runtime.GOOS == "darwin" {

@@ -31,7 +31,7 @@ func Home(flag string) (string, error) {
 	return abs, nil
 }
 
-// Files in the home folder, named in DESIGN.md's contract.
+// Files in the home folder, named in the contract (docs/contract.md).
 const (
 	FileConfig  = "config.toml"
 	FileDB      = "station.db"

@@ -12,7 +12,7 @@ import (
 )
 
 // checker turns the decoded TOML tree into a Config, checking it against the
-// schema in DESIGN.md as it goes.
+// schema in docs/contract.md as it goes.
 //
 // Unknown keys are found here, against the schema, rather than with
 // toml.MetaData.Undecoded: BurntSushi/toml matches struct fields without
