@@ -419,6 +419,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 		"BUILDSTATION_SESSION_ID="+id,
 		"BUILDSTATION_PROMPT_FILE="+promptFile,
 	)
+	env = append(env, selfEnv(st.opt.Self)...)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
 		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt})
 	if err != nil {

@@ -139,9 +139,10 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 		return err
 	}
 	fmt.Fprintf(out, "Build Station demo: %d scripted agents, %s windows. Home: %s\n", len(Tasks), Window, home)
-	fmt.Fprintf(out, "Watch from another terminal:  BUILDSTATION_HOME=%s buildstation status\n", home)
-	fmt.Fprintf(out, "                              BUILDSTATION_HOME=%s buildstation task ls\n\n", home)
-	n := &narrator{c: c, out: out, start: time.Now(), tasks: map[string]string{}, titles: map[string]string{}, sessions: map[string]string{}}
+	cmd := Command(opt.Self, home)
+	fmt.Fprintf(out, "Watch from another terminal:  %s status\n", cmd)
+	fmt.Fprintf(out, "                              %s task ls\n\n", cmd)
+	n := &narrator{c: c, out: out, cmd: cmd, start: time.Now(), tasks: map[string]string{}, titles: map[string]string{}, sessions: map[string]string{}}
 	go n.follow(ctx)
 	for _, t := range Tasks {
 		body := "script: " + t.Script
@@ -160,6 +161,7 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 type narrator struct {
 	c        *api.Client
 	out      io.Writer
+	cmd      string // how to run this binary on the demo home, from a shell
 	start    time.Time
 	tasks    map[string]string // id → state
 	titles   map[string]string
@@ -202,7 +204,7 @@ func (n *narrator) show(ctx context.Context, e supervisor.Event) {
 			n.say("%s %s → blocked: %s", t.ID, from, t.Reason)
 			if !n.requeued && strings.Contains(t.Title, "wedged") {
 				n.requeued = true
-				n.say("%s requeued, as you would from the window: buildstation task requeue %s", t.ID, t.ID)
+				n.say("%s requeued by the demo, as you would with: %s task requeue %s", t.ID, n.cmd, t.ID)
 				if _, err := n.c.Requeue(ctx, t.ID, "demo: retried after a wedge"); err != nil {
 					n.say("requeue failed: %v", err)
 				}
