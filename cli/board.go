@@ -50,7 +50,11 @@ func (e *env) boardStatus(args []string) error {
 	if *asJSON {
 		return printJSON(e.stdout, r)
 	}
-	fmt.Fprintf(e.stdout, "%s: schema version %d\n", describeBoard(r), r.Version)
+	fmt.Fprintf(e.stdout, "%s: schema version %d", describeBoard(r), r.Version)
+	if r.Integrity != "" {
+		fmt.Fprintf(e.stdout, ", integrity %s", r.Integrity)
+	}
+	fmt.Fprintln(e.stdout)
 	if r.Kind != "postgres" {
 		return nil
 	}

@@ -1,7 +1,11 @@
 package cli_test
 
 import (
+	"context"
+
 	"encoding/json"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +72,40 @@ func TestBoardStatusUnreachable(t *testing.T) {
 	r := run(t, "", "--home", home, "board", "status")
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot reach the PostgreSQL server") || strings.Contains(r.stderr, "secret") {
 		t.Fatalf("board status on a dead server: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A damaged embedded board: board status says so, with the recovery steps,
+// instead of reporting its schema version as if all were well.
+func TestBoardStatusDamaged(t *testing.T) {
+	t.Setenv("BUILDSTATION_HOME", "")
+	home := t.TempDir()
+	db := filepath.Join(home, "station.db")
+	s, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 300 {
+		if _, err := s.AddTask(context.Background(), supervisor.NewTask{Project: "p", Title: "t", Body: strings.Repeat("body ", 50)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	r := run(t, "", "--home", home, "board", "status")
+	if r.code != 0 || !strings.Contains(r.stdout, ", integrity ok") {
+		t.Fatalf("board status on a whole board: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	if _, err := f.WriteAt([]byte(strings.Repeat("\xa5garbage", 512)), (st.Size()/4096/2)*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r = run(t, "", "--home", home, "board", "status")
+	if r.code != 1 || !strings.Contains(r.stderr, "is damaged") || !strings.Contains(r.stderr, ".recover") {
+		t.Fatalf("board status on a damaged board: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -42,6 +42,9 @@ type Report struct {
 	Kind    string `json:"kind"`  // "sqlite" or "postgres"
 	Where   string `json:"where"` // the file, or the URL without its password
 	Version int    `json:"version"`
+	// Integrity is "ok" when SQLite's full integrity check passed (the
+	// embedded board; a damaged one is refused with the recovery steps).
+	Integrity string `json:"integrity,omitempty"`
 	// Stations are a shared board's live stations (seen within the lease),
 	// by name, with their leases.
 	Stations []pgstore.StationStatus `json:"stations,omitempty"`
@@ -77,7 +80,8 @@ func Status(ctx context.Context, home string, cfg *config.Config) (Report, error
 	return Report{Kind: "postgres", Where: pgstore.Redact(cfg.Board), Version: v, Stations: stations}, nil
 }
 
-// sqliteReport opens station.db, which migrates it, and reads its version.
+// sqliteReport opens station.db, which migrates it, reads its version and
+// runs the full integrity check (Open ran only the quick one).
 func sqliteReport(ctx context.Context, home string) (Report, error) {
 	path := filepath.Join(home, config.FileDB)
 	s, err := store.Open(path)
@@ -89,5 +93,8 @@ func sqliteReport(ctx context.Context, home string) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("board status: %w", err)
 	}
-	return Report{Kind: "sqlite", Where: path, Version: v}, nil
+	if err := s.Check(ctx); err != nil {
+		return Report{}, err
+	}
+	return Report{Kind: "sqlite", Where: path, Version: v, Integrity: "ok"}, nil
 }

@@ -52,8 +52,14 @@ func defaultOptions() options { return options{busyTimeout: 5 * time.Second} }
 func Open(path string) (*Store, error) { return open(path, defaultOptions()) }
 
 func open(path string, o options) (*Store, error) {
-	if err := createFile(path); err != nil {
+	created, err := createFile(path)
+	if err != nil {
 		return nil, fmt.Errorf("open board %s: %w", path, err)
+	}
+	if !created {
+		if err := checkEmpty(path); err != nil {
+			return nil, err
+		}
 	}
 	db, err := sql.Open("sqlite", dsn(path, o))
 	if err != nil {
@@ -66,6 +72,10 @@ func open(path string, o options) (*Store, error) {
 	s := &Store{db: db, path: path, now: time.Now}
 	if err := s.init(context.Background()); err != nil {
 		db.Close()
+		var d *DamagedError
+		if errors.As(err, &d) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("open board %s: %w", path, explain(err))
 	}
 	// The readers open after the schema is migrated, so none sees an old
@@ -89,26 +99,33 @@ const readers = 8
 // createFile makes path with mode 0600 if it does not exist, so SQLite
 // (which creates files 0644) opens an existing file; the -wal and -shm files
 // SQLite makes beside it copy its mode. It checks up front what SQLite would
-// report only as "unable to open database file".
-func createFile(path string) error {
+// report only as "unable to open database file". created says the file is
+// new: only then is an empty file a new board.
+func createFile(path string) (created bool, err error) {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("directory %s does not exist", dir)
+		return false, fmt.Errorf("directory %s does not exist", dir)
 	case err != nil:
-		return err
+		return false, err
 	case !st.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
+		return false, fmt.Errorf("%s is not a directory", dir)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return true, f.Close()
+	}
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_RDWR, 0o600)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrPermission) {
-			return fmt.Errorf("database is read-only or not accessible (make it and its folder writable by you, or use another --home): %w", err)
+			return false, fmt.Errorf("database is read-only or not accessible (make it and its folder writable by you, or use another --home): %w", err)
 		}
-		return err
+		return false, err
 	}
-	return f.Close()
+	return false, f.Close()
 }
 
 // dsn builds a file: URI, so a path with '?' or '#' in it is a name and not
@@ -149,8 +166,15 @@ func readDSN(path string, o options) string {
 	return strings.SplitN(dsn(path, o), "?", 2)[0] + "?" + q.Encode()
 }
 
-// init checks the connection's settings took and migrates the schema.
+// init checks the file is whole and the connection's settings took, and
+// migrates the schema.
 func (s *Store) init(ctx context.Context) error {
+	// A damaged page would otherwise surface later as "database disk image
+	// is malformed" on a listing while writes go on into the damaged file.
+	// quick_check reads every page once: milliseconds for a board.
+	if err := s.check(ctx, "quick_check"); err != nil {
+		return err
+	}
 	var mode string
 	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return err
@@ -160,6 +184,105 @@ func (s *Store) init(ctx context.Context) error {
 		return fmt.Errorf("journal mode is %s, not wal", mode)
 	}
 	return migrate(ctx, s.db, s.stamp())
+}
+
+// DamagedError is a board SQLite found damaged: Open refuses it, so no
+// station writes into it, and says how to recover what it holds.
+type DamagedError struct {
+	Path   string
+	Detail string // what SQLite found, first line
+	Empty  bool   // the file is 0 bytes: nothing to recover from it
+}
+
+func (e *DamagedError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("board %s is empty (0 bytes) though it existed before, so its tasks are gone from it: "+
+			"restore it from a backup, or if this home has never held a board, delete the empty file and start again", e.Path)
+	}
+	return fmt.Sprintf("board %s is damaged (%s): stop the station, keep this file, and recover its rows into a new one "+
+		"with `sqlite3 %s .recover | sqlite3 %s`, then move the damaged file aside (with its -wal and -shm files) "+
+		"and the recovered one into its place", e.Path, e.Detail, shellQuote(e.Path), shellQuote(recoveredName(e.Path)))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it, so the recovery
+// command can be pasted as it is.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:=@,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func recoveredName(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + "-recovered" + filepath.Ext(path)
+}
+
+// Check runs SQLite's full integrity check: what `buildstation board
+// status` reports. A damaged board is a *DamagedError.
+func (s *Store) Check(ctx context.Context) error { return s.check(ctx, "integrity_check") }
+
+func (s *Store) check(ctx context.Context, pragma string) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA "+pragma)
+	if err != nil {
+		if isCorrupt(err) {
+			return &DamagedError{Path: s.path, Detail: firstLine(err.Error())}
+		}
+		return err
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		if line != "ok" {
+			found = append(found, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return &DamagedError{Path: s.path, Detail: firstLine(err.Error())}
+		}
+		return err
+	}
+	if len(found) > 0 {
+		d := found[0]
+		if len(found) > 1 {
+			d += fmt.Sprintf(" and %d more problems", len(found)-1)
+		}
+		return &DamagedError{Path: s.path, Detail: d}
+	}
+	return nil
+}
+
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CORRUPT
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// checkEmpty refuses a 0-byte board that is not brand new. SQLite takes an
+// empty file for a new database, so a board truncated by a full disk or a
+// bad copy would silently become an empty board. A board still wholly in
+// its WAL (never checkpointed) is not empty.
+func checkEmpty(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() > 0 {
+		return nil
+	}
+	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+		return nil
+	}
+	return &DamagedError{Path: path, Detail: "empty file", Empty: true}
 }
 
 // explain turns the SQLite errors a user can fix into a sentence that says
@@ -174,8 +297,10 @@ func explain(err error) error {
 		return fmt.Errorf("database is locked by another process (stop the other station or program using it, then start again): %w", err)
 	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
 		return fmt.Errorf("database is read-only or not accessible (make it and its folder writable by you, or use another --home): %w", err)
-	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+	case sqlite3.SQLITE_NOTADB:
 		return fmt.Errorf("file is not a Build Station board: %w", err)
+	case sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("database disk image is damaged (stop the station and run `buildstation board status` for the recovery steps): %w", err)
 	}
 	return err
 }
