@@ -76,3 +76,19 @@ func short(sha string) string {
 	}
 	return sha
 }
+
+// completeHint is the nudge's {complete}: the one way this agent has to say
+// it is done, in the words of its prompt. Agents with the station's MCP
+// tools call them; a generic agent has only the command.
+func completeHint(spec sessionSpec) string {
+	generic := spec.Profile == "generic"
+	switch {
+	case spec.Kind == "review" && generic:
+		return "run `buildstation agent review approve --notes \"…\"` (or `changes`) with your verdict"
+	case spec.Kind == "review":
+		return "call the complete_review tool with your verdict"
+	case generic:
+		return "run `buildstation agent complete --summary \"what you did\"`"
+	}
+	return "call the complete_task tool with a summary"
+}

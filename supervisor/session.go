@@ -40,6 +40,7 @@ type sessionSpec struct {
 	CPUAlive            float64
 	Branch, Base        string // the task's worktree branch and its start, when git
 	Summary             string // for a review: what the coding session said it did
+	Profile             string // the agent's profile: which way it reports ({complete} in the nudge)
 }
 
 // outcome is how a session ended, for the station to settle its task.

@@ -461,6 +461,9 @@ func (st *Station) newSession(p config.Project, task Task, kind, id string, ws W
 	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
+	if a, err := st.Config().AgentFor(p); err == nil {
+		spec.Profile = a.Profile
+	}
 	con := newConsole(transcript, st.log.With("session", id))
 	s := newSession(st, spec, proc, con, base)
 	s.closeTranscript = transcript.Close
@@ -626,7 +629,8 @@ func (st *Station) renderNudge(spec sessionSpec, lastOutput, now time.Time, evid
 			ev = append(ev, l+" nothing")
 		}
 	}
-	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "))
+	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "),
+		"{complete}", completeHint(spec))
 	// A TUI submits on Enter; a newline inside the text would submit early.
 	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
 }

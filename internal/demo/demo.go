@@ -81,7 +81,7 @@ idle_window = %q
 block_window = %q
 review_idle_window = %q
 cpu_alive = "10%%"
-nudge = "Note: I noticed you've been silent for {idle}. If you've finished the task, commit and call complete_task with a summary. If you're still working, just continue."
+nudge = "Note: I noticed you've been silent for {idle}. If you've finished the task, commit and {complete}. If you're still working, just continue."
 
 [[projects]]
 name = "demo"

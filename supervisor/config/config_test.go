@@ -246,7 +246,6 @@ agent = "mine"
 [[projects]]
 name = "inline"
 path = "."
-agent = "mine"
 command = ["sh", "run.sh"]
 args = ["-x"]
 

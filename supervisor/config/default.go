@@ -7,8 +7,20 @@ import (
 )
 
 // DefaultNudge is typed into a session that has gone quiet. Most stalls are
-// an agent that finished and forgot the last step, so it asks for exactly that.
-const DefaultNudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
+// an agent that finished and forgot the last step, so it asks for exactly
+// that, in the words the agent can act on: {idle} is how long it really was
+// silent, {complete} the tool or command this agent actually has.
+const DefaultNudge = "Note: I noticed you've been silent for {idle}. If you've finished the task — run git commit and {complete}. If you're still working, just continue."
+
+// legacyNudge is the default that earlier versions wrote into config.toml:
+// it said "5 minutes" whatever the window and named an MCP tool generic
+// agents do not have. A config still holding it word for word gets the
+// current default, which says the same thing truthfully.
+const legacyNudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
+
+// NudgePlaceholders are the {names} a nudge may use; any other {word} is
+// refused when config.toml is read, so a typo is never typed literally.
+var NudgePlaceholders = []string{"{idle}", "{task}", "{evidence}", "{complete}"}
 
 // DefaultBackend is the backend used when config.toml names none: "tmux" on
 // macOS when tmux is on PATH, as docs/contract.md says, else "pty". The OS is
@@ -77,7 +89,10 @@ review_idle_window = "10m"          # idle_window for review sessions, which rea
 cpu_alive = "10%"                   # descendants' CPU, share of one core over the window, that counts as life
 breaker = "3 in 10m"                # this many blocks in a project within this time pause its queue; "off" disables
 permission_mode = ""                # "" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"
-nudge = "Note: I noticed you've been silent for 5 minutes. If you've finished the task — run git commit and call complete_task with a summary. If you're still working, just continue."
+nudge = "Note: I noticed you've been silent for {idle}. If you've finished the task — run git commit and {complete}. If you're still working, just continue."
+# The nudge may use {idle} (how long it was silent), {task} (its title),
+# {evidence} (what each layer last showed) and {complete} (how this agent
+# reports it is done: the complete_task tool, or "buildstation agent complete").
 
 # Agent profiles. claude, codex and gemini are built in; a table here
 # overrides one of them or adds another.

@@ -144,6 +144,12 @@ func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents m
 			if strings.TrimSpace(str) == "" {
 				c.fail(key, nil, "is empty", "write the text to type into a quiet session")
 			}
+			if bad := unknownPlaceholder(str); bad != "" {
+				c.fail(key, nil, "has an unknown placeholder "+bad, "use "+strings.Join(NudgePlaceholders, ", "))
+			}
+			if str == legacyNudge {
+				str = DefaultNudge
+			}
 			s.Nudge = str
 		}
 	default:
@@ -296,6 +302,11 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	if _, ok := t["path"]; !ok {
 		c.fail(pk.with("path"), nil, "is missing", `add path = "…", the project's folder`)
 	}
+	if _, agent := t["agent"]; agent && len(p.Command) > 0 {
+		// One would silently win; say so instead of guessing.
+		c.fail(pk.with("command"), nil, "is set together with agent",
+			`keep one: agent = "NAME" runs a configured agent, command = [...] runs a program of your own`)
+	}
 	p.Agent = p.Settings.Agent
 	switch {
 	case worktreeRoot == "":
@@ -356,4 +367,32 @@ func cutHome(s string) (string, bool) {
 		return rest, true
 	}
 	return strings.CutPrefix(s, `~`+string(filepath.Separator))
+}
+
+// unknownPlaceholder is the first {word} in a nudge that is not one of
+// NudgePlaceholders, or "". Braces around anything but a plain word (JSON,
+// "{ }") are text, not placeholders.
+func unknownPlaceholder(s string) string {
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			return ""
+		}
+		s = s[i:]
+		j := strings.IndexByte(s, '}')
+		if j < 0 {
+			return ""
+		}
+		word := s[:j+1]
+		if isWord(word[1:j]) && !slices.Contains(NudgePlaceholders, word) {
+			return word
+		}
+		s = s[1:]
+	}
+}
+
+func isWord(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) < 0
 }
