@@ -7,3 +7,9 @@ func (s *Server) SetKeepalive(d time.Duration) { s.keepalive = d }
 
 // EarlierReasons is get_task's list of reasons from a task's history.
 var EarlierReasons = earlierReasons
+
+// SetInFlight sets the in-flight bound and the wait for a slot, for a test.
+func (s *Server) SetInFlight(n int, wait time.Duration) {
+	s.inflight = make(chan struct{}, n)
+	s.queueWait = wait
+}

@@ -5,8 +5,11 @@ import "net/http"
 // routes registers every route. Station routes need the station token; agent
 // routes need a session token and act on that token's session only.
 func (s *Server) routes() {
-	st := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(h)) }
-	ag := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireSession(h)) }
+	st := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(s.bounded(h))) }
+	ag := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireSession(s.bounded(h))) }
+	// Streams last as long as their client wants: they do not count toward
+	// the in-flight bound, which is for requests that finish.
+	stream := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(h)) }
 
 	st("GET /v1/status", s.getStatus)
 	st("GET /v1/projects", s.getProjects)
@@ -25,9 +28,9 @@ func (s *Server) routes() {
 	st("POST /v1/sessions/{id}/send", s.sendSession)
 	st("POST /v1/sessions/{id}/nudge", s.nudgeSession)
 	st("POST /v1/sessions/{id}/block", s.blockSession)
-	st("GET /v1/sessions/{id}/attach", s.attachSession)
+	stream("GET /v1/sessions/{id}/attach", s.attachSession)
 
-	st("GET /v1/events", s.events)
+	stream("GET /v1/events", s.events)
 
 	ag("POST /v1/agent/complete", s.agentComplete)
 	ag("POST /v1/agent/block", s.agentBlock)

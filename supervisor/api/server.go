@@ -22,7 +22,21 @@ type Server struct {
 	// proxies and the client notice a dead connection. A field so tests can
 	// shorten it.
 	keepalive time.Duration
+
+	// inflight holds a slot per request being answered (streams aside);
+	// queueWait is how long a request waits for a slot before a 503.
+	inflight  chan struct{}
+	queueWait time.Duration
 }
+
+// maxInFlight bounds the requests answered at once. Past it a request waits
+// queueWait for a slot, then gets 503 with Retry-After: a flood of clients
+// costs bounded memory and the ones answered stay fast, instead of every
+// request slowing until most time out.
+const (
+	maxInFlight      = 64
+	defaultQueueWait = time.Second
+)
 
 // Timeouts of the http.Server. Streaming routes (events, attach) clear their
 // own deadlines; everything else is a short request and must not hold a
@@ -47,6 +61,8 @@ func NewServer(st Station, stationToken string, log *slog.Logger) *Server {
 		log:       log,
 		mux:       http.NewServeMux(),
 		keepalive: 15 * time.Second,
+		inflight:  make(chan struct{}, maxInFlight),
+		queueWait: defaultQueueWait,
 	}
 	s.routes()
 	s.handler = s.guard(s.mux)
@@ -59,7 +75,44 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Mount adds h at pattern (a ServeMux pattern) behind the same Host, Origin
 // and token checks as every route: any valid token reaches h. Wrap h with
 // RequireSession or RequireStation to narrow who may use it.
-func (s *Server) Mount(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+// Requests other than GET (which a streaming handler such as MCP's uses
+// for its long-lived stream) count toward the in-flight bound.
+func (s *Server) Mount(pattern string, h http.Handler) {
+	b := s.bounded(h)
+	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b.ServeHTTP(w, r)
+	}))
+}
+
+// bounded answers through h while fewer than maxInFlight requests are
+// being answered; otherwise it waits up to queueWait for one to finish and
+// then refuses with 503 and Retry-After.
+func (s *Server) bounded(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.inflight <- struct{}{}:
+		default:
+			t := time.NewTimer(s.queueWait)
+			select {
+			case s.inflight <- struct{}{}:
+				t.Stop()
+			case <-t.C:
+				w.Header().Set("Retry-After", "1")
+				writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("the station is busy (%d requests in flight); retry in a second", cap(s.inflight)))
+				return
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+		}
+		defer func() { <-s.inflight }()
+		h.ServeHTTP(w, r)
+	})
+}
 
 // Listen opens the API's listener on a free loopback port. Loopback only: the
 // station is for this machine's user, never the network.
