@@ -154,6 +154,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	// instead of the dashboard: for screenshots, and for a desktop with no
 	// tray to put the icon in.
 	preview := os.Getenv("BUILDSTATION_TRAY_PREVIEW") != ""
+	ui.ShowTray() // before Run, or Fyne never starts the tray
 	a.Lifecycle().SetOnStarted(func() {
 		ui.Start(ctx, c.hidden || preview)
 		if c.open != "" {

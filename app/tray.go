@@ -56,14 +56,14 @@ func (u *UI) refreshTray() {
 // item per live session, then the actions.
 func (u *UI) TrayMenu() *fyne.Menu {
 	var items []*fyne.MenuItem
+	// The first line is the counts in words. It is a live item (it
+	// opens the dashboard), not a disabled one: trays grey disabled
+	// items out, and this is the line a person reads.
 	if u.snap.Connected {
-		head := fyne.NewMenuItem(Count(u.snap).Header(), nil)
-		head.Disabled = true
-		items = append(items, head)
+		items = append(items, fyne.NewMenuItem(Count(u.snap).Header(), u.ShowDashboard))
 	} else {
-		head := fyne.NewMenuItem("No station running — reconnecting", nil)
-		head.Disabled = true
-		items = append(items, head, fyne.NewMenuItem("Reconnect now", u.conn.Refresh))
+		items = append(items, fyne.NewMenuItem("No station running — reconnecting", u.ShowDashboard),
+			fyne.NewMenuItem("Reconnect now", u.conn.Refresh))
 	}
 	if live := liveSessions(u.snap); len(live) > 0 {
 		items = append(items, fyne.NewMenuItemSeparator())

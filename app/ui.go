@@ -89,10 +89,19 @@ func New(o Options) *UI {
 	return u
 }
 
-// Start sets up the tray and, unless hidden, shows the dashboard; then
-// it connects in the background until ctx ends. Call it on Fyne's
-// goroutine before or as the app runs (main: from App.Lifecycle's
-// OnStarted, or before Run).
+// ShowTray puts the icon and menu in the system tray. Call it before the
+// app runs: Fyne 2.7 starts its tray once, just before the app's started
+// callback, and only if a tray menu was set by then — set later, no item
+// is ever registered with the desktop (StatusNotifierItem, the Windows
+// notification area, the macOS menu bar). Later snapshots update it.
+func (u *UI) ShowTray() {
+	u.app.SetIcon(u.icon)
+	u.refreshTray()
+}
+
+// Start shows the dashboard unless hidden, and connects in the background
+// until ctx ends. Call it on Fyne's goroutine as the app runs (main: from
+// App.Lifecycle's OnStarted), after ShowTray.
 func (u *UI) Start(ctx context.Context, hidden bool) {
 	u.ctx = ctx
 	u.app.SetIcon(u.icon)

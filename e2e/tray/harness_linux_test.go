@@ -1,0 +1,333 @@
+//go:build linux && cgo
+
+package tray_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/buildstation/buildstation/e2e/rig"
+)
+
+var bin string // the buildstation binary under test, built with cgo (the tray)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bs-e2e-tray-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "buildstation")
+	build := exec.Command("go", "build", "-o", bin, "github.com/buildstation/buildstation")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the tray: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// need skips the test when a program is missing on a developer's machine
+// and fails it in CI, where a skipped tray suite would look like a pass.
+func need(t *testing.T, prog, pkg string) {
+	t.Helper()
+	if _, err := exec.LookPath(prog); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed (apt-get install %s)", prog, pkg)
+		}
+		t.Skipf("%s is not installed (apt-get install %s)", prog, pkg)
+	}
+}
+
+// startXvfb runs a virtual X server of the test's own and returns its
+// DISPLAY. -displayfd picks a free display number and says which.
+func startXvfb(t *testing.T) string {
+	t.Helper()
+	need(t, "Xvfb", "xvfb")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	select {
+	case n := <-line:
+		if n == "" {
+			t.Fatal("Xvfb did not start")
+		}
+		return ":" + n
+	case <-time.After(30 * time.Second):
+		t.Fatal("Xvfb did not say its display within 30s")
+	}
+	return ""
+}
+
+// privateBus starts a D-Bus session daemon of the test's own and returns
+// its address.
+func privateBus(t *testing.T) string {
+	t.Helper()
+	need(t, "dbus-daemon", "dbus-daemon")
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(addr)
+}
+
+// watcher stands in for the desktop's StatusNotifierWatcher (what a tray
+// host such as xfce4-panel or KDE's runs): items register with it, and
+// the test reads them as a host would.
+type watcher struct {
+	conn  *dbus.Conn
+	mu    sync.Mutex
+	items []item
+	reg   chan struct{}
+}
+
+type item struct{ service, path string }
+
+func newWatcher(t *testing.T, addr string) *watcher {
+	t.Helper()
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	w := &watcher{conn: conn, reg: make(chan struct{}, 8)}
+	const iface = "org.kde.StatusNotifierWatcher"
+	if err := conn.Export(w, "/StatusNotifierWatcher", iface); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Export(watcherProps{}, "/StatusNotifierWatcher", "org.freedesktop.DBus.Properties"); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := conn.RequestName(iface, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own %s: %v %v", iface, reply, err)
+	}
+	return w
+}
+
+// RegisterStatusNotifierItem is the watcher's method: the argument is the
+// item's bus name or, as fyne.io/systray sends, its object path on the
+// caller's connection.
+func (w *watcher) RegisterStatusNotifierItem(sender dbus.Sender, service string) *dbus.Error {
+	it := item{service: string(sender), path: service}
+	if !strings.HasPrefix(service, "/") {
+		it = item{service: service, path: "/StatusNotifierItem"}
+	}
+	w.mu.Lock()
+	w.items = append(w.items, it)
+	w.mu.Unlock()
+	select {
+	case w.reg <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (w *watcher) RegisterStatusNotifierHost(sender dbus.Sender, service string) *dbus.Error {
+	return nil
+}
+
+// watcherProps answers the watcher's properties: a host is registered, so
+// items show themselves.
+type watcherProps struct{}
+
+func (watcherProps) Get(iface, name string) (dbus.Variant, *dbus.Error) {
+	switch name {
+	case "IsStatusNotifierHostRegistered":
+		return dbus.MakeVariant(true), nil
+	case "ProtocolVersion":
+		return dbus.MakeVariant(int32(0)), nil
+	case "RegisteredStatusNotifierItems":
+		return dbus.MakeVariant([]string{}), nil
+	}
+	return dbus.Variant{}, dbus.MakeFailedError(errors.New("no such property " + name))
+}
+
+func (p watcherProps) GetAll(iface string) (map[string]dbus.Variant, *dbus.Error) {
+	return map[string]dbus.Variant{"IsStatusNotifierHostRegistered": dbus.MakeVariant(true), "ProtocolVersion": dbus.MakeVariant(int32(0))}, nil
+}
+
+// waitItem waits for the first registered item.
+func (w *watcher) waitItem(t *testing.T, d time.Duration, tray *rig.Buffer) item {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		w.mu.Lock()
+		if len(w.items) > 0 {
+			it := w.items[0]
+			w.mu.Unlock()
+			return it
+		}
+		w.mu.Unlock()
+		select {
+		case <-w.reg:
+		case <-deadline:
+			t.Fatalf("no StatusNotifierItem registered with the watcher within %s; tray output:\n%s", d, tray)
+		}
+	}
+}
+
+// view is what a tray host shows of the item.
+type view struct {
+	Tooltip string
+	Icon    []byte // the largest pixmap's ARGB pixels
+	IconW   int
+	Menu    []string // the menu's labels, top level, "(off)" after disabled ones
+}
+
+func (w *watcher) read(it item) (view, error) {
+	var v view
+	obj := w.conn.Object(it.service, dbus.ObjectPath(it.path))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var tip struct {
+		Name  string
+		Icons []pixmap
+		Title string
+		Text  string
+	}
+	tv, err := obj.GetProperty("org.kde.StatusNotifierItem.ToolTip")
+	if err != nil {
+		return v, fmt.Errorf("read ToolTip: %w", err)
+	}
+	if err := tv.Store(&tip); err != nil {
+		return v, fmt.Errorf("decode ToolTip %v: %w", tv, err)
+	}
+	v.Tooltip = tip.Title
+	iv, err := obj.GetProperty("org.kde.StatusNotifierItem.IconPixmap")
+	if err != nil {
+		return v, fmt.Errorf("read IconPixmap: %w", err)
+	}
+	var pix []pixmap
+	if err := iv.Store(&pix); err != nil {
+		return v, fmt.Errorf("decode IconPixmap: %w", err)
+	}
+	for _, p := range pix {
+		if int(p.W) > v.IconW {
+			v.IconW, v.Icon = int(p.W), p.Pix
+		}
+	}
+	mv, err := obj.GetProperty("org.kde.StatusNotifierItem.Menu")
+	if err != nil {
+		return v, fmt.Errorf("read Menu: %w", err)
+	}
+	menuPath, _ := mv.Value().(dbus.ObjectPath)
+	var rev uint32
+	var layout menuNode
+	call := w.conn.Object(it.service, menuPath).CallWithContext(ctx, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{})
+	if err := call.Store(&rev, &layout); err != nil {
+		return v, fmt.Errorf("GetLayout: %w", err)
+	}
+	for _, c := range layout.Children {
+		var child menuNode
+		if err := dbus.Store([]any{c.Value()}, &child); err != nil {
+			return v, fmt.Errorf("decode a menu item: %w", err)
+		}
+		if t, _ := child.Props["type"].Value().(string); t == "separator" {
+			v.Menu = append(v.Menu, "---")
+			continue
+		}
+		if vis, ok := child.Props["visible"].Value().(bool); ok && !vis {
+			continue
+		}
+		label, _ := child.Props["label"].Value().(string)
+		if en, ok := child.Props["enabled"].Value().(bool); ok && !en {
+			label += " (off)"
+		}
+		v.Menu = append(v.Menu, label)
+	}
+	return v, nil
+}
+
+type pixmap struct {
+	W, H int32
+	Pix  []byte
+}
+
+type menuNode struct {
+	ID       int32
+	Props    map[string]dbus.Variant
+	Children []dbus.Variant
+}
+
+// waitView reads the item until ok accepts what it shows.
+func (w *watcher) waitView(t *testing.T, it item, d time.Duration, what string, ok func(view) bool) view {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	var last view
+	var lastErr error
+	for time.Now().Before(deadline) {
+		v, err := w.read(it)
+		if err == nil && ok(v) {
+			return v
+		}
+		last, lastErr = v, err
+		// A poll: the item's PropertiesChanged signals are not what a
+		// host re-reads the menu on, and a poll is what this test can
+		// trust on a loaded machine.
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the tray never showed %s within %s; last read: tooltip %q, menu %q, icon %dpx (err %v)", what, d, last.Tooltip, last.Menu, last.IconW, lastErr)
+	return last
+}
+
+// tray runs `buildstation --hidden` on home with the display and bus.
+func startTray(t *testing.T, home, display, bus string, args ...string) *rig.Buffer {
+	t.Helper()
+	out := &rig.Buffer{}
+	cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
+	cmd.Env = append(rig.Env(bin, home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY=")
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	})
+	return out
+}
