@@ -16,6 +16,7 @@ import (
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/demo"
+	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -114,6 +115,13 @@ func runDaemon(ctx context.Context, homeFlag string, args []string) int {
 	log, closeLog := stationLog(home, true)
 	defer closeLog()
 	if err := daemon.Run(ctx, stationOptions(home, log)); err != nil {
+		if instance.IsOwned(err) {
+			// Exit 0: launchd's KeepAlive, systemd's Restart=on-failure
+			// and the logon task restart a station that failed, and this
+			// one did its job (the home has a station).
+			fmt.Fprintf(os.Stderr, "buildstation: %v; this one exits\n", err)
+			return 0
+		}
 		return fail(err)
 	}
 	return 0

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/boardopen"
+	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -46,11 +47,16 @@ func Run(ctx context.Context, o Options) error {
 	if err := os.MkdirAll(o.Home, 0o700); err != nil {
 		return fmt.Errorf("create home %s: %w", o.Home, err)
 	}
-	cfg, err := config.Load(o.Home)
+	// The home is this station's for its whole life: a second station
+	// (a login item racing the tray, a double click) gets an
+	// *instance.OwnedError and its caller exits 0.
+	lock, err := instance.LockHome(o.Home)
 	if err != nil {
 		return err
 	}
-	if err := refuseSecond(ctx, o.Home); err != nil {
+	defer lock.Release()
+	cfg, err := config.Load(o.Home)
+	if err != nil {
 		return err
 	}
 	board, err := boardopen.Open(ctx, o.Home, cfg)
@@ -143,25 +149,6 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Statio
 			}
 		}
 	}()
-	return nil
-}
-
-// refuseSecond stops a second station on the same home: two would run every
-// task twice.
-func refuseSecond(ctx context.Context, home string) error {
-	f, err := api.ReadStationFile(home)
-	if err != nil {
-		return nil // none recorded
-	}
-	c, err := api.Dial(home)
-	if err != nil {
-		return nil
-	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if _, err := c.Status(cctx); err == nil {
-		return fmt.Errorf("a station is already running for %s (pid %d, %s); stop it first or use another --home", home, f.PID, f.URL)
-	}
 	return nil
 }
 
