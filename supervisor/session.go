@@ -185,9 +185,9 @@ func (s *session) run(ctx context.Context) outcome {
 		}
 		exited <- code
 	}()
-	go s.readLoop()
-	s.st.observe(s.target())
-
+	// Arm before the first read: output read earlier would be older than
+	// the window and never count, leaving an agent that printed at once
+	// "starting" until it is nudged.
 	now := time.Now()
 	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
 	if !s.resumeFrom.IsZero() && s.resumeFrom.Before(now) {
@@ -195,6 +195,8 @@ func (s *session) run(ctx context.Context) outcome {
 		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
 		s.wd.State = s.wd.Base
 	}
+	go s.readLoop()
+	s.st.observe(s.target())
 	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
 	defer s.timer.Stop()
 	s.publish()
@@ -411,7 +413,11 @@ func (s *session) nudge(now time.Time) {
 	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence) + s.st.gateNote(s.spec)
 	s.typeText(text, now)
 	s.st.judgeHead(s.spec)
-	s.log.Info("nudged", "silent_since", s.silentSince)
+	if s.silentSince.IsZero() {
+		s.log.Info("nudged", "silent_since", "no output yet")
+	} else {
+		s.log.Info("nudged", "silent_since", s.silentSince)
+	}
 }
 
 // typeText writes text now and Enter after enterDelay.
