@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,14 +39,58 @@ func TestClaudeCompletesThroughMCP(t *testing.T) {
 	if !strings.Contains(mains[1].LastUser, "[tool_result]") || !strings.Contains(mains[1].LastUser, "finish the widget") {
 		t.Errorf("get_task's result does not hold the task: %q", mains[1].LastUser)
 	}
-	// The first request may leave before the MCP server is connected (the
-	// TUI does not wait for it), so look at the second: by then the tools
-	// must be offered directly, not behind ToolSearch.
-	if !slices.Contains(mains[1].Tools, completeTask) {
+	// The station types the prompt once the tools are listed, so the first
+	// request offers them, directly, not behind ToolSearch.
+	if !slices.Contains(mains[0].Tools, completeTask) {
 		t.Errorf("the station's tools were not offered directly: %v", mains[1].Tools)
 	}
 	if strings.Contains(r.log(), "msg=nudged") {
 		t.Error("a session that finished at once was nudged")
+	}
+}
+
+// Claude's first turn: the station types the prompt once Claude Code has
+// listed the station's MCP tools, so the very first model request offers
+// complete_task and a one-shot task lands at once, never nudged. The prompt
+// is multi-line, holds every character cmd.exe and shells treat specially,
+// and is too long for one argv entry on Linux (128 KiB): typed, it reaches
+// the model whole.
+func TestClaudeFirstTurnHasTheStationTools(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, rigOptions{window: "15s"},
+		call(completeTask, map[string]any{"summary": "e2e: done in the first turn"}),
+		say("Done."))
+	var body strings.Builder
+	body.WriteString("Call complete_task at once.\nQuotes \" and % & ^ ! < > | `x` $HOME %PATH% !x!\r\nlast of the head\n")
+	for i := 0; body.Len() < 200<<10; i++ {
+		fmt.Fprintf(&body, "line %05d: \" %% & ^ ! stays as typed\n", i)
+	}
+	file := filepath.Join(t.TempDir(), "body.txt")
+	if err := os.WriteFile(file, []byte(body.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var task e2erig.Task
+	r.MustJSON(&task, "task", "add", "--project", "web", "--title", `one shot "%&^!"`, "--body-file", file, "--json")
+	id := task.ID
+	r.until("the task done", 120*time.Second, r.api, id, func() bool { return r.Task(id).State == "done" })
+	mains := mainRequests(r.api)
+	if len(mains) == 0 {
+		t.Fatal("no agent-loop request")
+	}
+	if !slices.Contains(mains[0].Tools, completeTask) {
+		t.Errorf("the first model request offered no station tools: %v", mains[0].Tools)
+	}
+	first := mains[0].LastUser
+	want := strings.ReplaceAll(strings.TrimSpace(body.String()), "\r\n", "\n")
+	if !strings.Contains(first, `Task `+id+`: one shot "%&^!"`) || !strings.Contains(first, want) {
+		t.Errorf("the first user message is not the whole prompt (%d bytes, want the %d-byte body in it): head %q tail %q",
+			len(first), len(want), clip(first, 300), first[max(0, len(first)-300):])
+	}
+	if got := r.Task(id); got.Summary != "e2e: done in the first turn" {
+		t.Errorf("summary %q", got.Summary)
+	}
+	if strings.Contains(r.log(), "msg=nudged") {
+		t.Error("a task that could finish in its first turn was nudged")
 	}
 }
 

@@ -14,6 +14,11 @@ type HookEvent struct {
 	Tool             string `json:"tool_name,omitempty"`
 }
 
+// HookMCPReady is the event the station's MCP server reports when a
+// session's agent has listed its tools: a prompt held back for them is
+// typed then.
+const HookMCPReady = "MCPReady"
+
 // hookInput maps a hook to the watchdog. Every hook is evidence of life;
 // some also say what the agent waits for.
 func hookInput(h HookEvent) (wdInput, string) {
@@ -58,6 +63,9 @@ func (st *Station) AgentHook(ctx context.Context, id string, h HookEvent) error 
 	}
 	if strings.TrimSpace(h.Event) == "" {
 		return Invalidf("a hook needs its hook_event_name")
+	}
+	if h.Event == HookMCPReady {
+		return s.send(ctx, command{kind: cmdMCPReady})
 	}
 	in, why := hookInput(h)
 	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board", text: why})

@@ -33,11 +33,21 @@ func TestDefaultNudgeSaysTheWindowAndTheAgentsOwnWayToComplete(t *testing.T) {
 				h := startWith(t, func(o *Options) {
 					o.Config.Agents = map[string]config.Agent{"claude": {Name: "claude", Command: []string{"claude"}, Profile: "claude"}}
 				}, p)
-				h.add("web", "fix the bug")
+				task := h.add("web", "fix the bug")
 				pr := h.proc()
+				typed := 0
+				if tc.agent == "claude" {
+					// Claude's prompt is typed once it has listed the tools.
+					if err := h.st.AgentHook(h.ctx, h.session(task.ID).ID, HookEvent{Event: HookMCPReady}); err != nil {
+						t.Fatal(err)
+					}
+					// Past the prompt's echo grace too: output then is life.
+					advance(promptSettle + enterDelay + echoGrace + time.Millisecond)
+					typed = 2 // the prompt and its Enter
+				}
 				pr.say("thinking\r\n")
 				advance(tc.idle + time.Millisecond)
-				w := pr.Writes()
+				w := pr.Writes()[typed:]
 				if len(w) != 1 {
 					t.Fatalf("writes %q, want the nudge", w)
 				}

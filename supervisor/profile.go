@@ -20,14 +20,47 @@ type launchSpec struct {
 	Self           string // the buildstation executable, for hooks that call back
 	Dir            string // where the profile's files go (the logs folder)
 	Prompt         string
+	PromptFile     string // where the prompt is written (BUILDSTATION_PROMPT_FILE)
 }
 
 // launch is how a session's agent starts.
+//
+// The prompt never goes into argv whole: argv cannot carry a NUL, is capped
+// (32 KiB for a whole Windows command line, 128 KiB per argument on Linux,
+// ARG_MAX in all), and through an npm .cmd shim cmd.exe cannot carry a line
+// break at all. A task's title and body are anybody's text, so a profile
+// either has the station type the prompt into the agent's terminal (Type),
+// or gives the agent a one-line pointer to the prompt file.
 type launch struct {
 	Argv []string
 	// Env is added after the station's BUILDSTATION_* variables and before
 	// the agent's own env from config.toml, which may override it.
 	Env []string
+	// Type is typed into the session as its first message (text, then
+	// Enter as a separate write); "" types nothing.
+	Type string
+	// TypeAfterMCP holds Type back until the session's agent has listed
+	// the station's MCP tools, so that its first turn can call them.
+	TypeAfterMCP bool
+	// TypePasted wraps Type in bracketed-paste markers (ESC[200~ … ESC[201~)
+	// for a TUI that turns the mode on: one paste, however many reads the
+	// terminal splits it into. Without them Claude Code took each 4 KiB
+	// read of a long prompt for a paste of its own.
+	TypePasted bool
+}
+
+// pointerPrompt is the one-line prompt for an agent CLI that can only take
+// its prompt as an argument: it names the file that holds the whole task.
+// A path cannot hold a line break that matters here: one that did would
+// only end the line early, never reach a shell.
+func pointerPrompt(spec launchSpec) string {
+	path := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, spec.PromptFile)
+	return "Your task is in the file " + path + " (also named by $BUILDSTATION_PROMPT_FILE): read all of it first, then do what it says."
 }
 
 // tokenEnv is how a profile's files name the session token: by reference

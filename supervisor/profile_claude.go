@@ -11,8 +11,11 @@ var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Not
 //   - --allowedTools pre-approving the station's tools: a session must never
 //     stop at a permission prompt to report its own progress;
 //   - --settings with hooks that call `buildstation agent hook`;
-//   - the prompt after "--": --allowedTools takes any number of values and
-//     would swallow a prompt written after it;
+//   - no prompt in argv: the station types it once the session has listed
+//     the station's MCP tools. Claude Code submits a prompt given in argv
+//     before its MCP servers connect, so that first turn would see no
+//     station tools (CLAUDE-CODE.md); and argv cannot carry every prompt
+//     (see launch);
 //   - ENABLE_TOOL_SEARCH=false, else MCP tools hide behind a ToolSearch tool
 //     and the model sees only the built-in ones.
 func claudeLaunch(spec launchSpec) (launch, error) {
@@ -47,6 +50,5 @@ func claudeLaunch(spec launchSpec) (launch, error) {
 		// config.toml's names are Claude Code's own.
 		argv = append(argv, "--permission-mode", spec.PermissionMode)
 	}
-	argv = append(argv, "--", spec.Prompt)
-	return launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}}, nil
+	return launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true}, nil
 }

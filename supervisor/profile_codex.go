@@ -23,9 +23,10 @@ func codexLaunch(spec launchSpec) launch {
 		"-c", "mcp_servers."+mcpServerName+".bearer_token_env_var="+jsonString(tokenEnv),
 	)
 	argv = append(argv, codexPermission(spec.PermissionMode)...)
-	// Codex's prompt is its positional argument; "--" keeps a prompt that
-	// starts with "-" from being read as a flag.
-	argv = append(argv, "--", spec.Prompt)
+	// Codex's prompt is its positional argument, so it gets the one-line
+	// pointer to the prompt file (see launch); "--" keeps it from ever
+	// being read as a flag.
+	argv = append(argv, "--", pointerPrompt(spec))
 	return launch{Argv: argv}
 }
 

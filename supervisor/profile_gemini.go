@@ -41,9 +41,10 @@ func geminiLaunch(spec launchSpec) (launch, error) {
 	}
 	// -i runs the prompt and stays interactive (a positional prompt did not
 	// on older releases); the "=" form keeps a prompt starting with "-"
-	// from being parsed as a flag.
+	// from being parsed as a flag. The prompt is the one-line pointer to
+	// the prompt file (see launch).
 	// https://geminicli.com/docs/cli/cli-reference
-	argv = append(argv, "--prompt-interactive="+spec.Prompt)
+	argv = append(argv, "--prompt-interactive="+pointerPrompt(spec))
 	return launch{Argv: argv, Env: []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + file}}, nil
 }
 

@@ -15,7 +15,10 @@ func TestAgentLaunch(t *testing.T) {
 	// profile writes: files and argv name it, never hold it.
 	const secret = "tok-0123456789abcdef"
 	t.Setenv("BUILDSTATION_TOKEN", secret)
-	const prompt = "--fix the bug\nthen commit"
+	// Every byte argv cannot carry well: a NUL, line breaks, cmd.exe's
+	// specials, a leading "-". None of it may reach argv.
+	const prompt = "--fix the bug\r\nthen commit \" % & ^ ! \x00 done"
+	const pointer = "Your task is in the file /home/u/.buildstation/logs/s1.prompt.md (also named by $BUILDSTATION_PROMPT_FILE): read all of it first, then do what it says."
 	tools := "mcp__buildstation__get_task mcp__buildstation__report_progress mcp__buildstation__set_status " +
 		"mcp__buildstation__complete_task mcp__buildstation__block_task mcp__buildstation__complete_review"
 
@@ -27,13 +30,15 @@ func TestAgentLaunch(t *testing.T) {
 		env     []string
 		files   map[string]string // file suffix → exact contents
 		noFiles bool
+		typed   string // what the station types as the first message
 	}{
 		{
 			name:  "claude",
 			agent: config.Agent{Command: []string{"claude"}, Args: []string{"--model", "opus"}, Profile: "claude"},
 			argv: "claude | --model | opus | --mcp-config | DIR/s1.mcp.json | --strict-mcp-config | --allowedTools | " +
-				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json | -- | " + prompt,
-			env: []string{"ENABLE_TOOL_SEARCH=false"},
+				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json",
+			env:   []string{"ENABLE_TOOL_SEARCH=false"},
+			typed: prompt,
 			files: map[string]string{
 				".mcp.json": `{
   "mcpServers": {
@@ -55,14 +60,15 @@ func TestAgentLaunch(t *testing.T) {
 			agent: config.Agent{Command: []string{"claude"}, Profile: "claude"},
 			mode:  "default",
 			argv: "claude | --mcp-config | DIR/s1.mcp.json | --strict-mcp-config | --allowedTools | " +
-				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json | --permission-mode | default | -- | " + prompt,
-			env: []string{"ENABLE_TOOL_SEARCH=false"},
+				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json | --permission-mode | default",
+			env:   []string{"ENABLE_TOOL_SEARCH=false"},
+			typed: prompt,
 		},
 		{
 			name:  "codex",
 			agent: config.Agent{Command: []string{"codex"}, Profile: "codex"},
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
-				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | -- | ` + prompt,
+				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | -- | ` + pointer,
 			noFiles: true,
 		},
 		{
@@ -71,14 +77,14 @@ func TestAgentLaunch(t *testing.T) {
 			mode:  "bypassPermissions",
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
 				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` +
-				`--dangerously-bypass-approvals-and-sandbox | -- | ` + prompt,
+				`--dangerously-bypass-approvals-and-sandbox | -- | ` + pointer,
 			noFiles: true,
 		},
 		{
 			name:  "gemini",
 			agent: config.Agent{Command: []string{"gemini"}, Profile: "gemini"},
 			mode:  "acceptEdits",
-			argv:  "gemini | --approval-mode=auto_edit | --prompt-interactive=" + prompt,
+			argv:  "gemini | --approval-mode=auto_edit | --prompt-interactive=" + pointer,
 			env:   []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=DIR/s1.settings.json"},
 			files: map[string]string{".settings.json": `{
   "mcpServers": {
@@ -105,7 +111,8 @@ func TestAgentLaunch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			l, err := agentLaunch(launchSpec{Agent: tc.agent, PermissionMode: tc.mode, SessionID: "s1",
-				URL: "http://127.0.0.1:4242", Self: "/opt/Build Station/buildstation", Dir: dir, Prompt: prompt})
+				URL: "http://127.0.0.1:4242", Self: "/opt/Build Station/buildstation", Dir: dir, Prompt: prompt,
+				PromptFile: "/home/u/.buildstation/logs/s1.prompt.md"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +130,13 @@ func TestAgentLaunch(t *testing.T) {
 			if i := slices.Index(l.Argv, "--"); i >= 0 && i != len(l.Argv)-2 {
 				t.Errorf("the prompt must be the one argument after --: %q", l.Argv)
 			}
+			if l.Type != tc.typed || l.TypeAfterMCP != (tc.typed != "") {
+				t.Errorf("typed %q (after MCP %v), want %q", l.Type, l.TypeAfterMCP, tc.typed)
+			}
 			for _, a := range l.Argv {
+				if strings.ContainsAny(a, "\x00\r\n") || strings.Contains(a, "fix the bug") {
+					t.Errorf("argv holds the prompt or a byte argv cannot carry: %q", a)
+				}
 				if strings.Contains(a, secret) {
 					t.Errorf("argv holds the token: %q", a)
 				}

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -91,4 +92,25 @@ func completeHint(spec sessionSpec) string {
 		return "run `buildstation agent complete --summary \"what you did\"`"
 	}
 	return "call the complete_task tool with a summary"
+}
+
+// typeable makes a prompt safe to type into an agent's terminal: line
+// breaks become "\n" (a lone "\r" typed there is Enter, and would submit
+// half a prompt), and every other control character is dropped (Ctrl+C
+// would interrupt the agent, ESC starts a key sequence, NUL is nothing a
+// person can type), as are invalid UTF-8 bytes. The prompt file keeps the
+// text as it was.
+func typeable(prompt string) string {
+	prompt = strings.ReplaceAll(prompt, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return '\n'
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, prompt)
 }

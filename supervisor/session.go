@@ -25,6 +25,14 @@ const (
 	stopGrace = 3 * time.Second
 	// probeTimeout bounds one round of pull evidence (git, /proc).
 	probeTimeout = 10 * time.Second
+	// promptWait is how long a typed prompt waits for the agent to list the
+	// station's MCP tools (Claude Code took 11–21 s) before it is typed
+	// anyway: an agent without the tools can still work and report by
+	// `buildstation agent`, one with no prompt cannot.
+	promptWait = 90 * time.Second
+	// promptSettle is how long after the tools were listed the prompt is
+	// typed: the answer to tools/list is still on its way to the agent.
+	promptSettle = 300 * time.Millisecond
 )
 
 // sessionSpec is everything a session needs to run, fixed at start.
@@ -41,6 +49,11 @@ type sessionSpec struct {
 	Branch, Base        string // the task's worktree branch and its start, when git
 	Summary             string // for a review: what the coding session said it did
 	Profile             string // the agent's profile: which way it reports ({complete} in the nudge)
+	// Prompt is typed into the session as its first message ("" for an
+	// agent that got its prompt otherwise); with PromptAfterMCP it waits
+	// until the agent has listed the station's MCP tools.
+	Prompt         string
+	PromptAfterMCP bool
 }
 
 // outcome is how a session ended, for the station to settle its task.
@@ -81,6 +94,7 @@ const (
 	cmdReport                  // a report on the board or a hook: input, layer, text
 	cmdEnd                     // end the session; the task was settled elsewhere
 	cmdSettings                // the project's settings changed: new windows apply now
+	cmdMCPReady                // the agent listed the station's MCP tools
 )
 
 var sessionSeq atomic.Int64
@@ -117,6 +131,11 @@ type session struct {
 	nudgedAt  time.Time
 	echoUntil time.Time
 	enterC    <-chan time.Time
+	// promptC fires when the first prompt is to be typed; promptDue is
+	// true until it was.
+	promptC   <-chan time.Time
+	promptDue bool
+	mcpReady  bool
 	evidence  map[string]time.Time
 	why       string
 	timer     *time.Timer
@@ -199,6 +218,14 @@ func (s *session) run(ctx context.Context) outcome {
 	s.st.observe(s.target())
 	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
 	defer s.timer.Stop()
+	if s.spec.Prompt != "" && s.resumeFrom.IsZero() {
+		s.promptDue = true
+		wait := time.Duration(0)
+		if s.spec.PromptAfterMCP {
+			wait = promptWait
+		}
+		s.promptC = time.After(wait)
+	}
 	s.publish()
 
 	for {
@@ -222,6 +249,8 @@ func (s *session) run(ctx context.Context) outcome {
 		case <-s.enterC:
 			s.enterC = nil
 			s.write("\r")
+		case <-s.promptC:
+			s.typePrompt(time.Now())
 		case c := <-s.cmds:
 			if o, end := s.handle(ctx, c); end {
 				return o
@@ -316,6 +345,12 @@ func (s *session) onDeadline(ctx context.Context) {
 	now := time.Now()
 	if now.Before(s.deadline()) {
 		return // stale wake-up; rearm follows
+	}
+	if s.promptDue {
+		// Silence before the agent has its task is not a wedge: the
+		// window starts when the prompt is typed.
+		s.arm(now)
+		return
 	}
 	if jump := s.clockJump(now); jump != 0 {
 		// The machine slept: the agent was frozen too, and every session's
@@ -418,6 +453,40 @@ func (s *session) nudge(now time.Time) {
 	} else {
 		s.log.Info("nudged", "silent_since", s.silentSince)
 	}
+}
+
+// typePrompt types the session's first prompt, once, and starts its
+// window: the agent's work begins now.
+func (s *session) typePrompt(now time.Time) {
+	s.promptC = nil
+	if !s.promptDue {
+		return
+	}
+	s.promptDue = false
+	if s.spec.PromptAfterMCP && !s.mcpReady {
+		s.log.Warn("the agent did not list the station's MCP tools in time; typing its prompt anyway", "waited", promptWait)
+	}
+	s.log.Info("typing the prompt", "bytes", len(s.spec.Prompt))
+	// One writer for text and Enter: a long prompt takes the agent a while
+	// to read, and an Enter written meanwhile by another goroutine could
+	// land inside it.
+	text := s.spec.Prompt
+	s.echoUntil = now.Add(enterDelay + echoGrace)
+	go func() {
+		if _, err := io.WriteString(s.proc, text); err != nil {
+			s.log.Warn("type the prompt", "err", err)
+			return
+		}
+		select {
+		case <-time.After(enterDelay):
+		case <-s.done:
+			return
+		}
+		if _, err := io.WriteString(s.proc, "\r"); err != nil {
+			s.log.Warn("type the prompt's Enter", "err", err)
+		}
+	}()
+	s.arm(now)
 }
 
 // typeText writes text now and Enter after enterDelay.
@@ -523,6 +592,13 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 		}
 		s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
 		s.wd.CanNudge = set.Nudge != ""
+	case cmdMCPReady:
+		if !s.mcpReady {
+			s.mcpReady = true
+			if s.promptDue && s.spec.PromptAfterMCP {
+				s.promptC = time.After(promptSettle)
+			}
+		}
 	case cmdEnd:
 		s.wd.State = SessEnded
 		s.publish()

@@ -321,12 +321,16 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
 		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
+		counts := true
 		var fe *filesError
 		if errors.As(err, &fe) {
+			// The station's own failure, not the project's: it says so, and
+			// it does not count toward the project's breaker.
 			reason = fmt.Sprintf("cannot write the session's files in %s: %v; free disk space or fix its permissions, then requeue", fe.dir, fe.err)
+			counts = false
 		}
 		st.log.Error("start session", "task", task.ID, "err", err)
-		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id)
+		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id, counts)
 		return
 	}
 	st.register(ctx, s, time.Now())
@@ -421,7 +425,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	)
 	env = append(env, selfEnv(st.opt.Self)...)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
-		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt})
+		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt, PromptFile: promptFile})
 	if err != nil {
 		transcript.Close()
 		return nil, err
@@ -437,6 +441,13 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	}
 	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
 	s.backend = backend
+	if l.Type != "" {
+		s.spec.Prompt, s.spec.PromptAfterMCP = typeable(l.Type), l.TypeAfterMCP
+		if l.TypePasted {
+			// typeable left no ESC in the text, so it cannot end the paste.
+			s.spec.Prompt = "\x1b[200~" + s.spec.Prompt + "\x1b[201~"
+		}
+	}
 	return s, nil
 }
 
@@ -543,6 +554,12 @@ func (st *Station) release(s *session) {
 // settleBlock blocks a task unless something else already settled it (a
 // completion racing an exit is not an error), and tells the person.
 func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string) bool {
+	return st.settleBlockCounting(ctx, taskID, from, reason, actor, sessionID, true)
+}
+
+// settleBlockCounting is settleBlock; breaker is false for a block that
+// says nothing about the project (the station could not do its own part).
+func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string, breaker bool) bool {
 	t, err := st.board.Move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
 	if err != nil {
 		if !errors.Is(err, ErrConflict) {
@@ -553,7 +570,9 @@ func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskSt
 	st.publishTask(t)
 	st.log.Warn("task blocked", "task", taskID, "reason", reason)
 	st.notify(Notice{Kind: NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: reason})
-	st.breakerTrip(ctx, t, actor)
+	if breaker {
+		st.breakerTrip(ctx, t, actor)
+	}
 	return true
 }
 

@@ -75,9 +75,14 @@ func startConsole(app, cmdline, dir string, env []uint16, cols, rows uint16) (c 
 	defer windows.CloseHandle(outW)
 	defer func() {
 		if err != nil {
+			// Our read end first: before Windows 11 24H2 ClosePseudoConsole
+			// waits until the output is drained, and nobody reads it yet.
+			if c.out != nil {
+				_ = c.out.Close()
+				c.out = nil
+			}
 			c.closeConsole()
-			c.closeJob()
-			c.release()
+			c.release() // the input pipe, the process and the job
 		}
 	}()
 

@@ -11,12 +11,8 @@ import (
 // killWait bounds how long Stop waits for the agent to be gone after the kill.
 const killWait = 5 * time.Second
 
-// ctrlC typed into the console is the polite signal: the console turns it
-// into CTRL_C_EVENT for every process attached to it (the closest thing to
-// SIGTERM to a process group), and an agent's TUI reads it as interrupt.
-const ctrlC = "\x03"
-
-// Stop ends the agent's whole tree: Ctrl+C into its console, up to grace
+// Stop ends the agent's whole tree: Ctrl+C twice into its console (see
+// interrupt), up to grace
 // for the agent to exit, then TerminateJobObject. The agent is in the job
 // from its first instruction (it starts suspended), so the job holds the
 // tree; TerminateProcess on every descendant collected before the Ctrl+C is
@@ -45,19 +41,7 @@ func (p *proc) stop(grace time.Duration) error {
 		}
 	}
 
-	if grace > 0 {
-		select {
-		case <-p.done:
-		default:
-			_, _ = p.Write([]byte(ctrlC))
-		}
-		t := time.NewTimer(grace)
-		select {
-		case <-p.done:
-		case <-t.C:
-		}
-		t.Stop()
-	}
+	interrupt(p, p.done, grace)
 
 	var errs []error
 	if err := p.c.terminateJob(); err != nil {

@@ -224,7 +224,9 @@ func TestMCPTools(t *testing.T) {
 	if text, isErr := call(t, cs, "complete_task", map[string]any{"summary": "done it"}); isErr || !strings.Contains(text, "stop here") {
 		t.Fatalf("complete_task: %s", text)
 	}
-	want2 := "AgentHook(s2,MCP get_task) AgentHook(s2,MCP report_progress) AgentProgress(s2,tests pass) " +
+	// Listing the tools tells the station the agent has them (its held
+	// prompt is typed then), for the caller's own session.
+	want2 := "AgentHook(s2,MCPReady) AgentHook(s2,MCP get_task) AgentHook(s2,MCP report_progress) AgentProgress(s2,tests pass) " +
 		"AgentHook(s2,MCP set_status) AgentStatus(s2,reviewing) AgentHook(s2,MCP complete_task) AgentComplete(s2,done it)"
 	if got := agentCalls(e.fake); got != want2 {
 		t.Errorf("calls:\n got %s\nwant %s", got, want2)

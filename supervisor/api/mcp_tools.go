@@ -77,6 +77,7 @@ func newMCPServer(st Station, log *slog.Logger) *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	t := &mcpTools{st: st, log: log}
+	srv.AddReceivingMiddleware(t.toolsListed)
 	addTool(srv, t, &mcp.Tool{
 		Name:        toolGetTask,
 		Description: "Get this session's task: title, body, attempt, notes, reasons earlier attempts stopped, and the folder and branch to work in.",
@@ -133,6 +134,24 @@ func addTool[In, Out any](srv *mcp.Server, t *mcpTools, tool *mcp.Tool, enums ma
 		}
 		return res, out, nil
 	})
+}
+
+// toolsListed tells the station when a session's agent has listed the
+// tools: from then on its next turn can call them, so a prompt held back
+// for them (Claude Code's first turn) is typed.
+func (t *mcpTools) toolsListed(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/list" || err != nil {
+			return res, err
+		}
+		if x := req.GetExtra(); x != nil && x.TokenInfo != nil && x.TokenInfo.UserID != "" {
+			if herr := t.st.AgentHook(ctx, x.TokenInfo.UserID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); herr != nil {
+				t.log.DebugContext(ctx, "mcp: record tools listed", "session", x.TokenInfo.UserID, "err", herr)
+			}
+		}
+		return res, err
+	}
 }
 
 // callerSession is the session whose token made this call (see
