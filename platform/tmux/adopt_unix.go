@@ -67,10 +67,8 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", piped)
 	wait.Env = clientEnv()
 	// pipe-pane with a command replaces the dead station's pipe, whose
-	// cat then reads EOF and exits. The hook is set again in case the
-	// window came from a station that set none.
-	args := []string{"pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), piped)), ";",
-		"set-hook", "-w", "-t", w.id, "pane-died", s.diedHook(w)}
+	// cat then reads EOF and exits.
+	args := []string{"pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), piped))}
 	if _, err := s.run(ctx, args...); err != nil {
 		if missing(err) {
 			fifo.Close()

@@ -7,10 +7,12 @@
 // Output is tapped with pipe-pane into a named FIFO that the Proc reads, so
 // bytes arrive as the agent writes them, without polling a file. Input goes
 // through send-keys. Each window keeps its pane after the agent exits
-// (remain-on-exit) so the exit status can be read, and a pane-died hook
-// signals a wait-for channel so that Wait learns of the exit without
-// polling. Stop ends the pane's process group and the rest of its tree
-// (package proctree), as package pty does, then kills the window.
+// (remain-on-exit) so the exit status can be read. One control-mode client
+// per spawner (tmux -C, its output off) reports every pane's death through
+// a subscription and every closed window, so Wait learns of an exit
+// without a poll or a parked client per session (see monitor). Stop ends
+// the pane's process group and the rest of its tree (package proctree), as
+// package pty does, then kills the window.
 //
 // tmux is unix-only: on Windows, Spawn and Adopt report that it is missing.
 package tmux

@@ -28,6 +28,7 @@ type proc struct {
 	code int
 	err  error
 
+	pokes     chan struct{} // the monitor saw the pane change (see poke)
 	closed    chan struct{} // Close was called: the watcher gives up
 	closeOnce sync.Once
 	closeErr  error
@@ -43,7 +44,7 @@ type proc struct {
 
 func (s *Spawner) newProc(w window, dir string, out *os.File) *proc {
 	s.use(dir, true)
-	p := &proc{sp: s, w: w, dir: dir, out: out, done: make(chan struct{}), closed: make(chan struct{})}
+	p := &proc{sp: s, w: w, dir: dir, out: out, done: make(chan struct{}), closed: make(chan struct{}), pokes: make(chan struct{}, 1)}
 	go p.watch()
 	return p
 }
@@ -137,26 +138,33 @@ type paneState struct {
 }
 
 func (s *Spawner) paneState(ctx context.Context, pane string) (paneState, error) {
-	out, err := s.run(ctx, "display-message", "-p", "-t", pane, "#{pane_dead} #{pane_dead_status} #{pane_dead_signal} #{pid}")
+	out, err := s.run(ctx, "display-message", "-p", "-t", pane, "#{pane_id} #{pane_dead} #{pane_dead_status} #{pane_dead_signal} #{pid}")
 	if err != nil {
 		if missing(err) {
 			return paneState{gone: true}, nil
 		}
 		return paneState{}, err
 	}
-	return parsePaneState(out), nil
+	return parsePaneState(pane, out), nil
 }
 
-// parsePaneState reads "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}
-// #{pid}"; tmux leaves the field that does not apply empty.
-func parsePaneState(out string) paneState {
+// parsePaneState reads "#{pane_id} #{pane_dead} #{pane_dead_status}
+// #{pane_dead_signal} #{pid}"; tmux leaves the field that does not apply
+// empty. tmux 3.3 answers for a pane that no longer exists without an
+// error, with no pane in the answer: that pane is gone.
+func parsePaneState(pane, out string) paneState {
 	var st paneState
-	f := splitFields(out, 4)
+	id, rest, _ := strings.Cut(out, " ")
+	f := splitFields(rest, 4)
+	st.server, _ = strconv.Atoi(f[3])
+	if id != pane {
+		st.gone = true
+		return st
+	}
 	st.dead = f[0] == "1"
 	st.exited = st.dead && (f[1] != "" || f[2] != "")
 	st.status, _ = strconv.Atoi(f[1])
 	st.signal, _ = strconv.Atoi(f[2])
-	st.server, _ = strconv.Atoi(f[3])
 	return st
 }
 

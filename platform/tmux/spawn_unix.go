@@ -115,27 +115,16 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 
 // windowSetup is the command list that readies a fresh window: its
 // options (also set globally, but a server started by an older station
-// may lack them), the hook that tells Wait of an exit, and its size.
+// may lack them) and its size. No hook: the spawner's monitor learns of
+// the exit.
 func (s *Spawner) windowSetup(w window, cols, rows uint16) []string {
 	return []string{
 		"set-option", "-w", "-t", w.id, "remain-on-exit", "on",
 		";", "set-option", "-w", "-t", w.id, "automatic-rename", "off",
 		";", "set-option", "-w", "-t", w.id, "allow-rename", "off",
-		";", "set-hook", "-w", "-t", w.id, "pane-died", s.diedHook(w),
 		";", "resize-window", "-t", w.id, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows)),
 	}
 }
-
-// diedHook signals the window's exit channel. tmux remembers a signal
-// nobody waited for, so an exit while no station ran is seen by the next
-// Wait at once.
-func (s *Spawner) diedHook(w window) string {
-	bin, _ := tmuxPath()
-	return "run-shell -b " + tmuxQuote(noFormat(quote(bin)+" -S "+quote(s.sock)+" wait-for -S "+quote(exitChannel(w.id))))
-}
-
-// exitChannel is the wait-for channel a window's pane-died hook signals.
-func exitChannel(windowID string) string { return "bs-exit-" + windowID }
 
 // window is one agent window as tmux reports it.
 type window struct {

@@ -26,11 +26,10 @@ const (
 	DefaultRows = 40
 )
 
-// Timing. waitCheck is the fallback look at a pane while Wait is parked on
-// the pane-died channel: a window killed by hand (kill-window) or a tmux
-// server that was killed fires no pane-died hook, and the look catches it.
-// It is a safety net, not the way an exit is normally learned, so it is
-// slow. readyTimeout bounds the wait for pipe-pane's reader to attach.
+// Timing. waitCheck is how often the monitor scans every pane at once where
+// tmux has no control-mode subscriptions (before 3.2), and the pause before
+// it starts a control client again after one ended.
+// readyTimeout bounds the wait for pipe-pane's reader to attach.
 const (
 	defaultWaitCheck = 2 * time.Second
 	readyTimeout     = 10 * time.Second
@@ -40,9 +39,12 @@ const (
 // concurrent use.
 type Spawner struct {
 	sock string // the server's socket path
-	// WaitCheck is how often a parked Wait also looks at its pane (see
-	// defaultWaitCheck); tests shorten it.
+	// WaitCheck is the monitor's fallback interval (see defaultWaitCheck);
+	// tests shorten it.
 	WaitCheck time.Duration
+
+	mon       monitor // learns of every window's exit (see monitor)
+	noControl bool    // tests: the monitor scans as on a tmux before 3.2
 
 	mu sync.Mutex // serializes starting the server and its session
 
@@ -55,7 +57,9 @@ type Spawner struct {
 // use). Two spawners on the same path share the server: that is how a
 // restarted station finds its sessions again.
 func New(socketPath string) *Spawner {
-	return &Spawner{sock: socketPath, WaitCheck: defaultWaitCheck}
+	s := &Spawner{sock: socketPath, WaitCheck: defaultWaitCheck}
+	s.mon.sp = s
+	return s
 }
 
 var _ supervisor.Adopter = (*Spawner)(nil)

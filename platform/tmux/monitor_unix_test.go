@@ -1,0 +1,110 @@
+//go:build unix
+
+package tmux
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// TestExitSeenWithoutPolling: with the fallback interval an hour long, an
+// exit, a window killed by hand and a killed server are all seen at once:
+// the monitor's control client reports them.
+func TestExitSeenWithoutPolling(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	s.WaitCheck = time.Hour
+	exits := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 4"}})
+	killed := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	other := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+
+	if _, err := exits.Write([]byte("go\r")); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := waitCode(t, exits); code != 4 || err != nil {
+		t.Errorf("Wait = %d, %v; want 4, nil", code, err)
+	}
+	id, _, _ := parseHandle(killed.(supervisor.Handled).Handle())
+	if _, err := s.run(t.Context(), "kill-window", "-t", id); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := waitCode(t, killed); code != -1 || err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Errorf("Wait of a window killed by hand = %d, %v; want -1 and gone", code, err)
+	}
+	killServer(s.Socket())
+	if code, err := waitCode(t, other); code != -1 || err == nil {
+		t.Errorf("Wait after the server was killed = %d, %v; want -1 and an error", code, err)
+	}
+}
+
+// TestExitSeenByScan: a tmux without control-mode subscriptions (before
+// 3.2) is covered by one list-panes for all sessions.
+func TestExitSeenByScan(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	s.noControl = true
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 5"}})
+	q := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	if _, err := p.Write([]byte("go\r")); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := waitCode(t, p); code != 5 || err != nil {
+		t.Errorf("Wait = %d, %v; want 5, nil", code, err)
+	}
+	id, _, _ := parseHandle(q.(supervisor.Handled).Handle())
+	if _, err := s.run(t.Context(), "kill-window", "-t", id); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := waitCode(t, q); code != -1 || err == nil {
+		t.Errorf("Wait of a window killed by hand = %d, %v; want -1 and an error", code, err)
+	}
+}
+
+// TestOneClientForAllSessions: however many sessions run, the station
+// keeps one tmux client (the monitor's) and no parked one per session;
+// it goes when the last session does.
+func TestOneClientForAllSessions(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	var ps []supervisor.Proc
+	for range 6 {
+		ps = append(ps, spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}}))
+	}
+	clients := func() []string {
+		out, _ := exec.Command("ps", "-eo", "pid,args").Output()
+		var got []string
+		for line := range strings.SplitSeq(string(out), "\n") {
+			if strings.Contains(line, "tmux -S "+s.Socket()) && !strings.Contains(line, "new-session") {
+				got = append(got, strings.TrimSpace(line))
+			}
+		}
+		return got
+	}
+	end := time.Now().Add(deadline)
+	for {
+		c := clients()
+		if len(c) == 1 && strings.Contains(c[0], " -C ") {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("tmux clients with 6 sessions:\n%s", strings.Join(c, "\n"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, p := range ps {
+		_ = p.Stop(0)
+		_ = p.Close()
+	}
+	for len(clients()) > 0 {
+		if time.Now().After(end.Add(deadline)) {
+			t.Fatalf("tmux clients after the last session ended:\n%s", strings.Join(clients(), "\n"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = os.Getpid()
+}
