@@ -5,10 +5,11 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
 )
 
 // The methods below are what the local API serves to the tray, the CLI and
@@ -176,6 +177,9 @@ func (st *Station) localSession(id, verb string) (*session, error) {
 
 // Send types text into a session, then Enter as a separate write.
 func (st *Station) Send(ctx context.Context, id, text string) error {
+	if strings.TrimSpace(textsafe.Typed(text)) == "" {
+		return Invalidf("send needs text to type; control characters (line breaks, escapes) are not typed, the station sends the one Enter itself")
+	}
 	s, err := st.localSession(id, "send")
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -489,10 +490,13 @@ func (s *session) typePrompt(now time.Time) {
 	s.arm(now)
 }
 
-// typeText writes text now and Enter after enterDelay.
+// typeText writes text now and Enter after enterDelay. The text is one
+// line with no control characters: a carriage return in a task title or a
+// program's request would submit a line of its own (and in Claude Code a
+// line starting with "!" runs a shell command); the only Enter is ours.
 func (s *session) typeText(text string, now time.Time) {
 	s.echoUntil = now.Add(enterDelay + echoGrace)
-	s.write(text)
+	s.write(textsafe.Typed(text))
 	s.enterC = time.After(enterDelay)
 }
 
