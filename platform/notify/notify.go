@@ -1,18 +1,22 @@
 // Package notify shows the station's notices as desktop notifications
-// whose click opens that session's console: a D-Bus notification with an
-// "Open console" action on Linux, a toast with protocol activation
-// (buildstation://session/<id>) on Windows, terminal-notifier (or a plain
-// notification) on macOS. It implements the app package's Notifier; main
-// wires it in.
+// whose click opens that session's console: a D-Bus notification whose
+// default action opens it on Linux, a toast with protocol activation
+// (buildstation://session/<id>) on Windows, terminal-notifier with -open
+// (or a plain notification) on macOS. A notice is withdrawn when what it
+// announced is over (Withdraw). It implements the app package's Notifier;
+// main wires it in, for the tray and for a station with no tray.
+//
+// Titles and bodies come from agents and shared boards: each OS's payload
+// is built by a pure function in payload.go, escaped for its format and
+// tested with hostile text on every OS.
 package notify
 
 import (
 	"fmt"
+	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Options configure a Notifier.
@@ -25,6 +29,8 @@ type Options struct {
 	// Self is this program's path, which a click runs as
 	// "Self open <id>" where the OS starts a program (macOS, Windows).
 	Self string
+	// Log, if set, hears what the notifier cannot do on this desktop.
+	Log *slog.Logger
 }
 
 // Scheme is the URL scheme a Windows toast click opens:
@@ -32,20 +38,7 @@ type Options struct {
 const Scheme = "buildstation"
 
 // SessionURL is what a click on a notice for session id opens.
-func SessionURL(id string) string { return Scheme + "://session/" + id }
-
-// title and body of a notice, with the agreed fallbacks.
-func text(n supervisor.Notice) (string, string) {
-	title := n.Title
-	if title == "" {
-		title = "Build Station: " + string(n.Kind)
-	}
-	body := n.Body
-	if n.TaskID != "" && !strings.Contains(body, n.TaskID) {
-		body = strings.TrimSpace(body + " (" + n.TaskID + ")")
-	}
-	return title, body
-}
+func SessionURL(id string) string { return Scheme + "://session/" + url.PathEscape(id) }
 
 // iconFile writes the icon where the OS's notifier can read it by path.
 func iconFile(png []byte) string {
@@ -70,3 +63,8 @@ func iconFile(png []byte) string {
 }
 
 var errClosed = fmt.Errorf("notifier closed")
+
+// AppUserModelID is the app's identity for Windows toasts: no spaces, in the
+// Company.Product form Windows expects of a registered AUMID, and the same
+// as the tray's Fyne app id.
+const AppUserModelID = "dev.buildstation.app"

@@ -5,44 +5,63 @@ package notify
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 
 	"github.com/gen2brain/beeep"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// Notifier uses terminal-notifier when it is installed, whose click runs
-// "buildstation open <id>"; without it, a plain notification (no click).
+// Notifier uses terminal-notifier when it is installed: its -group lets a
+// notice be withdrawn, and its -open hands the buildstation:// link to the
+// app bundle's URL scheme. Without it, a plain notification (no click).
 type Notifier struct {
 	o        Options
 	icon     string
 	notifier string // terminal-notifier's path, or ""
 }
 
-// New looks for terminal-notifier on PATH.
+// New looks for terminal-notifier on PATH and checks its version: before
+// 3.0.0 a click does nothing on macOS 13 and later, which the log says once.
 func New(o Options) (*Notifier, error) {
-	path, _ := exec.LookPath("terminal-notifier")
-	return &Notifier{o: o, icon: iconFile(o.Icon), notifier: path}, nil
+	n := &Notifier{o: o, icon: iconFile(o.Icon)}
+	path, err := exec.LookPath("terminal-notifier")
+	if err != nil {
+		return n, nil
+	}
+	n.notifier = path
+	// -help exits non-zero on some versions; the text is what counts.
+	out, _ := exec.Command(path, "-help").CombinedOutput()
+	first, _, _ := strings.Cut(string(out), "\n")
+	if v, ok := terminalNotifierVersion(first); ok && !clicksWork(v) && o.Log != nil {
+		o.Log.Warn("terminal-notifier is older than 3.0.0: notifications show, but a click on one opens nothing on macOS 13 and later; run: brew upgrade terminal-notifier",
+			"path", path, "version", fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]))
+	}
+	return n, nil
 }
 
 // Notify shows one notice.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
-	title, body := text(nt)
-	if n.notifier == "" || n.o.Self == "" {
-		if err := beeep.Notify(title, body, n.icon); err != nil {
+	m := newMessage(nt)
+	if n.notifier == "" {
+		if err := beeep.Notify(m.Title, m.Body, n.icon); err != nil {
 			return fmt.Errorf("show a notification: %w", err)
 		}
 		return nil
 	}
-	args := []string{"-title", n.o.AppName, "-subtitle", title, "-message", body, "-group", "buildstation-" + nt.SessionID}
-	if nt.SessionID != "" {
-		args = append(args, "-execute", fmt.Sprintf("%q open %q", n.o.Self, nt.SessionID))
-	}
-	if n.icon != "" {
-		args = append(args, "-appIcon", n.icon)
-	}
-	if out, err := exec.Command(n.notifier, args...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(n.notifier, terminalNotifierArgs(m, n.o.AppName, n.icon)...).CombinedOutput(); err != nil {
 		return fmt.Errorf("show a notification with terminal-notifier: %v: %s", err, out)
+	}
+	return nil
+}
+
+// Withdraw removes the notice of nt's group, if terminal-notifier showed it.
+func (n *Notifier) Withdraw(nt supervisor.Notice) error {
+	if n.notifier == "" {
+		return nil
+	}
+	if out, err := exec.Command(n.notifier, "-remove", Group(nt)).CombinedOutput(); err != nil {
+		return fmt.Errorf("withdraw a notification with terminal-notifier: %v: %s", err, out)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package notify
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
@@ -21,13 +22,15 @@ const (
 // and keeps the connection, so it hears ActionInvoked for its own
 // notifications and opens that session's console.
 type Notifier struct {
-	o    Options
-	icon string
-	conn *dbus.Conn
-	sig  chan *dbus.Signal
+	o      Options
+	icon   string
+	conn   *dbus.Conn
+	sig    chan *dbus.Signal
+	markup bool // the server reads bodies as markup ("body-markup")
 
 	mu       sync.Mutex
 	sessions map[uint32]string // notification id → session id
+	groups   map[string]uint32 // Group → the notification showing it
 	closed   bool
 }
 
@@ -37,7 +40,15 @@ func New(o Options) (*Notifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to the D-Bus session bus for notifications: %w", err)
 	}
-	n := &Notifier{o: o, icon: iconFile(o.Icon), conn: conn, sig: make(chan *dbus.Signal, 16), sessions: map[uint32]string{}}
+	n := &Notifier{o: o, icon: iconFile(o.Icon), conn: conn, sig: make(chan *dbus.Signal, 16),
+		sessions: map[uint32]string{}, groups: map[string]uint32{}}
+	// A server that cannot be asked is assumed to read markup, so the body
+	// is escaped: a stray "&lt;" is better than markup from an agent.
+	n.markup = true
+	var caps []string
+	if err := conn.Object(dbusDest, dbusPath).Call(dbusIface+".GetCapabilities", 0).Store(&caps); err == nil {
+		n.markup = slices.Contains(caps, "body-markup")
+	}
 	if err := conn.AddMatchSignal(dbus.WithMatchInterface(dbusIface), dbus.WithMatchObjectPath(dbusPath)); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("listen for notification clicks: %w", err)
@@ -67,26 +78,31 @@ func (n *Notifier) listen() {
 				continue
 			}
 			id, _ := s.Body[0].(uint32)
-			n.mu.Lock()
-			delete(n.sessions, id)
-			n.mu.Unlock()
+			n.forget(id)
 		}
 	}
 }
 
-// Notify shows one notice; "default" (a click on the body) and the "Open
-// console" button both open the session's console.
-func (n *Notifier) Notify(nt supervisor.Notice) error {
+func (n *Notifier) forget(id uint32) {
 	n.mu.Lock()
-	closed := n.closed
+	defer n.mu.Unlock()
+	delete(n.sessions, id)
+	for g, gid := range n.groups {
+		if gid == id {
+			delete(n.groups, g)
+		}
+	}
+}
+
+// Notify shows one notice, replacing the one of its group still showing; a
+// click on it opens the session's console.
+func (n *Notifier) Notify(nt supervisor.Notice) error {
+	m := newMessage(nt)
+	n.mu.Lock()
+	closed, replaces := n.closed, n.groups[m.Group]
 	n.mu.Unlock()
 	if closed {
 		return errClosed
-	}
-	title, body := text(nt)
-	var actions []string
-	if nt.SessionID != "" {
-		actions = []string{"default", "Open console", "open", "Open console"}
 	}
 	urgency := byte(1)
 	if nt.Kind == supervisor.NoticeBlock || nt.Kind == supervisor.NoticePermission {
@@ -95,14 +111,33 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 	hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(urgency)}
 	var id uint32
 	call := n.conn.Object(dbusDest, dbusPath).Call(dbusIface+".Notify", 0,
-		n.o.AppName, uint32(0), n.icon, title, body, actions, hints, int32(-1))
+		n.o.AppName, replaces, n.icon, m.Title, dbusBody(m, n.markup), dbusActions(m), hints, int32(-1))
 	if err := call.Store(&id); err != nil {
 		return fmt.Errorf("show a notification: %w", err)
 	}
+	n.mu.Lock()
+	n.groups[m.Group] = id
 	if nt.SessionID != "" {
-		n.mu.Lock()
 		n.sessions[id] = nt.SessionID
-		n.mu.Unlock()
+	}
+	n.mu.Unlock()
+	return nil
+}
+
+// Withdraw closes the notice of nt's group if it still shows: what it
+// announced is over.
+func (n *Notifier) Withdraw(nt supervisor.Notice) error {
+	g := Group(nt)
+	n.mu.Lock()
+	id, ok := n.groups[g]
+	closed := n.closed
+	n.mu.Unlock()
+	if !ok || closed {
+		return nil
+	}
+	n.forget(id)
+	if err := n.conn.Object(dbusDest, dbusPath).Call(dbusIface+".CloseNotification", 0, id).Err; err != nil {
+		return fmt.Errorf("withdraw a notification: %w", err)
 	}
 	return nil
 }

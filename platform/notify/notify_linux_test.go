@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,15 +19,45 @@ import (
 
 // fakeServer plays the desktop's notification daemon on a private bus.
 type fakeServer struct {
-	mu    sync.Mutex
-	calls []string // title|body|actions
+	mu       sync.Mutex
+	caps     []string
+	calls    []string // title|body|actions
+	replaces []uint32
+	closed   []uint32
 }
+
+func (f *fakeServer) GetCapabilities() ([]string, *dbus.Error) { return f.caps, nil }
 
 func (f *fakeServer) Notify(app string, replaces uint32, icon, title, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, title+"|"+body+"|"+strings.Join(actions, ","))
+	f.replaces = append(f.replaces, replaces)
 	return uint32(len(f.calls) + 6), nil // ids 7, 8, …
+}
+
+func (f *fakeServer) CloseNotification(id uint32) *dbus.Error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = append(f.closed, id)
+	return nil
+}
+
+// serve owns the notification service's name on the private bus.
+func serve(t *testing.T, fake *fakeServer) *dbus.Conn {
+	t.Helper()
+	srvConn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srvConn.Close() })
+	if err := srvConn.Export(fake, dbusPath, dbusIface); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := srvConn.RequestName(dbusDest, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own %s: %v %v", dbusDest, reply, err)
+	}
+	return srvConn
 }
 
 // privateBus starts a dbus-daemon of its own and points this process at it.
@@ -58,18 +89,8 @@ func privateBus(t *testing.T) {
 // session's console in this tray; a click on another app's does nothing.
 func TestDBusClickOpensTheConsole(t *testing.T) {
 	privateBus(t)
-	srvConn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srvConn.Close()
 	fake := &fakeServer{}
-	if err := srvConn.Export(fake, dbusPath, dbusIface); err != nil {
-		t.Fatal(err)
-	}
-	if reply, err := srvConn.RequestName(dbusDest, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own %s: %v %v", dbusDest, reply, err)
-	}
+	srvConn := serve(t, fake)
 	opened := make(chan string, 4)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { opened <- id }})
 	if err != nil {
@@ -82,7 +103,7 @@ func TestDBusClickOpensTheConsole(t *testing.T) {
 	fake.mu.Lock()
 	got := fake.calls
 	fake.mu.Unlock()
-	if len(got) != 1 || !strings.HasPrefix(got[0], "Blocked: migrate|") || !strings.Contains(got[0], "default,Open console") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Blocked: migrate|") || !strings.HasSuffix(got[0], "|default,Open") {
 		t.Fatalf("Notify calls %q", got)
 	}
 	emit := func(id uint32, action string) {
@@ -104,5 +125,44 @@ func TestDBusClickOpensTheConsole(t *testing.T) {
 	case id := <-opened:
 		t.Fatalf("opened %q for a click on another app's notification", id)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// Hostile text reaches a markup-reading server escaped and without escape
+// sequences; a second notice of the same kind replaces the first; Withdraw
+// closes it (CloseNotification) once, and not again.
+func TestDBusPayloadReplaceAndWithdraw(t *testing.T) {
+	privateBus(t)
+	fake := &fakeServer{caps: []string{"actions", "body", "body-markup"}}
+	serve(t, fake)
+	n, err := New(Options{AppName: "Build Station"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	nudge := supervisor.Notice{Kind: supervisor.NoticeNudge, TaskID: "t3", SessionID: "t3.1",
+		Title: "Nudged: <b>x</b>\x1b]0;pwned\a", Body: "last line ]]>$(calc) <script>\x1b]52;c;QUFB\a"}
+	for range 2 {
+		if err := n.Notify(nudge); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := n.Withdraw(nudge); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Withdraw(nudge); err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	want := "Nudged: <b>x</b>|last line ]]&gt;$(calc) &lt;script&gt; (t3)|default,Open"
+	if len(fake.calls) != 2 || fake.calls[0] != want {
+		t.Fatalf("Notify calls %q, want twice %q", fake.calls, want)
+	}
+	if !slices.Equal(fake.replaces, []uint32{0, 7}) {
+		t.Errorf("replaces_id %v: the second nudge should replace the first (7)", fake.replaces)
+	}
+	if !slices.Equal(fake.closed, []uint32{8}) {
+		t.Errorf("CloseNotification %v, want [8] once", fake.closed)
 	}
 }

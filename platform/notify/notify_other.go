@@ -22,12 +22,15 @@ func New(o Options) (*Notifier, error) { return &Notifier{o: o, icon: iconFile(o
 
 // Notify shows one notice.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
-	title, body := text(nt)
-	if err := beeep.Notify(title, body, n.icon); err != nil {
+	m := newMessage(nt)
+	if err := beeep.Notify(m.Title, m.Body, n.icon); err != nil {
 		return fmt.Errorf("show a notification: %w", err)
 	}
 	return nil
 }
+
+// Withdraw does nothing: a plain notification cannot be withdrawn.
+func (n *Notifier) Withdraw(supervisor.Notice) error { return nil }
 
 // Close does nothing.
 func (n *Notifier) Close() error { return nil }

@@ -5,7 +5,7 @@ package notify
 import (
 	"fmt"
 
-	"git.sr.ht/~jackmordaunt/go-toast"
+	"git.sr.ht/~jackmordaunt/go-toast/wintoast"
 	"golang.org/x/sys/windows/registry"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -14,20 +14,36 @@ import (
 // Notifier shows toasts whose click opens buildstation://session/<id>,
 // which Windows hands to "buildstation open <url>" through the
 // per-user URL scheme registered by New.
+//
+// The toast's XML is ours (toastXML, encoding/xml) and goes to the Windows
+// Runtime through wintoast's COM call only. go-toast's Notification.Push is
+// not used: it fills a text/template (a "]]>" in a body ends its CDATA) and,
+// when the COM call fails, falls back to a PowerShell script that holds the
+// XML in an expandable here-string, where "$(…)" from an agent would run.
+// Without COM there is no toast, and the error says so.
 type Notifier struct {
 	o    Options
 	icon string
 }
 
-// New registers the buildstation:// scheme for this user (no admin
-// rights needed) and returns the notifier.
+// New registers the buildstation:// scheme and the toast's app identity for
+// this user (no admin rights needed) and returns the notifier.
 func New(o Options) (*Notifier, error) {
 	if o.Self != "" {
 		if err := registerScheme(o.Self); err != nil {
 			return nil, err
 		}
 	}
-	return &Notifier{o: o, icon: iconFile(o.Icon)}, nil
+	n := &Notifier{o: o, icon: iconFile(o.Icon)}
+	if err := wintoast.SetAppData(wintoast.AppData{AppID: AppUserModelID, IconPath: n.icon}); err != nil {
+		return nil, fmt.Errorf("register the app for toasts: %w", err)
+	}
+	// wintoast names the app by its id; the Action Center shows this.
+	if k, _, err := registry.CreateKey(registry.CURRENT_USER, `Software\Classes\AppUserModelId\`+AppUserModelID, registry.SET_VALUE); err == nil {
+		_ = k.SetStringValue("DisplayName", o.AppName)
+		k.Close()
+	}
+	return n, nil
 }
 
 func registerScheme(self string) error {
@@ -49,18 +65,23 @@ func registerScheme(self string) error {
 
 // Notify shows one toast.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
-	title, body := text(nt)
-	t := toast.Notification{AppID: n.o.AppName, Title: title, Body: body, Icon: n.icon}
-	if nt.SessionID != "" {
-		t.ActivationType = toast.Protocol
-		t.ActivationArguments = SessionURL(nt.SessionID)
-		t.Actions = []toast.Action{{Type: toast.Protocol, Content: "Open console", Arguments: SessionURL(nt.SessionID)}}
+	doc, err := toastXML(newMessage(nt), n.icon)
+	if err != nil {
+		return err
 	}
-	if err := t.Push(); err != nil {
+	// No option: without PowershellFallback a failed COM call is an error,
+	// never a script.
+	if err := wintoast.Push(doc); err != nil {
 		return fmt.Errorf("show a notification: %w", err)
 	}
 	return nil
 }
+
+// Withdraw does nothing yet: removing a toast needs its tag and group set
+// through the WinRT ToastNotification object, which wintoast does not
+// expose; the toast leaves the screen on its own and stays in the Action
+// Center.
+func (n *Notifier) Withdraw(supervisor.Notice) error { return nil }
 
 // Close does nothing: a toast needs no connection.
 func (n *Notifier) Close() error { return nil }

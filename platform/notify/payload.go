@@ -1,0 +1,209 @@
+package notify
+
+import (
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/buildstation/buildstation/internal/plaintext"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The payload builders below are pure functions, one per OS, so that every
+// one of them is tested on any OS with hostile text (payload_test.go): a
+// notice's title and body come from agents (a block reason) and from shared
+// boards (a task title), never from the person at this desktop.
+
+// Bounds on what a notice shows; the card keeps the whole text.
+const (
+	maxTitle = 120
+	maxBody  = 400
+)
+
+// message is one notice as every OS shows it: plain one-line title, plain
+// body, the group that withdraws it, the link a click opens.
+type message struct {
+	Title string
+	Body  string
+	Group string // names the notice for withdrawal: one per kind and session/task
+	URL   string // what a click opens; "" when there is nothing to open
+}
+
+// newMessage makes a notice safe to show: escape sequences and control
+// characters gone, lengths bounded, the fallbacks filled in.
+func newMessage(n supervisor.Notice) message {
+	title := plaintext.Line(n.Title)
+	if title == "" {
+		title = "Build Station: " + string(n.Kind)
+	}
+	body := strings.TrimSpace(plaintext.Clean(n.Body))
+	if n.TaskID != "" && !strings.Contains(body, n.TaskID) {
+		body = strings.TrimSpace(body + " (" + plaintext.Line(n.TaskID) + ")")
+	}
+	m := message{Title: clip(title, maxTitle), Body: clip(body, maxBody), Group: Group(n)}
+	if n.SessionID != "" {
+		m.URL = SessionURL(n.SessionID)
+	}
+	return m
+}
+
+// Group names a notice for withdrawal: the same kind for the same session
+// (or task) replaces and withdraws the one before it.
+func Group(n supervisor.Notice) string {
+	who := n.SessionID
+	if who == "" {
+		who = n.TaskID
+	}
+	return "buildstation-" + safeToken(string(n.Kind)) + "-" + safeToken(who)
+}
+
+// safeToken keeps letters, digits, '.', '-' and '_': enough for the
+// station's ids, and nothing an OS could read as syntax.
+func safeToken(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// clip cuts s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// dbusBody is the body of a freedesktop notification. Servers that
+// advertise "body-markup" read it as a subset of HTML, so for them <, > and &
+// are escaped; others show it as it is (a title is never markup, per the
+// spec).
+func dbusBody(m message, markup bool) string {
+	if !markup {
+		return m.Body
+	}
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(m.Body))
+	// EscapeText writes "\n" as "&#xA;", which some servers show literally;
+	// a line break is not markup.
+	return strings.ReplaceAll(b.String(), "&#xA;", "\n")
+}
+
+// dbusActions offers one action: a click on the notice (the spec's
+// "default" key) opens what it announces. A named button doing the same
+// would be a duplicate.
+func dbusActions(m message) []string {
+	if m.URL == "" {
+		return []string{}
+	}
+	return []string{"default", "Open"}
+}
+
+// toastXML is a Windows toast built with encoding/xml, so every field is
+// escaped by the encoder: nothing in a title or body can end an element,
+// open a CDATA section or add an attribute. A click on the toast opens the
+// notice's buildstation:// link; there is no second button doing the same.
+func toastXML(m message, icon string) (string, error) {
+	type text struct {
+		Value string `xml:",chardata"`
+	}
+	type image struct {
+		Placement string `xml:"placement,attr"`
+		Src       string `xml:"src,attr"`
+	}
+	type binding struct {
+		Template string `xml:"template,attr"`
+		Image    *image `xml:"image,omitempty"`
+		Text     []text `xml:"text"`
+	}
+	type audio struct {
+		Src string `xml:"src,attr"`
+	}
+	type toast struct {
+		XMLName        xml.Name `xml:"toast"`
+		ActivationType string   `xml:"activationType,attr,omitempty"`
+		Launch         string   `xml:"launch,attr,omitempty"`
+		Binding        binding  `xml:"visual>binding"`
+		Audio          audio    `xml:"audio"`
+	}
+	t := toast{
+		Binding: binding{Template: "ToastGeneric", Text: []text{{m.Title}}},
+		Audio:   audio{Src: "ms-winsoundevent:Notification.Default"},
+	}
+	if m.Body != "" {
+		t.Binding.Text = append(t.Binding.Text, text{m.Body})
+	}
+	if icon != "" {
+		t.Binding.Image = &image{Placement: "appLogoOverride", Src: icon}
+	}
+	if m.URL != "" {
+		t.ActivationType, t.Launch = "protocol", m.URL
+	}
+	b, err := xml.Marshal(t)
+	if err != nil {
+		return "", fmt.Errorf("build the toast's XML: %w", err)
+	}
+	return string(b), nil
+}
+
+// terminalNotifierArgs is the argv of terminal-notifier for one notice:
+// each value its own argument, so no shell reads any of it. A click opens
+// the buildstation:// link, which the app bundle's URL scheme hands to
+// "buildstation open"; -execute (a shell command line) is never used. A
+// text starting with '-' is prefixed with a space so it cannot be read as
+// an option.
+func terminalNotifierArgs(m message, appName, icon string) []string {
+	v := func(s string) string {
+		if strings.HasPrefix(s, "-") {
+			return " " + s
+		}
+		return s
+	}
+	args := []string{"-title", v(appName), "-subtitle", v(m.Title), "-message", v(nonEmpty(m.Body)), "-group", m.Group}
+	if m.URL != "" {
+		args = append(args, "-open", m.URL)
+	}
+	if icon != "" {
+		args = append(args, "-appIcon", icon)
+	}
+	return args
+}
+
+// nonEmpty: terminal-notifier reads an empty -message as "read stdin".
+func nonEmpty(s string) string {
+	if s == "" {
+		return " "
+	}
+	return s
+}
+
+// terminalNotifierVersion reads the version from the first line of
+// "terminal-notifier -help": "terminal-notifier (2.0.0) is a command-line
+// tool…".
+func terminalNotifierVersion(help string) (v [3]int, ok bool) {
+	open := strings.IndexByte(help, '(')
+	end := strings.IndexByte(help, ')')
+	if open < 0 || end < open {
+		return v, false
+	}
+	parts := strings.Split(help[open+1:end], ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		if _, err := fmt.Sscanf(p, "%d", &v[i]); err != nil {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+// clicksWork says whether a terminal-notifier of version v runs its click
+// action on current macOS: 2.0.0 and earlier do nothing on a click on
+// Ventura and later (julienXX/terminal-notifier#306, #315); 3.0.0 fixed it.
+func clicksWork(v [3]int) bool { return v[0] >= 3 }
