@@ -14,6 +14,7 @@ const (
 	EventSession EventKind = "session" // a session changed state (Session set)
 	EventNotice  EventKind = "notice"  // a notification was raised (Notice set)
 	EventProject EventKind = "project" // a project was paused or resumed
+	EventBoard   EventKind = "board"   // a shared board became unreachable or reachable again (Board set)
 )
 
 // Event is one change, as the tray, the API stream and the notifier see it.
@@ -24,6 +25,7 @@ type Event struct {
 	Session *SessionInfo `json:"session,omitempty"`
 	Notice  *Notice      `json:"notice,omitempty"`
 	Project string       `json:"project,omitempty"`
+	Board   *BoardLink   `json:"board,omitempty"`
 }
 
 // Bus fans events out to subscribers. Publish never blocks: a subscriber

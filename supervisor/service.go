@@ -385,11 +385,13 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
 		to = TaskReview // a review session judges it before it is done
 	}
-	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent"})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent"})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}
-	st.publishTask(t)
+	if !queued {
+		st.publishTask(t)
+	}
 	st.endLater(s, outEnded)
 	return nil
 }
@@ -408,9 +410,13 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	if s.spec.Kind == "review" {
 		from = []TaskState{TaskReview}
 	}
-	t, err := st.board.Move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent"})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent"})
 	if err != nil {
 		return st.agentMoveErr(s, err)
+	}
+	if queued {
+		st.endLater(s, outEnded)
+		return nil
 	}
 	st.publishTask(t)
 	st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, SessionID: id, Title: "Blocked: " + t.Title, Body: t.Reason})
@@ -423,6 +429,11 @@ func (st *Station) agentMoveErr(s *session, err error) error {
 	var se *StateError
 	if errors.As(err, &se) {
 		return Conflictf("task %s is already %s; nothing to do", s.spec.TaskID, se.Have)
+	}
+	if errors.Is(err, ErrConflict) {
+		// Fenced: the lease went to another station, or was reaped.
+		// Retrying cannot help; the agent should stop.
+		return Conflictf("this station no longer holds task %s (its lease was lost); stop working on it, the work so far stays in the worktree", s.spec.TaskID)
 	}
 	return fmt.Errorf("settle task %s: %w", s.spec.TaskID, err)
 }

@@ -73,6 +73,7 @@ const (
 	outEnded                       // the station ended it (completed, cancelled, requeued)
 	outStopped                     // the station is shutting down
 	outDetached                    // the station is shutting down; the session lives on (tmux)
+	outFenced                      // the station could not prove the task's lease (self-fencing)
 )
 
 // command is a message to a session's goroutine.
@@ -606,7 +607,12 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 	case cmdEnd:
 		s.wd.State = SessEnded
 		s.publish()
-		s.stop()
+		if c.result == outFenced {
+			// The lease runs out soon: no time for a polite end.
+			s.stopWithin(fenceStopGrace)
+		} else {
+			s.stop()
+		}
 		c.reply <- nil
 		return outcome{kind: c.result, lastLine: lastLine(s.con.snapshot())}, true
 	}
@@ -616,9 +622,16 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 	return outcome{}, false
 }
 
+// fenceStopGrace is how long a fenced session's agent has between SIGTERM
+// and SIGKILL: its lease is about to run out.
+const fenceStopGrace = 200 * time.Millisecond
+
 // stop ends the whole process tree and releases the terminal.
-func (s *session) stop() {
-	if err := s.proc.Stop(stopGrace); err != nil {
+func (s *session) stop() { s.stopWithin(stopGrace) }
+
+// stopWithin is stop with the given time between asking and killing.
+func (s *session) stopWithin(grace time.Duration) {
+	if err := s.proc.Stop(grace); err != nil {
 		s.log.Warn("end process tree", "err", err)
 	}
 	select {

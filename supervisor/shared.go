@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -29,9 +31,13 @@ type SharedBoard interface {
 	Renew(ctx context.Context, lease time.Duration) (lost []string, err error)
 	// Release gives back the lease on task id without moving the task.
 	Release(ctx context.Context, id string) error
-	// Reap blocks the tasks of every expired lease, of any station, and
-	// returns them.
-	Reap(ctx context.Context) ([]Task, error)
+	// Reap blocks the tasks of every lease expired more than grace ago,
+	// of any station, and returns them.
+	Reap(ctx context.Context, grace time.Duration) ([]Task, error)
+	// Epoch is the fencing token of this station's lease on task id, 0
+	// when it holds none: every write of the task carries it, and the
+	// board refuses one made under a lease that was let again.
+	Epoch(id string) int64
 	// Station is the name this station acts under on the board.
 	Station() string
 	// Held lists the tasks this station holds a lease on.
@@ -58,7 +64,12 @@ func (st *Station) claim(ctx context.Context, p config.Project) (Task, bool, err
 	if !ok {
 		return st.board.Claim(ctx, p.Name, "station")
 	}
-	return sb.ClaimLeased(ctx, p.Name, p.Concurrency, st.Config().Lease)
+	sent := time.Now()
+	t, ok, err := sb.ClaimLeased(ctx, p.Name, p.Concurrency, st.Config().Lease)
+	if ok {
+		st.claimedAt(t.ID, sent)
+	}
+	return t, ok, err
 }
 
 // runsHere reports whether this station runs p's tasks at all. On its own
@@ -106,10 +117,50 @@ func (st *Station) recoverable(ctx context.Context) ([]Task, error) {
 	return slices.DeleteFunc(tasks, func(t Task) bool { return !slices.Contains(held, t.ID) }), nil
 }
 
+// Leases and time. A station renews its leases every lease/3. Each
+// renewal that succeeds proves the leases good until at least the moment
+// the renewal was sent plus lease, by the database's clock (the server sets
+// expires_at from its own clock after it received the request), so the
+// station counts from the moment it sent it, on its own monotonic clock,
+// and needs no agreement between clocks, only that they run at one rate.
+// When that proof runs out within fenceMargin, the station ends its
+// sessions itself (it self-fences): by the time another station could be
+// let the task, its agent is gone. A lease that expired is never renewed;
+// the reaper ends it only reapGrace after it expired, and only once the
+// reaper itself has renewed without fail for reapGrace: a board outage
+// looks to every station like the others' deaths.
+
+// fenceMargin is how long before its proof runs out a station ends its
+// sessions: time to end an agent's process tree.
+func fenceMargin(lease time.Duration) time.Duration { return lease / 4 }
+
+// reapGrace is the time between a lease's expiry and its reaping, and the
+// time a station must have renewed without fail before it reaps.
+func reapGrace(lease time.Duration) time.Duration { return lease }
+
+// fence is the heartbeat's proof of this station's leases.
+type fence struct {
+	mu sync.Mutex
+	// proven is when the newest renewal that succeeded was sent
+	// (monotonic and wall readings); claimed is when each task's lease
+	// was claimed, which proves that lease alone.
+	proven     time.Time
+	provenWall time.Time
+	claimed    map[string]time.Time
+	// failedAt is when the last renewal failed; zero before any did.
+	failedAt time.Time
+	// fenced are the sessions ended by the fence, so each is ended once.
+	fenced map[string]bool
+	// orphans are held leases seen with no session here, by task, at
+	// the last beat: seen so twice running, they are settled.
+	orphans map[string]bool
+}
+
 // heartbeat keeps a shared board's leases alive every lease/3, so one late
 // or failed renewal does not lose them, until ctx ends. Each beat also
-// reaps the expired leases of any station: some live station has to block
-// a dead one's tasks, and every station does it (pgstore makes it safe).
+// replays the outbox, settles leases no session holds, and reaps the
+// expired leases of any station: some live station has to block a dead
+// one's tasks, and every station does it (pgstore makes it safe).
 func (st *Station) heartbeat(ctx context.Context, sb SharedBoard) {
 	lease := st.Config().Lease
 	tick := time.NewTicker(max(lease/3, time.Millisecond))
@@ -124,58 +175,253 @@ func (st *Station) heartbeat(ctx context.Context, sb SharedBoard) {
 	}
 }
 
-// beat renews once, ends the sessions of lost tasks and reaps.
+// beat renews once, ends the sessions of lost tasks, replays what the
+// outbox holds, reconciles and reaps.
 func (st *Station) beat(ctx context.Context, sb SharedBoard, lease time.Duration) {
-	lost, err := sb.Renew(ctx, lease)
-	if err != nil && ctx.Err() == nil {
-		st.log.Error("renew leases", "station", sb.Station(), "err", err)
+	sent, sentWall := time.Now(), time.Now().Round(0)
+	rctx, cancel := context.WithTimeout(ctx, max(lease/3, time.Millisecond))
+	lost, err := sb.Renew(rctx, lease)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		st.fence.mu.Lock()
+		st.fence.failedAt = time.Now()
+		st.fence.mu.Unlock()
+		first := st.Link().Reachable
+		st.link.down(err)
+		if first {
+			st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
+		}
+		st.publishLink()
+		return
+	}
+	st.fence.mu.Lock()
+	st.fence.proven, st.fence.provenWall = sent, sentWall
+	failedAt := st.fence.failedAt
+	st.fence.mu.Unlock()
+	if !st.Link().Reachable {
+		st.log.Info("board reachable again", "station", sb.Station())
+		st.link.up()
+		st.publishLink()
 	}
 	for _, id := range lost {
 		st.loseTask(id)
 	}
-	reaped, err := sb.Reap(ctx)
-	if err != nil && ctx.Err() == nil {
-		st.log.Error("reap leases", "err", err)
+	if err := st.replay(ctx, sb); err != nil && ctx.Err() == nil {
+		st.link.down(err)
+		st.publishLink()
+		return
 	}
-	for _, t := range reaped {
-		st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
-		st.publishTask(t)
-		st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+	st.publishLink()
+	st.reconcile(ctx, sb)
+	grace := reapGrace(lease)
+	if failedAt.IsZero() || time.Since(failedAt) >= grace {
+		reaped, err := sb.Reap(ctx, grace)
+		if err != nil && ctx.Err() == nil {
+			st.log.Error("reap leases", "err", err)
+		}
+		for _, t := range reaped {
+			st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
+			st.publishTask(t)
+			st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+		}
 	}
 	// Reaped tasks free slots; so may another station's Release, which
 	// announces nothing: the beat is the scheduler's fallback poll.
 	st.poke()
 }
 
+// watchFence ends every session whose lease this station can no longer
+// prove before the lease could run out, until ctx ends. It checks often,
+// by the monotonic clock and by the wall clock both: a machine that slept
+// (a monotonic clock that stood still) must not wake up believing.
+func (st *Station) watchFence(ctx context.Context, lease time.Duration) {
+	tick := time.NewTicker(min(max(lease/20, 10*time.Millisecond), 250*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		st.checkFence(lease, time.Now())
+	}
+}
+
+// checkFence ends the sessions whose proof has run out at now.
+func (st *Station) checkFence(lease time.Duration, now time.Time) {
+	keep := lease - fenceMargin(lease)
+	st.fence.mu.Lock()
+	proven, provenWall := st.fence.proven, st.fence.provenWall
+	wallLate := !provenWall.IsZero() && now.Round(0).Sub(provenWall) > keep
+	var ends []*session
+	for _, s := range st.liveSessions() {
+		if st.fence.fenced[s.spec.ID] {
+			continue
+		}
+		from := proven
+		if c, ok := st.fence.claimed[s.spec.TaskID]; ok && c.After(from) {
+			from = c
+		}
+		if from.IsZero() || now.Sub(from) > keep || wallLate && from == proven {
+			st.fence.fenced[s.spec.ID] = true
+			ends = append(ends, s)
+		}
+	}
+	st.fence.mu.Unlock()
+	for _, s := range ends {
+		st.log.Warn("cannot prove the task's lease before it runs out; ending its session so no other station runs it twice",
+			"task", s.spec.TaskID, "session", s.spec.ID, "proven_ago", now.Sub(proven).Round(time.Millisecond))
+		st.endLater(s, outFenced)
+	}
+}
+
+// claimed records when a claim proved task id's new lease.
+func (st *Station) claimedAt(id string, at time.Time) {
+	st.fence.mu.Lock()
+	st.fence.claimed[id] = at
+	st.fence.mu.Unlock()
+}
+
 // loseTask ends the local session of a task whose lease this station lost.
-// It writes nothing to the board: the task is no longer this station's, and
-// whoever owns it now owns its transitions.
+// Its task is settled as a fenced session's is: the board takes that only
+// if nobody else was let the task meanwhile.
 func (st *Station) loseTask(id string) {
 	s := st.sessionForTask(id)
 	if s == nil {
 		return
 	}
+	st.fence.mu.Lock()
+	already := st.fence.fenced[s.spec.ID]
+	st.fence.fenced[s.spec.ID] = true
+	st.fence.mu.Unlock()
+	if already {
+		return
+	}
 	st.log.Warn("lost the lease on a running task; ending its session", "task", id, "session", s.spec.ID)
-	st.endLater(s, outEnded)
+	st.endLater(s, outFenced)
+}
+
+// settleFenced settles the task of a session the fence ended: a work
+// session's task goes back to todo, its next attempt resuming from what
+// the worktree holds; a review's is blocked for a person. The write is
+// fenced by the lease's epoch: if the lease was reaped or let again, the
+// board refuses it, and the new owner's record stands.
+func (st *Station) settleFenced(ctx context.Context, s *session) {
+	name := st.stationName()
+	m := Move{From: []TaskState{TaskWorking}, To: TaskTodo, BumpAttempt: true, Actor: "station",
+		Note: fmt.Sprintf("Station %s lost touch with the board and stopped this session before its lease could run out; "+
+			"the worktree on that station holds the work so far.", name)}
+	if s.spec.Kind == "review" {
+		m = Move{From: []TaskState{TaskReview}, To: TaskBlocked, Actor: "station",
+			Reason: fmt.Sprintf("station %s lost touch with the board and stopped the review; requeue the task to review it again", name)}
+	}
+	t, queued, err := st.move(ctx, s.spec.TaskID, m)
+	switch {
+	case err != nil && errors.Is(err, ErrConflict):
+		st.log.Info("fenced task was settled elsewhere", "task", s.spec.TaskID, "err", err)
+	case err != nil:
+		st.log.Error("settle fenced task", "task", s.spec.TaskID, "err", err)
+	case queued:
+		st.log.Warn("fenced task's requeue queued for the board", "task", s.spec.TaskID)
+	default:
+		st.publishTask(t)
+	}
+}
+
+// reconcile settles the leases this station holds with no session here to
+// run them, twice running (a claim is held a moment before its session
+// registers): a working task goes back to todo, anything else just gives
+// its lease back. A review waiting for its session to start is left to
+// the scheduler.
+func (st *Station) reconcile(ctx context.Context, sb SharedBoard) {
+	held := sb.Held()
+	st.mu.Lock()
+	starting := maps.Clone(st.starting)
+	st.mu.Unlock()
+	st.fence.mu.Lock()
+	prev := st.fence.orphans
+	now := map[string]bool{}
+	for _, id := range held {
+		if st.sessionForTask(id) == nil && !starting[id] {
+			now[id] = true
+		}
+	}
+	st.fence.orphans = now
+	st.fence.mu.Unlock()
+	for id := range now {
+		if !prev[id] {
+			continue
+		}
+		t, err := st.board.Task(ctx, id)
+		if err != nil {
+			continue
+		}
+		switch t.State {
+		case TaskReview:
+			if p, ok := st.Config().Project(t.Project); ok && p.Review {
+				continue
+			}
+			_ = st.releaseTask(ctx, sb, id)
+		case TaskWorking:
+			st.log.Warn("a lease no session holds; requeueing its task", "task", id)
+			_, _, err = st.move(ctx, id, Move{From: []TaskState{TaskWorking}, To: TaskTodo, BumpAttempt: true, Actor: "station",
+				Note: fmt.Sprintf("Station %s held this task's lease with no session running it (lost in an outage); requeued.", sb.Station())})
+		default:
+			err = st.releaseTask(ctx, sb, id)
+		}
+		if err != nil {
+			st.log.Warn("settle a lease no session holds", "task", id, "err", err)
+		}
+	}
 }
 
 // releaseLease gives back the lease of a settled session's task when the
 // task stayed working with nothing left to run it here (a session ended by
 // a person, say). A move out of working or review ends the lease already;
-// review keeps it for the review session.
+// review keeps it for the review session. When the board cannot say how
+// the task stands, the lease is given back all the same (queued if need
+// be): a held lease with no session would strand its slot.
 func (st *Station) releaseLease(ctx context.Context, s *session) {
 	sb, ok := st.shared()
 	if !ok || s.spec.Kind != "work" || st.sessionForTask(s.spec.TaskID) != nil {
 		return
 	}
-	t, err := st.board.Task(ctx, s.spec.TaskID)
-	// The same attempt, still working: a requeued task claimed again has
-	// a new attempt and a lease of its own that must stay.
-	if err != nil || t.State != TaskWorking || sessionID(t, "work") != s.spec.ID {
+	rctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
+	t, err := st.board.Task(rctx, s.spec.TaskID)
+	cancel()
+	if err == nil && (t.State != TaskWorking || sessionID(t, "work") != s.spec.ID) {
+		// Moved on, or a requeued task claimed again with a new attempt
+		// and a lease of its own that must stay.
 		return
 	}
-	if err := sb.Release(ctx, t.ID); err != nil {
-		st.log.Error("release lease", "task", t.ID, "err", fmt.Errorf("after session %s: %w", s.spec.ID, err))
+	if err != nil && !unreachable(err) {
+		return
+	}
+	if !slices.Contains(sb.Held(), s.spec.TaskID) {
+		return
+	}
+	if err := st.releaseTask(ctx, sb, s.spec.TaskID); err != nil {
+		st.log.Error("release lease", "task", s.spec.TaskID, "err", fmt.Errorf("after session %s: %w", s.spec.ID, err))
+	}
+}
+
+// publishLink tells subscribers (trays) how the board link stands, when
+// that changed.
+func (st *Station) publishLink() {
+	l := st.Link()
+	if l == nil {
+		return
+	}
+	st.link.mu.Lock()
+	key := BoardLink{Reachable: l.Reachable, DownSince: l.DownSince, Queued: l.Queued}
+	changed := key != st.link.published
+	st.link.published = key
+	st.link.mu.Unlock()
+	if changed {
+		st.bus.Publish(Event{Kind: EventBoard, Board: l})
 	}
 }
 
@@ -186,10 +432,14 @@ func (st *Station) startHeartbeat(ctx context.Context) {
 	if !ok {
 		return
 	}
-	st.wg.Add(2)
+	st.wg.Add(3)
 	go func() {
 		defer st.wg.Done()
 		st.heartbeat(ctx, sb)
+	}()
+	go func() {
+		defer st.wg.Done()
+		st.watchFence(ctx, st.Config().Lease)
 	}()
 	go func() {
 		defer st.wg.Done()

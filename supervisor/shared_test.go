@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -21,8 +22,11 @@ type sharedMem struct {
 
 	mu       sync.Mutex
 	held     map[string]bool
-	lose     []string // Renew reports these lost, once
-	reap     []Task   // Reap returns these, once
+	taken    map[string]bool // lost to another station: its moves are refused
+	down     bool            // the board does not answer
+	reaps    int             // Reap calls
+	lose     []string        // Renew reports these lost, once
+	reap     []Task          // Reap returns these, once
 	renewals int
 	released []string
 	states   map[string][]string // session states written, by session
@@ -30,7 +34,7 @@ type sharedMem struct {
 }
 
 func newSharedMem(name string) *sharedMem {
-	return &sharedMem{memBoard: newMemBoard(), name: name, held: map[string]bool{}}
+	return &sharedMem{memBoard: newMemBoard(), name: name, held: map[string]bool{}, taken: map[string]bool{}}
 }
 
 func (b *sharedMem) ClaimLeased(ctx context.Context, project string, slots int, _ time.Duration) (Task, bool, error) {
@@ -46,16 +50,48 @@ func (b *sharedMem) ClaimLeased(ctx context.Context, project string, slots int, 
 	return t, ok, err
 }
 
+func (b *sharedMem) isDown() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.down
+}
+
+func (b *sharedMem) SaveSession(ctx context.Context, r SessionRecord) error {
+	if b.isDown() {
+		return fmt.Errorf("save session: %w", ErrUnreachable)
+	}
+	return b.memBoard.SaveSession(ctx, r)
+}
+
 func (b *sharedMem) Renew(context.Context, time.Duration) ([]string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.down {
+		return nil, fmt.Errorf("renew: %w", ErrUnreachable)
+	}
 	b.renewals++
 	lost := b.lose
 	b.lose = nil
 	for _, id := range lost {
 		delete(b.held, id)
+		b.taken[id] = true
 	}
 	return lost, nil
+}
+
+// Move refuses a move of a task another station took over, as the board's
+// fence does.
+func (b *sharedMem) Move(ctx context.Context, id string, m Move) (Task, error) {
+	b.mu.Lock()
+	taken, down := b.taken[id], b.down
+	b.mu.Unlock()
+	if down {
+		return Task{}, fmt.Errorf("move: %w", ErrUnreachable)
+	}
+	if taken {
+		return Task{}, fmt.Errorf("task %s is leased by another station: %w", id, ErrConflict)
+	}
+	return b.memBoard.Move(ctx, id, m)
 }
 
 func (b *sharedMem) Release(_ context.Context, id string) error {
@@ -66,9 +102,12 @@ func (b *sharedMem) Release(_ context.Context, id string) error {
 	return nil
 }
 
-func (b *sharedMem) Reap(context.Context) ([]Task, error) {
+func (b *sharedMem) Epoch(string) int64 { return 0 }
+
+func (b *sharedMem) Reap(context.Context, time.Duration) ([]Task, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.reaps++
 	r := b.reap
 	b.reap = nil
 	return r, nil

@@ -38,6 +38,9 @@ type Options struct {
 	Workspaces Workspaces
 	// Wall reads the wall clock; tests fake a laptop sleep with it.
 	Wall func() time.Time
+	// Outbox keeps the writes a shared board could not take, for replay;
+	// nil writes straight to the board (and a failed write is lost).
+	Outbox Outbox
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -60,6 +63,9 @@ type Station struct {
 	blocks   map[string][]blockMark   // recent blocks per project, for the breaker
 	absent   map[string]bool          // shared board: projects not on this machine, logged once
 	states   stateLog                 // shared board: session states to write
+	starting map[string]bool          // tasks whose session is being started
+	link     link                     // shared board: reachability and outbox
+	fence    fence                    // shared board: proof of leases
 	wg       sync.WaitGroup           // live session goroutines
 	ctx      context.Context
 }
@@ -90,6 +96,8 @@ func New(opt Options) (*Station, error) {
 		blocks:   map[string][]blockMark{},
 		absent:   map[string]bool{},
 		states:   stateLog{kick: make(chan struct{}, 1)},
+		starting: map[string]bool{},
+		fence:    fence{claimed: map[string]time.Time{}, fenced: map[string]bool{}},
 	}, nil
 }
 
@@ -294,6 +302,14 @@ func (p projectSlot) free() bool {
 // blocks the task with a reason; the station goes on.
 func (st *Station) start(ctx context.Context, p config.Project, task Task, kind string) {
 	id := sessionID(task, kind)
+	st.mu.Lock()
+	st.starting[task.ID] = true
+	st.mu.Unlock()
+	defer func() {
+		st.mu.Lock()
+		delete(st.starting, task.ID)
+		st.mu.Unlock()
+	}()
 	ws, err := st.workspace(ctx, p, task.ID)
 	if err != nil {
 		st.log.Error("prepare worktree", "task", task.ID, "err", err)
@@ -371,7 +387,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	if h, ok := s.proc.(Handled); ok {
 		rec.Handle = h.Handle()
 	}
-	if err := st.board.SaveSession(ctx, rec); err != nil {
+	if err := st.saveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}
 	st.log.Info("session started", "session", s.spec.ID, "task", s.spec.TaskID, "pid", s.proc.Pid(), "dir", s.spec.Dir, "backend", s.backend)
@@ -502,13 +518,18 @@ func (st *Station) settle(s *session, o outcome) {
 		st.release(s)
 		st.log.Info("session left running for the next station", "session", s.spec.ID)
 		return
+	case outFenced:
+		st.settleFenced(ctx, s)
 	}
 	st.release(s)
 	st.releaseLease(ctx, s)
 	info := s.Info()
 	info.State = SessEnded
 	st.bus.Publish(Event{Kind: EventSession, Session: &info})
-	if err := st.board.SaveSession(ctx, SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
+	st.fence.mu.Lock()
+	delete(st.fence.fenced, s.spec.ID)
+	st.fence.mu.Unlock()
+	if err := st.saveSession(ctx, SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
 		PID: s.proc.Pid(), State: SessEnded.String(), StartedAt: s.startedAt.UTC(), EndedAt: time.Now().UTC()}); err != nil {
 		st.log.Error("record session end", "session", s.spec.ID, "err", err)
 	}
@@ -560,12 +581,17 @@ func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskSt
 // settleBlockCounting is settleBlock; breaker is false for a block that
 // says nothing about the project (the station could not do its own part).
 func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string, breaker bool) bool {
-	t, err := st.board.Move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
+	t, queued, err := st.move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
 	if err != nil {
 		if !errors.Is(err, ErrConflict) {
 			st.log.Error("block task", "task", taskID, "err", err)
 		}
 		return false
+	}
+	if queued {
+		// Told when the board takes it (replay notifies a block).
+		st.log.Warn("task block queued for the board", "task", taskID, "reason", reason)
+		return true
 	}
 	st.publishTask(t)
 	st.log.Warn("task blocked", "task", taskID, "reason", reason)

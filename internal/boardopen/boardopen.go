@@ -34,7 +34,7 @@ func Open(ctx context.Context, home string, cfg *config.Config) (Board, error) {
 	}
 	octx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	return pgstore.Open(octx, cfg.Board, cfg.StationName())
+	return pgstore.OpenAs(octx, cfg.Board, pgstore.Identity{Name: cfg.StationName(), Origin: cfg.Origin(), Lease: cfg.Lease})
 }
 
 // Report is what `buildstation board status` (and migrate) says of a board.

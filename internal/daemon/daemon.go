@@ -20,6 +20,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/outbox"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
 )
 
@@ -81,9 +82,20 @@ func Run(ctx context.Context, o Options) error {
 	if o.Spawners != nil {
 		spawners = o.Spawners(o.Home)
 	}
+	var box supervisor.Outbox
+	if cfg.Shared() {
+		// What a shared board cannot take while it is away waits here.
+		ob, err := outbox.Open(filepath.Join(o.Home, outbox.File))
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer ob.Close()
+		box = ob
+	}
 	st, err := supervisor.New(supervisor.Options{
 		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
-		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws,
+		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Outbox: box,
 	})
 	if err != nil {
 		ln.Close()

@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -132,7 +134,9 @@ const EnvStation = "BUILDSTATION_STATION"
 func (c *Config) Shared() bool { return c.Board != "" }
 
 // StationName is the name this station acts under on a shared board:
-// $BUILDSTATION_STATION, else the station key, else the host name.
+// $BUILDSTATION_STATION, else the station key, else the host name and a
+// short hash of the home (host-1a2b3c), so two homes on one machine, or
+// two machines that share a host name, do not take each other's name.
 func (c *Config) StationName() string {
 	if v := strings.TrimSpace(os.Getenv(EnvStation)); v != "" {
 		return v
@@ -142,9 +146,27 @@ func (c *Config) StationName() string {
 	}
 	name, err := os.Hostname()
 	if err != nil || name == "" {
-		return "station"
+		name = "station"
 	}
-	return name
+	sum := sha256.Sum256([]byte(c.Home()))
+	return name + "-" + hex.EncodeToString(sum[:3])
+}
+
+// Home is the folder config.toml is in (the station's home), absolute.
+func (c *Config) Home() string {
+	dir := filepath.Dir(c.Path)
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// Origin says where this station runs, for a shared board to tell a
+// restart of this station (same machine, same home) from another machine
+// given the same name.
+func (c *Config) Origin() string {
+	host, _ := os.Hostname()
+	return host + ":" + c.Home()
 }
 
 // RunsHere reports whether station may run p's tasks: a project that names

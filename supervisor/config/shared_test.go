@@ -76,8 +76,13 @@ func TestStationKey(t *testing.T) {
 func TestStationName(t *testing.T) {
 	host, _ := os.Hostname()
 	t.Setenv(EnvStation, "")
-	if got := (&Config{}).StationName(); host != "" && got != host {
-		t.Errorf("default station name = %q, want the host name %q", got, host)
+	a := (&Config{Path: "/home/a/.buildstation/config.toml"}).StationName()
+	b := (&Config{Path: "/home/b/.buildstation/config.toml"}).StationName()
+	if host != "" && !strings.HasPrefix(a, host+"-") || a == b {
+		t.Errorf("default station names %q and %q: want the host name %q and a part unique to each home", a, b, host)
+	}
+	if again := (&Config{Path: "/home/a/.buildstation/config.toml"}).StationName(); again != a {
+		t.Errorf("default station name changed between calls: %q, %q", a, again)
 	}
 	if got := (&Config{Station: "buildbox"}).StationName(); got != "buildbox" {
 		t.Errorf("station key: name = %q", got)

@@ -171,7 +171,7 @@ func TestLeaseExpiry(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 		var err error
-		if reaped, err = b.Reap(ctx); err != nil {
+		if reaped, err = b.Reap(ctx, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -254,7 +254,7 @@ func TestReapConcurrently(t *testing.T) {
 	for _, s := range stores {
 		wg.Go(func() {
 			<-start
-			ts, err := s.Reap(ctx)
+			ts, err := s.Reap(ctx, 0)
 			if err != nil {
 				t.Error(err)
 			}

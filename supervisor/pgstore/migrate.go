@@ -106,6 +106,25 @@ CREATE INDEX leases_project ON leases (project, expires_at);
 CREATE INDEX leases_station ON leases (station);
 CREATE INDEX leases_expires ON leases (expires_at);
 `,
+	// 3: fencing. Every lease carries an epoch from one sequence, so a
+	// lease let again is told from the one before it, and the instance of
+	// the station process that holds it; a station records its instance
+	// and where it runs, so a second live process under one name is
+	// refused. project_settings are the board's caps, which every
+	// station obeys (its own config may only narrow them).
+	`
+CREATE SEQUENCE lease_epochs;
+ALTER TABLE leases ADD COLUMN epoch bigint NOT NULL DEFAULT 0,
+	ADD COLUMN instance text NOT NULL DEFAULT '';
+ALTER TABLE stations ADD COLUMN instance text NOT NULL DEFAULT '',
+	ADD COLUMN origin text NOT NULL DEFAULT '';
+CREATE TABLE project_settings (
+	project     text        PRIMARY KEY,
+	concurrency integer     CHECK (concurrency >= 1), -- NULL: no board cap
+	stations    text[]      NOT NULL DEFAULT '{}',    -- empty: any station
+	updated_at  timestamptz NOT NULL
+);
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a

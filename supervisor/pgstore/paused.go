@@ -36,19 +36,19 @@ ON CONFLICT (project) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
 func (s *Store) Paused(ctx context.Context) (map[string]string, error) {
 	rows, err := s.pool.Query(ctx, "SELECT project, reason FROM paused")
 	if err != nil {
-		return nil, fmt.Errorf("list paused projects: %w", err)
+		return nil, fmt.Errorf("list paused projects: %w", reach(err))
 	}
 	defer rows.Close()
 	out := map[string]string{}
 	for rows.Next() {
 		var p, r string
 		if err := rows.Scan(&p, &r); err != nil {
-			return nil, fmt.Errorf("list paused projects: %w", err)
+			return nil, fmt.Errorf("list paused projects: %w", reach(err))
 		}
 		out[p] = r
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list paused projects: %w", err)
+		return nil, fmt.Errorf("list paused projects: %w", reach(err))
 	}
 	return out, nil
 }

@@ -4,31 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// Reap ends every expired lease, of any station: a task still working or
+// Reap ends every lease that expired more than grace ago, of any station: a task still working or
 // in review moves to blocked with the reason "station <name> lost" (history
 // actor "reaper"), so a person sees that a machine died under it and can
 // requeue it. It returns the tasks it moved. Several stations may reap at
 // once: each lease is ended by one of them, in its own transaction, and
 // only if it is still expired when its task's row is locked (a renewal or
 // another reaper may have come first).
-func (s *Store) Reap(ctx context.Context) ([]supervisor.Task, error) {
-	rows, err := s.pool.Query(ctx, "SELECT task_id FROM leases WHERE expires_at <= clock_timestamp() ORDER BY task_id")
+//
+// grace is the time a station that lost touch with the board for a while
+// gives its holder to come back: the holder stops its agents before its
+// lease expires (it self-fences), so nothing runs twice either way, but a
+// holder that comes back within grace may still settle its task itself.
+func (s *Store) Reap(ctx context.Context, grace time.Duration) ([]supervisor.Task, error) {
+	rows, err := s.pool.Query(ctx, "SELECT task_id FROM leases WHERE expires_at + $1 * interval '1 millisecond' <= clock_timestamp() ORDER BY task_id", grace.Milliseconds())
 	if err != nil {
-		return nil, fmt.Errorf("reap leases: %w", err)
+		return nil, fmt.Errorf("reap leases: %w", reach(err))
 	}
 	expired, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
-		return nil, fmt.Errorf("reap leases: %w", err)
+		return nil, fmt.Errorf("reap leases: %w", reach(err))
 	}
 	var moved []supervisor.Task
 	for _, n := range expired {
-		t, ok, err := s.reap(ctx, n)
+		t, ok, err := s.reap(ctx, n, grace)
 		if err != nil {
 			return moved, fmt.Errorf("reap lease of task %s: %w", taskID(n), err)
 		}
@@ -41,7 +47,7 @@ func (s *Store) Reap(ctx context.Context) ([]supervisor.Task, error) {
 
 // reap ends task n's lease if it is still expired, and blocks the task if
 // it was running; ok reports a move.
-func (s *Store) reap(ctx context.Context, n int64) (supervisor.Task, bool, error) {
+func (s *Store) reap(ctx context.Context, n int64, grace time.Duration) (supervisor.Task, bool, error) {
 	var (
 		t     supervisor.Task
 		moved bool
@@ -56,7 +62,7 @@ func (s *Store) reap(ctx context.Context, n int64) (supervisor.Task, bool, error
 			return err
 		}
 		var holder string
-		err = tx.QueryRow(ctx, "DELETE FROM leases WHERE task_id = $1 AND expires_at <= clock_timestamp() RETURNING station", n).Scan(&holder)
+		err = tx.QueryRow(ctx, "DELETE FROM leases WHERE task_id = $1 AND expires_at + $2 * interval '1 millisecond' <= clock_timestamp() RETURNING station", n, grace.Milliseconds()).Scan(&holder)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil // renewed, released or reaped meanwhile
 		}

@@ -12,7 +12,9 @@ import (
 )
 
 // SaveSession inserts or replaces this station's record with r.ID and
-// announces it to the other stations. Its task must exist (errors.Is
+// announces it to the other stations. An ended record stays as it is: a
+// station that comes back after the reaper marked its session lost does
+// not overwrite that with its own late "ended". Its task must exist (errors.Is
 // supervisor.ErrNotFound otherwise): a restarted station reads these to
 // learn which tasks lost their session.
 func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
@@ -37,7 +39,8 @@ func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) err
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 ON CONFLICT (station, id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind, pid = excluded.pid,
 	state = excluded.state, started_at = excluded.started_at, ended_at = excluded.ended_at,
-	backend = excluded.backend, handle = excluded.handle, token = excluded.token, last_output_at = excluded.last_output_at`,
+	backend = excluded.backend, handle = excluded.handle, token = excluded.token, last_output_at = excluded.last_output_at
+WHERE sessions.ended_at IS NULL`,
 			s.station, r.ID, n, r.Kind, r.PID, r.State, r.StartedAt.UTC().Truncate(time.Millisecond), toDB(r.EndedAt), r.Backend, r.Handle, r.Token, toDB(r.LastOutputAt))
 		return err
 	})
@@ -59,7 +62,7 @@ FROM sessions WHERE station = $1`
 	sql += " ORDER BY started_at, id"
 	rows, err := s.pool.Query(ctx, sql, s.station)
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, fmt.Errorf("list sessions: %w", reach(err))
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (supervisor.SessionRecord, error) {
 		var (
@@ -74,7 +77,7 @@ FROM sessions WHERE station = $1`
 		return r, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, fmt.Errorf("list sessions: %w", reach(err))
 	}
 	return out, nil
 }
@@ -119,7 +122,7 @@ JOIN leases l ON l.task_id = s.task_id AND l.station = s.station AND l.expires_a
 WHERE s.ended_at IS NULL AND s.station <> $1
 ORDER BY s.started_at, s.id`, s.station)
 	if err != nil {
-		return nil, fmt.Errorf("list the other stations' sessions: %w", err)
+		return nil, fmt.Errorf("list the other stations' sessions: %w", reach(err))
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (supervisor.SessionInfo, error) {
 		var (
@@ -135,7 +138,7 @@ ORDER BY s.started_at, s.id`, s.station)
 		return si, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list the other stations' sessions: %w", err)
+		return nil, fmt.Errorf("list the other stations' sessions: %w", reach(err))
 	}
 	return list, nil
 }

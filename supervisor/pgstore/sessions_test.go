@@ -68,7 +68,7 @@ func TestOtherStationsSessions(t *testing.T) {
 	if list, err := b.OtherSessions(ctx); err != nil || len(list) != 0 {
 		t.Fatalf("OtherSessions with A's lease expired = %+v, %v; want none", list, err)
 	}
-	if _, err := b.Reap(ctx); err != nil {
+	if _, err := b.Reap(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
 	var ended bool

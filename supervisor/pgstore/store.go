@@ -2,6 +2,8 @@ package pgstore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -24,13 +26,23 @@ type Store struct {
 	station string
 	where   string // the URL without its password, for error messages
 
-	// held is what this station believes it holds a lease on: the tasks
-	// ClaimLeased gave it, until Release, a Move that ends the lease, or a
-	// Renew that reports the lease lost. Move refuses a held task whose
-	// lease is gone, and Renew names those, so the station learns of a
-	// reap even if it never moves the task again.
-	mu   sync.Mutex
-	held map[string]bool
+	// instance tells this process from any other that ever acted under
+	// the same station name; origin is the machine and home it runs in.
+	instance string
+	origin   string
+
+	// held is what this station believes it holds a lease on, by task,
+	// with the lease's epoch: the tasks ClaimLeased gave it, until
+	// Release, a Move that ends the lease, or a Renew that reports the
+	// lease lost. Move refuses a held task whose lease is gone, and Renew
+	// names those, so the station learns of a reap even if it never moves
+	// the task again. epochs keeps the epoch of every lease this process
+	// had until it ended the lease itself: a write it makes later (a
+	// completion queued during an outage) is fenced by it, and lands only
+	// if nobody has been let the task since.
+	mu     sync.Mutex
+	held   map[string]int64
+	epochs map[string]int64
 
 	// listenRetry is how long Listen waits before reconnecting a dropped
 	// notification connection: a poll is needed there, since a dead
@@ -52,6 +64,34 @@ var (
 // pool_max_conns may ride in it. station names this machine's station on
 // the board and must be unique among the stations sharing it.
 func Open(ctx context.Context, url, station string) (*Store, error) {
+	return OpenAs(ctx, url, Identity{Name: station})
+}
+
+// Identity is who a Store acts as on the board.
+type Identity struct {
+	// Name is the station's name on the board, unique among the stations
+	// sharing it.
+	Name string
+	// Origin is where the station runs (machine and home): a process
+	// from the same origin is the same station restarted and may take
+	// the name over at once; one from elsewhere is another machine that
+	// was given the same name.
+	Origin string
+	// Lease is how long a station stays live after it was last seen:
+	// while another instance under Name was seen within it, and comes from
+	// another origin, OpenAs refuses. Zero checks nothing.
+	Lease time.Duration
+}
+
+// ErrNameInUse is why OpenAs refuses a station name a live station of
+// another machine or home holds.
+var ErrNameInUse = errors.New("station name in use")
+
+// OpenAs is Open for a station with an identity: it refuses to start while
+// another live instance (seen within id.Lease, from another origin) holds
+// the name, and takes the name's leases over otherwise.
+func OpenAs(ctx context.Context, url string, id Identity) (*Store, error) {
+	station := id.Name
 	where := redact(url)
 	if strings.TrimSpace(station) == "" {
 		return nil, fmt.Errorf("open board %s: empty station name (give each station sharing a board its own name)", where)
@@ -65,9 +105,14 @@ func Open(ctx context.Context, url, station string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open board %s: %w", where, err)
 	}
-	s := &Store{pool: pool, station: station, where: where, held: map[string]bool{}, listenRetry: time.Second}
+	s := &Store{pool: pool, station: station, where: where, origin: id.Origin, instance: newInstance(),
+		held: map[string]int64{}, epochs: map[string]int64{}, listenRetry: time.Second}
 	s.closed, s.close = context.WithCancel(context.Background())
-	if err := s.init(ctx); err != nil {
+	if err := s.init(ctx, id.Lease); err != nil {
+		if errors.Is(err, ErrNameInUse) {
+			s.Close()
+			return nil, err
+		}
 		s.Close()
 		return nil, fmt.Errorf("open board %s: %w", where, explain(err))
 	}
@@ -78,27 +123,69 @@ func Open(ctx context.Context, url, station string) (*Store, error) {
 // the board says it holds: a station restarted under the same name owns
 // them still (a tmux session may have outlived it), and it learns which
 // they are from Held.
-func (s *Store) init(ctx context.Context) error {
+func (s *Store) init(ctx context.Context, lease time.Duration) error {
 	if err := migrate(ctx, s.pool); err != nil {
 		return err
 	}
-	var held []int64
+	var held []heldLease
 	err := s.write(ctx, func(tx pgx.Tx) error {
-		if err := s.seen(ctx, tx); err != nil {
+		var (
+			instance, origin string
+			ago              time.Duration
+		)
+		err := tx.QueryRow(ctx, "SELECT instance, origin, clock_timestamp() - last_seen FROM stations WHERE name = $1 FOR UPDATE",
+			s.station).Scan(&instance, &origin, &ago)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return err
+		case lease > 0 && instance != "" && ago < lease && (origin == "" || origin != s.origin):
+			return fmt.Errorf("%w: another station named %q (at %s) was seen on the board %v ago; give this one its own name with station = \"NAME\" in config.toml or BUILDSTATION_STATION, or stop the other first",
+				ErrNameInUse, s.station, orUnknown(origin), ago.Round(time.Millisecond))
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO stations (name, last_seen, instance, origin) VALUES ($1, clock_timestamp(), $2, $3)
+ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen, instance = excluded.instance, origin = excluded.origin`,
+			s.station, s.instance, s.origin); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, "SELECT task_id FROM leases WHERE station = $1", s.station)
+		// The name's leases are this instance's now: the one before it
+		// is gone (or was refused above), and its renewals stop here.
+		rows, err := tx.Query(ctx, "UPDATE leases SET instance = $2 WHERE station = $1 RETURNING task_id, epoch", s.station, s.instance)
 		if err != nil {
 			return err
 		}
-		held, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		held, err = pgx.CollectRows(rows, pgx.RowToStructByPos[heldLease])
 		return err
 	})
-	for _, n := range held {
-		s.held[taskID(n)] = true
+	for _, h := range held {
+		s.held[taskID(h.Task)] = h.Epoch
+		s.epochs[taskID(h.Task)] = h.Epoch
 	}
 	return err
 }
+
+// heldLease is a lease row as Renew and init read it back.
+type heldLease struct {
+	Task  int64
+	Epoch int64
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown place"
+	}
+	return s
+}
+
+// newInstance makes the id of this station process.
+func newInstance() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Instance is the id of this station process on the board.
+func (s *Store) Instance() string { return s.instance }
 
 // Station is the name this store acts under.
 func (s *Store) Station() string { return s.station }
@@ -156,9 +243,29 @@ func (s *Store) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	for try := 1; ; try++ {
 		err := pgx.BeginFunc(ctx, s.pool, fn)
 		if err == nil || try == tries || !retryable(err) || ctx.Err() != nil {
+			return reach(err)
+		}
+	}
+}
+
+// reach marks the errors that say the server did not answer (no
+// connection, a connection lost, a server shutting down or starting, a
+// deadline) with supervisor.ErrUnreachable, so the station queues the write
+// instead of giving it up. What the server answered passes as it is.
+func reach(err error) error {
+	if err == nil || errors.Is(err, supervisor.ErrUnreachable) || errors.Is(err, supervisor.ErrConflict) ||
+		errors.Is(err, supervisor.ErrNotFound) || errors.Is(err, pgx.ErrNoRows) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case strings.HasPrefix(pgErr.Code, "08"), pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", pgErr.Code == "53300":
+		default:
 			return err
 		}
 	}
+	return fmt.Errorf("%w: %w", supervisor.ErrUnreachable, err)
 }
 
 func retryable(err error) bool {
@@ -167,8 +274,9 @@ func retryable(err error) bool {
 }
 
 // seen records that this station is alive now.
+// A process whose name another instance took over marks nothing: it is
+// not that station any more.
 func (s *Store) seen(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, `INSERT INTO stations (name, last_seen) VALUES ($1, clock_timestamp())
-ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen`, s.station)
+	_, err := tx.Exec(ctx, `UPDATE stations SET last_seen = clock_timestamp() WHERE name = $1 AND instance = $2`, s.station, s.instance)
 	return err
 }

@@ -88,7 +88,7 @@ func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
 	}
 	t, err := getTask(ctx, s.pool, n, false)
 	if err != nil {
-		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, err)
+		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, reach(err))
 	}
 	return t, nil
 }
@@ -108,11 +108,11 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 	sql += " ORDER BY id"
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list tasks: %w", err)
+		return nil, fmt.Errorf("list tasks: %w", reach(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (supervisor.Task, error) { return scanTask(r) })
 	if err != nil {
-		return nil, fmt.Errorf("list tasks: %w", err)
+		return nil, fmt.Errorf("list tasks: %w", reach(err))
 	}
 	return out, nil
 }

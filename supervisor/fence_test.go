@@ -1,0 +1,149 @@
+package supervisor
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// memOutbox is an Outbox in memory.
+type memOutbox struct {
+	mu      sync.Mutex
+	seq     int64
+	entries []OutboxEntry
+}
+
+func (o *memOutbox) Add(_ context.Context, e OutboxEntry) (int64, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seq++
+	e.Seq = o.seq
+	o.entries = append(o.entries, e)
+	return e.Seq, nil
+}
+
+func (o *memOutbox) List(context.Context) ([]OutboxEntry, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.entries), nil
+}
+
+func (o *memOutbox) Remove(_ context.Context, seq int64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.entries = slices.DeleteFunc(o.entries, func(e OutboxEntry) bool { return e.Seq == seq })
+	return nil
+}
+
+func (o *memOutbox) len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.entries)
+}
+
+func startFenced(t *testing.T, b *sharedMem, box Outbox) *harness {
+	t.Helper()
+	h := startWith(t, func(o *Options) {
+		o.Board = b
+		o.Config.Lease = 3 * time.Second
+		o.Outbox = box
+	}, project("web", 5*time.Minute, 5*time.Minute))
+	h.board = b.memBoard
+	return h
+}
+
+func setDown(b *sharedMem, down bool) {
+	b.mu.Lock()
+	b.down = down
+	b.mu.Unlock()
+}
+
+// A station that cannot renew ends its sessions itself before its lease
+// could run out (self-fencing), queues the requeue of their tasks, and
+// delivers it when the board is back; meanwhile it reaps nobody.
+func TestSharedBoardSelfFencesWhenRenewalsFail(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, box := newSharedMem("A"), &memOutbox{}
+		h := startFenced(t, b, box)
+		task := h.add("web", "a")
+		p := h.proc()
+		setDown(b, true)
+		reaps := b.reapCount()
+		advance(2 * time.Second) // lease 3s: proof runs out at 3s - 750ms
+		if p.stopCount() != 0 {
+			t.Fatal("session ended while its lease was still proven")
+		}
+		advance(500 * time.Millisecond)
+		if p.stopCount() == 0 || len(h.st.Sessions()) != 0 {
+			t.Fatal("session still runs past lease - margin with no renewal")
+		}
+		if box.len() == 0 {
+			t.Fatal("nothing queued for the board while it was away")
+		}
+		if l := h.st.Link(); l == nil || l.Reachable || l.Queued == 0 {
+			t.Fatalf("link = %+v, want unreachable with writes queued", l)
+		}
+		if got := h.task(task.ID); got.State != TaskWorking {
+			t.Fatalf("task moved to %s while the board was down", got.State)
+		}
+		setDown(b, false)
+		advance(time.Second)
+		if box.len() != 0 {
+			t.Fatalf("%d writes still queued after the board came back", box.len())
+		}
+		got := h.task(task.ID)
+		if got.Attempt != 2 || got.State == TaskBlocked {
+			t.Fatalf("fenced task = %s attempt %d (%s), want requeued as attempt 2", got.State, got.Attempt, got.Reason)
+		}
+		if b.reapCount() != reaps {
+			t.Fatalf("reaped %d times right after its own renewals failed; want a grace first", b.reapCount()-reaps)
+		}
+		advance(4 * time.Second)
+		if b.reapCount() == reaps {
+			t.Fatal("never reaped again after the grace")
+		}
+	})
+}
+
+// An agent's completion while the board is away is acknowledged, kept, and
+// lands when the board returns.
+func TestSharedBoardQueuesCompletionDuringOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, box := newSharedMem("A"), &memOutbox{}
+		h := startFenced(t, b, box)
+		task := h.add("web", "a")
+		h.proc()
+		id := h.session(task.ID).ID
+		setDown(b, true)
+		if err := h.st.AgentComplete(h.ctx, id, "did it"); err != nil {
+			t.Fatalf("completion during an outage: %v", err)
+		}
+		advance(100 * time.Millisecond)
+		if got := h.task(task.ID); got.State != TaskWorking {
+			t.Fatalf("task %s while the board is down", got.State)
+		}
+		setDown(b, false)
+		advance(2 * time.Second)
+		if got := h.task(task.ID); got.State != TaskDone || got.Summary != "did it" {
+			t.Fatalf("task = %s %q after the board came back, want done", got.State, got.Summary)
+		}
+		if box.len() != 0 {
+			t.Fatalf("%d writes still queued", box.len())
+		}
+	})
+}
+
+func (p *fakeProc) stopCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stops
+}
+
+func (b *sharedMem) reapCount() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reaps
+}

@@ -1,0 +1,113 @@
+// Package outbox keeps, in a SQLite file in the station's home, the writes a
+// station owes a shared board it cannot reach: a task's move, a session's
+// end, a lease's release. They are kept in the order they were made and
+// replayed in that order when the board answers again; each survives a
+// kill -9 once Add returns.
+package outbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+
+	_ "modernc.org/sqlite" // the driver the station's board uses too
+)
+
+// File is the outbox's name in the home.
+const File = "outbox.db"
+
+// Box is one station's outbox. It is safe for concurrent use.
+type Box struct {
+	db *sql.DB
+}
+
+var _ supervisor.Outbox = (*Box)(nil)
+
+// Open opens (creating, mode 0600) the outbox at path.
+func Open(path string) (*Box, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open outbox: %w", err)
+	}
+	f.Close()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open outbox: %w", err)
+	}
+	q := url.Values{}
+	q.Set("_txlock", "immediate")
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String())
+	if err != nil {
+		return nil, fmt.Errorf("open outbox %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS outbox (
+	seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+	entry   TEXT    NOT NULL,
+	queued  TEXT    NOT NULL
+)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open outbox %s: %w", path, err)
+	}
+	return &Box{db: db}, nil
+}
+
+// Add appends e; it is durable when Add returns nil.
+func (b *Box) Add(ctx context.Context, e supervisor.OutboxEntry) (int64, error) {
+	js, err := json.Marshal(e)
+	if err != nil {
+		return 0, fmt.Errorf("queue a write for the board: %w", err)
+	}
+	res, err := b.db.ExecContext(ctx, "INSERT INTO outbox (entry, queued) VALUES (?, ?)", string(js), time.Now().UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return 0, fmt.Errorf("queue a write for the board: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// List returns every queued entry, oldest first.
+func (b *Box) List(ctx context.Context) ([]supervisor.OutboxEntry, error) {
+	rows, err := b.db.QueryContext(ctx, "SELECT seq, entry FROM outbox ORDER BY seq")
+	if err != nil {
+		return nil, fmt.Errorf("read the outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []supervisor.OutboxEntry
+	for rows.Next() {
+		var (
+			seq int64
+			js  string
+			e   supervisor.OutboxEntry
+		)
+		if err := rows.Scan(&seq, &js); err != nil {
+			return nil, fmt.Errorf("read the outbox: %w", err)
+		}
+		if err := json.Unmarshal([]byte(js), &e); err != nil {
+			return nil, fmt.Errorf("read the outbox: entry %d: %w", seq, err)
+		}
+		e.Seq = seq
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Remove drops entry seq, once the board has it (or refused it for good).
+func (b *Box) Remove(ctx context.Context, seq int64) error {
+	if _, err := b.db.ExecContext(ctx, "DELETE FROM outbox WHERE seq = ?", seq); err != nil {
+		return fmt.Errorf("drop outbox entry %d: %w", seq, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (b *Box) Close() error { return b.db.Close() }
