@@ -22,3 +22,7 @@ func (s *Spawner) Adopt(string) (supervisor.Proc, bool, error) {
 
 // Available reports whether this machine can run the tmux backend.
 func Available() bool { return false }
+
+// monitor has nothing to watch where tmux does not run; the field keeps
+// Spawner one type on every OS.
+type monitor struct{ sp *Spawner }
