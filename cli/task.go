@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/termsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
@@ -133,22 +134,24 @@ func (e *env) taskShow(args []string) error {
 func printTask(e *env, d api.TaskDetail) error {
 	t := d.Task
 	w := e.stdout
-	fmt.Fprintf(w, "%s  %s\n", t.ID, t.Title)
-	fmt.Fprintf(w, "project:  %s\n", t.Project)
-	fmt.Fprintf(w, "state:    %s (attempt %d)\n", t.State, t.Attempt)
+	// Every string here is from the board: safe for the terminal.
+	line := termsafe.Line
+	fmt.Fprintf(w, "%s  %s\n", line(t.ID), line(t.Title))
+	fmt.Fprintf(w, "project:  %s\n", line(t.Project))
+	fmt.Fprintf(w, "state:    %s (attempt %d)\n", line(string(t.State)), t.Attempt)
 	if t.Reason != "" {
-		fmt.Fprintf(w, "reason:   %s\n", t.Reason)
+		fmt.Fprintf(w, "reason:   %s\n", line(t.Reason))
 	}
 	if t.Summary != "" {
-		fmt.Fprintf(w, "summary:  %s\n", t.Summary)
+		fmt.Fprintf(w, "summary:  %s\n", line(t.Summary))
 	}
 	fmt.Fprintf(w, "created:  %s\n", t.CreatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "updated:  %s\n", t.UpdatedAt.Local().Format(time.DateTime))
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "note:     %s\n", n)
+		fmt.Fprintf(w, "note:     %s\n", line(n))
 	}
 	if t.Body != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(t.Body, "\n"))
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(termsafe.Lines(t.Body), "\n"))
 	}
 	if len(d.History) == 0 {
 		return nil
@@ -176,7 +179,7 @@ func (e *env) taskRequeue(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", t.ID, t.Attempt)
+	_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", termsafe.Line(t.ID), t.Attempt)
 	return err
 }
 
@@ -193,7 +196,7 @@ func (e *env) taskCancel(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s %s\n", t.ID, t.State)
+	_, err = fmt.Fprintf(e.stdout, "%s %s\n", termsafe.Line(t.ID), termsafe.Line(string(t.State)))
 	return err
 }
 
