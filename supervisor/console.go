@@ -30,6 +30,8 @@ type console struct {
 	diskErr    atomic.Bool // the transcript failed once; said once, then ignored
 
 	lastOutput atomic.Int64 // unix nanos of the last byte read
+	lastLive   atomic.Int64 // unix nanos of the last byte that was not our own echo
+	echo       echoFilter
 	bytes      atomic.Int64
 }
 
@@ -45,6 +47,9 @@ func newConsole(transcript io.Writer, log *slog.Logger) *console {
 // write takes one chunk from the PTY reader.
 func (c *console) write(p []byte, now time.Time) {
 	c.lastOutput.Store(now.UnixNano())
+	if !c.echo.isEcho(p) {
+		c.lastLive.Store(now.UnixNano())
+	}
 	c.bytes.Add(int64(len(p)))
 	if c.transcript != nil && !c.diskErr.Load() {
 		if _, err := c.transcript.Write(p); err != nil {
@@ -141,8 +146,13 @@ func (c *console) close() {
 	}
 }
 
-func (c *console) lastOutputAt() time.Time {
-	n := c.lastOutput.Load()
+func (c *console) lastOutputAt() time.Time { return unixTime(c.lastOutput.Load()) }
+
+// lastLiveAt is the time of the last output that was the agent's own, not
+// the echo of what the station typed.
+func (c *console) lastLiveAt() time.Time { return unixTime(c.lastLive.Load()) }
+
+func unixTime(n int64) time.Time {
 	if n == 0 {
 		return time.Time{}
 	}

@@ -19,8 +19,11 @@ import (
 // does not submit it, so Enter goes as its own write a little later.
 const (
 	enterDelay = 400 * time.Millisecond
-	// echoGrace is how long after our Enter the terminal's echo of what we
-	// typed is not taken for a sign of life: a wedged TUI still echoes.
+	// echoGrace is how long after our Enter any output is taken for the
+	// terminal's reaction to our keys rather than for life: a TUI redraws
+	// its input box (our text framed by its own chrome) the moment it reads
+	// them, even a TUI whose agent then does nothing. Echo that comes later
+	// (a loaded machine) is recognised by its content (echoFilter).
 	echoGrace = 500 * time.Millisecond
 	// stopGrace is how long an agent gets to exit after the polite signal.
 	stopGrace = 3 * time.Second
@@ -333,9 +336,9 @@ func (s *session) rearm() {
 }
 
 // liveOutput is the time of the last output that counts as life: the echo
-// of our own typing does not.
+// of our own typing does not, whenever it arrives (see echoFilter).
 func (s *session) liveOutput() time.Time {
-	t := s.con.lastOutputAt()
+	t := s.con.lastLiveAt()
 	if t.Before(s.echoUntil) {
 		return time.Time{}
 	}
@@ -447,7 +450,7 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := s.st.renderNudge(s.spec, s.con.lastOutputAt(), now, s.evidence) + s.st.gateNote(s.spec)
+	text := s.st.renderNudge(s.spec, s.con.lastLiveAt(), now, s.evidence) + s.st.gateNote(s.spec)
 	s.typeText(text, now)
 	s.st.judgeHead(s.spec)
 	if s.silentSince.IsZero() {
@@ -502,6 +505,8 @@ func (s *session) typeText(text string, now time.Time) {
 }
 
 func (s *session) write(text string) {
+	// Before the write: the echo may come back before it returns.
+	s.con.echo.typed(text)
 	// A PTY's input buffer holds a few KiB; the agent reading it is not our
 	// business, but we must not hang the loop on an agent that never reads.
 	done := make(chan struct{})
