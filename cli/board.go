@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/boardopen"
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -98,7 +98,7 @@ func (e *env) boardConfig() (string, *config.Config, error) {
 // describeBoard names a board for a person.
 func describeBoard(r boardopen.Report) string {
 	if r.Kind == "postgres" {
-		return "shared board at " + termsafe.Line(r.Where)
+		return "shared board at " + textsafe.Line(r.Where)
 	}
-	return "embedded board at " + termsafe.Line(r.Where)
+	return "embedded board at " + textsafe.Line(r.Where)
 }

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 )
 
 // now is the clock for "silent for" and "nudge in"; a var so tests can fix it.
@@ -42,7 +42,7 @@ func (t *table) flush() error { return t.tw.Flush() }
 // cell keeps a table cell on one line and short enough to read; "-" for
 // nothing.
 func cell(s string) string {
-	s = strings.Join(strings.Fields(termsafe.Line(s)), " ")
+	s = strings.Join(strings.Fields(textsafe.Line(s)), " ")
 	if s == "" {
 		return "-"
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -102,6 +102,6 @@ func (e *env) projectSet(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", termsafe.Line(p.Name), p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
+	_, err = fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", textsafe.Line(p.Name), p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
 	return err
 }

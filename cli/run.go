@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -44,11 +44,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "buildstation: "+termsafe.Line(oneLine(ue.msg)))
+		fmt.Fprintln(stderr, "buildstation: "+textsafe.Line(oneLine(ue.msg)))
 		return exitUsage
 	default:
 		// The station's errors may quote board strings.
-		fmt.Fprintln(stderr, "buildstation: "+termsafe.Line(oneLine(err.Error())))
+		fmt.Fprintln(stderr, "buildstation: "+textsafe.Line(oneLine(err.Error())))
 		return exitFailure
 	}
 }

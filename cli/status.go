@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -31,8 +31,8 @@ func (e *env) status(args []string) error {
 	fmt.Fprintf(e.stdout, "working %d · reviewing %d · idle %d · blocked %d · todo %d · done %d\n",
 		st.Working, st.Reviewing, st.Idle, st.Blocked, st.Tasks[supervisor.TaskTodo], st.Tasks[supervisor.TaskDone])
 	for _, name := range slices.Sorted(maps.Keys(st.Paused)) {
-		line := "paused: " + termsafe.Line(name)
-		if r := strings.TrimSpace(termsafe.Line(st.Paused[name])); r != "" {
+		line := "paused: " + textsafe.Line(name)
+		if r := strings.TrimSpace(textsafe.Line(st.Paused[name])); r != "" {
 			line += " (" + r + ")"
 		}
 		fmt.Fprintln(e.stdout, line)

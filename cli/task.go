@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
@@ -135,7 +135,7 @@ func printTask(e *env, d api.TaskDetail) error {
 	t := d.Task
 	w := e.stdout
 	// Every string here is from the board: safe for the terminal.
-	line := termsafe.Line
+	line := textsafe.Line
 	fmt.Fprintf(w, "%s  %s\n", line(t.ID), line(t.Title))
 	fmt.Fprintf(w, "project:  %s\n", line(t.Project))
 	fmt.Fprintf(w, "state:    %s (attempt %d)\n", line(string(t.State)), t.Attempt)
@@ -151,7 +151,7 @@ func printTask(e *env, d api.TaskDetail) error {
 		fmt.Fprintf(w, "note:     %s\n", line(n))
 	}
 	if t.Body != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(termsafe.Lines(t.Body), "\n"))
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(textsafe.Printable(t.Body), "\n"))
 	}
 	if len(d.History) == 0 {
 		return nil
@@ -179,7 +179,7 @@ func (e *env) taskRequeue(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", termsafe.Line(t.ID), t.Attempt)
+	_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", textsafe.Line(t.ID), t.Attempt)
 	return err
 }
 
@@ -196,7 +196,7 @@ func (e *env) taskCancel(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s %s\n", termsafe.Line(t.ID), termsafe.Line(string(t.State)))
+	_, err = fmt.Fprintf(e.stdout, "%s %s\n", textsafe.Line(t.ID), textsafe.Line(string(t.State)))
 	return err
 }
 

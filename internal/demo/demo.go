@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/daemon"
-	"github.com/buildstation/buildstation/internal/termsafe"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -186,7 +186,7 @@ func (n *narrator) follow(ctx context.Context) {
 func (n *narrator) say(format string, args ...any) {
 	el := time.Since(n.start).Round(time.Second)
 	// Titles, reasons and summaries come from the board and the agents.
-	fmt.Fprintf(n.out, "%6s  %s\n", el, termsafe.Line(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(n.out, "%6s  %s\n", el, textsafe.Line(fmt.Sprintf(format, args...)))
 }
 
 func (n *narrator) show(ctx context.Context, e supervisor.Event) {
