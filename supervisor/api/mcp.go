@@ -5,17 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// mcpSessionTimeout closes an MCP session nobody has used for this long. An
-// agent CLI that exits rarely says goodbye (DELETE), and each session it
-// leaves holds a little memory; a client that comes back after the timeout
-// gets 404 and, as the spec asks of it, initializes anew.
-const mcpSessionTimeout = 6 * time.Hour
 
 // NewMCPHandler serves the station's MCP tools over streamable HTTP, for the
 // agent inside a session. Mount it behind Server.RequireSession: the guard
@@ -31,8 +24,18 @@ func NewMCPHandler(st Station, log *slog.Logger) http.Handler {
 	}
 	srv := newMCPServer(st, log)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Logger:              log,
-		SessionTimeout:      mcpSessionTimeout,
+		Logger: log,
+		// Stateless: the station keeps no MCP session between requests.
+		// Every call is authorized by its own session token and acts on
+		// that token's session, so an MCP session would hold nothing but
+		// memory: a loop of initialize calls grew the station by hundreds
+		// of MB, kept for hours. Stateless, that memory is zero however
+		// many a token opens, and nothing needs expiring. It also means no
+		// Mcp-Session-Id can go stale: Claude Code does not re-initialize
+		// after a 404 for an unknown session, so a session ID from before a
+		// station restart (an adopted tmux session) or a timeout would cut
+		// the agent off from its tools for good.
+		Stateless:           true,
 		MaxRequestBodyBytes: maxBody,
 	})
 	// The SDK hands a tool handler the context of the request that opened
