@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 )
 
 // Windows command lines, built here without Windows calls so that they are
@@ -30,15 +31,24 @@ func isBatch(path string) bool {
 // compose quotes a normal program's argv (windows.ComposeCommandLine on
 // Windows). A batch script runs through cmdExe (the system's cmd.exe).
 func commandLine(path string, args []string, cmdExe string, compose func([]string) string) (app, line string, err error) {
+	app = path
 	if !isBatch(path) {
-		return path, compose(append([]string{path}, args...)), nil
+		line = compose(append([]string{path}, args...))
+	} else {
+		if line, err = batchCommandLine(path, args); err != nil {
+			return "", "", err
+		}
+		app = cmdExe
 	}
-	line, err = batchCommandLine(path, args)
-	if err != nil {
-		return "", "", err
+	if n := len(utf16.Encode([]rune(line))); n > maxCommandLine {
+		return "", "", fmt.Errorf("the command line is %d characters long; Windows takes at most %d: shorten the agent's args in config.toml", n, maxCommandLine)
 	}
-	return cmdExe, line, nil
+	return app, line, nil
 }
+
+// maxCommandLine is CreateProcess's limit on lpCommandLine, in UTF-16
+// units with its terminating NUL left out.
+const maxCommandLine = 32766
 
 // batchCommandLine is `cmd.exe /e:ON /v:OFF /d /s /c ""script" args…"`: /d skips
 // AutoRun commands from the registry, /v:OFF turns off !VAR! expansion,

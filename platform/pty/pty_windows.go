@@ -13,7 +13,8 @@ import (
 
 // Spawn starts spec.Argv in a new pseudo console (ConPTY, Windows 10 1809
 // and later), inside a Job Object from its first instruction, so Stop can
-// end its whole tree. A .cmd or .bat agent (npm's claude.cmd) runs through
+// end its whole tree. An npm shim (claude.cmd) is replaced by the program
+// it runs (see resolveShim); any other .cmd or .bat agent runs through
 // cmd.exe with its arguments escaped for it.
 func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if len(spec.Argv) == 0 {
@@ -25,11 +26,17 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if err := checkDir(spec.Dir); err != nil {
 		return nil, err
 	}
-	path, err := lookPath(spec.Argv[0], envValue(spec.Env, "PATH", true), envValue(spec.Env, "PATHEXT", true))
+	pathEnv, pathext := envValue(spec.Env, "PATH", true), envValue(spec.Env, "PATHEXT", true)
+	path, err := lookPath(spec.Argv[0], pathEnv, pathext)
 	if err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
-	app, line, err := commandLine(path, spec.Argv[1:], cmdExe(), windows.ComposeCommandLine)
+	path, args, err := resolveCommand(path, spec.Argv[1:], os.ReadFile, isFile,
+		func() (string, error) { return lookPath("node", pathEnv, pathext) })
+	if err != nil {
+		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	app, line, err := commandLine(path, args, cmdExe(), windows.ComposeCommandLine)
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
