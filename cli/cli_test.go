@@ -396,3 +396,28 @@ func recv[T any](t *testing.T, c <-chan T) T {
 		panic("unreachable")
 	}
 }
+
+func TestTaskLsPages(t *testing.T) {
+	s := startStation(t)
+	for _, title := range []string{"one", "two", "three"} {
+		s.addTask(t, title)
+	}
+	r := run(t, "", "--home", s.home, "task", "ls", "--limit", "2", "--json")
+	var page []supervisor.Task
+	if err := json.Unmarshal([]byte(r.stdout), &page); r.code != 0 || err != nil || len(page) != 2 || page[1].ID != "t2" {
+		t.Fatalf("task ls --limit 2: exit %d, %v, %+v", r.code, err, page)
+	}
+	if r.stderr != "" {
+		t.Errorf("--json wrote to stderr: %q", r.stderr)
+	}
+	if r := run(t, "", "--home", s.home, "task", "ls", "--limit", "2"); !strings.Contains(r.stderr, "--after t2") || strings.Contains(r.stdout, "three") {
+		t.Errorf("a full page does not say how to get the next: %q %q", r.stdout, r.stderr)
+	}
+	out := s.ok(t, "task", "ls", "--limit", "2", "--after", "t2", "--json")
+	if err := json.Unmarshal([]byte(out), &page); err != nil || len(page) != 1 || page[0].ID != "t3" {
+		t.Fatalf("second page: %v %s", err, out)
+	}
+	if r := run(t, "", "--home", s.home, "task", "ls", "--limit", "-1"); r.code != 2 || !strings.Contains(r.stderr, "--limit") {
+		t.Errorf("--limit -1: exit %d %q", r.code, r.stderr)
+	}
+}

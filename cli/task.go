@@ -72,6 +72,8 @@ func (e *env) taskLs(args []string) error {
 	f := e.flags("task ls")
 	state := f.String("state", "", "only tasks in this `state`")
 	project := f.String("project", "", "only tasks of this `project`")
+	limit := f.Int("limit", 0, "at most `n` tasks (0: all)")
+	after := f.String("after", "", "only tasks after this task `id` (the last of the previous page)")
 	asJSON := f.Bool("json", false, "print a JSON array")
 	if _, err := f.parse(e, args, 0, 0); err != nil {
 		return err
@@ -80,11 +82,14 @@ func (e *env) taskLs(args []string) error {
 	if st != "" && !st.Valid() {
 		return usagef("unknown --state %q; use one of %s", *state, taskStates())
 	}
+	if *limit < 0 {
+		return usagef("--limit %d is not a number of tasks; use a whole number, 0 for all", *limit)
+	}
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	tasks, err := c.Tasks(e.ctx, supervisor.TaskFilter{State: st, Project: *project})
+	tasks, err := c.Tasks(e.ctx, supervisor.TaskFilter{State: st, Project: *project, Limit: *limit, After: *after})
 	if err != nil {
 		return err
 	}
@@ -98,7 +103,13 @@ func (e *env) taskLs(args []string) error {
 	for _, tk := range tasks {
 		t.row(tk.ID, tk.Project, string(tk.State), strconv.Itoa(tk.Attempt), tk.Title, tk.Reason)
 	}
-	return t.flush()
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if *limit > 0 && len(tasks) == *limit {
+		_, err = fmt.Fprintf(e.stderr, "more may follow: add --after %s for the next page\n", tasks[len(tasks)-1].ID)
+	}
+	return err
 }
 
 // taskWithHistory is `task show --json`: the task's fields plus "history".

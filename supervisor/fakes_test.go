@@ -58,7 +58,7 @@ func (b *memBoard) Tasks(_ context.Context, f TaskFilter) ([]Task, error) {
 			out = append(out, *t)
 		}
 	}
-	return out, nil
+	return f.Page(out), nil
 }
 
 func (b *memBoard) History(_ context.Context, id string) ([]Transition, error) {

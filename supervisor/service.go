@@ -232,16 +232,26 @@ func (st *Station) Attach(id string) (*Attachment, error) {
 
 // Status counts tasks per column and sessions per state.
 func (st *Station) Status(ctx context.Context) (Status, error) {
-	tasks, err := st.board.Tasks(ctx, TaskFilter{})
-	if err != nil {
-		return Status{}, fmt.Errorf("status: %w", err)
-	}
 	s := Status{Tasks: map[TaskState]int{}, Sessions: map[string]int{}}
 	for _, ts := range TaskStates {
 		s.Tasks[ts] = 0
 	}
-	for _, t := range tasks {
-		s.Tasks[t.State]++
+	if c, ok := st.board.(TaskCounter); ok {
+		n, err := c.CountTasks(ctx)
+		if err != nil {
+			return Status{}, fmt.Errorf("status: %w", err)
+		}
+		for k, v := range n {
+			s.Tasks[k] = v
+		}
+	} else {
+		tasks, err := st.board.Tasks(ctx, TaskFilter{})
+		if err != nil {
+			return Status{}, fmt.Errorf("status: %w", err)
+		}
+		for _, t := range tasks {
+			s.Tasks[t.State]++
+		}
 	}
 	for i := SessStarting; i < SessEnded; i++ {
 		s.Sessions[i.String()] = 0

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -90,6 +91,38 @@ type Move struct {
 type TaskFilter struct {
 	State   TaskState
 	Project string
+	// Limit caps the list at that many tasks (0: no cap). After starts the
+	// list after that task id: a page's last id fetches the next page.
+	Limit int
+	After string
+}
+
+// Page applies f's After and Limit to a list already filtered and in
+// board order, for a board that lists in memory.
+func (f TaskFilter) Page(ts []Task) []Task {
+	if f.After != "" {
+		for i, t := range ts {
+			if t.ID == f.After {
+				ts = ts[i+1:]
+				break
+			}
+		}
+	}
+	if f.Limit > 0 && len(ts) > f.Limit {
+		ts = ts[:f.Limit]
+	}
+	return ts
+}
+
+// BadCursor is a board's error for a TaskFilter.After that is no task id.
+func BadCursor(id string) error {
+	return &UserError{Msg: fmt.Sprintf("%q is not a task id; page with the last id of the previous page, like t42", id), Kind: ErrInvalid}
+}
+
+// TaskCounter is a Board that counts tasks per state without reading
+// them (both stores do, with GROUP BY): status stays fast on a large board.
+type TaskCounter interface {
+	CountTasks(ctx context.Context) (map[TaskState]int, error)
 }
 
 // Errors a Board returns; callers test them with errors.Is.

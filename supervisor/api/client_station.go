@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -23,6 +24,12 @@ func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervis
 	}
 	if f.Project != "" {
 		q.Set("project", f.Project)
+	}
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
+	if f.After != "" {
+		q.Set("after", f.After)
 	}
 	path := "/v1/tasks"
 	if len(q) > 0 {

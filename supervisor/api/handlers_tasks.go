@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -28,10 +29,18 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := supervisor.TaskFilter{State: supervisor.TaskState(q.Get("state")), Project: q.Get("project")}
+	f := supervisor.TaskFilter{State: supervisor.TaskState(q.Get("state")), Project: q.Get("project"), After: q.Get("after")}
 	if f.State != "" && !f.State.Valid() {
 		writeError(w, http.StatusBadRequest, "unknown task state "+q.Get("state")+"; use one of "+taskStateList())
 		return
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, "limit "+l+" is not a number of tasks; use a whole number, 0 for no limit")
+			return
+		}
+		f.Limit = n
 	}
 	tasks, err := s.st.Tasks(r.Context(), f)
 	if err != nil {

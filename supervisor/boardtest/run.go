@@ -32,6 +32,7 @@ var cases = []struct {
 	{"AddTaskRejectsEmpty", testAddTaskRejectsEmpty},
 	{"TaskNotFound", testTaskNotFound},
 	{"TasksFilter", testTasksFilter},
+	{"CountTasks", testCountTasks},
 	{"Move", testMove},
 	{"MoveKeepsSummary", testMoveKeepsSummary},
 	{"MoveConflict", testMoveConflict},

@@ -81,6 +81,11 @@ func testTasksFilter(t *testing.T, b supervisor.Board) {
 		{supervisor.TaskFilter{State: supervisor.TaskWorking, Project: "b"}, []supervisor.Task{b2}},
 		{supervisor.TaskFilter{State: supervisor.TaskDone}, nil},
 		{supervisor.TaskFilter{Project: "none"}, nil},
+		// Pages: a limit, and the next page after the last id.
+		{supervisor.TaskFilter{Limit: 3}, []supervisor.Task{a1, b1, a2}},
+		{supervisor.TaskFilter{Limit: 3, After: a2.ID}, []supervisor.Task{b2}},
+		{supervisor.TaskFilter{Project: "b", After: b1.ID}, []supervisor.Task{b2}},
+		{supervisor.TaskFilter{State: supervisor.TaskTodo, Limit: 1, After: a1.ID}, []supervisor.Task{b1}},
 	} {
 		got, err := b.Tasks(ctx, c.f)
 		if err != nil {
@@ -93,6 +98,31 @@ func testTasksFilter(t *testing.T, b supervisor.Board) {
 		for i := range got {
 			sameTask(t, fmt.Sprintf("Tasks(%+v)[%d]", c.f, i), got[i], c.want[i])
 		}
+	}
+}
+
+// testCountTasks: a board that counts (both stores) agrees with a listing,
+// and a paging cursor that is no task id is refused as bad input.
+func testCountTasks(t *testing.T, b supervisor.Board) {
+	ctx := context.Background()
+	c, ok := b.(supervisor.TaskCounter)
+	if !ok {
+		t.Skip("this board does not count")
+	}
+	for i := range 5 {
+		add(t, b, "a", fmt.Sprint("a", i))
+	}
+	w := add(t, b, "b", "w")
+	move(t, b, w.ID, supervisor.Move{From: from(supervisor.TaskTodo), To: supervisor.TaskWorking})
+	got, err := c.CountTasks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[supervisor.TaskTodo] != 5 || got[supervisor.TaskWorking] != 1 || got[supervisor.TaskDone] != 0 || len(got) != 2 {
+		t.Errorf("CountTasks = %v, want todo 5, working 1", got)
+	}
+	if _, err := b.Tasks(ctx, supervisor.TaskFilter{After: "nope"}); !errors.Is(err, supervisor.ErrInvalid) {
+		t.Errorf("Tasks after a bad cursor: %v, want ErrInvalid", err)
 	}
 }
 

@@ -105,7 +105,19 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 		args = append(args, f.Project)
 		sql += fmt.Sprintf(" AND project = $%d", len(args))
 	}
+	if f.After != "" {
+		n, ok := parseTaskID(f.After)
+		if !ok {
+			return nil, supervisor.BadCursor(f.After)
+		}
+		args = append(args, n)
+		sql += fmt.Sprintf(" AND id > $%d", len(args))
+	}
 	sql += " ORDER BY id"
+	if f.Limit > 0 {
+		args = append(args, f.Limit)
+		sql += fmt.Sprintf(" LIMIT $%d", len(args))
+	}
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", reach(err))
@@ -113,6 +125,29 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (supervisor.Task, error) { return scanTask(r) })
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", reach(err))
+	}
+	return out, nil
+}
+
+// CountTasks counts tasks per state with one GROUP BY, without reading a
+// row.
+func (s *Store) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, error) {
+	rows, err := s.pool.Query(ctx, "SELECT state, COUNT(*) FROM tasks GROUP BY state")
+	if err != nil {
+		return nil, fmt.Errorf("count tasks: %w", err)
+	}
+	defer rows.Close()
+	out := map[supervisor.TaskState]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			return nil, fmt.Errorf("count tasks: %w", err)
+		}
+		out[supervisor.TaskState(st)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count tasks: %w", err)
 	}
 	return out, nil
 }

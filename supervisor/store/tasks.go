@@ -118,7 +118,19 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 		q += " AND project = ?"
 		args = append(args, f.Project)
 	}
+	if f.After != "" {
+		n, ok := parseTaskID(f.After)
+		if !ok {
+			return nil, supervisor.BadCursor(f.After)
+		}
+		q += " AND id > ?"
+		args = append(args, n)
+	}
 	q += " ORDER BY id"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
 	rows, err := s.rd.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
@@ -134,6 +146,29 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
+	}
+	return out, nil
+}
+
+// CountTasks counts tasks per state with one GROUP BY over the state
+// index, without reading a row.
+func (s *Store) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, error) {
+	rows, err := s.rd.QueryContext(ctx, "SELECT state, COUNT(*) FROM tasks GROUP BY state")
+	if err != nil {
+		return nil, fmt.Errorf("count tasks: %w", err)
+	}
+	defer rows.Close()
+	out := map[supervisor.TaskState]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			return nil, fmt.Errorf("count tasks: %w", err)
+		}
+		out[supervisor.TaskState(st)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("count tasks: %w", err)
 	}
 	return out, nil
 }

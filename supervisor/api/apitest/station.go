@@ -140,7 +140,7 @@ func (f *Station) Tasks(ctx context.Context, flt supervisor.TaskFilter) ([]super
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	return flt.Page(out), nil
 }
 
 func (f *Station) History(ctx context.Context, id string) ([]supervisor.Transition, error) {
