@@ -114,12 +114,12 @@ package:
 	  { $(DIST)/.bin/fyne package -os darwin -release; rc=$$?; cp $(DIST)/.FyneApp.toml FyneApp.toml; [ $$rc = 0 ]; } && \
 	  plist="Build Station.app/Contents/Info.plist" && \
 	  awk 'FNR==NR { frag = frag $$0 "\n"; next } /^<\/dict>/ && !done { printf "%s", frag; done=1 } { print }' \
-	    platform/service/testdata/info-plist-urltypes.xml.golden "$$plist" >"$$plist.new" && mv "$$plist.new" "$$plist" && \
+	    platform/service/testdata/info-plist-additions.xml.golden "$$plist" >"$$plist.new" && mv "$$plist.new" "$$plist" && \
 	  codesign --force --deep -s - "Build Station.app" && \
 	  rm -rf "$(DIST)/Build Station.app" && mv "Build Station.app" $(DIST)/ && \
 	  echo "package: $(DIST)/Build Station.app (buildstation:// registered through CFBundleURLTypes; ad-hoc signed)"; \
 	else \
 	  echo "package: the macOS app needs a Mac (cgo for darwin needs Xcode's clang): run make package there;"; \
-	  echo "         it adds CFBundleURLTypes (platform/service/testdata/info-plist-urltypes.xml.golden) to Info.plist"; \
+	  echo "         it adds CFBundleURLTypes (platform/service/testdata/info-plist-additions.xml.golden) to Info.plist"; \
 	fi
 	@echo "package: $(DIST)/Build Station.exe"

@@ -9,15 +9,18 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
 	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-const serviceUsage = "usage: buildstation service install|uninstall|start|stop|status [--dry-run] [--home DIR]"
+const serviceUsage = "usage: buildstation service install|uninstall|start|stop|status [--dry-run] [--home DIR] [--system (Windows: an SCM service, needs admin)]"
 
 // runService is `buildstation service …`: the station as the user's
 // background service, the tray at login, the buildstation:// scheme.
@@ -27,11 +30,13 @@ func runService(ctx context.Context, homeFlag string, args []string) int {
 		fmt.Fprintln(os.Stderr, "buildstation: service needs a subcommand; "+serviceUsage)
 		return 2
 	}
-	op, dryRun := args[0], false
+	op, dryRun, system := args[0], false, false
 	for i := 1; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "--dry-run" || a == "-dry-run" || a == "-n":
 			dryRun = true
+		case a == "--system" || a == "-system":
+			system = true
 		case a == "--home" || a == "-home":
 			if i+1 >= len(args) {
 				fmt.Fprintln(os.Stderr, "buildstation: --home needs a folder; "+serviceUsage)
@@ -58,9 +63,19 @@ func runService(ctx context.Context, homeFlag string, args []string) int {
 		}
 		return 0
 	}
+	if system && runtime.GOOS != "windows" {
+		fmt.Fprintln(os.Stderr, "buildstation: --system is for Windows only; on macOS and Linux the station is always a service of your own user")
+		return 2
+	}
 	cfg, err := serviceConfig(homeFlag)
 	if err != nil {
 		return fail(err)
+	}
+	cfg.System = system
+	if op == "install" && runtime.GOOS != "windows" {
+		var note string
+		cfg.Path, note = service.CapturePath(runtime.GOOS, os.Getenv("SHELL"), os.Getenv("PATH"), service.OS{}.Run)
+		fmt.Println(note)
 	}
 	inst := service.Native()
 	var plan service.Plan
@@ -91,13 +106,51 @@ func runService(ctx context.Context, homeFlag string, args []string) int {
 	if dryRun {
 		fmt.Printf("dry run of service %s (%s); nothing is changed:\n", op, cfg.Describe())
 	}
-	if err := plan.Apply(service.OS{Password: readPassword}, dryRun, os.Stdout); err != nil {
+	if system && op == "install" {
+		fmt.Println(systemCost)
+	}
+	sys := service.OS{Password: readPassword}
+	if op == "install" && !dryRun {
+		err = plan.ApplyAll(sys, os.Stdout)
+	} else {
+		err = plan.Apply(sys, dryRun, os.Stdout)
+	}
+	if err != nil {
 		return fail(fmt.Errorf("service %s: %w", op, err))
+	}
+	if op == "status" && !dryRun {
+		fmt.Println(stationState(ctx, cfg.Home))
 	}
 	if op == "uninstall" && !dryRun {
 		fmt.Printf("the station's home %s (board, config, logs) is kept; delete it yourself if you want it gone\n", cfg.Home)
 	}
 	return 0
+}
+
+// systemCost is what `service install --system` costs, said before it asks
+// for anything.
+const systemCost = `--system: the station becomes a Windows service (Service Control Manager) that runs as you.
+That needs an administrator's prompt, your account's password (a PIN or a Microsoft-account
+sign-in is not one), and the "Log on as a service" right; it runs in session 0, with no
+desktop (no browser for "claude /login"). Without --system the station runs as a logon task
+of your own, which needs none of this.`
+
+// stationState says whether a station answers on home: the part of
+// status no unit file or registry value can tell.
+func stationState(ctx context.Context, home string) string {
+	f, err := api.ReadStationFile(home)
+	if err != nil {
+		return fmt.Sprintf("station on %s: not running (no station.json)", home)
+	}
+	c, err := api.Dial(home)
+	if err == nil {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if _, err = c.Status(cctx); err == nil {
+			return fmt.Sprintf("station on %s: running (pid %d, %s)", home, f.PID, f.URL)
+		}
+	}
+	return fmt.Sprintf("station on %s: not answering (station.json names pid %d, %s: %v)", home, f.PID, f.URL, err)
 }
 
 // serviceConfig gathers what the installers need from this OS and user.
@@ -119,12 +172,36 @@ func serviceConfig(homeFlag string) (service.Config, error) {
 	}
 	c := service.Config{
 		Exe: exe, Home: home, HomeFlag: homeFlag != "", UserHome: userHome,
-		UID: os.Getuid(), Path: os.Getenv("PATH"),
+		UID: os.Getuid(), Path: os.Getenv("PATH"), Tray: hasTray,
+	}
+	if runtime.GOOS == "windows" {
+		c.GUIExe, c.Exe = windowsFaces(exe)
 	}
 	if u, err := user.Current(); err == nil {
 		c.User = u.Username // DOMAIN\user on Windows
 	}
 	return c, nil
+}
+
+// windowsFaces finds the two faces of the program from either one:
+// buildstation.exe (console: the CLI) and buildstationw.exe (GUI: what the
+// logon task, the Run key and the link handler start). A lone exe is both.
+func windowsFaces(exe string) (gui, console string) {
+	dir, base := filepath.Split(exe)
+	lower := strings.ToLower(base)
+	switch {
+	case strings.HasSuffix(lower, "w.exe"):
+		gui, console = exe, filepath.Join(dir, base[:len(base)-len("w.exe")]+".exe")
+	default:
+		console, gui = exe, filepath.Join(dir, strings.TrimSuffix(base, filepath.Ext(base))+"w.exe")
+	}
+	if _, err := os.Stat(gui); err != nil {
+		gui = exe
+	}
+	if _, err := os.Stat(console); err != nil {
+		console = exe
+	}
+	return gui, console
 }
 
 // readPassword asks for the Windows account's password, which a service

@@ -30,6 +30,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
+// hasTray: this build has the tray (service install writes its login item).
+const hasTray = true
+
 // appID is the tray's identity for the OS and Fyne's preferences.
 const appID = "dev.buildstation.app"
 

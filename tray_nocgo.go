@@ -9,6 +9,9 @@ import (
 	"os"
 )
 
+// hasTray: this build has no tray (service install writes no login item).
+const hasTray = false
+
 // runTray is the tray role. The tray needs cgo (Fyne); this build has
 // none, so say what works.
 func runTray(ctx context.Context, home, verb string, args []string) int {

@@ -13,6 +13,7 @@ type fakeSystem struct {
 	services map[string]WinService
 	ran      []string
 	fail     map[string]bool
+	failKey  map[string]bool // RegSet of this key fails
 }
 
 func newFake() *fakeSystem {
@@ -61,6 +62,9 @@ func (f *fakeSystem) RegGet(key, name string) (string, bool, error) {
 }
 
 func (f *fakeSystem) RegSet(key, name, value string) error {
+	if f.failKey[key] {
+		return fakeErr("Access is denied.")
+	}
 	f.reg[key+"\x00"+name] = value
 	return nil
 }

@@ -31,14 +31,18 @@ func (m MacOS) Install(c Config) (Plan, error) {
 		return nil, err
 	}
 	station := m.agentPath(c, StationLabel)
-	return Plan{
-		WriteFile{Path: station, Mode: 0o644, Data: StationPlist(c), What: "station LaunchAgent"},
-		WriteFile{Path: m.agentPath(c, TrayLabel), Mode: 0o644, Data: TrayPlist(c), What: "tray login item"},
+	p := Plan{WriteFile{Path: station, Mode: 0o644, Data: StationPlist(c), What: "station LaunchAgent"}}
+	if c.Tray {
+		p = append(p, WriteFile{Path: m.agentPath(c, TrayLabel), Mode: 0o644, Data: TrayPlist(c), What: "tray login item"})
+	} else {
+		p = append(p, noTray)
+	}
+	return append(p,
 		// bootout then bootstrap (re)loads the station with this plist and
 		// this binary; bootout fails when it was not loaded, which is fine.
 		Run{Argv: []string{"launchctl", "bootout", m.domain(c) + "/" + StationLabel}, Tolerate: true, Note: "fine: it was not loaded"},
-		Run{Argv: []string{"launchctl", "bootstrap", m.domain(c), station}},
-	}, nil
+		Run{Argv: []string{"launchctl", "bootstrap", m.domain(c), station}, Undo: []string{"launchctl", "bootout", m.domain(c) + "/" + StationLabel}},
+	), nil
 }
 
 func (m MacOS) Uninstall(c Config) Plan {
@@ -67,9 +71,10 @@ func (m MacOS) Status(c Config) Plan {
 	}
 }
 
-// StationPlist is the station's LaunchAgent. PATH is the installing
-// shell's: launchd's own (/usr/bin:/bin:/usr/sbin:/sbin) would not find
-// claude in /opt/homebrew/bin or ~/.local/bin.
+// StationPlist is the station's LaunchAgent. PATH is the user's login
+// shell's plus Homebrew's (CapturePath): launchd's own
+// (/usr/bin:/bin:/usr/sbin:/sbin) would not find claude, tmux or git in
+// /opt/homebrew/bin or ~/.local/bin.
 func StationPlist(c Config) []byte {
 	logs := path.Join(c.Home, "logs", "launchd.log")
 	return plist(
@@ -84,21 +89,24 @@ func StationPlist(c Config) []byte {
 	)
 }
 
-// TrayPlist starts the tray hidden at login, in the GUI session only.
+// TrayPlist starts the tray hidden at login, in the GUI session only, with
+// the same PATH: a station the tray starts, and terminal-notifier, need it.
 func TrayPlist(c Config) []byte {
 	return plist(
 		kv("Label", str(TrayLabel)),
 		kv("ProgramArguments", array(c.trayArgs()...)),
+		kv("EnvironmentVariables", dict(kv("PATH", str(c.Path)))),
 		kv("RunAtLoad", "<true/>"),
 		kv("LimitLoadToSessionType", str("Aqua")),
 		kv("ProcessType", str("Interactive")),
 	)
 }
 
-// URLTypesPlist is the CFBundleURLTypes entry `make package` adds to the
-// app bundle's Info.plist, so macOS opens buildstation:// links with the
-// app (FyneApp.toml cannot say it).
-func URLTypesPlist() string {
+// InfoPlistAdditions are the Info.plist entries `make package` adds to the
+// app bundle (FyneApp.toml cannot say them): CFBundleURLTypes, so macOS
+// opens buildstation:// links with the app, and LSUIElement, so the
+// menu-bar app has no Dock icon.
+func InfoPlistAdditions() string {
 	return `	<key>CFBundleURLTypes</key>
 	<array>
 		<dict>
@@ -110,6 +118,8 @@ func URLTypesPlist() string {
 			</array>
 		</dict>
 	</array>
+	<key>LSUIElement</key>
+	<true/>
 `
 }
 

@@ -17,8 +17,20 @@ type Config struct {
 	HomeFlag bool   // the user gave --home: the tray gets it too
 	UserHome string // the user's home folder (~)
 	UID      int    // macOS: launchctl's gui/<uid> domain
-	Path     string // PATH at install, for agents the service starts (unix)
-	User     string // Windows: the account the service runs as (DOMAIN\user)
+	Path     string // PATH for the station and its agents (unix): see CapturePath
+	User     string // Windows: the installing account (DOMAIN\user)
+	// GUIExe is the Windows GUI-subsystem face of the program
+	// (buildstationw.exe beside buildstation.exe): what the logon task,
+	// the Run key and the link handler start, so no console window opens.
+	// Empty: Exe.
+	GUIExe string
+	// Tray says this build has a tray (cgo). Without one no tray login
+	// item or link handler is written: they would start a program that
+	// can only say it has no tray.
+	Tray bool
+	// System asks Windows for the opt-in SCM service (service install
+	// --system) instead of the per-user logon task.
+	System bool
 }
 
 // Names every OS shares.
@@ -88,12 +100,93 @@ func (p Plan) Apply(sys System, dryRun bool, w io.Writer) error {
 	return nil
 }
 
+// Undoable is a Step that can take back what it did. Prepare looks at the
+// OS before the step runs and returns how to restore that state (nil: the
+// step changes nothing that needs restoring).
+type Undoable interface {
+	Step
+	Prepare(sys System) (undo Step, err error)
+}
+
+// ApplyAll runs an install: every step in order, one line each; if a step
+// fails, the steps before it are undone in reverse order, each undo
+// reported, so a failed install leaves the OS as it found it (never half
+// an install: a login item without its station, say).
+func (p Plan) ApplyAll(sys System, w io.Writer) error {
+	var undos []Step
+	for _, s := range p {
+		var undo Step
+		if u, ok := s.(Undoable); ok {
+			var err error
+			if undo, err = u.Prepare(sys); err != nil {
+				return p.rollback(sys, w, undos, err)
+			}
+		}
+		msg, err := s.Apply(sys)
+		if msg != "" {
+			fmt.Fprintln(w, msg)
+		}
+		if err != nil {
+			return p.rollback(sys, w, undos, err)
+		}
+		if undo != nil {
+			undos = append(undos, undo)
+		}
+	}
+	return nil
+}
+
+func (Plan) rollback(sys System, w io.Writer, undos []Step, cause error) error {
+	fmt.Fprintf(w, "failed: %v\n", cause)
+	if len(undos) == 0 {
+		fmt.Fprintln(w, "nothing was changed")
+		return cause
+	}
+	fmt.Fprintln(w, "rolling back what this install changed:")
+	failed := 0
+	for i := len(undos) - 1; i >= 0; i-- {
+		msg, err := undos[i].Apply(sys)
+		if err != nil {
+			failed++
+			fmt.Fprintf(w, "  could not undo: %v\n", err)
+			continue
+		}
+		if msg != "" {
+			fmt.Fprintln(w, "  "+msg)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w (and %d change(s) could not be rolled back: see above)", cause, failed)
+	}
+	return fmt.Errorf("%w (rolled back: nothing is installed)", cause)
+}
+
+// restoreFile puts a file back as it was before an install wrote it.
+type restoreFile struct {
+	Path, What string
+	Old        []byte // nil: it was not there
+	Mode       fs.FileMode
+}
+
+func (s restoreFile) Apply(sys System) (string, error) {
+	if s.Old == nil {
+		return RemoveFile{Path: s.Path, What: s.What}.Apply(sys)
+	}
+	if err := sys.WriteFile(s.Path, s.Old, s.Mode); err != nil {
+		return "", fmt.Errorf("restore %s %s: %w", s.What, s.Path, err)
+	}
+	return fmt.Sprintf("%s %s: restored", s.What, s.Path), nil
+}
+
+func (s restoreFile) Describe() string { return fmt.Sprintf("would restore %s %s", s.What, s.Path) }
+
 // WriteFile writes a file unless it already holds Data.
 type WriteFile struct {
 	Path string
 	Mode fs.FileMode
 	Data []byte
 	What string // "station LaunchAgent", shown to the user
+	Text string // what a dry run shows, when Data is not UTF-8 text
 }
 
 func (s WriteFile) Apply(sys System) (string, error) {
@@ -106,8 +199,23 @@ func (s WriteFile) Apply(sys System) (string, error) {
 	return fmt.Sprintf("%s %s: written", s.What, s.Path), nil
 }
 
+func (s WriteFile) Prepare(sys System) (Step, error) {
+	old, err := sys.ReadFile(s.Path)
+	switch {
+	case err == nil && bytes.Equal(old, s.Data):
+		return nil, nil
+	case err == nil:
+		return restoreFile{Path: s.Path, What: s.What, Old: old, Mode: s.Mode}, nil
+	}
+	return restoreFile{Path: s.Path, What: s.What}, nil
+}
+
 func (s WriteFile) Describe() string {
-	return fmt.Sprintf("would write %s %s (mode %04o):\n%s", s.What, s.Path, s.Mode.Perm(), indent(string(s.Data)))
+	text := string(s.Data)
+	if s.Text != "" {
+		text = s.Text
+	}
+	return fmt.Sprintf("would write %s %s (mode %04o):\n%s", s.What, s.Path, s.Mode.Perm(), indent(text))
 }
 
 // RemoveFile removes a file if it is there.
@@ -134,7 +242,15 @@ func (s RemoveFile) Describe() string { return fmt.Sprintf("would remove %s %s",
 type Run struct {
 	Argv     []string
 	Tolerate bool
-	Note     string // why a tolerated failure is fine, shown after it
+	Note     string   // why a tolerated failure is fine, shown after it
+	Undo     []string // takes back what Argv did, when an install rolls back
+}
+
+func (s Run) Prepare(System) (Step, error) {
+	if len(s.Undo) == 0 {
+		return nil, nil
+	}
+	return Run{Argv: s.Undo, Tolerate: true}, nil
 }
 
 func (s Run) Apply(sys System) (string, error) {
@@ -160,6 +276,24 @@ func (s Run) Describe() string { return "would run " + shellJoin(s.Argv) }
 // An empty Name is the key's default value.
 type RegSet struct {
 	Key, Name, Value string
+	// OwnsKey: the key is ours alone (the URL scheme's); if this value
+	// was not there before, a rollback deletes the whole key.
+	OwnsKey bool
+}
+
+func (s RegSet) Prepare(sys System) (Step, error) {
+	old, ok, err := sys.RegGet(s.Key, s.Name)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", regName(s.Key, s.Name), err)
+	case ok && old == s.Value:
+		return nil, nil
+	case ok:
+		return RegSet{Key: s.Key, Name: s.Name, Value: old}, nil
+	case s.OwnsKey:
+		return RegDeleteTree{Key: s.Key}, nil
+	}
+	return RegDeleteValue{Key: s.Key, Name: s.Name}, nil
 }
 
 func (s RegSet) Apply(sys System) (string, error) {
@@ -227,6 +361,14 @@ func (s CreateService) Apply(sys System) (string, error) {
 	return fmt.Sprintf("service %s: created, runs as %s, starts automatically", s.Service.Name, s.Service.User), nil
 }
 
+func (s CreateService) Prepare(sys System) (Step, error) {
+	ok, err := sys.ServiceExists(s.Service.Name)
+	if err != nil || ok {
+		return nil, nil // Apply reports it; an existing service is not ours to delete
+	}
+	return DeleteService{Name: s.Service.Name}, nil
+}
+
 func (s CreateService) Describe() string {
 	v := s.Service
 	return fmt.Sprintf("would create Windows service %s (%q), start automatic, restart on failure, as %s (password asked at install):\n%s",
@@ -283,6 +425,15 @@ func shellJoin(argv []string) string {
 	}
 	return strings.Join(q, " ")
 }
+
+// Note is a line of the plan that changes nothing.
+type Note struct{ Text string }
+
+func (s Note) Apply(System) (string, error) { return s.Text, nil }
+func (s Note) Describe() string             { return s.Text }
+
+// noTray says why a build without a tray installs no tray login item.
+var noTray = Note{Text: "no tray login item or link handler: this build has no tray (built without cgo)"}
 
 // FileState reports whether a file is there (status).
 type FileState struct{ Path, What string }

@@ -2,9 +2,11 @@ package service
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,19 +18,41 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 var (
 	macCfg = Config{
 		Exe: "/Applications/Build Station.app/Contents/MacOS/buildstation", Home: "/Users/ada/Library/Application Support/BuildStation",
-		UserHome: "/Users/ada", UID: 501, Path: "/opt/homebrew/bin:/Users/ada/.local/bin:/usr/bin:/bin",
+		UserHome: "/Users/ada", UID: 501, Path: "/opt/homebrew/bin:/Users/ada/.local/bin:/usr/bin:/bin", Tray: true,
 	}
 	linuxCfg = Config{
 		Exe: "/home/ada/bin/build station", Home: `/home/ada/100% "stations"`, HomeFlag: true,
-		UserHome: "/home/ada", UID: 1000, Path: "/home/ada/.local/bin:/usr/bin:/bin",
+		UserHome: "/home/ada", UID: 1000, Path: "/home/ada/.local/bin:/usr/bin:/bin", Tray: true,
 	}
 	linuxDefault = Config{
 		Exe: "/usr/local/bin/buildstation", Home: "/home/ada/.config/BuildStation",
-		UserHome: "/home/ada", UID: 1000, Path: "/usr/bin:/bin",
+		UserHome: "/home/ada", UID: 1000, Path: "/usr/bin:/bin", Tray: true,
 	}
 	winCfg = Config{
 		Exe: `C:\Program Files\Build Station\buildstation.exe`, Home: `C:\Users\ada\AppData\Roaming\BuildStation`,
-		UserHome: `C:\Users\ada`, User: `DESKTOP-1\ada`,
+		GUIExe:   `C:\Program Files\Build Station\buildstationw.exe`,
+		UserHome: `C:\Users\ada`, User: `DESKTOP-1\ada`, Tray: true,
+	}
+	winSystem = func() Config { c := winCfg; c.System = true; return c }()
+
+	// Hostile paths: spaces, quotes, $, %, &, ;, backticks and unicode,
+	// where each OS allows them in a file name. Windows forbids '"' in
+	// names, and '%' is refused there (see checkWindowsPaths).
+	macHostile = Config{
+		Exe:  `/Users/zoë/Apps/Build "Station" $HOME & co/buildstation`,
+		Home: `/Users/zoë/100% $(rm -rf) 'home' & <stations>;`, HomeFlag: true,
+		UserHome: "/Users/zoë", UID: 501, Path: `/Users/zoë/bin $x:/opt/homebrew/bin:/usr/bin:/bin`, Tray: true,
+	}
+	linuxHostile = Config{
+		Exe:  "/home/zoë/bin/build \"station\" $HOME & `id`",
+		Home: "/home/zoë/100% $(rm -rf) 'home' & <x>;\\back", HomeFlag: true,
+		UserHome: "/home/zoë", UID: 1000, Path: "/home/zoë/$bin:/usr/bin:/bin", Tray: true,
+	}
+	winHostile = Config{
+		Exe:      `C:\Users\Zoë Ünal\Apps & Tools\Build $tation (x86)\buildstation.exe`,
+		GUIExe:   `C:\Users\Zoë Ünal\Apps & Tools\Build $tation (x86)\buildstationw.exe`,
+		Home:     `D:\Stations ^ & <ü> 'quoted' $(x) \`,
+		HomeFlag: true, UserHome: `C:\Users\Zoë Ünal`, User: `WORKGROUP\Zoë Ünal`, Tray: true,
 	}
 )
 
@@ -53,19 +77,181 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGoldenFiles(t *testing.T) {
 	golden(t, "launchd-station.plist", StationPlist(macCfg))
 	golden(t, "launchd-tray.plist", TrayPlist(macCfg))
-	golden(t, "info-plist-urltypes.xml", []byte(URLTypesPlist()))
+	golden(t, "info-plist-additions.xml", []byte(InfoPlistAdditions()))
 	golden(t, "systemd.service", SystemdUnit(linuxCfg))
 	golden(t, "systemd-default.service", SystemdUnit(linuxDefault))
 	golden(t, "autostart.desktop", AutostartDesktop(linuxCfg))
 	golden(t, "autostart-default.desktop", AutostartDesktop(linuxDefault))
 	golden(t, "handler.desktop", HandlerDesktop(linuxDefault))
+	golden(t, "windows-registry", windowsValues(winCfg))
+	golden(t, "windows-task.xml", []byte(TaskXML(winCfg)))
+}
+
+func windowsValues(c Config) []byte {
 	var reg strings.Builder
-	for _, v := range RegistryValues(winCfg) {
+	for _, v := range RegistryValues(c) {
 		reg.WriteString(regName(v.Key, v.Name) + " = " + v.Value + "\n")
 	}
-	s := StationService(winCfg)
-	reg.WriteString("service " + s.Name + " as " + s.User + ": " + winCommandLine(append([]string{s.Exe}, s.Args...)) + "\n")
-	golden(t, "windows-registry", []byte(reg.String()))
+	s := StationService(c)
+	reg.WriteString("service (--system) " + s.Name + " as " + s.User + ": " + winCommandLine(append([]string{s.Exe}, s.Args...)) + "\n")
+	reg.WriteString("task " + TaskName(c) + "\n")
+	return []byte(reg.String())
+}
+
+// Every generated file and command line with hostile paths, byte for
+// byte, and each parsed back the way its reader parses it.
+func TestGoldenHostilePaths(t *testing.T) {
+	golden(t, "hostile-launchd-station.plist", StationPlist(macHostile))
+	golden(t, "hostile-launchd-tray.plist", TrayPlist(macHostile))
+	golden(t, "hostile-systemd.service", SystemdUnit(linuxHostile))
+	golden(t, "hostile-autostart.desktop", AutostartDesktop(linuxHostile))
+	golden(t, "hostile-handler.desktop", HandlerDesktop(linuxHostile))
+	golden(t, "hostile-windows-registry", windowsValues(winHostile))
+	golden(t, "hostile-windows-task.xml", []byte(TaskXML(winHostile)))
+
+	// The plists are XML a parser reads back to the same strings.
+	for _, c := range []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{"station plist", StationPlist(macHostile), []string{macHostile.Exe, "daemon", "--home", macHostile.Home}},
+		{"tray plist", TrayPlist(macHostile), []string{macHostile.Exe, "--home", macHostile.Home, "--hidden"}},
+	} {
+		got := plistStrings(t, c.data)
+		if !containsSeq(got, c.want) {
+			t.Errorf("%s: parsed strings %q do not hold %q", c.name, got, c.want)
+		}
+		if !containsSeq(got, []string{macHostile.Path}) {
+			t.Errorf("%s: PATH %q not found in %q", c.name, macHostile.Path, got)
+		}
+	}
+	// The task XML parses back to the program and its arguments; the
+	// arguments split by the Windows rules to what the daemon needs.
+	var x struct {
+		Exec struct {
+			Command, Arguments, WorkingDirectory string
+		} `xml:"Actions>Exec"`
+		UserID string `xml:"Principals>Principal>UserId"`
+	}
+	raw := TaskXML(winHostile)
+	raw = strings.Replace(raw, `encoding="UTF-16"`, `encoding="UTF-8"`, 1) // the string here is UTF-8
+	if err := xml.Unmarshal([]byte(raw), &x); err != nil {
+		t.Fatal(err)
+	}
+	if x.Exec.Command != winHostile.GUIExe || x.UserID != winHostile.User || x.Exec.WorkingDirectory != winHostile.Home {
+		t.Errorf("task parsed back to %+v", x)
+	}
+	if got, want := winSplit(x.Exec.Arguments), []string{"daemon", "--home", winHostile.Home}; !slices.Equal(got, want) {
+		t.Errorf("task arguments split to %q, want %q", got, want)
+	}
+	// The link handler's command splits the same way, with "%1" last.
+	for _, v := range RegistryValues(winHostile) {
+		if strings.HasSuffix(v.Key, `shell\open\command`) {
+			got := winSplit(v.Value)
+			want := []string{winHostile.GUIExe, "--home", winHostile.Home, "open", "%1"}
+			if !slices.Equal(got, want) {
+				t.Errorf("link handler splits to %q, want %q", got, want)
+			}
+		}
+	}
+}
+
+// plistStrings are the <string> values of a plist, XML-decoded.
+func plistStrings(t *testing.T, data []byte) []string {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = false
+	var out []string
+	in := false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch v := tok.(type) {
+		case xml.StartElement:
+			in = v.Name.Local == "string"
+		case xml.CharData:
+			if in {
+				out = append(out, string(v))
+			}
+		case xml.EndElement:
+			in = false
+		}
+	}
+	return out
+}
+
+func containsSeq(hay, needle []string) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		if slices.Equal(hay[i:i+len(needle)], needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// winSplit splits a command line by the CommandLineToArgvW rules (the
+// program by quotes alone), as the program started from it would.
+func winSplit(s string) []string {
+	var out []string
+	i := 0
+	// The program: up to the closing quote, or the first space.
+	if strings.HasPrefix(s, `"`) {
+		j := strings.Index(s[1:], `"`)
+		out = append(out, s[1:1+j])
+		i = j + 2
+	} else {
+		j := strings.IndexAny(s, " \t")
+		if j < 0 {
+			return []string{s}
+		}
+		out = append(out, s[:j])
+		i = j
+	}
+	for i < len(s) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		var b strings.Builder
+		inQ := false
+		for i < len(s) && (inQ || (s[i] != ' ' && s[i] != '\t')) {
+			switch {
+			case s[i] == '\\':
+				n := 0
+				for i < len(s) && s[i] == '\\' {
+					n++
+					i++
+				}
+				if i < len(s) && s[i] == '"' {
+					b.WriteString(strings.Repeat(`\`, n/2))
+					if n%2 == 1 {
+						b.WriteByte('"')
+						i++
+					}
+				} else {
+					b.WriteString(strings.Repeat(`\`, n))
+				}
+			case s[i] == '"':
+				if inQ && i+1 < len(s) && s[i+1] == '"' {
+					b.WriteByte('"')
+					i += 2
+					continue
+				}
+				inQ = !inQ
+				i++
+			default:
+				b.WriteByte(s[i])
+				i++
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // The dry run of every verb on every OS, byte for byte: what a user reads
@@ -74,7 +260,7 @@ func TestGoldenDryRun(t *testing.T) {
 	for name, tc := range map[string]struct {
 		inst Installer
 		cfg  Config
-	}{"macos": {MacOS{}, macCfg}, "linux": {Linux{}, linuxDefault}, "windows": {Windows{}, winCfg}} {
+	}{"macos": {MacOS{}, macCfg}, "linux": {Linux{}, linuxDefault}, "windows": {Windows{}, winCfg}, "windows-system": {Windows{}, winSystem}} {
 		var out bytes.Buffer
 		install, err := tc.inst.Install(tc.cfg)
 		if err != nil {
@@ -104,7 +290,7 @@ func TestIdempotent(t *testing.T) {
 	for name, tc := range map[string]struct {
 		inst Installer
 		cfg  Config
-	}{"macos": {MacOS{}, macCfg}, "linux": {Linux{}, linuxDefault}, "windows": {Windows{}, winCfg}} {
+	}{"macos": {MacOS{}, macCfg}, "linux": {Linux{}, linuxDefault}, "windows": {Windows{}, winCfg}, "windows-system": {Windows{}, winSystem}} {
 		f := newFake()
 		apply := func(p Plan) string {
 			var out bytes.Buffer
@@ -130,7 +316,7 @@ func TestIdempotent(t *testing.T) {
 		}
 		f.fail = map[string]bool{}
 		for _, r := range f.ran { // an unloaded service makes these fail; uninstall goes on
-			if strings.Contains(r, "bootout") || strings.Contains(r, "disable") || strings.Contains(r, "sc.exe stop") {
+			if strings.Contains(r, "bootout") || strings.Contains(r, "disable") || strings.Contains(r, "sc.exe stop") || strings.Contains(r, "/end") {
 				f.fail[r] = true
 			}
 		}
@@ -167,6 +353,7 @@ func TestRunFailure(t *testing.T) {
 func TestQuoting(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{systemdQuote(`a "b" 100% $HOME\x`), `"a \"b\" 100%% $$HOME\\x"`},
+		{systemdEnvQuote(`PATH=/a $b:/100%`), `"PATH=/a $b:/100%%"`},
 		{desktopExec("/opt/my app/bs", "--hidden"), `"/opt/my app/bs" --hidden`},
 		{desktopExec(`/x/a"b$c`), `"/x/a\\"b\\$c"`},
 		{desktopExec("/x/100%"), `"/x/100%%"`},

@@ -33,16 +33,22 @@ func (l Linux) Install(c Config) (Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	return Plan{
-		WriteFile{Path: l.unitPath(c), Mode: 0o644, Data: SystemdUnit(c), What: "station user unit"},
-		WriteFile{Path: l.autostartPath(c), Mode: 0o644, Data: AutostartDesktop(c), What: "tray autostart entry"},
-		WriteFile{Path: l.handlerPath(c), Mode: 0o644, Data: HandlerDesktop(c), What: "buildstation:// handler"},
-		Run{Argv: []string{"xdg-mime", "default", DesktopName, "x-scheme-handler/" + Scheme}, Tolerate: true, Note: "links may not open the console until xdg-utils is installed"},
+	p := Plan{WriteFile{Path: l.unitPath(c), Mode: 0o644, Data: SystemdUnit(c), What: "station user unit"}}
+	if c.Tray {
+		p = append(p,
+			WriteFile{Path: l.autostartPath(c), Mode: 0o644, Data: AutostartDesktop(c), What: "tray autostart entry"},
+			WriteFile{Path: l.handlerPath(c), Mode: 0o644, Data: HandlerDesktop(c), What: "buildstation:// handler"},
+			Run{Argv: []string{"xdg-mime", "default", DesktopName, "x-scheme-handler/" + Scheme}, Tolerate: true, Note: "links may not open the console until xdg-utils is installed"},
+		)
+	} else {
+		p = append(p, noTray)
+	}
+	return append(p,
 		Run{Argv: []string{"systemctl", "--user", "daemon-reload"}},
 		// restart, not start: a reinstall picks up a new binary or unit.
-		Run{Argv: []string{"systemctl", "--user", "enable", UnitName}},
-		Run{Argv: []string{"systemctl", "--user", "restart", UnitName}},
-	}, nil
+		Run{Argv: []string{"systemctl", "--user", "enable", UnitName}, Undo: []string{"systemctl", "--user", "disable", UnitName}},
+		Run{Argv: []string{"systemctl", "--user", "restart", UnitName}, Undo: []string{"systemctl", "--user", "stop", UnitName}},
+	), nil
 }
 
 func (l Linux) Uninstall(c Config) Plan {
@@ -68,6 +74,7 @@ func (l Linux) Status(c Config) Plan {
 		FileState{Path: l.unitPath(c), What: "station user unit"},
 		FileState{Path: l.autostartPath(c), What: "tray autostart entry"},
 		FileState{Path: l.handlerPath(c), What: "buildstation:// handler"},
+		Run{Argv: []string{"systemctl", "--user", "is-enabled", UnitName}, Tolerate: true},
 		Run{Argv: []string{"systemctl", "--user", "is-active", UnitName}, Tolerate: true},
 	}
 }
@@ -88,7 +95,7 @@ Documentation=https://github.com/buildstation/buildstation
 [Service]
 Type=simple
 ExecStart=` + strings.Join(q, " ") + `
-Environment=` + systemdQuote("PATH="+c.Path) + `
+Environment=` + systemdEnvQuote("PATH="+c.Path) + `
 Restart=on-failure
 RestartSec=5s
 KillMode=mixed
@@ -103,6 +110,14 @@ WantedBy=default.target
 // C escapes, and % and $ doubled (systemd's specifiers and variables).
 func systemdQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "%", "%%", "$", "$$")
+	return `"` + r.Replace(s) + `"`
+}
+
+// systemdEnvQuote quotes one Environment= assignment: as systemdQuote,
+// but '$' stays single, since systemd expands no variables there (a
+// doubled one would reach the station as "$$").
+func systemdEnvQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "%", "%%")
 	return `"` + r.Replace(s) + `"`
 }
 

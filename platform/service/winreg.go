@@ -1,6 +1,8 @@
 package service
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/buildstation/buildstation/platform/winargs"
@@ -12,33 +14,55 @@ const (
 	SchemeKey = `Software\Classes\` + Scheme
 )
 
-// Windows installs the station as a service that runs as the installing
-// user (agents need that user's credentials, PATH and tools; LocalSystem
-// would run them as the machine), the tray from the HKCU Run key, and the
-// buildstation:// scheme under HKCU\Software\Classes. The service runs
-// `buildstation service run`, which answers the Service Control Manager and
-// then is the station (`daemon`).
+// Windows installs, without admin rights and without the user's password:
+//
+//   - the station as a Task Scheduler task of the installing user (a logon
+//     trigger scoped to that user, "run only when the user is logged on",
+//     least privilege), which runs it in the user's own logon session with
+//     the user's own token, at every logon, and again every few minutes
+//     should it have died (task.go says why this and not an SCM service);
+//   - the tray from the HKCU Run key, and the buildstation:// scheme under
+//     HKCU\Software\Classes, both only for a build with a tray.
+//
+// `service install --system` asks for the old way instead: an SCM service
+// that runs as the user (admin rights, the user's password, session 0).
 type Windows struct{}
 
 // RegValue is one registry value a plan sets.
 type RegValue struct{ Key, Name, Value string }
 
-// RegistryValues are every HKCU value Install sets, in order.
+// gui is the program the logon task, the Run key and the link handler
+// start: the GUI-subsystem buildstationw.exe when it is there, so that no
+// console window opens (and closing one cannot kill the tray).
+func (c Config) gui() string {
+	if c.GUIExe != "" {
+		return c.GUIExe
+	}
+	return c.Exe
+}
+
+// RegistryValues are every HKCU value Install sets, in order: none for a
+// build without a tray.
 func RegistryValues(c Config) []RegValue {
-	open := append([]string{c.Exe}, "open")
+	if !c.Tray {
+		return nil
+	}
+	tray := c.trayArgs()
+	tray[0] = c.gui()
+	open := []string{c.gui(), "open"}
 	if c.HomeFlag {
-		open = []string{c.Exe, "--home", c.Home, "open"}
+		open = []string{c.gui(), "--home", c.Home, "open"}
 	}
 	return []RegValue{
-		{RunKey, Name, winCommandLine(c.trayArgs())},
+		{RunKey, Name, winCommandLine(tray)},
 		{SchemeKey, "", "URL:Build Station"},
 		{SchemeKey, "URL Protocol", ""},
-		{SchemeKey + `\DefaultIcon`, "", winCommandLine([]string{c.Exe}) + ",0"},
+		{SchemeKey + `\DefaultIcon`, "", winCommandLine([]string{c.gui()}) + ",0"},
 		{SchemeKey + `\shell\open\command`, "", winCommandLine(open) + ` "%1"`},
 	}
 }
 
-// StationService is the Windows service Install creates.
+// StationService is the Windows service `service install --system` creates.
 func StationService(c Config) WinService {
 	return WinService{
 		Name: Name, DisplayName: DisplayName, Description: Description,
@@ -46,35 +70,124 @@ func StationService(c Config) WinService {
 	}
 }
 
-func (Windows) Install(c Config) (Plan, error) {
+// checkWindowsPaths refuses a program or home path holding '%': the shell
+// substitutes %1, %* and %L in a link handler's command, and Task Scheduler
+// expands %VAR% in a task's command and arguments, so such a path would
+// run something else. No quoting prevents either.
+func (c Config) checkWindowsPaths() error {
+	for _, p := range []struct{ what, path string }{{"program", c.Exe}, {"program", c.GUIExe}, {"home", c.Home}} {
+		if strings.Contains(p.path, "%") {
+			return fmt.Errorf("the %s path %s contains %%, which Windows would expand in the logon task and the link handler; move it to a folder without %% (or pass --home with one)", p.what, p.path)
+		}
+	}
+	return nil
+}
+
+func (w Windows) Install(c Config) (Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	p := Plan{CreateService{Service: StationService(c)}}
-	for _, v := range RegistryValues(c) {
-		p = append(p, RegSet(v))
+	if err := c.checkWindowsPaths(); err != nil {
+		return nil, err
 	}
-	return append(p, Run{Argv: []string{"sc.exe", "start", Name}, Tolerate: true, Note: "start it with `buildstation service start` once the cause is fixed"}), nil
+	if c.User == "" {
+		return nil, errors.New("the installing account is unknown; the logon task is scoped to it")
+	}
+	var p Plan
+	if c.System {
+		p = Plan{CreateService{Service: StationService(c)}}
+	} else {
+		xml := taskFile(c)
+		p = Plan{
+			WriteFile{Path: xml, Mode: 0o600, Data: utf16File(TaskXML(c)), Text: TaskXML(c) + "(written as UTF-16, as schtasks reads it)", What: "logon task definition"},
+			Run{Argv: []string{"schtasks.exe", "/create", "/tn", TaskName(c), "/xml", xml, "/f"},
+				Undo: []string{"schtasks.exe", "/delete", "/tn", TaskName(c), "/f"}},
+		}
+	}
+	for i, v := range RegistryValues(c) {
+		p = append(p, RegSet{Key: v.Key, Name: v.Name, Value: v.Value, OwnsKey: i == 1})
+	}
+	if !c.Tray {
+		p = append(p, noTray)
+	}
+	if c.System {
+		return append(p, Run{Argv: []string{"sc.exe", "start", Name}, Tolerate: true, Note: "start it with `buildstation service start --system` once the cause is fixed"}), nil
+	}
+	return append(p, Run{Argv: []string{"schtasks.exe", "/run", "/tn", TaskName(c)}, Tolerate: true, Note: "it starts at your next logon; or run `buildstation service start`"}), nil
 }
 
-func (Windows) Uninstall(Config) Plan {
-	return Plan{
-		Run{Argv: []string{"sc.exe", "stop", Name}, Tolerate: true, Note: "fine: it was not running"},
-		DeleteService{Name: Name},
+func (w Windows) Uninstall(c Config) Plan {
+	var p Plan
+	if c.System {
+		p = Plan{
+			Run{Argv: []string{"sc.exe", "stop", Name}, Tolerate: true, Note: "fine: it was not running"},
+			DeleteService{Name: Name},
+		}
+	} else {
+		p = Plan{
+			Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}, Tolerate: true, Note: "fine: it was not running"},
+			Run{Argv: []string{"schtasks.exe", "/delete", "/tn", TaskName(c), "/f"}, Tolerate: true, Note: "fine: it was not installed"},
+			RemoveFile{Path: taskFile(c), What: "logon task definition"},
+		}
+	}
+	// The tray and the link handler go whatever the build: a build without
+	// a tray still removes what another build wrote.
+	return append(p,
 		RegDeleteValue{Key: RunKey, Name: Name},
 		RegDeleteTree{Key: SchemeKey},
-	}
+	)
 }
 
-func (Windows) Start(Config) Plan { return Plan{Run{Argv: []string{"sc.exe", "start", Name}}} }
-func (Windows) Stop(Config) Plan  { return Plan{Run{Argv: []string{"sc.exe", "stop", Name}}} }
-
-func (Windows) Status(Config) Plan {
-	return Plan{
-		Run{Argv: []string{"sc.exe", "query", Name}, Tolerate: true},
-		RegState{Key: RunKey, Name: Name, What: "tray login item"},
-		RegState{Key: SchemeKey + `\shell\open\command`, What: "buildstation:// handler"},
+func (Windows) Start(c Config) Plan {
+	if c.System {
+		return Plan{Run{Argv: []string{"sc.exe", "start", Name}}}
 	}
+	return Plan{Run{Argv: []string{"schtasks.exe", "/run", "/tn", TaskName(c)}}}
+}
+
+// Stop ends the task's process (schtasks /end terminates it; the station's
+// job objects end the agents with it). The task starts it again at the
+// next logon or on `service start`.
+func (Windows) Stop(c Config) Plan {
+	if c.System {
+		return Plan{Run{Argv: []string{"sc.exe", "stop", Name}}}
+	}
+	return Plan{Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}}}
+}
+
+func (Windows) Status(c Config) Plan {
+	p := Plan{
+		FileState{Path: taskFile(c), What: "logon task definition"},
+		Run{Argv: []string{"schtasks.exe", "/query", "/tn", TaskName(c), "/fo", "list"}, Tolerate: true},
+		ServiceState{Name: Name},
+	}
+	if c.Tray {
+		p = append(p, RegState{Key: RunKey, Name: Name, What: "tray login item"})
+	}
+	return append(p, RegState{Key: SchemeKey + `\shell\open\command`, What: "buildstation:// handler"})
+}
+
+// ServiceState reports whether the opt-in SCM service exists (status):
+// an install from an older version, or `install --system`.
+type ServiceState struct{ Name string }
+
+func (s ServiceState) Apply(sys System) (string, error) {
+	ok, err := sys.ServiceExists(s.Name)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("SCM service %s: cannot tell (%v)", s.Name, err), nil
+	case ok:
+		return fmt.Sprintf("SCM service %s: installed (the --system opt-in; `service uninstall --system` removes it)", s.Name), nil
+	}
+	return fmt.Sprintf("SCM service %s: not installed (right: the logon task runs the station)", s.Name), nil
+}
+
+func (s ServiceState) Describe() string { return "would check SCM service " + s.Name }
+
+// taskFile is where Install keeps the task's XML, in the home: schtasks
+// reads it from a file.
+func taskFile(c Config) string {
+	return strings.TrimRight(c.Home, `\`) + `\autostart\BuildStation-task.xml`
 }
 
 // winCommandLine quotes argv for a Windows command line (the
