@@ -30,6 +30,8 @@ type Store struct {
 	// now is the wall clock; tests replace it. Times are kept to the
 	// millisecond, the precision the database stores.
 	now func() time.Time
+	// group batches concurrent writes into one commit (see write).
+	group group
 }
 
 var _ supervisor.Board = (*Store)(nil)
@@ -312,23 +314,6 @@ func (s *Store) Close() error {
 	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close board %s: %w", s.path, err)
-	}
-	return nil
-}
-
-// write runs fn in one BEGIN IMMEDIATE transaction and commits it; the
-// change is durable once write returns nil.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return explain(err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return explain(err)
 	}
 	return nil
 }
