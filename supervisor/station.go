@@ -41,6 +41,10 @@ type Options struct {
 	// Outbox keeps the writes a shared board could not take, for replay;
 	// nil writes straight to the board (and a failed write is lost).
 	Outbox Outbox
+	// EndMarked ends every process carrying marker (a session's
+	// environment entry), within grace: what a crash left of a session
+	// that cannot be adopted. nil: nothing is ended.
+	EndMarked func(marker string, grace time.Duration) error
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -154,6 +158,9 @@ func (st *Station) recover(ctx context.Context) error {
 			adopted[r.TaskID] = true
 			continue
 		}
+		// Before its task is blocked (and perhaps requeued into the same
+		// worktree), end what is left of the session.
+		st.endLost(r)
 		r.State, r.EndedAt = "lost", time.Now().UTC()
 		if err := st.board.SaveSession(ctx, r); err != nil {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
@@ -183,6 +190,34 @@ func (st *Station) recover(ctx context.Context) error {
 
 // adopt reattaches to a session that outlived the station, if its backend
 // can and the session and its task are still live.
+// endLost ends a session the station lost in a crash and will not adopt:
+// a window its backend still holds (tmux: the window, and the tree under
+// it), then every process that carries its marker, which finds what left
+// the tree (a setsid'd or nohup'd child of a pty agent killed with the
+// station). The record's pid is not used: it may name another process now.
+func (st *Station) endLost(r SessionRecord) {
+	if ad, ok := st.opt.Spawners[r.Backend].(Adopter); ok && r.Handle != "" {
+		if proc, ok, err := ad.Adopt(r.Handle); err == nil && ok {
+			if err := proc.Stop(stopGrace); err != nil {
+				st.log.Warn("end a lost session's window", "session", r.ID, "err", err)
+			}
+			_ = proc.Close()
+		}
+	}
+	if st.opt.EndMarked == nil || r.Token == "" {
+		return
+	}
+	if err := st.opt.EndMarked(sessionMarker(r.Token), stopGrace); err != nil {
+		st.log.Warn("end a lost session's processes", "session", r.ID, "err", err)
+	} else {
+		st.log.Info("ended what was left of a lost session", "session", r.ID, "task", r.TaskID)
+	}
+}
+
+// sessionMarker is the environment entry every process of a session
+// inherits: its token, unique on the machine.
+func sessionMarker(token string) string { return "BUILDSTATION_TOKEN=" + token }
+
 func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	sp, ok := st.opt.Spawners[r.Backend]
 	ad, isAdopter := sp.(Adopter)
@@ -450,7 +485,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
-	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: "BUILDSTATION_TOKEN=" + token})
+	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: sessionMarker(token)})
 	if err != nil {
 		transcript.Close()
 		return nil, err

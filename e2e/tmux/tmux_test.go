@@ -3,9 +3,13 @@
 package tmux_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -145,5 +149,43 @@ func TestTmuxSessionSendKeepsSemicolon(t *testing.T) {
 	s.WaitState(id, "done", 10*time.Second)
 	if tr := s.Transcript(id, 1); !strings.Contains(tr, `got: hello; a\; ü;`) {
 		t.Fatalf("transcript:\n%s", tr)
+	}
+}
+
+// TestTmuxLostSessionIsEnded crashes the station while an agent runs in
+// tmux, and restarts it with the agent's project gone from config.toml: the
+// session cannot be adopted, so its task is blocked "session lost", and its
+// agent and its tmux window must not outlive that.
+func TestTmuxLostSessionIsEnded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	home := newHome(t, projectTOML("web", dir, "30s", "30s"))
+	s := startStation(t, home)
+	id := s.AddTask("web", "long", "print started; read-prompt ready>; wedge")
+	waitTranscript(s, id, "ready>", 10*time.Second)
+	before, ok := s.SessionOf(id)
+	if !ok {
+		t.Fatal("no session before the crash")
+	}
+	s.Kill9()
+	if !rig.Alive(before.PID) {
+		t.Fatal("the agent died with the station")
+	}
+	t.Cleanup(func() { _ = syscall.Kill(before.PID, syscall.SIGKILL) })
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(projectTOML("renamed", dir, "30s", "30s")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	s2 := startStation(t, home)
+	got := s2.WaitState(id, "blocked", 20*time.Second)
+	if got.Reason != "station restarted: session lost" {
+		t.Fatalf("blocked for %q", got.Reason)
+	}
+	if rig.Alive(before.PID) {
+		t.Errorf("agent %d still runs after its task was blocked as lost", before.PID)
+	}
+	out, _ := tmux(home, "list-windows", "-a", "-F", "#{window_name} #{pane_pid} #{pane_dead}").Output()
+	if strings.Contains(string(out), fmt.Sprint(before.PID)) {
+		t.Errorf("the lost session's tmux window is still there:\n%s", out)
 	}
 }

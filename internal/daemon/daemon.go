@@ -17,6 +17,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/platform/instance"
+	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -96,6 +97,7 @@ func Run(ctx context.Context, o Options) error {
 	st, err := supervisor.New(supervisor.Options{
 		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Outbox: box,
+		EndMarked: treekill.EndMarked,
 	})
 	if err != nil {
 		ln.Close()

@@ -1,0 +1,73 @@
+//go:build linux
+
+package fault
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
+)
+
+// TestCrashEndsTheLostSessionsProcesses kills the station with SIGKILL
+// while its pty agent runs with a setsid'd grandchild and ignores SIGHUP
+// (as under nohup). The restarted station cannot adopt a pty session: it
+// blocks the task "station restarted: session lost", and by then nothing of
+// the old session may run, or a requeue would start a second agent in the
+// same worktree beside it.
+func TestCrashEndsTheLostSessionsProcesses(t *testing.T) {
+	agent := `setsid sleep 311 & trap '' HUP; exec buildstation fake-agent "print ready; wedge"`
+	home := rig.WriteConfig(t, fmt.Sprintf(`[[projects]]
+name = "p"
+path = %q
+command = ["sh", "-c", %q]
+idle_window = "1m"
+block_window = "1m"
+`, t.TempDir(), agent))
+	s := startStation(t, home)
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "lost"))
+	sid := id + ".1"
+	var tree []procInfo
+	deadline := time.Now().Add(15 * time.Second)
+	for len(tree) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent's tree has %d processes, want 2", len(tree))
+		}
+		time.Sleep(100 * time.Millisecond)
+		tree = tagged(home, sid)
+	}
+	t.Cleanup(func() {
+		for _, p := range tree {
+			killPid(p)
+		}
+	})
+	s.Kill9()
+	// The crash alone leaves them running: that is what recovery must end.
+	time.Sleep(500 * time.Millisecond)
+	alive := 0
+	for _, p := range tree {
+		if running(p) {
+			alive++
+		}
+	}
+	if alive == 0 {
+		t.Fatal("the crash itself ended the agent's tree; the test proves nothing")
+	}
+
+	s2 := startStation(t, home)
+	got := s2.WaitState(id, "blocked", 20*time.Second)
+	if got.Reason != "station restarted: session lost" {
+		t.Fatalf("blocked for %q", got.Reason)
+	}
+	var left []string
+	for _, p := range tree {
+		if running(p) {
+			left = append(left, fmt.Sprintf("%d %s", p.pid, cmdline(p.pid)))
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("when the task was blocked, %d of the lost session's processes still ran:\n  %s", len(left), strings.Join(left, "\n  "))
+	}
+}
