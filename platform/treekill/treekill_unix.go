@@ -48,7 +48,7 @@ func (t Tree) Stop(grace time.Duration, exited <-chan struct{}) error {
 		}
 		timer.Stop()
 	}
-	all, _ := proctree.Current()
+	all, _ := current()
 	targets := make(map[int]proctree.Proc)
 	for pid, old := range before {
 		if now, ok := all[pid]; ok && now.StartTime == old.StartTime && !now.Zombie() {
@@ -73,7 +73,7 @@ func (t Tree) Stop(grace time.Duration, exited <-chan struct{}) error {
 // family snapshots the processes to reach besides the leader. If the table
 // cannot be read the group signal still does most of the work.
 func (t Tree) family() map[int]proctree.Proc {
-	all, err := proctree.Current()
+	all, err := current()
 	if err != nil {
 		return nil
 	}
@@ -91,7 +91,7 @@ func (t Tree) members(all map[int]proctree.Proc) []int {
 	if t.Marker == "" {
 		return out
 	}
-	for _, pid := range proctree.Marked("", t.Marker) {
+	for _, pid := range marked(t.Marker) {
 		if _, ok := all[pid]; ok {
 			out = append(out, pid)
 		}
@@ -134,7 +134,7 @@ func (t Tree) awaitGone(targets map[int]proctree.Proc, exited <-chan struct{}) e
 	tick := time.NewTicker(killPoll)
 	defer tick.Stop()
 	for {
-		all, err := proctree.Current()
+		all, err := current()
 		if err != nil {
 			return nil // cannot look: the kill was sent
 		}
