@@ -30,6 +30,16 @@ type ProbeTarget struct {
 	// CPUAlive is the project's cpu_alive: the share of one core the
 	// descendants must average over the window to count as life.
 	CPUAlive float64
+	// TreeCPU, where the backend accounts it (a Windows Job Object), is the
+	// CPU time of the agent's whole tree so far, exited processes included;
+	// nil elsewhere.
+	TreeCPU func() time.Duration
+}
+
+// TreeAccounter is a Proc whose backend accounts the CPU of its whole tree
+// (platform/pty on Windows: the session's Job Object).
+type TreeAccounter interface {
+	JobCPU() time.Duration
 }
 
 // Life is one layer's sign of life.

@@ -179,3 +179,21 @@ func TestStationsOwnFailureBlocksWithItsCauseAndSparesTheBreaker(t *testing.T) {
 		}
 	})
 }
+
+// jobProc is a Proc whose backend accounts its tree's CPU (as a Windows
+// Job Object does).
+type jobProc struct{ *fakeProc }
+
+func (jobProc) JobCPU() time.Duration { return 42 * time.Second }
+
+// The evidence layer reaches a Job Object's accounting through the probe
+// target; elsewhere it reads the process table.
+func TestProbeTargetCarriesTheTreesCPU(t *testing.T) {
+	s := &session{proc: jobProc{newFakeProc(SpawnSpec{}, 7)}}
+	if tg := s.target(); tg.TreeCPU == nil || tg.TreeCPU() != 42*time.Second || tg.PID != 7 {
+		t.Fatalf("target %+v: no tree CPU from a job-accounted process", tg)
+	}
+	if tg := (&session{proc: newFakeProc(SpawnSpec{}, 8)}).target(); tg.TreeCPU != nil {
+		t.Fatal("a process table backend got a tree CPU func")
+	}
+}

@@ -408,7 +408,11 @@ func (s *session) onDeadline(ctx context.Context) {
 }
 
 func (s *session) target() ProbeTarget {
-	return ProbeTarget{SessionID: s.spec.ID, TaskID: s.spec.TaskID, PID: s.proc.Pid(), Dir: s.spec.Dir, CPUAlive: s.spec.CPUAlive}
+	t := ProbeTarget{SessionID: s.spec.ID, TaskID: s.spec.TaskID, PID: s.proc.Pid(), Dir: s.spec.Dir, CPUAlive: s.spec.CPUAlive}
+	if a, ok := s.proc.(TreeAccounter); ok {
+		t.TreeCPU = a.JobCPU
+	}
+	return t
 }
 
 // apply runs the watchdog's transition and carries out its effects.

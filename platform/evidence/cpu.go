@@ -51,16 +51,20 @@ type CPUOptions struct {
 }
 
 // CPU is the "cpu" layer: proof of life is CPU time used by the agent's
-// descendants, including children that already exited (their time sits in
-// their parent's reaped-children counters). Only Linux exposes those times
-// cheaply; where proctree gives none (macOS, Windows) the layer never shows
-// life, which costs a quiet session a nudge but never blocks a busy one
-// wrongly on its own: the other layers still speak.
+// descendants, including children that already exited, never the agent's
+// own. The same arithmetic (takeSample, diff) serves every OS; only where
+// the times come from differs:
+//   - Linux: /proc/<pid>/stat, whose cutime/cstime hold reaped children;
+//   - macOS: proc_pid_rusage, whose ri_child_* times hold reaped children;
+//   - Windows: the session's Job Object counts every process the agent
+//     ever started (ProbeTarget.TreeCPU); the agent's own time, from
+//     GetProcessTimes, is taken off it.
 //
 // It is safe for concurrent use: every session's goroutine may call Probe.
 type CPU struct {
 	opts  CPUOptions
 	procs *procCache
+	times timesFunc
 
 	mu       sync.Mutex
 	sessions map[string]*cpuSession
@@ -88,8 +92,13 @@ func NewCPU(opts CPUOptions) *CPU {
 	if opts.SampleSlack <= 0 {
 		opts.SampleSlack = DefaultSampleSlack
 	}
+	times := osTimes
+	if opts.Root != "" {
+		times = linuxTimes // a synthetic /proc, on any OS
+	}
 	return &CPU{
 		opts:     opts,
+		times:    times,
 		procs:    newProcCache(opts.Root, opts.Now, opts.SnapshotTTL),
 		sessions: make(map[string]*cpuSession),
 	}
@@ -106,7 +115,7 @@ func (c *CPU) Observe(t supervisor.ProbeTarget) error {
 	if err != nil {
 		return fmt.Errorf("cpu evidence: observe session %s: %w", t.SessionID, err)
 	}
-	if s, ok := takeSample(snap, t.PID); ok {
+	if s, ok := takeSample(snap, t.PID, c.times, t.TreeCPU); ok {
 		c.remember(t.SessionID, s)
 	}
 	return nil
@@ -122,7 +131,7 @@ func (c *CPU) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Ti
 	if err != nil {
 		return supervisor.Life{}, false, fmt.Errorf("cpu evidence: session %s: %w", t.SessionID, err)
 	}
-	now, ok := takeSample(snap, t.PID)
+	now, ok := takeSample(snap, t.PID, c.times, t.TreeCPU)
 	if !ok {
 		// The agent is gone: its tree is no longer the session's work.
 		return supervisor.Life{}, false, nil
@@ -138,8 +147,7 @@ func (c *CPU) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Ti
 		return supervisor.Life{}, false, nil
 	}
 	d := diff(base, now, snap.procs)
-	used := float64(d.total) / ticksPerSecond
-	if used/window < c.share(t) {
+	if d.total.Seconds()/window < c.share(t) {
 		return supervisor.Life{}, false, nil
 	}
 	return supervisor.Life{Layer: c.Layer(), At: c.opts.Now(), Detail: d.detail()}, true, nil

@@ -34,7 +34,10 @@ func startTree(t *testing.T, script string) int {
 func TestCPURealProcesses(t *testing.T) {
 	busy := startTree(t, `sh -c 'while :; do :; done' & wait`)
 	idle := startTree(t, `sleep 30 & wait`)
-	c := NewCPU(CPUOptions{Share: 0.10})
+	// A low share: on a loaded machine (CI, other jobs) the spinning child
+	// may get only a few percent of a core; the sleeping tree gets none.
+	const share = 0.01
+	c := NewCPU(CPUOptions{Share: share})
 	busyT := supervisor.ProbeTarget{SessionID: "busy", PID: busy}
 	idleT := supervisor.ProbeTarget{SessionID: "idle", PID: idle}
 	for _, tg := range []supervisor.ProbeTarget{busyT, idleT} {
@@ -59,7 +62,7 @@ func TestCPURealProcesses(t *testing.T) {
 
 	// A prober that never observed the session measures from the agent's
 	// start, read from /proc/stat's btime and the agent's start time.
-	fresh := NewCPU(CPUOptions{Share: 0.10})
+	fresh := NewCPU(CPUOptions{Share: share})
 	if life, alive, err := fresh.Probe(context.Background(), busyT, since); err != nil || !alive {
 		t.Fatalf("first probe of the busy tree: alive=%v (%q) err=%v, want alive", alive, life.Detail, err)
 	}

@@ -25,6 +25,9 @@ type snapshot struct {
 // moment) share one read instead of each scanning /proc.
 type procCache struct {
 	root string // "" = the live table
+	// read, when set, reads the table instead (tests: tables recorded on
+	// other OSes).
+	read func() (map[int]proctree.Proc, error)
 	now  func() time.Time
 	ttl  time.Duration
 
@@ -50,9 +53,12 @@ func (pc *procCache) get() (*snapshot, error) {
 	}
 	var procs map[int]proctree.Proc
 	var err error
-	if pc.root == "" {
+	switch {
+	case pc.read != nil:
+		procs, err = pc.read()
+	case pc.root == "":
 		procs, err = proctree.Current()
-	} else {
+	default:
 		procs, err = proctree.Snapshot(pc.root)
 	}
 	pc.reads++

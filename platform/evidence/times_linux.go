@@ -1,0 +1,4 @@
+package evidence
+
+// osTimes: proctree read /proc/<pid>/stat, times included.
+var osTimes timesFunc = linuxTimes
