@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/buildstation/buildstation/internal/plaintext"
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -33,13 +33,13 @@ type message struct {
 // newMessage makes a notice safe to show: escape sequences and control
 // characters gone, lengths bounded, the fallbacks filled in.
 func newMessage(n supervisor.Notice) message {
-	title := plaintext.Line(n.Title)
+	title := textsafe.Line(n.Title)
 	if title == "" {
 		title = "Build Station: " + string(n.Kind)
 	}
-	body := strings.TrimSpace(plaintext.Clean(n.Body))
+	body := strings.TrimSpace(textsafe.Printable(n.Body))
 	if n.TaskID != "" && !strings.Contains(body, n.TaskID) {
-		body = strings.TrimSpace(body + " (" + plaintext.Line(n.TaskID) + ")")
+		body = strings.TrimSpace(body + " (" + textsafe.Line(n.TaskID) + ")")
 	}
 	m := message{Title: clip(title, maxTitle), Body: clip(body, maxBody), Group: Group(n)}
 	if n.SessionID != "" {
@@ -80,19 +80,18 @@ func clip(s string, n int) string {
 }
 
 // dbusBody is the body of a freedesktop notification. Servers that
-// advertise "body-markup" read it as a subset of HTML, so for them <, > and &
-// are escaped; others show it as it is (a title is never markup, per the
-// spec).
+// advertise "body-markup" read it as a subset of HTML (Pango or GMarkup),
+// so for them &, < and > are escaped: text only, no tag can open; quotes
+// matter only inside a tag and stay as they are. Other servers show the body
+// as it is (a title is never markup, per the spec).
 func dbusBody(m message, markup bool) string {
 	if !markup {
 		return m.Body
 	}
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(m.Body))
-	// EscapeText writes "\n" as "&#xA;", which some servers show literally;
-	// a line break is not markup.
-	return strings.ReplaceAll(b.String(), "&#xA;", "\n")
+	return markupEscaper.Replace(m.Body)
 }
+
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // dbusActions offers one action: a click on the notice (the spec's
 // "default" key) opens what it announces. A named button doing the same
