@@ -28,7 +28,38 @@ type Config struct {
 	Defaults    Settings         // [defaults]
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects    []Project        // [[projects]], in file order
+	Hooks       Hooks            // [hooks]
 }
+
+// Hooks are programs run when the station raises a notice or a task is
+// done, with the event as JSON on stdin: the way to reach a chat, ntfy or
+// a phone. Each is argv (program and arguments), never a shell line; nil
+// runs nothing.
+type Hooks struct {
+	OnNudge      []string      // on_nudge: a silent session was nudged
+	OnBlock      []string      // on_block: a task was blocked
+	OnPermission []string      // on_permission: a session waits on a dialog only a person may answer
+	OnDone       []string      // on_done: a task is done
+	Timeout      time.Duration // timeout: a hook still running then is killed
+}
+
+// For is the hook for an event: "nudge", "block", "permission" or "done".
+func (h Hooks) For(event string) []string {
+	switch event {
+	case "nudge":
+		return h.OnNudge
+	case "block":
+		return h.OnBlock
+	case "permission":
+		return h.OnPermission
+	case "done":
+		return h.OnDone
+	}
+	return nil
+}
+
+// DefaultHookTimeout bounds a hook that sets no timeout.
+const DefaultHookTimeout = 30 * time.Second
 
 // Settings are the knobs a project may override; see docs/watchdog.md.
 type Settings struct {

@@ -22,6 +22,7 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		Lease:       60 * time.Second,
 		Defaults:    defaultSettings(),
 		Agents:      builtinAgents(),
+		Hooks:       Hooks{Timeout: DefaultHookTimeout},
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("Parse(DefaultText) =\n%+v\nwant\n%+v", cfg, want)
@@ -314,3 +315,25 @@ func mkdir(t *testing.T, dir string, names ...string) {
 // quote writes s as a TOML literal string, which needs no escaping for
 // Windows paths.
 func quote(s string) string { return "'" + s + "'" }
+
+func TestHooks(t *testing.T) {
+	cfg, err := Parse("/h/config.toml", []byte(`[hooks]
+on_nudge = ["ntfy", "publish", "my builds"]
+on_block = ["/bin/tell", "$HOME; rm -rf ~"]
+on_permission = ["notify-send"]
+on_done = ["done.sh"]
+timeout = "5s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Hooks{OnNudge: []string{"ntfy", "publish", "my builds"}, OnBlock: []string{"/bin/tell", "$HOME; rm -rf ~"},
+		OnPermission: []string{"notify-send"}, OnDone: []string{"done.sh"}, Timeout: 5 * time.Second}
+	if !reflect.DeepEqual(cfg.Hooks, want) {
+		t.Errorf("Hooks = %+v, want %+v", cfg.Hooks, want)
+	}
+	cfg, err = Parse("/h/config.toml", []byte("[hooks]\n"))
+	if err != nil || cfg.Hooks.Timeout != DefaultHookTimeout || cfg.Hooks.OnDone != nil {
+		t.Errorf("empty [hooks] = %+v, %v", cfg.Hooks, err)
+	}
+}

@@ -114,4 +114,14 @@ nudge = "Note: I noticed you've been silent for {idle}. If you've finished the t
 # base = "main"                     # branch new worktrees start from (default: current HEAD)
 # worktree_root = "wt"              # default <path>/.buildstation/worktrees; relative to path
 # stations = ["buildbox"]           # shared board: which stations may run this project
+
+# Programs run when the station wants a person: each gets the event as JSON
+# on stdin and runs as a program with arguments (no shell). A failing hook is
+# logged; it never holds up a session.
+# [hooks]
+# on_nudge = ["ntfy", "publish", "my-builds"]    # a silent session was nudged
+# on_block = ["/home/me/bin/tell-slack"]         # a task was blocked
+# on_permission = ["notify-send", "Build Station", "needs you"] # a dialog waits for a person
+# on_done = ["/home/me/bin/tell-slack", "done"]  # a task is done
+# timeout = "30s"                                # a hook still running then is killed
 `

@@ -55,6 +55,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		Lease:       defaultLease,
 		Defaults:    defaultSettings(),
 		Agents:      builtinAgents(),
+		Hooks:       Hooks{Timeout: DefaultHookTimeout},
 	}
 	if b, ok := tree["board"].(string); ok && b != "" {
 		c.shared = true
@@ -97,8 +98,10 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "agents": // done above
 		case "projects":
 			c.projects(cfg, key, v)
+		case "hooks":
+			c.hooks(&cfg.Hooks, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]]")
+			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks]")
 		}
 	}
 	return cfg
@@ -156,6 +159,45 @@ func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents m
 		return false
 	}
 	return true
+}
+
+// hooks reads [hooks]: each on_* is a program and its arguments.
+func (c *checker) hooks(h *Hooks, key keyPath, v any) {
+	t, ok := c.table(key, v, "[hooks]")
+	if !ok {
+		return
+	}
+	for _, k := range sortedKeys(t) {
+		kk, v := key.with(k), t[k]
+		var dst *[]string
+		switch k {
+		case "on_nudge":
+			dst = &h.OnNudge
+		case "on_block":
+			dst = &h.OnBlock
+		case "on_permission":
+			dst = &h.OnPermission
+		case "on_done":
+			dst = &h.OnDone
+		case "timeout":
+			if d, ok := c.duration(kk, v); ok {
+				h.Timeout = d
+			}
+			continue
+		default:
+			c.unknown(kk, "on_nudge, on_block, on_permission, on_done, timeout")
+			continue
+		}
+		argv, ok := c.strings(kk, v)
+		if !ok {
+			continue
+		}
+		if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
+			c.fail(kk, nil, "is empty", `name the program to run and its arguments, like ["ntfy", "publish", "mytopic"], or remove the line`)
+			continue
+		}
+		*dst = argv
+	}
 }
 
 func (c *checker) breaker(key keyPath, v any) (Breaker, bool) {

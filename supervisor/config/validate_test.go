@@ -93,6 +93,12 @@ name = "web"
 		{"env value not a string", "[agents.mine]\ncommand = [\"x\"]\nenv = { A = 1 }\n", 3, "agents.mine.env.A", "not a string"},
 		{"args not strings", "[agents.mine]\ncommand = [\"x\"]\nargs = [1]\n", 3, "agents.mine.args", "not a string"},
 		{"lines counted through a multi-line string", "[defaults]\nnudge = \"\"\"\nline\n[[projects]]\nbogus = 1\n\"\"\"\nbogus = 2\n", 7, "defaults.bogus", "unknown key"},
+		{"unknown hook", "[hooks]\non_nudge = [\"x\"]\non_blocked = [\"x\"]\n", 3, "hooks.on_blocked", "on_nudge, on_block, on_permission, on_done, timeout"},
+		{"hook as a shell line", "[hooks]\non_done = \"curl -d done ntfy.sh/me\"\n", 2, "hooks.on_done", "not an array of strings"},
+		{"empty hook", "[hooks]\non_block = []\n", 2, "hooks.on_block", "is empty"},
+		{"hook with an empty program", "[hooks]\non_permission = [\"\", \"x\"]\n", 2, "hooks.on_permission", "is empty"},
+		{"bad hook timeout", "[hooks]\ntimeout = 30\n", 2, "hooks.timeout", "not a duration"},
+		{"hooks not a table", "hooks = [\"x\"]\n", 1, "hooks", "not a table"},
 		{"first problem in file order wins", "zzz = 1\nmax_sessions = 0\naaa = 2\n", 1, "zzz", "unknown key"},
 		{"first problem in file order across tables", "[[projects]]\nname = \"a\"\npath = '{dir}'\nidle_window = \"x\"\n\n[defaults]\nidle_window = \"y\"\n", 4, "projects[0].idle_window", "not a duration"},
 	}
