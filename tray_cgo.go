@@ -143,7 +143,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 		Template:   runtime.GOOS == "darwin",
 	}
 	n, err := notify.New(notify.Options{
-		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self,
+		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: c.log,
 		Open: func(id string) { fyne.Do(func() { ui.OpenConsole(id) }) },
 	})
 	if err != nil {
@@ -151,6 +151,15 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	} else {
 		defer n.Close()
 		opts.Notifier = n
+		// This tray shows the station's notices: the station then shows
+		// none of its own, so none appears twice.
+		opts.Connect = func(ctx context.Context, first bool) (app.Client, error) {
+			cl, err := c.connect(ctx, first)
+			if ac, ok := cl.(*api.Client); ok {
+				ac.ShowsNotices = true
+			}
+			return cl, err
+		}
 	}
 	ui = app.New(opts)
 	// BUILDSTATION_TRAY_PREVIEW shows the tray's icon and menu in a window

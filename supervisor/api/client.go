@@ -22,6 +22,9 @@ type Client struct {
 	BaseURL string // e.g. http://127.0.0.1:49152
 	Token   string // the station token, or a session token for Agent*
 	HTTP    *http.Client
+	// ShowsNotices marks this client's event stream as one whose notices
+	// reach a person (the tray), so the station shows none of its own.
+	ShowsNotices bool
 
 	// home, when set by Dial, names the home folder in "no station"
 	// errors.

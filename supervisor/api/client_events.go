@@ -19,6 +19,9 @@ func (c *Client) Events(ctx context.Context) (<-chan supervisor.Event, error) {
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	if c.ShowsNotices {
+		req.Header.Set(HeaderShowsNotices, "1")
+	}
 	resp, err := c.streamClient().Do(req)
 	if err != nil {
 		return nil, c.transportError(err)

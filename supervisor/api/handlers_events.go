@@ -20,6 +20,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 	sub := s.st.Subscribe(256)
 	defer sub.Close()
+	if r.Header.Get(HeaderShowsNotices) == "1" {
+		s.noticeShowers.Add(1)
+		defer s.noticeShowers.Add(-1)
+	}
 
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")

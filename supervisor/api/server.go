@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,7 +28,19 @@ type Server struct {
 	// queueWait is how long a request waits for a slot before a 503.
 	inflight  chan struct{}
 	queueWait time.Duration
+
+	// noticeShowers counts the event streams of clients that show the
+	// station's notices themselves (a tray): while one is connected the
+	// station shows none of its own (NoticesShown).
+	noticeShowers atomic.Int64
 }
+
+// HeaderShowsNotices on GET /v1/events says the client shows the notices it
+// receives on the desktop (a tray), so the station need not.
+const HeaderShowsNotices = "X-Buildstation-Shows-Notices"
+
+// NoticesShown reports whether a client that shows notices is connected.
+func (s *Server) NoticesShown() bool { return s.noticeShowers.Load() > 0 }
 
 // maxInFlight bounds the requests answered at once. Past it a request waits
 // queueWait for a slot, then gets 503 with Retry-After: a flood of clients

@@ -192,3 +192,45 @@ func TestEventsKeepalive(t *testing.T) {
 	}
 	readN(t, resp.Body, ": keepalive\n\n")
 }
+
+// A tray's event stream (ShowsNotices) tells the station a person sees its
+// notices for as long as it stays; another client's stream does not.
+func TestNoticesShownWhileATrayListens(t *testing.T) {
+	fake := apitest.New()
+	ln, err := api.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := api.NewServer(fake, stationToken, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	waitFor := func(want bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); srv.NoticesShown() != want; {
+			if time.Now().After(deadline) {
+				t.Fatalf("NoticesShown stayed %v", !want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	other, stopOther := context.WithCancel(ctx)
+	if _, err := (&api.Client{BaseURL: base, Token: stationToken}).Events(other); err != nil {
+		t.Fatal(err)
+	}
+	// The handler counts a stream before its headers go out, so this is
+	// settled once Events returns.
+	if srv.NoticesShown() {
+		t.Fatal("a stream that does not show notices counts as a tray")
+	}
+	tray, stopTray := context.WithCancel(ctx)
+	if _, err := (&api.Client{BaseURL: base, Token: stationToken, ShowsNotices: true}).Events(tray); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(true)
+	stopTray()
+	waitFor(false)
+	stopOther()
+}
