@@ -1,0 +1,52 @@
+package supervisor
+
+import (
+	"slices"
+	"testing"
+)
+
+// Each notice is withdrawn by the first event that ends what it announced,
+// and by nothing before that.
+func TestNoticeBookWithdrawsWhatIsOver(t *testing.T) {
+	nudge := Notice{Kind: NoticeNudge, TaskID: "t1", SessionID: "t1.1", Title: "Nudged"}
+	perm := Notice{Kind: NoticePermission, TaskID: "t2", SessionID: "t2.1", Title: "Needs you"}
+	block := Notice{Kind: NoticeBlock, TaskID: "t3", SessionID: "t3.1", Title: "Blocked"}
+	notice := func(n Notice) Event { return Event{Kind: EventNotice, Notice: &n} }
+	sess := func(id, task string, st SessionState) Event {
+		return Event{Kind: EventSession, Session: &SessionInfo{ID: id, TaskID: task, State: st}}
+	}
+	task := func(id string, st TaskState) Event { return Event{Kind: EventTask, Task: &Task{ID: id, State: st}} }
+	steps := []struct {
+		name string
+		e    Event
+		over []string // titles
+	}{
+		{"nudge shown", notice(nudge), nil},
+		{"session is nudged", sess("t1.1", "t1", SessNudged), nil},
+		{"another session works", sess("t9.1", "t9", SessWorking), nil},
+		{"nudged session works again", sess("t1.1", "t1", SessWorking), []string{"Nudged"}},
+		{"permission shown", notice(perm), nil},
+		{"still waiting", sess("t2.1", "t2", SessNeedsPermission), nil},
+		{"its task still works", task("t2", TaskWorking), nil},
+		{"dialog answered", sess("t2.1", "t2", SessWorking), []string{"Needs you"}},
+		{"nudge again", notice(nudge), nil},
+		{"same nudge again replaces", notice(nudge), nil},
+		{"the nudged task is blocked", notice(Notice{Kind: NoticeBlock, TaskID: "t1", SessionID: "t1.1", Title: "Blocked t1"}), []string{"Nudged"}},
+		{"block shown", notice(block), nil},
+		{"the blocked session ends", sess("t3.1", "t3", SessEnded), nil},
+		{"the task is still blocked", task("t3", TaskBlocked), nil},
+		{"the task is requeued", task("t3", TaskTodo), []string{"Blocked"}},
+		{"requeued twice: nothing left", task("t3", TaskTodo), nil},
+		{"t1 cancelled", task("t1", TaskCancelled), []string{"Blocked t1"}},
+	}
+	var b NoticeBook
+	for _, s := range steps {
+		var got []string
+		for _, n := range b.Over(s.e) {
+			got = append(got, n.Title)
+		}
+		if !slices.Equal(got, s.over) {
+			t.Errorf("%s: over %q, want %q", s.name, got, s.over)
+		}
+	}
+}
