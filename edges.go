@@ -1,11 +1,17 @@
 package main
 
 import (
+	"errors"
 	"log/slog"
+	"os"
+	"os/exec"
 	"path/filepath"
 
+	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/internal/notices"
 	"github.com/buildstation/buildstation/platform/evidence"
 	"github.com/buildstation/buildstation/platform/gitwt"
+	"github.com/buildstation/buildstation/platform/notify"
 	"github.com/buildstation/buildstation/platform/tmux"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -14,6 +20,31 @@ import (
 // clickable notifications when it runs, the log otherwise.
 func notifier(log *slog.Logger) supervisor.Notifier {
 	return supervisor.LogNotifier{Log: log}
+}
+
+// desktop is the notifier a station uses for its own notices while no tray
+// shows them: the same one the tray uses, whose click runs "buildstation
+// open" (which starts a tray, or asks the running one, to open the session).
+// A box with no desktop session gets none.
+func desktop(log *slog.Logger) func(home string) (notices.Desktop, error) {
+	return func(home string) (notices.Desktop, error) {
+		if !notify.DesktopSession() {
+			return nil, errors.New("no desktop session here")
+		}
+		self, _ := os.Executable()
+		open := func(id string) {
+			if self == "" {
+				return
+			}
+			cmd := exec.Command(self, "--home", home, "open", id)
+			if err := cmd.Start(); err != nil {
+				log.Warn("open the session a notification named", "session", id, "err", err)
+				return
+			}
+			go cmd.Wait()
+		}
+		return notify.New(notify.Options{AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Open: open, Log: log})
+	}
 }
 
 // probers are the pull layers of evidence the watchdog consults when a

@@ -133,6 +133,7 @@ func stationOptions(home string, log *slog.Logger) daemon.Options {
 	return daemon.Options{
 		Home: home, Spawner: pty.New(), Spawners: spawners, Log: log, Self: self,
 		Notifier:   notifier(log),
+		Desktop:    desktop(log),
 		Probers:    probers(),
 		Workspaces: workspaces,
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/boardopen"
+	"github.com/buildstation/buildstation/internal/notices"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
@@ -39,6 +40,9 @@ type Options struct {
 	Workspaces func(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces
 	Log        *slog.Logger
 	Self       string // the buildstation executable
+	// Desktop opens this desktop's notifier for the station's own notices
+	// (shown while no tray is connected); nil or an error: none.
+	Desktop func(home string) (notices.Desktop, error)
 	// Ready, if set, is called once the API answers, with its base URL.
 	Ready func(url string)
 }
@@ -108,6 +112,20 @@ func Run(ctx context.Context, o Options) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Hooks and the desktop follow the station's events on a goroutine of
+	// their own; Run returns once they have stopped.
+	sub := st.Subscribe(1024)
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		notices.Follow(ctx, sub.C, notices.Options{
+			Hooks:     func() config.Hooks { return st.Config().Hooks },
+			Desktop:   desktopFor(o),
+			TrayShows: srv.NoticesShown,
+			Log:       o.Log,
+		})
+	}()
+	defer func() { cancel(); sub.Close(); <-followed }()
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ctx, ln) }()
 	if err := api.WriteStationFile(o.Home, api.StationFile{URL: url, PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
@@ -179,4 +197,11 @@ func listen(home string) (net.Listener, error) {
 		}
 	}
 	return api.Listen()
+}
+
+func desktopFor(o Options) func() (notices.Desktop, error) {
+	if o.Desktop == nil {
+		return nil
+	}
+	return func() (notices.Desktop, error) { return o.Desktop(o.Home) }
 }

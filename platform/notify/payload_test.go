@@ -108,7 +108,7 @@ func TestToastXMLEscapesEveryField(t *testing.T) {
 func TestDBusBodyEscapesMarkup(t *testing.T) {
 	m := newMessage(hostileNotice(`<b>bold</b> <a href="x">link</a> <img src="/etc/passwd"/> & ]]>`))
 	got := dbusBody(m, true)
-	want := `reason: &lt;b&gt;bold&lt;/b&gt; &lt;a href=&#34;x&#34;&gt;link&lt;/a&gt; &lt;img src=&#34;/etc/passwd&#34;/&gt; &amp; ]]&gt; (t3)`
+	want := `reason: &lt;b&gt;bold&lt;/b&gt; &lt;a href="x"&gt;link&lt;/a&gt; &lt;img src="/etc/passwd"/&gt; &amp; ]]&gt; (t3)`
 	if got != want {
 		t.Errorf("markup body\n got %q\nwant %q", got, want)
 	}
