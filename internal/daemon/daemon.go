@@ -53,6 +53,9 @@ func Run(ctx context.Context, o Options) error {
 	if err := os.MkdirAll(o.Home, 0o700); err != nil {
 		return fmt.Errorf("create home %s: %w", o.Home, err)
 	}
+	if err := config.SecureHome(o.Home); err != nil {
+		return err
+	}
 	// The home is this station's for its whole life: a second station
 	// (a login item racing the tray, a double click) gets an
 	// *instance.OwnedError and its caller exits 0.

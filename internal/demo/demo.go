@@ -58,13 +58,26 @@ func Prepare(homeFlag, self string) (string, error) {
 		home = os.Getenv(config.EnvHome)
 	}
 	if home == "" {
-		home = filepath.Join(os.TempDir(), "buildstation-demo")
+		// The user's own cache folder, not the shared temp folder: there
+		// another user could make the folder first and plant a
+		// station.json that harvests the station token.
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("find the user cache folder for the demo home (pass --home): %w", err)
+		}
+		home = filepath.Join(base, "BuildStation", "demo")
 	}
 	home, err := filepath.Abs(home)
 	if err != nil {
 		return "", fmt.Errorf("demo home %q: %w", home, err)
 	}
+	if err := config.CheckHome(home); err != nil {
+		return "", err
+	}
 	if err := wipe(home); err != nil {
+		return "", err
+	}
+	if err := config.SecureHome(home); err != nil {
 		return "", err
 	}
 	project := filepath.Join(home, "demo-project")

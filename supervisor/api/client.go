@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Client calls a station's API. The tray, the CLI and the agent side all use
@@ -44,6 +46,9 @@ const requestTimeout = 30 * time.Second
 // station.json and token. It checks that something listens there, so a
 // stale station.json reads as "no station" rather than a later odd failure.
 func Dial(home string) (*Client, error) {
+	if err := config.CheckHome(home); err != nil {
+		return nil, err
+	}
 	sf, err := ReadStationFile(home)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noStation(home)

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -44,7 +46,25 @@ func ReadStationFile(home string) (StationFile, error) {
 	if f.URL == "" {
 		return StationFile{}, fmt.Errorf("read station file %s: no url", path)
 	}
+	if !loopbackURL(f.URL) {
+		return StationFile{}, fmt.Errorf("station file %s names %q, which is not a loopback address; a station listens on 127.0.0.1 only, so the file is not one a station wrote: delete it and start the station again", path, f.URL)
+	}
 	return f, nil
+}
+
+// loopbackURL accepts http://127.0.0.1:PORT (any loopback IP) and
+// http://localhost:PORT: what a station writes. Anything else would send
+// the station token elsewhere.
+func loopbackURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" || u.User != nil || u.Port() == "" {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // writeFileAtomic writes data to path with mode 0600 via a temp file in
