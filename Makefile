@@ -4,7 +4,7 @@ BIN       ?= bin/buildstation
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export LANG ?= C.UTF-8
 
-.PHONY: build build-station install run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package
+.PHONY: build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -31,6 +31,10 @@ install:
 	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
 	  echo "installed $$bin/buildstation"; \
 	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "add $$bin to your PATH: export PATH=\"$$bin:\$$PATH\"";; esac
+
+## docs: a man page for every command in docs/man (man -l docs/man/buildstation.1)
+docs:
+	$(GO) run ./scripts/gendocs docs/man
 
 ## test: every test, with the race detector (the PostgreSQL ones skip
 ## without BUILDSTATION_TEST_PG; test-pg starts a throwaway server for them)

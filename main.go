@@ -29,18 +29,16 @@ func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	home, verb, rest := splitArgs(args)
-	switch verb {
-	case "daemon":
-		return runDaemon(ctx, home, rest)
-	case "demo":
-		return runDemo(ctx, home, rest)
-	case "service":
-		return runService(ctx, home, rest)
-	case "fake-agent":
-		return runFakeAgent(ctx, rest)
-	case "", "--hidden", "open":
+	if verb == "" || verb == "--hidden" {
 		return runTray(ctx, home, verb, rest)
 	}
+	// Every other verb goes through the command line, which owns help,
+	// completion and flags; the roles that need the OS edges come back here.
+	cli.Roles.Daemon = runDaemon
+	cli.Roles.Demo = runDemo
+	cli.Roles.Service = runService
+	cli.Roles.Open = func(ctx context.Context, home string, args []string) int { return runTray(ctx, home, "open", args) }
+	cli.Roles.FakeAgent = func(ctx context.Context, _ string, args []string) int { return runFakeAgent(ctx, args) }
 	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -3,49 +3,84 @@ package cli
 import (
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/supervisor/api"
 )
+
+func (e *env) agentCmd() *cobra.Command {
+	var summary, reason, notes string
+	complete := &cobra.Command{Use: "complete --summary TEXT", Short: "Report the task done (it moves to review or done)",
+		Example: `  buildstation agent complete --summary "Fixed the login race; added a test"`,
+		Args:    positional(0, 0),
+		RunE:    func(*cobra.Command, []string) error { return e.agentComplete(summary) }}
+	complete.Flags().StringVar(&summary, "summary", "", "what was done, for the reviewer")
+	block := &cobra.Command{Use: "block --reason TEXT", Short: "Report the task blocked on something only a person can do",
+		Example: `  buildstation agent block --reason "needs an API key for the staging server"`,
+		Args:    positional(0, 0),
+		RunE:    func(*cobra.Command, []string) error { return e.agentBlock(reason) }}
+	block.Flags().StringVar(&reason, "reason", "", "what a person must do to unblock the task")
+	progress := &cobra.Command{Use: "progress TEXT...", Short: "Report progress (a sign of life the watchdog counts)",
+		Example: `  buildstation agent progress "migrations done, running the test suite"`,
+		Args:    positional(1, -1),
+		RunE:    func(_ *cobra.Command, args []string) error { return e.agentProgress(args) }}
+	status := &cobra.Command{Use: "status working|reviewing", Short: "Say whether the session is coding or reviewing",
+		Example:   "  buildstation agent status reviewing",
+		Args:      positional(1, 1),
+		ValidArgs: []string{"working", "reviewing"},
+		RunE:      func(_ *cobra.Command, args []string) error { return e.agentStatus(args) }}
+	review := &cobra.Command{Use: "review approve|changes", Short: "Settle a review session: approve, or ask for changes",
+		Example: `  buildstation agent review approve --notes "tests cover the race"
+  buildstation agent review changes --notes "the error message must say what to do"`,
+		Args:      positional(1, 1),
+		ValidArgs: []string{"approve", "changes"},
+		RunE:      func(_ *cobra.Command, args []string) error { return e.agentReview(args[0], notes) }}
+	review.Flags().StringVar(&notes, "notes", "", "why; for changes, what must change")
+	hook := &cobra.Command{Use: "hook", Short: "Forward an agent CLI's hook event (JSON on stdin); always exits 0",
+		Long: `Forward one hook event of an agent CLI (Claude Code's SessionStart, Stop,
+Notification, …) to the station: one JSON object on stdin. It never gets in
+the agent's way: it exits 0, prints nothing on stdout, answers within 5s,
+and reports a failure as one line on stderr.`,
+		Example:            `  echo '{"hook_event_name":"Stop"}' | buildstation agent hook`,
+		DisableFlagParsing: true, // it must exit 0 whatever it is given
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+				return c.Help()
+			}
+			return e.agentHook(args)
+		}}
+	return group("agent", "Report from inside a session (what agents and their hooks run)",
+		"These run inside a session: they reach the station through BUILDSTATION_URL\nwith the session's own token (BUILDSTATION_TOKEN), which acts on its own\ntask only. Agents with the station's MCP tools may call those instead.",
+		"  buildstation agent progress \"half the tests pass\"\n  buildstation agent complete --summary \"done: see the commits\"",
+		complete, block, progress, status, review, hook)
+}
 
 // The agent verbs run inside a session: they reach the station through
 // BUILDSTATION_URL and act with the session's own token.
 
-func (e *env) agentComplete(args []string) error {
-	f := e.flags("agent complete")
-	summary := f.String("summary", "", "what was done, for the reviewer")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
-	}
-	if strings.TrimSpace(*summary) == "" {
+func (e *env) agentComplete(summary string) error {
+	if strings.TrimSpace(summary) == "" {
 		return usagef("agent complete needs --summary saying what was done")
 	}
 	c, err := api.FromEnv()
 	if err != nil {
 		return err
 	}
-	return c.AgentComplete(e.ctx, *summary)
+	return c.AgentComplete(e.ctx, summary)
 }
 
-func (e *env) agentBlock(args []string) error {
-	f := e.flags("agent block")
-	reason := f.String("reason", "", "what a person must do to unblock the task")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
-	}
-	if strings.TrimSpace(*reason) == "" {
+func (e *env) agentBlock(reason string) error {
+	if strings.TrimSpace(reason) == "" {
 		return usagef("agent block needs --reason saying what a person must do")
 	}
 	c, err := api.FromEnv()
 	if err != nil {
 		return err
 	}
-	return c.AgentBlock(e.ctx, *reason)
+	return c.AgentBlock(e.ctx, reason)
 }
 
-func (e *env) agentProgress(args []string) error {
-	pos, err := e.parse("agent progress", args, 1, -1)
-	if err != nil {
-		return err
-	}
+func (e *env) agentProgress(pos []string) error {
 	msg := strings.Join(pos, " ")
 	if strings.TrimSpace(msg) == "" {
 		return usagef("agent progress needs a message")
@@ -57,11 +92,7 @@ func (e *env) agentProgress(args []string) error {
 	return c.AgentProgress(e.ctx, msg)
 }
 
-func (e *env) agentStatus(args []string) error {
-	pos, err := e.parse("agent status", args, 1, 1)
-	if err != nil {
-		return err
-	}
+func (e *env) agentStatus(pos []string) error {
 	if pos[0] != "working" && pos[0] != "reviewing" {
 		return usagef("unknown status %q; use working or reviewing", pos[0])
 	}
@@ -74,23 +105,16 @@ func (e *env) agentStatus(args []string) error {
 
 // agentReview settles a review session, for agents that have no MCP (the
 // generic profile's review prompt names this command).
-func (e *env) agentReview(args []string) error {
-	f := e.flags("agent review")
-	notes := f.String("notes", "", "why; for changes, what must change")
-	pos, err := f.parse(e, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	verdict := pos[0]
+func (e *env) agentReview(verdict, notes string) error {
 	switch {
 	case verdict != "approve" && verdict != "changes":
 		return usagef("unknown verdict %q; use approve or changes", verdict)
-	case verdict == "changes" && strings.TrimSpace(*notes) == "":
+	case verdict == "changes" && strings.TrimSpace(notes) == "":
 		return usagef("agent review changes needs --notes saying what must change")
 	}
 	c, err := api.FromEnv()
 	if err != nil {
 		return err
 	}
-	return c.AgentReview(e.ctx, verdict, *notes)
+	return c.AgentReview(e.ctx, verdict, notes)
 }

@@ -8,10 +8,25 @@ import (
 	"os"
 	"sync"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/buildstation/buildstation/supervisor/api"
 )
+
+func (e *env) sessionAttachCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "attach ID",
+		Short: "An interactive console on a session in this terminal (Ctrl-] detaches)",
+		Long: `Attach this terminal to a session: its screen, your keys (Ctrl-C included)
+typed into it. Ctrl-] detaches and leaves the session running. A session
+of the tmux backend is attached with tmux itself.`,
+		Example:           "  buildstation session attach t2.1",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeSessions,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.sessionAttach(args[0]) },
+	}
+}
 
 // detachKey is Ctrl-] (0x1d), telnet's escape: rare in a TUI, so every
 // other key, Ctrl-C included, can go to the agent.
@@ -22,12 +37,7 @@ const detachKey = 0x1d
 // Otherwise, with a terminal on stdin it goes raw (keys go to the session
 // as typed), follows the window size and detaches on Ctrl-]; without one it
 // just copies stdin in and output out until the session ends.
-func (e *env) sessionAttach(args []string) error {
-	pos, err := e.parse("session attach", args, 1, 1)
-	if err != nil {
-		return err
-	}
-	id := pos[0]
+func (e *env) sessionAttach(id string) error {
 	if ok, err := e.attachTmux(id); ok {
 		return err
 	}

@@ -4,21 +4,33 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
+func (e *env) boardCmd() *cobra.Command {
+	mk := func(use, short, example string, run func(bool) error) *cobra.Command {
+		var asJSON bool
+		c := &cobra.Command{Use: use, Short: short, Example: example, Args: positional(0, 0),
+			RunE: func(*cobra.Command, []string) error { return run(asJSON) }}
+		c.Flags().BoolVar(&asJSON, "json", false, "print the result as a JSON object")
+		return c
+	}
+	return group("board", "Migrate the board, or show its schema, integrity and stations",
+		"These open the board config.toml names (station.db, or a shared PostgreSQL)\nthemselves, so they work with no station running.",
+		"  buildstation board status\n  buildstation board migrate --json",
+		mk("migrate", "Bring the board to this build's schema and print its version", "  buildstation board migrate", e.boardMigrate),
+		mk("status", "The board's schema version and integrity; a shared board's live stations and leases", "  buildstation board status --json", e.boardStatus))
+}
+
 // The board verbs open the board config.toml names themselves, not through
 // a station: a board is migrated before any station runs on it, and its
 // status matters most when a station does not answer.
 
-func (e *env) boardMigrate(args []string) error {
-	f := e.flags("board migrate")
-	asJSON := f.Bool("json", false, "print the result as a JSON object")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
-	}
+func (e *env) boardMigrate(asJSON bool) error {
 	home, cfg, err := e.boardConfig()
 	if err != nil {
 		return err
@@ -27,19 +39,14 @@ func (e *env) boardMigrate(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(e.stdout, r)
 	}
 	fmt.Fprintf(e.stdout, "%s: schema version %d\n", describeBoard(r), r.Version)
 	return nil
 }
 
-func (e *env) boardStatus(args []string) error {
-	f := e.flags("board status")
-	asJSON := f.Bool("json", false, "print the status as a JSON object")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
-	}
+func (e *env) boardStatus(asJSON bool) error {
 	home, cfg, err := e.boardConfig()
 	if err != nil {
 		return err
@@ -48,7 +55,7 @@ func (e *env) boardStatus(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(e.stdout, r)
 	}
 	fmt.Fprintf(e.stdout, "%s: schema version %d", describeBoard(r), r.Version)

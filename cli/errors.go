@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -15,9 +12,6 @@ func (u *usageError) Error() string { return u.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-// errHelp ends a run that printed help: exit code 0.
-var errHelp = errors.New("help")
-
 // oneLine keeps an error to the one line the contract promises.
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
@@ -26,5 +20,3 @@ func oneLine(s string) string {
 	}
 	return s
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

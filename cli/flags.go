@@ -1,64 +1,50 @@
 package cli
 
 import (
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
-// cmdFlags is one command's flag set, with --home and --json available to
-// every command that wants them.
-type cmdFlags struct {
-	*flag.FlagSet
-	name string
+// name is a command's path without the program: "task show".
+func name(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), "buildstation ")
 }
 
-func (e *env) flags(name string) *cmdFlags {
-	fs := flag.NewFlagSet("buildstation "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are ours to word, in one sentence
-	fs.StringVar(&e.home, "home", e.home, "the station's home `folder`")
-	return &cmdFlags{FlagSet: fs, name: name}
-}
-
-// parse parses args with flags allowed before, between and after the
-// positional arguments ("task show ID --json"), and checks that there are
-// between min and max positionals (max < 0: no limit). "--" ends the flags.
-func (f *cmdFlags) parse(e *env, args []string, min, max int) ([]string, error) {
-	var pos []string
-	for {
-		if err := f.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(e.stdout, "usage: %s\n", usageOf(f.name))
-				f.SetOutput(e.stdout)
-				f.PrintDefaults()
-				return nil, errHelp
-			}
-			return nil, usagef("%s: %v; see \"buildstation %s -h\"", f.name, err, f.name)
+// positional checks that a command got between min and max arguments (max
+// < 0: no limit), and otherwise shows the contract's usage line.
+func positional(min, max int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			return usagef("usage: %s", usageOf(name(c)))
 		}
-		rest := f.Args()
-		// Parse stops at the first positional, or after "--", which it
-		// swallows: then everything left is positional.
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			pos = append(pos, rest...)
-			break
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+		return nil
 	}
-	if len(pos) < min || (max >= 0 && len(pos) > max) {
-		return nil, usagef("usage: %s", usageOf(f.name))
-	}
-	return pos, nil
 }
 
-// parse is the shorthand for a command with no flags of its own.
-func (e *env) parse(name string, args []string, min, max int) ([]string, error) {
-	return e.flags(name).parse(e, args, min, max)
+// flagError words a bad flag as one sentence with the way to help. The
+// wording is the one scripts have matched since the first release
+// ("flag provided but not defined: -x").
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "flag needs an argument: ") && strings.Contains(msg, "home"):
+		return usagef("--home needs a folder")
+	case strings.HasPrefix(msg, "unknown flag: "):
+		msg = "flag provided but not defined: -" + strings.TrimLeft(strings.TrimPrefix(msg, "unknown flag: "), "-")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		if i := strings.LastIndex(msg, " in "); i >= 0 {
+			msg = "flag provided but not defined: -" + strings.TrimLeft(msg[i+len(" in "):], "-")
+		}
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		arg := strings.TrimPrefix(msg, "flag needs an argument: ")
+		if i := strings.LastIndex(arg, " in "); i >= 0 { // 'x' in -x
+			arg = arg[i+len(" in "):]
+		}
+		msg = "flag needs an argument: -" + strings.TrimLeft(arg, "-")
+	}
+	n := name(c)
+	return usagef("%s: %s; see \"buildstation %s -h\"", n, msg, n)
 }
 
 // usageOf is the contract's usage line of a command.
@@ -72,9 +58,11 @@ func usageOf(name string) string {
 	return "buildstation " + name
 }
 
+// usageText is the contract's usage line of every command, what a wrong
+// number of arguments is answered with.
 const usageText = `usage:
   buildstation task add --project P --title T [--body B | --body-file F] [--json]
-  buildstation task ls [--state S] [--project P] [--json]
+  buildstation task ls [--state S] [--project P] [--limit N] [--after ID] [--json]
   buildstation task show ID [--json]
   buildstation task requeue ID [--note TEXT]
   buildstation task cancel ID
@@ -85,6 +73,7 @@ const usageText = `usage:
   buildstation project ls [--json]
   buildstation project pause NAME [--reason R]
   buildstation project resume NAME
+  buildstation project set NAME KEY=VALUE...
   buildstation board migrate|status [--json]
   buildstation agent complete --summary TEXT
   buildstation agent block --reason TEXT

@@ -5,16 +5,46 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-func (e *env) projectLs(args []string) error {
-	f := e.flags("project ls")
-	asJSON := f.Bool("json", false, "print a JSON array")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
-	}
+func (e *env) projectCmd() *cobra.Command {
+	var asJSON bool
+	ls := &cobra.Command{Use: "ls", Short: "Projects, their effective windows, slots, queue, paused or not",
+		Example: "  buildstation project ls\n  buildstation project ls --json | jq '.[] | select(.paused)'",
+		Args:    positional(0, 0),
+		RunE:    func(*cobra.Command, []string) error { return e.projectLs(asJSON) }}
+	ls.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	var reason string
+	pause := &cobra.Command{Use: "pause NAME", Short: "Stop starting a project's tasks (running sessions go on)",
+		Example:           "  buildstation project pause web --reason \"CI is down\"",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeProjects,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.projectPause(args[0], reason) }}
+	pause.Flags().StringVar(&reason, "reason", "", "why, shown in the tray and status")
+	resume := &cobra.Command{Use: "resume NAME", Short: "Start a paused project's tasks again (also after its breaker tripped)",
+		Example:           "  buildstation project resume web",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeProjects,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.projectResume(args[0]) }}
+	set := &cobra.Command{Use: "set NAME KEY=VALUE...", Short: "Edit a project's overrides in config.toml, validated and applied live",
+		Long: "Edit a project's overrides in config.toml: the station rewrites those lines\n(comments and the rest of the file stay), validates the whole file, and\napplies it without a restart. An empty value removes the override, so the\n[defaults] value applies again.\n\nKeys: " + strings.Join(config.EditableKeys, ", ") + ".",
+		Example: `  buildstation project set web idle_window=15m block_window=10m
+  buildstation project set web nudge=     # back to the default nudge`,
+		Args:              positional(2, -1),
+		ValidArgsFunction: e.completeProjects,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.projectSet(args) }}
+	return group("project", "List projects, pause or resume their queues, edit their overrides",
+		"Projects are the [[projects]] tables of config.toml: a folder, the agent that\nworks in it, its windows and gate.",
+		"  buildstation project ls\n  buildstation project pause web --reason \"release freeze\"",
+		ls, pause, resume, set)
+}
+
+func (e *env) projectLs(asJSON bool) error {
 	c, err := e.client()
 	if err != nil {
 		return err
@@ -23,7 +53,7 @@ func (e *env) projectLs(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		if list == nil {
 			list = []supervisor.ProjectInfo{}
 		}
@@ -44,48 +74,34 @@ func (e *env) projectLs(args []string) error {
 	return t.flush()
 }
 
-func (e *env) projectPause(args []string) error {
-	f := e.flags("project pause")
-	reason := f.String("reason", "", "why, shown in the tray")
-	pos, err := f.parse(e, args, 1, 1)
-	if err != nil {
-		return err
-	}
+func (e *env) projectPause(name, reason string) error {
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	if err := c.Pause(e.ctx, pos[0], *reason); err != nil {
+	if err := c.Pause(e.ctx, name, reason); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s paused\n", pos[0])
+	_, err = fmt.Fprintf(e.stdout, "%s paused\n", name)
 	return err
 }
 
-func (e *env) projectResume(args []string) error {
-	pos, err := e.parse("project resume", args, 1, 1)
-	if err != nil {
-		return err
-	}
+func (e *env) projectResume(name string) error {
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	if err := c.Resume(e.ctx, pos[0]); err != nil {
+	if err := c.Resume(e.ctx, name); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s resumed\n", pos[0])
+	_, err = fmt.Fprintf(e.stdout, "%s resumed\n", name)
 	return err
 }
 
 // projectSet edits per-project overrides: `project set web idle_window=15m
 // nudge=`; an empty value removes the override. The station writes them to
 // config.toml, validates them, and applies them without a restart.
-func (e *env) projectSet(args []string) error {
-	pos, err := e.parse("project set", args, 2, -1)
-	if err != nil {
-		return err
-	}
+func (e *env) projectSet(pos []string) error {
 	set := map[string]string{}
 	for _, kv := range pos[1:] {
 		k, v, ok := strings.Cut(kv, "=")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -36,13 +35,21 @@ type env struct {
 // stderr as one sentence.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
-	err := e.dispatch(args)
-	var ue *usageError
+	root := e.root()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	var (
+		ue   *usageError
+		code *exitCode
+	)
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, errHelp):
-		return exitOK
+	case errors.As(err, &code):
+		return code.code
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "buildstation: "+textsafe.Line(oneLine(ue.msg)))
 		return exitUsage
@@ -53,92 +60,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
-// group is a verb with sub-verbs (task, session, project, agent).
-type group map[string]func(*env, []string) error
+// exitCode ends a run with a code a role chose and already explained.
+type exitCode struct{ code int }
 
-var groups = map[string]group{
-	"task": {
-		"add": (*env).taskAdd, "ls": (*env).taskLs, "show": (*env).taskShow,
-		"requeue": (*env).taskRequeue, "cancel": (*env).taskCancel,
-	},
-	"session": {"ls": (*env).sessionLs, "attach": (*env).sessionAttach, "send": (*env).sessionSend},
-	"board":   {"migrate": (*env).boardMigrate, "status": (*env).boardStatus},
-	"project": {"ls": (*env).projectLs, "pause": (*env).projectPause, "resume": (*env).projectResume, "set": (*env).projectSet},
-	"agent": {
-		"complete": (*env).agentComplete, "block": (*env).agentBlock,
-		"progress": (*env).agentProgress, "status": (*env).agentStatus,
-		"hook": (*env).agentHook, "review": (*env).agentReview,
-	},
-}
-
-var singles = map[string]func(*env, []string) error{
-	"status":  (*env).status,
-	"version": (*env).version,
-}
-
-// commandList is what an unknown verb's error offers, the binary's verbs
-// (main runs daemon, demo, service and open itself).
-const commandList = "task, session, project, status, board, agent, version, daemon, demo, service, open"
-
-func (e *env) dispatch(args []string) error {
-	args, err := e.globals(args)
-	if err != nil {
-		return err
-	}
-	if len(args) == 0 {
-		return usagef("a command is missing; use one of %s", commandList)
-	}
-	verb, rest := args[0], args[1:]
-	switch verb {
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(e.stdout, usageText)
-		return errHelp
-	}
-	if run, ok := singles[verb]; ok {
-		return run(e, rest)
-	}
-	g, ok := groups[verb]
-	if !ok {
-		return usagef("unknown command %q; use one of %s", verb, commandList)
-	}
-	rest, err = e.globals(rest)
-	if err != nil {
-		return err
-	}
-	subs := sortedKeys(g)
-	if len(rest) == 0 {
-		return usagef("%s needs a subcommand: %s", verb, strings.Join(subs, ", "))
-	}
-	run, ok := g[rest[0]]
-	if !ok {
-		if isHelp(rest[0]) {
-			fmt.Fprint(e.stdout, usageText)
-			return errHelp
-		}
-		return usagef("unknown command %q; use one of %s", verb+" "+rest[0], verb+" "+strings.Join(subs, ", "+verb+" "))
-	}
-	return run(e, rest[1:])
-}
-
-// globals consumes leading --home flags (before the verb or the sub-verb);
-// after the verb, every command's own flag set accepts --home too.
-func (e *env) globals(args []string) ([]string, error) {
-	for len(args) > 0 {
-		a := args[0]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name != "home" {
-			return args, nil
-		}
-		if !hasVal {
-			if len(args) < 2 {
-				return nil, usagef("--home needs a folder")
-			}
-			val, args = args[1], args[1:]
-		}
-		e.home, args = val, args[1:]
-	}
-	return args, nil
-}
+func (e *exitCode) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // client dials the station of the chosen home.
 func (e *env) client() (*api.Client, error) {
@@ -148,13 +73,3 @@ func (e *env) client() (*api.Client, error) {
 	}
 	return api.Dial(home)
 }
-
-func (e *env) version(args []string) error {
-	if _, err := e.parse("version", args, 0, 0); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, "buildstation "+Version)
-	return nil
-}
-
-func isHelp(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "help" }

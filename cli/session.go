@@ -5,15 +5,33 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-func (e *env) sessionLs(args []string) error {
-	f := e.flags("session ls")
-	asJSON := f.Bool("json", false, "print a JSON array")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
+func (e *env) sessionCmd() *cobra.Command {
+	return group("session", "List live sessions, attach to one, or type into it",
+		"A session is one agent run on one task (ids look like t2.1: task t2, attempt 1;\nt2.1.review for its review). Every session command also takes a task id and\npicks that task's live session.",
+		"  buildstation session ls\n  buildstation session attach t2\n  buildstation session send t2 \"please commit and report\"",
+		e.sessionLsCmd(), e.sessionAttachCmd(), e.sessionSendCmd())
+}
+
+func (e *env) sessionLsCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ls",
+		Short: "List live sessions: state, how long silent, what the watchdog does next",
+		Example: `  buildstation session ls
+  buildstation session ls --json | jq -r '.[] | "\(.id) \(.state)"'`,
+		Args: positional(0, 0),
+		RunE: func(*cobra.Command, []string) error { return e.sessionLs(asJSON) },
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return c
+}
+
+func (e *env) sessionLs(asJSON bool) error {
 	c, err := e.client()
 	if err != nil {
 		return err
@@ -22,7 +40,7 @@ func (e *env) sessionLs(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		if list == nil {
 			list = []supervisor.SessionInfo{}
 		}
@@ -54,18 +72,27 @@ func next(s supervisor.SessionInfo) string {
 	return s.NextAction + " in " + roundDur(s.NextAt.Sub(now()))
 }
 
-func (e *env) sessionSend(args []string) error {
-	pos, err := e.parse("session send", args, 2, -1)
-	if err != nil {
-		return err
+func (e *env) sessionSendCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "send ID TEXT...",
+		Short: "Type TEXT into a session, then Enter",
+		Long: `Type TEXT into a session, then Enter as a separate keystroke (an agent's TUI
+takes one fast burst as a paste and would not submit it). Words are joined
+with spaces; put -- before text that starts with a dash.`,
+		Example: `  buildstation session send t2.1 "the tests need PostgreSQL: run make pg first"
+  buildstation session send t2 -- --help`,
+		Args:              positional(2, -1),
+		ValidArgsFunction: e.completeSessions,
+		RunE: func(_ *cobra.Command, args []string) error {
+			text := strings.Join(args[1:], " ")
+			if strings.TrimSpace(text) == "" {
+				return usagef("session send needs text to type")
+			}
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			return c.Send(e.ctx, args[0], text)
+		},
 	}
-	text := strings.Join(pos[1:], " ")
-	if strings.TrimSpace(text) == "" {
-		return usagef("session send needs text to type")
-	}
-	c, err := e.client()
-	if err != nil {
-		return err
-	}
-	return c.Send(e.ctx, pos[0], text)
 }

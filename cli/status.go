@@ -6,16 +6,27 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-func (e *env) status(args []string) error {
-	f := e.flags("status")
-	asJSON := f.Bool("json", false, "print the counts as a JSON object")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
+func (e *env) statusCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Counts per state, and paused projects",
+		Example: `  buildstation status
+  buildstation status --json | jq .tasks.blocked`,
+		Args: positional(0, 0),
+		RunE: func(*cobra.Command, []string) error { return e.status(asJSON) },
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as a JSON object")
+	return c
+}
+
+func (e *env) status(asJSON bool) error {
 	c, err := e.client()
 	if err != nil {
 		return err
@@ -25,7 +36,7 @@ func (e *env) status(args []string) error {
 		return err
 	}
 	fillStatus(&st)
-	if *asJSON {
+	if asJSON {
 		return printJSON(e.stdout, st)
 	}
 	fmt.Fprintf(e.stdout, "working %d · reviewing %d · idle %d · blocked %d · todo %d · done %d\n",

@@ -7,45 +7,72 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
 
-func (e *env) taskAdd(args []string) error {
-	f := e.flags("task add")
-	project := f.String("project", "", "the project `name`")
-	title := f.String("title", "", "a one-line `title`")
-	body := f.String("body", "", "the task's full `text`")
-	bodyFile := f.String("body-file", "", "read the body from `file` (- for stdin)")
-	asJSON := f.Bool("json", false, "print the task as JSON")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
+func (e *env) taskCmd() *cobra.Command {
+	return group("task", "Add, list, show, requeue and cancel tasks",
+		"A task is one piece of work for one project: the station runs an agent on it\nin its own git worktree, and moves it through todo, working, review, blocked,\ndone (or cancelled).",
+		"  buildstation task add --project web --title \"Fix the login page\"\n  buildstation task ls --state blocked",
+		e.taskAddCmd(), e.taskLsCmd(), e.taskShowCmd(), e.taskRequeueCmd(), e.taskCancelCmd())
+}
+
+func (e *env) taskAddCmd() *cobra.Command {
+	var project, title, body, bodyFile string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "add --project P --title T [--body B | --body-file F]",
+		Short: "Add a task to a project's queue; prints the new id",
+		Long: `Add a task to a project's queue and print its id alone on one line (--json:
+the whole task). The body is the task's full text, given to the agent with
+the title; --body-file - reads it from stdin.`,
+		Example: `  buildstation task add --project web --title "Fix the login page"
+  buildstation task add --project web --title "Upgrade" --body-file notes.md
+  git log -1 --format=%B | buildstation task add --project web --title "Follow up" --body-file -`,
+		Args: positional(0, 0),
+		RunE: func(*cobra.Command, []string) error {
+			return e.taskAdd(project, title, body, bodyFile, asJSON)
+		},
 	}
+	f := c.Flags()
+	f.StringVar(&project, "project", "", "the project `name` (see \"buildstation project ls\")")
+	f.StringVar(&title, "title", "", "a one-line `title`")
+	f.StringVar(&body, "body", "", "the task's full `text`")
+	f.StringVar(&bodyFile, "body-file", "", "read the body from `file` (- for stdin)")
+	f.BoolVar(&asJSON, "json", false, "print the task as JSON")
+	_ = c.RegisterFlagCompletionFunc("project", e.completeProjectFlag)
+	return c
+}
+
+func (e *env) taskAdd(project, title, body, bodyFile string, asJSON bool) error {
 	switch {
-	case *project == "":
+	case project == "":
 		return usagef(`task add needs --project; list projects with "buildstation project ls"`)
-	case strings.TrimSpace(*title) == "":
+	case strings.TrimSpace(title) == "":
 		return usagef("task add needs --title")
-	case *body != "" && *bodyFile != "":
+	case body != "" && bodyFile != "":
 		return usagef("task add takes --body or --body-file, not both")
 	}
-	if *bodyFile != "" {
-		b, err := e.readBodyFile(*bodyFile)
+	if bodyFile != "" {
+		b, err := e.readBodyFile(bodyFile)
 		if err != nil {
 			return err
 		}
-		*body = b
+		body = b
 	}
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	t, err := c.AddTask(e.ctx, supervisor.NewTask{Project: *project, Title: *title, Body: *body})
+	t, err := c.AddTask(e.ctx, supervisor.NewTask{Project: project, Title: title, Body: body})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(e.stdout, t)
 	}
 	_, err = fmt.Fprintln(e.stdout, t.ID)
@@ -68,32 +95,48 @@ func (e *env) readBodyFile(name string) (string, error) {
 	return string(b), nil
 }
 
-func (e *env) taskLs(args []string) error {
-	f := e.flags("task ls")
-	state := f.String("state", "", "only tasks in this `state`")
-	project := f.String("project", "", "only tasks of this `project`")
-	limit := f.Int("limit", 0, "at most `n` tasks (0: all)")
-	after := f.String("after", "", "only tasks after this task `id` (the last of the previous page)")
-	asJSON := f.Bool("json", false, "print a JSON array")
-	if _, err := f.parse(e, args, 0, 0); err != nil {
-		return err
+func (e *env) taskLsCmd() *cobra.Command {
+	var state, project, after string
+	var limit int
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ls",
+		Short: "List tasks, oldest first",
+		Example: `  buildstation task ls
+  buildstation task ls --state blocked --project web
+  buildstation task ls --limit 50 --after t120   # the next page after t120
+  buildstation task ls --json | jq -r '.[] | select(.state=="done") | .id'`,
+		Args: positional(0, 0),
+		RunE: func(*cobra.Command, []string) error { return e.taskLs(state, project, limit, after, asJSON) },
 	}
-	st := supervisor.TaskState(*state)
+	f := c.Flags()
+	f.StringVar(&state, "state", "", "only tasks in this `state` ("+taskStates()+")")
+	f.StringVar(&project, "project", "", "only tasks of this `project`")
+	f.IntVar(&limit, "limit", 0, "at most `n` tasks (0: all)")
+	f.StringVar(&after, "after", "", "only tasks after this task `id` (the last of the previous page)")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array")
+	_ = c.RegisterFlagCompletionFunc("state", fixedCompletions(strings.Split(taskStates(), ", ")...))
+	_ = c.RegisterFlagCompletionFunc("project", e.completeProjectFlag)
+	return c
+}
+
+func (e *env) taskLs(state, project string, limit int, after string, asJSON bool) error {
+	st := supervisor.TaskState(state)
 	if st != "" && !st.Valid() {
-		return usagef("unknown --state %q; use one of %s", *state, taskStates())
+		return usagef("unknown --state %q; use one of %s", state, taskStates())
 	}
-	if *limit < 0 {
-		return usagef("--limit %d is not a number of tasks; use a whole number, 0 for all", *limit)
+	if limit < 0 {
+		return usagef("--limit %d is not a number of tasks; use a whole number, 0 for all", limit)
 	}
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	tasks, err := c.Tasks(e.ctx, supervisor.TaskFilter{State: st, Project: *project, Limit: *limit, After: *after})
+	tasks, err := c.Tasks(e.ctx, supervisor.TaskFilter{State: st, Project: project, Limit: limit, After: after})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		if tasks == nil {
 			tasks = []supervisor.Task{}
 		}
@@ -106,7 +149,7 @@ func (e *env) taskLs(args []string) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if *limit > 0 && len(tasks) == *limit {
+	if limit > 0 && len(tasks) == limit {
 		_, err = fmt.Fprintf(e.stderr, "more may follow: add --after %s for the next page\n", tasks[len(tasks)-1].ID)
 	}
 	return err
@@ -118,28 +161,35 @@ type taskWithHistory struct {
 	History []supervisor.Transition `json:"history"`
 }
 
-func (e *env) taskShow(args []string) error {
-	f := e.flags("task show")
-	asJSON := f.Bool("json", false, "print the task and its history as JSON")
-	pos, err := f.parse(e, args, 1, 1)
-	if err != nil {
-		return err
+func (e *env) taskShowCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a task and its history",
+		Example: `  buildstation task show t3
+  buildstation task show t3 --json | jq .history`,
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeTasks,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			d, err := c.Task(e.ctx, args[0])
+			if err != nil {
+				return err
+			}
+			if d.History == nil {
+				d.History = []supervisor.Transition{}
+			}
+			if asJSON {
+				return printJSON(e.stdout, taskWithHistory{Task: d.Task, History: d.History})
+			}
+			return printTask(e, d)
+		},
 	}
-	c, err := e.client()
-	if err != nil {
-		return err
-	}
-	d, err := c.Task(e.ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	if d.History == nil {
-		d.History = []supervisor.Transition{}
-	}
-	if *asJSON {
-		return printJSON(e.stdout, taskWithHistory{Task: d.Task, History: d.History})
-	}
-	return printTask(e, d)
+	c.Flags().BoolVar(&asJSON, "json", false, "print the task and its history as JSON")
+	return c
 }
 
 func printTask(e *env, d api.TaskDetail) error {
@@ -175,40 +225,54 @@ func printTask(e *env, d api.TaskDetail) error {
 	return tb.flush()
 }
 
-func (e *env) taskRequeue(args []string) error {
-	f := e.flags("task requeue")
-	note := f.String("note", "", "a `note` for the next session")
-	pos, err := f.parse(e, args, 1, 1)
-	if err != nil {
-		return err
+func (e *env) taskRequeueCmd() *cobra.Command {
+	var note string
+	c := &cobra.Command{
+		Use:   "requeue ID",
+		Short: "Run a blocked (or any unfinished) task again from its last green commit",
+		Long: `Requeue a task: its worktree is reset to the last green commit (everything
+later is saved on a branch first) and a fresh session starts with the reason
+it was blocked and your note.`,
+		Example:           `  buildstation task requeue t3 --note "use the v2 API, the v1 one is gone"`,
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeTasks,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			t, err := c.Requeue(e.ctx, args[0], note)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", textsafe.Line(t.ID), t.Attempt)
+			return err
+		},
 	}
-	c, err := e.client()
-	if err != nil {
-		return err
-	}
-	t, err := c.Requeue(e.ctx, pos[0], *note)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "%s requeued (attempt %d)\n", textsafe.Line(t.ID), t.Attempt)
-	return err
+	c.Flags().StringVar(&note, "note", "", "a `note` for the next session")
+	return c
 }
 
-func (e *env) taskCancel(args []string) error {
-	pos, err := e.parse("task cancel", args, 1, 1)
-	if err != nil {
-		return err
+func (e *env) taskCancelCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:               "cancel ID",
+		Short:             "Cancel a task (its session, if any, is ended; its work stays on its branch)",
+		Example:           "  buildstation task cancel t3",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeTasks,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			t, err := c.Cancel(e.ctx, args[0])
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s %s\n", textsafe.Line(t.ID), textsafe.Line(string(t.State)))
+			return err
+		},
 	}
-	c, err := e.client()
-	if err != nil {
-		return err
-	}
-	t, err := c.Cancel(e.ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "%s %s\n", textsafe.Line(t.ID), textsafe.Line(string(t.State)))
-	return err
 }
 
 func taskStates() string {

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Shell completion asks the running station for names; with none running
+// it offers nothing rather than waiting or failing.
+
+const completeTimeout = 2 * time.Second
+
+type completion = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)
+
+func fixedCompletions(words ...string) completion {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return words, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeFirst offers names for the first argument only.
+func (e *env) completeFirst(list func(context.Context) []string) completion {
+	return func(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		ctx, cancel := context.WithTimeout(e.ctx, completeTimeout)
+		defer cancel()
+		var out []string
+		for _, n := range list(ctx) {
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func (e *env) completeTasks(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	return e.completeFirst(func(ctx context.Context) []string {
+		cl, err := e.client()
+		if err != nil {
+			return nil
+		}
+		ts, _ := cl.Tasks(ctx, supervisor.TaskFilter{})
+		var ids []string
+		for _, t := range ts {
+			ids = append(ids, t.ID+"\t"+t.Title)
+		}
+		return ids
+	})(c, args, prefix)
+}
+
+func (e *env) completeSessions(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	return e.completeFirst(func(ctx context.Context) []string {
+		cl, err := e.client()
+		if err != nil {
+			return nil
+		}
+		ss, _ := cl.Sessions(ctx)
+		var ids []string
+		for _, s := range ss {
+			ids = append(ids, s.ID+"\t"+s.State.String())
+		}
+		return ids
+	})(c, args, prefix)
+}
+
+func (e *env) completeProjects(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	return e.completeFirst(func(ctx context.Context) []string {
+		cl, err := e.client()
+		if err != nil {
+			return nil
+		}
+		ps, _ := cl.Projects(ctx)
+		var names []string
+		for _, p := range ps {
+			names = append(names, p.Name)
+		}
+		return names
+	})(c, args, prefix)
+}
+
+// completeProjectFlag completes a --project value, wherever it stands.
+func (e *env) completeProjectFlag(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	return e.completeProjects(c, nil, prefix)
+}

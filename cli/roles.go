@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// RoleFunc runs one of the binary's other roles with the --home given (""
+// for the default) and the rest of the command line; it returns the exit
+// code and says itself what went wrong.
+type RoleFunc func(ctx context.Context, home string, args []string) int
+
+// Roles are the verbs main runs itself: they need the OS edges (PTYs,
+// tmux, the tray, the service manager) that this package stays out of.
+// Their help, examples and completion live here with every other
+// command's; main fills these in before Run. A nil role answers that this
+// build does not have it.
+var Roles struct {
+	Daemon, Demo, Service, Open, FakeAgent RoleFunc
+}
+
+// roleCmds are the role verbs. Their arguments go to the role unparsed (it
+// has its own few flags); --help and -h are answered here.
+func (e *env) roleCmds() []*cobra.Command {
+	mk := func(use, short, long, example string, run *RoleFunc) *cobra.Command {
+		c := &cobra.Command{
+			Use: use, Short: short, Long: long, Example: example,
+			DisableFlagParsing: true,
+			RunE: func(c *cobra.Command, args []string) error {
+				home, rest := e.home, make([]string, 0, len(args))
+				for i := 0; i < len(args); i++ {
+					a := args[i]
+					switch {
+					case a == "--help" || a == "-h":
+						return c.Help()
+					case a == "--home":
+						if i+1 >= len(args) {
+							return usagef("--home needs a folder")
+						}
+						home = args[i+1]
+						i++
+					case strings.HasPrefix(a, "--home="):
+						home = strings.TrimPrefix(a, "--home=")
+					default:
+						rest = append(rest, a)
+					}
+				}
+				if *run == nil {
+					return fmt.Errorf("this build has no %q; build the full binary with make build", c.Name())
+				}
+				if code := (*run)(e.ctx, home, rest); code != 0 {
+					return &exitCode{code}
+				}
+				return nil
+			},
+		}
+		return c
+	}
+	fake := mk("fake-agent [SCRIPT]", "A scripted agent for the demo and the tests", "", "  buildstation fake-agent 'print hello; sleep 1s; complete done'", &Roles.FakeAgent)
+	fake.Hidden = true
+	return []*cobra.Command{
+		mk("daemon [--home DIR]", "Run the station in the foreground",
+			`Run the station in this terminal: the board, the scheduler, the sessions,
+the watchdog and the local API. It logs to stderr and to logs/station.log in
+the home. Ctrl-C stops it and says what happens to the running sessions
+(pty sessions end and their tasks are blocked to be requeued; tmux sessions
+live on and are adopted by the next station).`,
+			"  buildstation daemon\n  buildstation daemon --home ~/bs-test", &Roles.Daemon),
+		mk("demo [--headless]", "The whole lifecycle in a minute, with scripted agents",
+			`Start a station on a fresh demo home with five scripted agents and short
+windows, and narrate what happens: healthy work, a silent builder kept alive
+by its CPU, a forgetful agent woken by a nudge, a wedged one blocked and
+requeued. With a cgo build and no --headless, the tray shows it too.`,
+			"  buildstation demo --headless", &Roles.Demo),
+		mk("service install|uninstall|start|stop|status [--dry-run]", "Install the station as a background service, and the tray at login",
+			`Install (or remove, start, stop, inspect) the station as the user's
+background service — macOS: LaunchAgents; Linux: a systemd user unit and an
+XDG autostart entry; Windows: a service running as the installing user —
+and register the buildstation:// link scheme. --dry-run prints every file
+and command instead. Install and uninstall are idempotent.`,
+			"  buildstation service install --dry-run\n  buildstation service status", &Roles.Service),
+		mk("open [SESSION-ID]", "Ask the running tray to show a session's console (or the dashboard)",
+			`Ask the running tray to show that session's console, or with no id the
+dashboard; starts the tray when none runs. What notification clicks and
+buildstation:// links call.`,
+			"  buildstation open t2.1", &Roles.Open),
+		fake,
+	}
+}
