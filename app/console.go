@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -35,6 +38,7 @@ type console struct {
 	view   *termView
 	term   *Terminal
 	status *widget.Label
+	base   string // the status line when following the output (Fyne's goroutine)
 	cancel context.CancelFunc
 	kick   chan struct{}
 	in     chan []byte // typed bytes, in order, for the writer goroutine
@@ -55,6 +59,7 @@ func (u *UI) OpenConsole(id string) {
 	c := &console{u: u, id: id, kick: make(chan struct{}, 1), in: make(chan []byte, 256)}
 	c.term = NewTerminal(100, 30, scrollbackLines, c.reply)
 	c.view = newTermView(c.input, c.resized)
+	c.view.onScroll = c.poke
 	c.status = widget.NewLabel("connecting…")
 	c.win = u.app.NewWindow(u.consoleTitle(id))
 	c.win.SetIcon(u.icon)
@@ -63,7 +68,7 @@ func (u *UI) OpenConsole(id string) {
 	})
 	nudge.Importance = widget.LowImportance
 	top := container.NewBorder(nil, nil, nil, nudge, c.status)
-	c.win.SetContent(container.NewBorder(top, nil, nil, nil, c.view))
+	c.win.SetContent(container.NewBorder(top, nil, nil, nil, consoleScreen(c.view)))
 	c.win.Resize(fyne.NewSize(960, 600))
 	ctx, cancel := context.WithCancel(u.ctx)
 	c.cancel = cancel
@@ -129,6 +134,31 @@ func (c *console) attach(ctx context.Context) {
 	}
 }
 
+// consoleScreen puts a terminal view on the console's own dark
+// background, with a margin, in a dark theme whatever the desktop's.
+func consoleScreen(v fyne.CanvasObject) fyne.CanvasObject {
+	bg := canvas.NewRectangle(defaultBg)
+	return container.NewThemeOverride(container.NewStack(bg, container.New(layout.NewCustomPaddedLayout(6, 6, 10, 10), v)), consoleTheme{})
+}
+
+// consoleTheme is the default theme's dark variant with the console's
+// colours.
+type consoleTheme struct{}
+
+func (consoleTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	switch n {
+	case theme.ColorNameBackground:
+		return defaultBg
+	case theme.ColorNameForeground:
+		return defaultFg
+	}
+	return theme.DefaultTheme().Color(n, theme.VariantDark)
+}
+
+func (consoleTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
+func (consoleTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
+func (consoleTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }
+
 // poke asks for a frame; many pokes between two frames make one.
 func (c *console) poke() {
 	select {
@@ -138,18 +168,30 @@ func (c *console) poke() {
 }
 
 // render paints a frame after each poke, then rests for a frame's time:
-// no output, no work.
+// no output, no work. It waits for each frame to be drawn before it makes
+// the next (fyne.DoAndWait), so at most one frame is ever pending on the
+// UI thread however fast the session prints; pokes in between merge into
+// one. A frame converts only the visible lines.
 func (c *console) render(ctx context.Context) {
+	scrolled := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-c.kick:
 		}
-		rows := c.term.Rows()
-		fyne.Do(func() {
-			if ctx.Err() == nil {
-				c.view.show(rows)
+		rows, total := c.term.Window(int(c.view.offset.Load()), int(c.view.height.Load()))
+		fyne.DoAndWait(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			c.view.show(rows, total)
+			if back := c.view.offset.Load() > 0; back != scrolled {
+				scrolled = back
+				c.status.SetText(c.statusText(back))
+			}
+			if f := c.u.o.OnConsoleFrame; f != nil {
+				f(c.id, rows)
 			}
 		})
 		select {
@@ -161,7 +203,19 @@ func (c *console) render(ctx context.Context) {
 }
 
 func (c *console) setStatus(s string) {
-	fyne.Do(func() { c.status.SetText(s) })
+	fyne.Do(func() {
+		c.base = s
+		c.status.SetText(c.statusText(c.view.offset.Load() > 0))
+	})
+}
+
+// statusText is the status line: what the console is attached to, and
+// whether the view is scrolled back from the newest output.
+func (c *console) statusText(back bool) string {
+	if back {
+		return "scrolled back · scroll down for the newest output · " + c.base
+	}
+	return c.base
 }
 
 // input queues what the person typed for the session; keys typed before

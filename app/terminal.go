@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
 
@@ -96,6 +97,9 @@ func (t *Terminal) Size() (cols, rows int) {
 	return t.emu.Width(), t.emu.Height()
 }
 
+// maxStyles bounds the style cache.
+const maxStyles = 4096
+
 // styleKey is what makes two cells look alike; one style object is shared
 // by every cell with the same key.
 type styleKey struct {
@@ -144,6 +148,51 @@ func (t *Terminal) Rows() []widget.TextGridRow {
 	return out
 }
 
+// Window renders height lines ending offset lines above the newest one:
+// the screen when offset is 0, older lines from the scrollback as it
+// grows. Only these lines are converted, however long the scrollback, so a
+// frame costs the same at the first line of output and the millionth.
+// It also says how many lines there are in all, to bound the offset.
+func (t *Terminal) Window(offset, height int) (rows []widget.TextGridRow, total int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sb := 0
+	if !t.emu.IsAltScreen() {
+		sb = t.emu.ScrollbackLen()
+	}
+	w, h := t.emu.Width(), t.emu.Height()
+	total = sb + h
+	if height <= 0 {
+		height = h
+	}
+	offset = max(0, min(offset, total-height))
+	end := total - offset // one past the last line shown
+	start := max(0, end-height)
+	cur := t.emu.CursorPosition()
+	showCursor := !t.emu.CursorHidden() && offset == 0
+	rows = make([]widget.TextGridRow, 0, height)
+	for y := start; y < end; y++ {
+		var row widget.TextGridRow
+		if y < sb {
+			for x := 0; ; x++ {
+				c := t.emu.ScrollbackCellAt(x, y)
+				if c == nil {
+					break
+				}
+				row.Cells = append(row.Cells, t.cell(c, false))
+			}
+		} else {
+			sy := y - sb
+			row.Cells = make([]widget.TextGridCell, 0, w)
+			for x := 0; x < w; x++ {
+				row.Cells = append(row.Cells, t.cell(t.emu.CellAt(x, sy), showCursor && x == cur.X && sy == cur.Y))
+			}
+		}
+		rows = append(rows, trimRow(row))
+	}
+	return rows, total
+}
+
 func (t *Terminal) blankLine(y, w int) bool {
 	for x := 0; x < w; x++ {
 		c := t.emu.CellAt(x, y)
@@ -190,6 +239,14 @@ func (t *Terminal) style(s uv.Style) widget.TextGridStyle {
 	if s.Bg != nil {
 		k.bg, k.bgSet = toRGBA(s.Bg), true
 	}
+	if s.Attrs&uv.AttrFaint != 0 {
+		// Dim: the colour halfway to the background.
+		fg := defaultFg
+		if k.fgSet {
+			fg = k.fg
+		}
+		k.fg, k.fgSet = mix(fg, defaultBg), true
+	}
 	k.bold = s.Attrs&uv.AttrBold != 0
 	k.italic = s.Attrs&uv.AttrItalic != 0
 	k.underline = s.Underline != uv.UnderlineNone
@@ -211,6 +268,11 @@ func (t *Terminal) style(s uv.Style) widget.TextGridStyle {
 	if st, ok := t.styles[k]; ok {
 		return st
 	}
+	if len(t.styles) >= maxStyles {
+		// A program cycling through true colours: start the cache over
+		// rather than grow it (rows drawn already keep their styles).
+		clear(t.styles)
+	}
 	st := &widget.CustomTextGridStyle{}
 	st.TextStyle.Bold, st.TextStyle.Italic, st.TextStyle.Underline = k.bold, k.italic, k.underline
 	st.TextStyle.Monospace = true
@@ -224,13 +286,37 @@ func (t *Terminal) style(s uv.Style) widget.TextGridStyle {
 	return st
 }
 
-// The colours a reversed default cell takes (the cursor, mostly).
+// The console's own colours: it is always dark, whatever the desktop's
+// theme, so that agents' colours (chosen for a dark terminal) read.
 var (
-	defaultFg = color.RGBA{0xd0, 0xd0, 0xd0, 0xff}
-	defaultBg = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	defaultFg = color.RGBA{0xd4, 0xd4, 0xd4, 0xff}
+	defaultBg = color.RGBA{0x1e, 0x1f, 0x22, 0xff}
 )
 
+// palette is the 16 ANSI colours, each readable on defaultBg (xterm's
+// blue, #0000ee, and red, #cd0000, are not).
+var palette = [16]color.RGBA{
+	{0x6b, 0x72, 0x80, 0xff}, {0xf2, 0x6d, 0x78, 0xff}, {0x98, 0xc3, 0x79, 0xff}, {0xe5, 0xc0, 0x7b, 0xff},
+	{0x61, 0xaf, 0xef, 0xff}, {0xc6, 0x78, 0xdd, 0xff}, {0x56, 0xb6, 0xc2, 0xff}, {0xd4, 0xd4, 0xd4, 0xff},
+	{0x8b, 0x92, 0xa0, 0xff}, {0xff, 0x8b, 0x94, 0xff}, {0xb5, 0xe8, 0x90, 0xff}, {0xf5, 0xd6, 0x8f, 0xff},
+	{0x8c, 0xc8, 0xff, 0xff}, {0xdd, 0xa0, 0xf0, 0xff}, {0x7f, 0xd6, 0xe0, 0xff}, {0xff, 0xff, 0xff, 0xff},
+}
+
+func mix(a, b color.RGBA) color.RGBA {
+	return color.RGBA{uint8((int(a.R) + int(b.R)) / 2), uint8((int(a.G) + int(b.G)) / 2), uint8((int(a.B) + int(b.B)) / 2), 0xff}
+}
+
 func toRGBA(c color.Color) color.RGBA {
+	switch c := c.(type) {
+	case ansi.BasicColor:
+		if int(c) < len(palette) {
+			return palette[c]
+		}
+	case ansi.IndexedColor:
+		if int(c) < len(palette) {
+			return palette[c]
+		}
+	}
 	r, g, b, a := c.RGBA()
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }

@@ -2,6 +2,9 @@ package app
 
 import (
 	"flag"
+	"fmt"
+	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,20 +47,98 @@ func TestTerminalGolden(t *testing.T) {
 }
 
 // TestTerminalRendersIntoTextGrid checks that the rows land in the
-// console's TextGrid as they are.
+// console's view as they are, in their colours.
 func TestTerminalRendersIntoTextGrid(t *testing.T) {
 	newTestApp(t)
 	term := NewTerminal(20, 3, 10, nil)
 	defer term.Close()
 	term.Write([]byte("\x1b[32mok\x1b[0m done"))
 	v := newTermView(nil, nil)
-	v.show(term.Rows())
-	if got := strings.TrimRight(v.grid.RowText(0), " "); got != "ok done" {
+	v.setSize(20, 3)
+	v.show(term.Window(0, 3))
+	if got := strings.TrimRight(strings.Split(v.Text(), "\n")[0], " "); got != "ok done" {
 		t.Errorf("row 0 = %q, want %q", got, "ok done")
 	}
-	if st := v.grid.Rows[0].Cells[0].Style; st == nil || hex(st.TextColor()) == "" {
-		t.Errorf("row 0 has no colour: %+v", st)
+	// The "o" is painted green: some pixel of its cell is.
+	f := v.face()
+	green := false
+	for y := 0; y < f.h; y++ {
+		for x := 0; x < f.w; x++ {
+			if c := v.pix.RGBAAt(x, y); c.G > 0x90 && c.R < 0xb0 && c.G > c.R+0x20 {
+				green = true
+			}
+		}
 	}
+	if !green {
+		t.Error("the first cell's green glyph was not painted")
+	}
+}
+
+// TestTerminalWindow: a frame converts the visible lines only, follows the
+// newest output at offset 0, and reaches back into the scrollback, which
+// stays bounded however much is printed.
+func TestTerminalWindow(t *testing.T) {
+	term := NewTerminal(20, 3, 50, nil)
+	defer term.Close()
+	for i := range 1000 {
+		fmt.Fprintf(term, "line %d\r\n", i)
+	}
+	term.Write([]byte("last"))
+	rows, total := term.Window(0, 3)
+	if len(rows) != 3 || total != 53 {
+		t.Fatalf("window has %d rows of %d lines, want 3 of 53 (50 scrollback + 3 screen)", len(rows), total)
+	}
+	text := RowsText(rows)
+	if !strings.Contains(text, "line 999") || !strings.HasPrefix(strings.Split(text, "\n")[2], "last") {
+		t.Fatalf("window at offset 0:\n%s", text)
+	}
+	rows, _ = term.Window(50, 3)
+	if got := strings.Split(RowsText(rows), "\n")[0]; got != "line 948" {
+		t.Fatalf("oldest kept line %q, want line 948", got)
+	}
+	// An offset past the oldest line stops there.
+	if rows, _ := term.Window(500, 3); strings.Split(RowsText(rows), "\n")[0] != "line 948" {
+		t.Fatal("an offset past the scrollback did not stop at its oldest line")
+	}
+}
+
+// TestConsolePalette: ANSI blue and red read on the console's background
+// (a contrast ratio of at least 4.5, WCAG's for text), dim text is dimmer
+// than plain, and bold and italic reach the grid.
+func TestConsolePalette(t *testing.T) {
+	for _, i := range []int{1, 4, 2, 3, 5, 6, 7} {
+		if r := contrast(palette[i], defaultBg); r < 4.5 {
+			t.Errorf("ANSI colour %d %s has contrast %.1f on the background", i, hex(palette[i]), r)
+		}
+	}
+	term := NewTerminal(40, 2, 10, nil)
+	defer term.Close()
+	term.Write([]byte("\x1b[2mdim\x1b[0m \x1b[1mbold\x1b[0m \x1b[3mital\x1b[0m"))
+	rows, _ := term.Window(0, 2)
+	text := RowsText(rows)
+	for _, want := range []string{"@0:0-3 fg=" + hex(mix(defaultFg, defaultBg)), "@0:4-8 bold", "@0:9-13 italic"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+}
+
+func contrast(a, b color.RGBA) float64 {
+	lum := func(c color.RGBA) float64 {
+		ch := func(v uint8) float64 {
+			x := float64(v) / 255
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
 }
 
 // TestTerminalAnswersQueries: the emulator's reply to a device-attributes

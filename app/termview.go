@@ -1,39 +1,83 @@
 package app
 
 import (
+	"image"
+	"image/draw"
+	"strings"
+	"sync/atomic"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// termView shows a Terminal's rows in a TextGrid and turns keys into the
-// bytes a terminal sends. It takes focus so every key, Ctrl-C included,
+// termView shows a window of a Terminal's lines as one image it paints
+// itself, and turns keys into the bytes a terminal sends. A frame repaints
+// only the rows that changed, and the window is a single texture for the
+// GPU: a TextGrid would be three canvas objects per cell, 15,000 for a
+// 120×40 console, and painting those at the rate an agent's TUI redraws
+// stalls the whole app. The scrollback stays in the emulator and the wheel
+// moves the window over it. It takes focus so every key, Ctrl-C included,
 // goes to the session.
 type termView struct {
 	widget.BaseWidget
-	grid     *widget.TextGrid
+	img      *canvas.Image
+	pix      *image.RGBA
+	font     *termFont
+	shown    []widget.TextGridRow // what each row shows now
 	input    func([]byte)         // typed bytes, for the session
-	onResize func(cols, rows int) // the grid's size in cells changed
+	onResize func(cols, rows int) // the view's size in cells changed
+	onScroll func()               // the scroll offset changed: draw a frame
 	cols     int
-	rows     int
+	// height and offset are read by the console's render goroutine:
+	// the number of rows shown, and how many lines above the newest the
+	// window ends (0 follows the output).
+	height, offset atomic.Int64
+	total          int // lines in the terminal at the last frame
 }
 
 func newTermView(input func([]byte), onResize func(cols, rows int)) *termView {
-	v := &termView{grid: widget.NewTextGrid(), input: input, onResize: onResize}
+	v := &termView{input: input, onResize: onResize}
+	v.img = canvas.NewImageFromImage(image.NewRGBA(image.Rect(0, 0, 1, 1)))
+	v.img.FillMode = canvas.ImageFillStretch
+	v.img.ScaleMode = canvas.ImageScalePixels
 	v.ExtendBaseWidget(v)
 	return v
 }
 
 func (v *termView) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(v.grid)
+	return widget.NewSimpleRenderer(v.img)
 }
 
-// cellSize is one monospace cell at the theme's text size.
+// MinSize is small: the window decides the terminal's size, not the text.
+func (v *termView) MinSize() fyne.Size {
+	cs := v.cellSize()
+	return fyne.NewSize(cs.Width*20, cs.Height*5)
+}
+
+// scale is the canvas's pixels per Fyne unit.
+func (v *termView) scale() float32 {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil && c.Scale() > 0 {
+		return c.Scale()
+	}
+	return 1
+}
+
+// face is the monospace font at the theme's text size for this canvas.
+func (v *termView) face() *termFont {
+	size := v.Theme().Size(theme.SizeNameText) * v.scale()
+	if v.font == nil || v.font.size != size {
+		v.font = newTermFont(size)
+	}
+	return v.font
+}
+
+// cellSize is one monospace cell, in Fyne units.
 func (v *termView) cellSize() fyne.Size {
-	th := v.Theme()
-	s := fyne.MeasureText("M", th.Size(theme.SizeNameText), fyne.TextStyle{Monospace: true})
-	return fyne.NewSize(float32(int(s.Width+0.5)), float32(int(s.Height+0.5)))
+	f, sc := v.face(), v.scale()
+	return fyne.NewSize(float32(f.w)/sc, float32(f.h)/sc)
 }
 
 // Resize keeps the session's terminal the size of the window.
@@ -43,30 +87,108 @@ func (v *termView) Resize(size fyne.Size) {
 	if cs.Width <= 0 || cs.Height <= 0 {
 		return
 	}
-	// Leave room for the scroll bar.
-	cols := max(int((size.Width-theme.ScrollBarSize())/cs.Width), 20)
+	cols := max(int(size.Width/cs.Width), 20)
 	rows := max(int(size.Height/cs.Height), 5)
-	if cols != v.cols || rows != v.rows {
-		v.cols, v.rows = cols, rows
+	if cols != v.cols || rows != int(v.height.Load()) {
+		v.setSize(cols, rows)
 		if v.onResize != nil {
 			v.onResize(cols, rows)
 		}
 	}
 }
 
-// show replaces the grid's rows and keeps the newest line in view.
-func (v *termView) show(rows []widget.TextGridRow) {
-	v.grid.Rows = rows
-	v.grid.Refresh()
-	v.scrollToBottom()
+// setSize makes the image cols×rows cells; everything repaints.
+func (v *termView) setSize(cols, rows int) {
+	v.cols = cols
+	v.height.Store(int64(rows))
+	f := v.face()
+	v.pix = image.NewRGBA(image.Rect(0, 0, cols*f.w, rows*f.h))
+	draw.Draw(v.pix, v.pix.Bounds(), image.NewUniform(defaultBg), image.Point{}, draw.Src)
+	v.shown = make([]widget.TextGridRow, rows)
+	for i := range v.shown {
+		v.shown[i].Cells = []widget.TextGridCell{{Rune: -1}} // matches nothing: paint it
+	}
+	v.img.Image = v.pix
+	v.img.Refresh()
 }
 
-// scrollToBottom follows the newest line. TextGrid makes its scroller with
-// its renderer, on the first paint; before that ScrollToBottom would
-// dereference nil, and there is nothing to scroll yet anyway.
-func (v *termView) scrollToBottom() {
-	defer func() { _ = recover() }()
-	v.grid.ScrollToBottom()
+// show draws a frame: rows are the window's lines, oldest first, and
+// total the terminal's line count. Unchanged rows are not repainted.
+func (v *termView) show(rows []widget.TextGridRow, total int) {
+	v.total = total
+	if v.pix == nil {
+		v.setSize(100, max(len(rows), 1))
+	}
+	f := v.face()
+	// Bottom-align: a short terminal fills the lowest rows.
+	pad := len(v.shown) - len(rows)
+	changed := false
+	for i := range v.shown {
+		var r widget.TextGridRow
+		if j := i - pad; j >= 0 && j < len(rows) {
+			r = rows[j]
+		}
+		if sameRow(v.shown[i], r) {
+			continue
+		}
+		v.shown[i] = r
+		f.paintRow(v.pix, i, v.cols, r)
+		changed = true
+	}
+	if changed {
+		v.img.Refresh()
+	}
+}
+
+// Text is what the view shows, a line per row.
+func (v *termView) Text() string {
+	var b strings.Builder
+	for _, r := range v.shown {
+		for _, c := range r.Cells {
+			b.WriteRune(c.Rune)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// sameRow compares two rows cell by cell; styles are shared by the
+// Terminal, so comparing them by pointer is enough.
+func sameRow(a, b widget.TextGridRow) bool {
+	if len(a.Cells) != len(b.Cells) || a.Style != b.Style {
+		return false
+	}
+	for i := range a.Cells {
+		if a.Cells[i] != b.Cells[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Scrolled moves the window over the scrollback: up goes back in time,
+// down to the newest output again.
+func (v *termView) Scrolled(e *fyne.ScrollEvent) {
+	cs := v.cellSize()
+	if cs.Height <= 0 {
+		return
+	}
+	lines := int(e.Scrolled.DY / cs.Height)
+	if lines == 0 {
+		if e.Scrolled.DY > 0 {
+			lines = 1
+		} else if e.Scrolled.DY < 0 {
+			lines = -1
+		}
+	}
+	limit := max(0, v.total-int(v.height.Load()))
+	off := min(max(0, int(v.offset.Load())+lines), limit)
+	if int64(off) != v.offset.Load() {
+		v.offset.Store(int64(off))
+		if v.onScroll != nil {
+			v.onScroll()
+		}
+	}
 }
 
 func (v *termView) Tapped(*fyne.PointEvent) {
@@ -152,4 +274,5 @@ var (
 	_ fyne.Focusable    = (*termView)(nil)
 	_ fyne.Shortcutable = (*termView)(nil)
 	_ fyne.Tappable     = (*termView)(nil)
+	_ fyne.Scrollable   = (*termView)(nil)
 )

@@ -25,6 +25,7 @@ func (u *UI) refreshTray() {
 	menu := u.TrayMenu()
 	sig := menuSignature(menu)
 	da, isDesktop := u.app.(desktop.App)
+	isDesktop = isDesktop && !u.o.NoSystemTray
 	if sig != u.tray.menuSig {
 		u.tray.menuSig, u.tray.menu = sig, menu
 		if isDesktop {

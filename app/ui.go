@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/assets"
 	"github.com/buildstation/buildstation/supervisor"
@@ -37,6 +38,10 @@ type Options struct {
 	// (macOS: Terminal.app on a tmux session) and reports whether it did;
 	// nil, or false, shows the tray's own console instead.
 	OpenTerminal func(sessionID string) bool
+	// NoSystemTray leaves the system tray alone: no desktop session bus
+	// on Linux (the StatusNotifierItem needs one, and Fyne's systray
+	// crashes on quit without it), or a benchmark.
+	NoSystemTray bool
 	// Template draws the tray icon as a monochrome template (the macOS
 	// menu bar).
 	Template bool
@@ -47,6 +52,10 @@ type Options struct {
 	// consoles' silence stays true (the event stream says when a session
 	// changes state, not each time it prints); 0 is five seconds.
 	Tick, Refresh time.Duration
+	// OnConsoleFrame, when set, is called on Fyne's goroutine after a
+	// console shows a frame, with the rows it shows: the tray benchmark
+	// counts frames and watches for the latest output with it.
+	OnConsoleFrame func(sessionID string, rows []widget.TextGridRow)
 }
 
 // UI is the tray app: tray icon and menu, dashboard, consoles,

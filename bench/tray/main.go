@@ -1,0 +1,383 @@
+//go:build linux && cgo
+
+// Command tray measures the tray app (package app, with Fyne's real GLFW
+// driver under Xvfb) while a real station's session prints 1 MB/s of mixed
+// ANSI: frames a console draws per second, the latency of a click's effect
+// on the UI thread, the process's RSS growth, and how soon the console shows
+// the latest screen once output stops — with the console open, and closed
+// as the baseline, in the same run. bench/bench.sh runs it after the
+// station's figures; `go run ./bench/tray -bin bin/buildstation` alone.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/app"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+const endMark = "FLOOD-STOPPED"
+
+var profileTo string
+
+func main() {
+	if len(os.Args) > 2 && os.Args[1] == "flood" {
+		flood(os.Args[2])
+		return
+	}
+	bin := flag.String("bin", "bin/buildstation", "the buildstation binary (station and fake agent)")
+	dur := flag.Duration("for", 60*time.Second, "how long each phase (console closed, console open) lasts")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
+	flag.Parse()
+	profileTo = *cpuprofile
+	if err := run(*bin, *dur); err != nil {
+		fmt.Fprintln(os.Stderr, "bench tray:", err)
+		os.Exit(1)
+	}
+}
+
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench %s  tray: "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// flood prints about 1 MB/s of what an agent's TUI prints while it works:
+// coloured log lines, bold and dim text, cursor moves into a status area
+// and a spinner redrawn in place. It stops when stopFile appears, prints
+// endMark, and waits to be ended.
+func flood(stopFile string) {
+	w := bufio.NewWriterSize(os.Stdout, 64<<10)
+	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	const perTick = 10 << 10 // 10 KB every 10 ms
+	tick := time.NewTicker(10 * time.Millisecond)
+	n := 0
+	for range tick.C {
+		if _, err := os.Stat(stopFile); err == nil {
+			fmt.Fprintf(w, "\x1b[0m\r\n%s\r\n", endMark)
+			w.Flush()
+			select {}
+		}
+		written := 0
+		for written < perTick {
+			n++
+			var line string
+			switch n % 5 {
+			case 0:
+				line = fmt.Sprintf("\x1b[32m✓\x1b[0m test %d passed \x1b[2m(%d ms)\x1b[0m\r\n", n, n%97)
+			case 1:
+				line = fmt.Sprintf("\x1b[1;34mReading\x1b[0m internal/pkg%d/file_%d.go \x1b[33m%d lines\x1b[0m\r\n", n%13, n, n%400)
+			case 2:
+				line = fmt.Sprintf("\x1b[31merror\x1b[0m: \x1b[1mexpected %d, got %d\x1b[0m at line %d\r\n", n, n+1, n%300)
+			case 3:
+				line = fmt.Sprintf("\x1b7\x1b[1;60H\x1b[7m tokens %7d \x1b[0m\x1b8", n*13)
+			default:
+				line = fmt.Sprintf("\r\x1b[K\x1b[36m%s\x1b[0m Thinking… \x1b[3m%ds\x1b[0m", spin[n%len(spin)], n/100)
+			}
+			w.WriteString(line)
+			written += len(line)
+		}
+		w.Flush()
+	}
+}
+
+// startXvfb runs a virtual X server and returns its display.
+func startXvfb() (string, func(), error) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1600x1000x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{wr}
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start Xvfb (apt-get install xvfb): %w", err)
+	}
+	wr.Close()
+	stop := func() { cmd.Process.Kill(); cmd.Wait() }
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("Xvfb did not start: %w", err)
+	}
+	return ":" + strings.TrimSpace(line), stop, nil
+}
+
+type phase struct {
+	name       string
+	frames     int64
+	elapsed    time.Duration
+	clicks     []time.Duration
+	rssStart   int64
+	rssPeak    int64
+	lastScreen time.Duration // console open: output stop to the last screen shown
+}
+
+func run(bin string, dur time.Duration) error {
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	display, stopX, err := startXvfb()
+	if err != nil {
+		return err
+	}
+	defer stopX()
+	os.Setenv("DISPLAY", display)
+	os.Unsetenv("WAYLAND_DISPLAY")
+	work, err := os.MkdirTemp("", "bs-bench-tray-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	home := filepath.Join(work, "home")
+	project := filepath.Join(work, "project")
+	stopFile := filepath.Join(work, "stop")
+	for _, d := range []string{home, project} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	cfg := fmt.Sprintf("[[projects]]\nname = \"flood\"\npath = %q\ncommand = [%q, \"flood\", %q]\nidle_window = \"10m\"\nblock_window = \"10m\"\n", project, self, stopFile)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		return err
+	}
+	station := exec.Command(bin, "daemon", "--home", home)
+	station.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	station.Stdout, station.Stderr = nil, nil
+	if err := station.Start(); err != nil {
+		return fmt.Errorf("start the station: %w", err)
+	}
+	defer func() {
+		station.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { station.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			syscall.Kill(-station.Process.Pid, syscall.SIGKILL)
+		}
+	}()
+	cl, err := dial(home)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	task, err := cl.AddTask(ctx, supervisor.NewTask{Project: "flood", Title: "Print 1 MB/s of ANSI"})
+	if err != nil {
+		return fmt.Errorf("add the flood task: %w", err)
+	}
+
+	var frames atomic.Int64
+	var endSeen atomic.Int64 // unix nanos of the first frame showing endMark
+	a := fyneapp.NewWithID("dev.buildstation.bench")
+	ui := app.New(app.Options{
+		App: a, NoSystemTray: true, // no tray host here, and the tray is not what is measured
+		Connect: func(ctx context.Context, first bool) (app.Client, error) {
+			return api.Dial(home)
+		},
+		OnConsoleFrame: func(id string, rows []widget.TextGridRow) {
+			frames.Add(1)
+			if endSeen.Load() == 0 && rowsContain(rows, endMark) {
+				endSeen.Store(time.Now().UnixNano())
+			}
+		},
+	})
+	var result []phase
+	var runErr error
+	var once sync.Once
+	a.Lifecycle().SetOnStarted(func() {
+		ui.Start(ctx, false)
+		once.Do(func() {
+			go func() {
+				result, runErr = measure(ctx, cl, ui, task.ID, dur, stopFile, &frames, &endSeen)
+				if runErr == nil {
+					print(result, dur)
+				}
+				// A frozen UI thread never runs the quit: give it a while,
+				// then leave without it.
+				go fyne.Do(a.Quit)
+				time.Sleep(10 * time.Second)
+				fmt.Fprintln(os.Stderr, "bench tray: the UI did not quit within 10s of the end (frozen)")
+				os.Exit(1)
+			}()
+		})
+	})
+	a.Run()
+	return runErr
+}
+
+func dial(home string) (*api.Client, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		cl, err := api.Dial(home)
+		if err == nil {
+			return cl, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the station did not answer: %w", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func rowsContain(rows []widget.TextGridRow, s string) bool {
+	for i := len(rows) - 1; i >= 0 && i >= len(rows)-60; i-- {
+		var b strings.Builder
+		for _, c := range rows[i].Cells {
+			b.WriteRune(c.Rune)
+		}
+		if strings.Contains(b.String(), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// measure runs the two phases: console closed (the baseline), then open.
+func measure(ctx context.Context, cl *api.Client, ui *app.UI, taskID string, dur time.Duration, stopFile string, frames, endSeen *atomic.Int64) ([]phase, error) {
+	var sessionID string
+	deadline := time.Now().Add(60 * time.Second)
+	for sessionID == "" {
+		ss, err := cl.Sessions(ctx)
+		if err == nil {
+			for _, s := range ss {
+				if s.TaskID == taskID && s.State != supervisor.SessEnded {
+					sessionID = s.ID
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the flood session did not start")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // let the dashboard settle
+	progress("console closed for %s (baseline)", dur)
+	closed := sample("console closed", ui, dur, frames)
+	progress("console open for %s", dur)
+	fyne.DoAndWait(func() { ui.OpenConsole(sessionID) })
+	if profileTo != "" {
+		if f, err := os.Create(profileTo); err == nil {
+			pprof.StartCPUProfile(f)
+		}
+	}
+	open := sample("console open", ui, dur, frames)
+	pprof.StopCPUProfile()
+	// Output stops: how long until the console shows the last of it.
+	stopAt := time.Now()
+	if err := os.WriteFile(stopFile, nil, 0o600); err != nil {
+		return nil, err
+	}
+	for endSeen.Load() == 0 && time.Since(stopAt) < 30*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if e := endSeen.Load(); e != 0 {
+		open.lastScreen = time.Unix(0, e).Sub(stopAt)
+	} else {
+		open.lastScreen = -1
+	}
+	return []phase{closed, open}, nil
+}
+
+// sample clicks "Open Dashboard" every 50 ms (the tray menu's click runs
+// the same function on Fyne's goroutine) and times each from the click to
+// its effect done; RSS is read every 250 ms.
+func sample(name string, ui *app.UI, dur time.Duration, frames *atomic.Int64) phase {
+	p := phase{name: name, rssStart: rss()}
+	p.rssPeak = p.rssStart
+	f0 := frames.Load()
+	start := time.Now()
+	lastRSS := start
+	for time.Since(start) < dur {
+		t0 := time.Now()
+		done := make(chan struct{})
+		fyne.Do(func() { ui.ShowDashboard(); close(done) })
+		select {
+		case <-done:
+			p.clicks = append(p.clicks, time.Since(t0))
+		case <-time.After(dur - time.Since(start) + time.Second):
+			p.clicks = append(p.clicks, time.Since(t0)) // never answered within the phase
+		}
+		if time.Since(lastRSS) >= 250*time.Millisecond {
+			lastRSS = time.Now()
+			p.rssPeak = max(p.rssPeak, rss())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.elapsed = time.Since(start)
+	p.frames = frames.Load() - f0
+	p.rssPeak = max(p.rssPeak, rss())
+	return p
+}
+
+// rss is this process's resident set in bytes.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func p99(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*99/100)]
+}
+
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+func print(ps []phase, dur time.Duration) {
+	closed, open := ps[0], ps[1]
+	met := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "NO"
+	}
+	fmt.Printf("\nTray under 1 MB/s of ANSI output, %s per phase (baseline: the console closed)\n", dur)
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "figure", "console open", "closed", "target", "met")
+	fps := float64(open.frames) / open.elapsed.Seconds()
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "console frames/s", fmt.Sprintf("%.1f", fps), fmt.Sprintf("%.1f", float64(closed.frames)/closed.elapsed.Seconds()), "—", "")
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "p99 click latency", p99(open.clicks).Round(time.Millisecond), p99(closed.clicks).Round(time.Millisecond), "< 150ms", met(p99(open.clicks) < 150*time.Millisecond))
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "clicks answered", strconv.Itoa(len(open.clicks)), strconv.Itoa(len(closed.clicks)), "—", "")
+	growth := open.rssPeak - closed.rssStart
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS growth (peak − start)", mb(growth), mb(closed.rssPeak-closed.rssStart), "< 50 MB", met(growth < 50<<20))
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS peak", mb(open.rssPeak), mb(closed.rssPeak), "—", "")
+	ls := "never"
+	if open.lastScreen >= 0 {
+		ls = open.lastScreen.Round(time.Millisecond).String()
+	}
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "latest screen after output stops", ls, "—", "< 100ms", met(open.lastScreen >= 0 && open.lastScreen < 100*time.Millisecond))
+}
