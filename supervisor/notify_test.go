@@ -2,7 +2,9 @@ package supervisor
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Each notice is withdrawn by the first event that ends what it announced,
@@ -48,5 +50,29 @@ func TestNoticeBookWithdrawsWhatIsOver(t *testing.T) {
 		if !slices.Equal(got, s.over) {
 			t.Errorf("%s: over %q, want %q", s.name, got, s.over)
 		}
+	}
+}
+
+func TestSpoken(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0 s", 40 * time.Second: "40 s", 40*time.Second + 400*time.Millisecond: "40 s",
+		5 * time.Minute: "5 min", 5*time.Minute + 30*time.Second: "5 min 30 s",
+		time.Hour: "1 h", 65 * time.Minute: "1 h 5 min",
+	} {
+		if got := spoken(d); got != want {
+			t.Errorf("spoken(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestLastLineText(t *testing.T) {
+	if got := lastLineText("  Taking the schema lock…  ", ""); got != " — last line: 'Taking the schema lock…'" {
+		t.Errorf("got %q", got)
+	}
+	if got := lastLineText("", "."); got != " — it printed nothing." {
+		t.Errorf("got %q", got)
+	}
+	if got := lastLineText(strings.Repeat("x", 200), ""); len([]rune(got)) != len([]rune(" — last line: ''"))+80 {
+		t.Errorf("a long line is not cut: %q", got)
 	}
 }

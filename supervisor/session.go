@@ -438,7 +438,7 @@ func (s *session) apply(in wdInput, now time.Time) {
 		case effNotifyNudge:
 			s.st.notify(Notice{Kind: NoticeNudge, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
 				Title: "Nudged: " + s.spec.Title,
-				Body:  fmt.Sprintf("Silent for %s; typed a nudge. It blocks in %s without a sign of life.", s.spec.IdleWindow, s.spec.BlockWindow)})
+				Body:  s.nudgeNotice(now)})
 		case effNotifyPermission:
 			s.st.notify(Notice{Kind: NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
 				Title: "Needs you: " + s.spec.Title,
@@ -563,7 +563,7 @@ func (s *session) blockReason(now time.Time) string {
 // is on the board even if the kill takes long.
 func (s *session) onBlock(now time.Time) {
 	reason := s.blockReason(now)
-	s.st.blockFromSession(s, reason, "watchdog")
+	s.st.blockFromSession(s, reason, s.blockNotice(now), "watchdog")
 	s.blockedWith = reason
 }
 
@@ -589,7 +589,7 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 		if reason == "" {
 			reason = "blocked by a person"
 		}
-		s.st.blockFromSession(s, reason, "person")
+		s.st.blockFromSession(s, reason, "", "person")
 		s.blockedWith = reason
 		s.wd.State = SessEnded
 	case cmdReport:

@@ -381,7 +381,7 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 			counts = false
 		}
 		st.log.Error("start session", "task", task.ID, "err", err)
-		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "station", id, counts)
+		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "", "station", id, counts)
 		return
 	}
 	st.register(ctx, s, time.Now())
@@ -610,12 +610,14 @@ func (st *Station) release(s *session) {
 // settleBlock blocks a task unless something else already settled it (a
 // completion racing an exit is not an error), and tells the person.
 func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string) bool {
-	return st.settleBlockCounting(ctx, taskID, from, reason, actor, sessionID, true)
+	return st.settleBlockCounting(ctx, taskID, from, reason, "", actor, sessionID, true)
 }
 
 // settleBlockCounting is settleBlock; breaker is false for a block that
 // says nothing about the project (the station could not do its own part).
-func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from []TaskState, reason, actor, sessionID string, breaker bool) bool {
+// body is the notice's text in plain words; "" shows the reason, which the
+// card keeps in full either way.
+func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from []TaskState, reason, body, actor, sessionID string, breaker bool) bool {
 	t, queued, err := st.move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
 	if err != nil {
 		if !errors.Is(err, ErrConflict) {
@@ -630,20 +632,24 @@ func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from 
 	}
 	st.publishTask(t)
 	st.log.Warn("task blocked", "task", taskID, "reason", reason)
-	st.notify(Notice{Kind: NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: reason})
+	if body == "" {
+		body = reason
+	}
+	st.notify(Notice{Kind: NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: body})
 	if breaker {
 		st.breakerTrip(ctx, t, actor)
 	}
 	return true
 }
 
-// blockFromSession is the session goroutine's way to block its own task.
-func (st *Station) blockFromSession(s *session, reason, actor string) {
+// blockFromSession is the session goroutine's way to block its own task;
+// body is the notice's plain text ("" shows the reason).
+func (st *Station) blockFromSession(s *session, reason, body, actor string) {
 	from := []TaskState{TaskWorking}
 	if s.spec.Kind == "review" {
 		from = []TaskState{TaskReview}
 	}
-	st.settleBlock(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, actor, s.spec.ID)
+	st.settleBlockCounting(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, body, actor, s.spec.ID, true)
 }
 
 // wall reads the wall clock without its monotonic reading.

@@ -201,6 +201,16 @@ func TestWedgedAgentIsBlockedAndTheNextTaskStarts(t *testing.T) {
 		if k := h.notes.kinds(); !slices.Equal(k, []NoticeKind{NoticeNudge, NoticeBlock}) {
 			t.Fatalf("notices %v, want nudge then block", k)
 		}
+		// The notices say it in plain words; the card keeps the reason.
+		h.notes.mu.Lock()
+		nudge, block := h.notes.ns[0].Body, h.notes.ns[1].Body
+		h.notes.mu.Unlock()
+		if want := "Silent 5 min, so it was nudged; blocked in 5 min without a sign of life — last line: 'Running migration 0042...'"; nudge != want {
+			t.Errorf("nudge notice %q\nwant %q", nudge, want)
+		}
+		if want := "Silent 5 min after a nudge — last line: 'Running migration 0042...'"; block != want {
+			t.Errorf("block notice %q\nwant %q", block, want)
+		}
 	})
 }
 

@@ -124,7 +124,7 @@ timeout = "10s"
 	home := rig.WriteConfig(t, cfg)
 	s := startStation(t, home, "DISPLAY=:77", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="+bus)
 
-	wedged := s.AddTask("web", "wedged <b>migrate</b>", "print Taking the schema lock; wedge")
+	wedged := s.AddTask("web", "wedged <b>migrate</b>", "print Taking the <i>schema</i> lock; wedge")
 	s.WaitState(wedged, "blocked", 30*time.Second)
 	finished := s.AddTask("web", "finished", "print hello; complete all green")
 	s.WaitState(finished, "done", 30*time.Second)
@@ -161,8 +161,12 @@ timeout = "10s"
 	if len(shown) != 2 || !strings.HasPrefix(shown[0], "Nudged: wedged <b>migrate</b>|") || !strings.HasPrefix(shown[1], "Blocked: wedged <b>migrate</b>|") {
 		t.Fatalf("desktop showed %q, want the nudge and the block", shown)
 	}
-	if _, body, _ := strings.Cut(shown[1], "|"); strings.Contains(body, "<") {
-		t.Errorf("a body reached the markup server unescaped: %q", shown[1])
+	// In plain words, escaped for a server that reads markup.
+	if _, body, _ := strings.Cut(shown[1], "|"); !strings.Contains(body, " after a nudge — last line: 'Taking the &lt;i&gt;schema&lt;/i&gt; lock'") || strings.Contains(body, "<") {
+		t.Errorf("block notice body %q", body)
+	}
+	if r := s.Task(wedged).Reason; !strings.Contains(r, "watchdog: no sign of life") {
+		t.Errorf("the card lost the watchdog's reason: %q", r)
 	}
 	if len(closed) != 1 || closed[0] != 1 {
 		t.Errorf("CloseNotification %v, want the nudge (1) withdrawn once the task was blocked", closed)
