@@ -16,7 +16,8 @@ const ringSize = 256 << 10
 
 // console holds one session's recent output and its viewers. The PTY reader
 // is its only writer and never waits on anyone: the ring is a copy under a
-// short lock, the transcript a buffered file write, viewers a non-blocking send.
+// short lock, the transcript a copy handed to its writer (transcriptWriter),
+// viewers a non-blocking send.
 type console struct {
 	mu      sync.Mutex
 	buf     []byte // ring storage, len == cap once full

@@ -176,7 +176,7 @@ func newSession(st *Station, spec sessionSpec, proc Proc, con *console, base Ses
 // anyone: a blocked reader would make a healthy agent look idle.
 func (s *session) readLoop() {
 	defer close(s.readerDone)
-	buf := make([]byte, 32<<10)
+	buf := make([]byte, 64<<10)
 	for {
 		n, err := s.proc.Read(buf)
 		if n > 0 {

@@ -526,9 +526,11 @@ func (st *Station) newSession(p config.Project, task Task, kind, id string, ws W
 	if a, err := st.Config().AgentFor(p); err == nil {
 		spec.Profile = a.Profile
 	}
-	con := newConsole(transcript, st.log.With("session", id))
+	log := st.log.With("session", id)
+	tw := newTranscriptWriter(transcript, log)
+	con := newConsole(tw, log)
 	s := newSession(st, spec, proc, con, base)
-	s.closeTranscript = transcript.Close
+	s.closeTranscript = tw.Close
 	return s
 }
 
