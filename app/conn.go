@@ -19,6 +19,10 @@ type conn struct {
 	log      *slog.Logger
 	onSnap   func(Snapshot)            // called on conn's goroutine
 	onNotice func(supervisor.Notice)   // likewise
+	// onNoticeOver is called, likewise, for a notice whose state is over
+	// (book decides), so it can be withdrawn from the desktop.
+	onNoticeOver func(supervisor.Notice)
+	book         supervisor.NoticeBook // owned by conn's goroutine
 	refresh  chan struct{}             // ask for a full re-read
 	coalesce time.Duration             // how long a burst of events may gather before one snapshot
 	retry    func(n int) time.Duration // wait before the nth redial
@@ -205,6 +209,11 @@ func (c *conn) follow(ctx context.Context, cl Client) error {
 // apply folds one event into s; it reports whether the windows need a new
 // snapshot.
 func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Event) bool {
+	if c.onNoticeOver != nil {
+		for _, n := range c.book.Over(e) {
+			c.onNoticeOver(n)
+		}
+	}
 	switch e.Kind {
 	case supervisor.EventTask:
 		if e.Task != nil {

@@ -95,6 +95,7 @@ func New(o Options) *UI {
 	u.conn = newConn(o.Connect, o.Log)
 	u.conn.onSnap = func(s Snapshot) { fyne.Do(func() { u.apply(s) }) }
 	u.conn.onNotice = func(n supervisor.Notice) { fyne.Do(func() { u.notice(n) }) }
+	u.conn.onNoticeOver = u.noticeOver
 	return u
 }
 
@@ -147,6 +148,26 @@ func (u *UI) notice(n supervisor.Notice) {
 	go func() {
 		if err := u.o.Notifier.Notify(n); err != nil {
 			u.o.Log.Warn("show notification", "kind", n.Kind, "session", n.SessionID, "err", err)
+		}
+	}()
+}
+
+// Withdrawer is a Notifier that can take back a notice whose state is over
+// (the nudged session shows life, the blocked task was requeued).
+type Withdrawer interface {
+	Withdraw(n supervisor.Notice) error
+}
+
+// noticeOver withdraws a notice from the desktop; called on conn's
+// goroutine, it touches no window.
+func (u *UI) noticeOver(n supervisor.Notice) {
+	w, ok := u.o.Notifier.(Withdrawer)
+	if !ok {
+		return
+	}
+	go func() {
+		if err := w.Withdraw(n); err != nil {
+			u.o.Log.Warn("withdraw notification", "kind", n.Kind, "session", n.SessionID, "err", err)
 		}
 	}()
 }

@@ -366,3 +366,38 @@ func TestEditProjectSendsChangedSettings(t *testing.T) {
 		t.Fatal("SetProjectSettings was not called")
 	}
 }
+
+// A notice the tray showed is withdrawn once an event ends what it
+// announced: here the nudged session works again.
+func TestConnWithdrawsNoticesThatAreOver(t *testing.T) {
+	fake := newFake()
+	fake.tasks = []supervisor.Task{task("t1", supervisor.TaskWorking)}
+	over := make(chan supervisor.Notice, 4)
+	c := newConn(func(context.Context, bool) (Client, error) { return fake, nil }, nil)
+	c.log = discardLog()
+	c.coalesce = time.Millisecond
+	c.onSnap = func(Snapshot) {}
+	c.onNotice = func(supervisor.Notice) {}
+	c.onNoticeOver = func(n supervisor.Notice) { over <- n }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	nudged := sess("t1.1", "t1", supervisor.SessNudged)
+	working := sess("t1.1", "t1", supervisor.SessWorking)
+	fake.events <- supervisor.Event{Kind: supervisor.EventNotice, Notice: &supervisor.Notice{Kind: supervisor.NoticeNudge, TaskID: "t1", SessionID: "t1.1"}}
+	fake.events <- supervisor.Event{Kind: supervisor.EventSession, Session: &nudged}
+	fake.events <- supervisor.Event{Kind: supervisor.EventSession, Session: &working}
+	select {
+	case n := <-over:
+		if n.Kind != supervisor.NoticeNudge || n.SessionID != "t1.1" {
+			t.Errorf("withdrew %+v", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the nudge was not withdrawn once the session worked again")
+	}
+	select {
+	case n := <-over:
+		t.Errorf("withdrew %+v too", n)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
