@@ -17,15 +17,15 @@ import (
 type conn struct {
 	connect  Connect
 	log      *slog.Logger
-	onSnap   func(Snapshot)            // called on conn's goroutine
-	onNotice func(supervisor.Notice)   // likewise
+	onSnap   func(Snapshot)          // called on conn's goroutine
+	onNotice func(supervisor.Notice) // likewise
 	// onNoticeOver is called, likewise, for a notice whose state is over
 	// (book decides), so it can be withdrawn from the desktop.
 	onNoticeOver func(supervisor.Notice)
-	book         supervisor.NoticeBook // owned by conn's goroutine
-	refresh  chan struct{}             // ask for a full re-read
-	coalesce time.Duration             // how long a burst of events may gather before one snapshot
-	retry    func(n int) time.Duration // wait before the nth redial
+	book         supervisor.NoticeBook     // owned by conn's goroutine
+	refresh      chan struct{}             // ask for a full re-read
+	coalesce     time.Duration             // how long a burst of events may gather before one snapshot
+	retry        func(n int) time.Duration // wait before the nth redial
 
 	mu     sync.Mutex
 	client Client // nil while not connected
