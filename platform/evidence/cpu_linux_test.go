@@ -2,31 +2,12 @@ package evidence
 
 import (
 	"context"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
-
-// startTree starts `sh -c script` in its own process group and kills the
-// whole group when the test ends.
-func startTree(t *testing.T, script string) int {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", script)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	return pid
-}
 
 // TestCPURealProcesses runs real trees: a parent shell
 // that only waits while its child spins. The parent's own time stays near
@@ -61,7 +42,8 @@ func TestCPURealProcesses(t *testing.T) {
 	}
 
 	// A prober that never observed the session measures from the agent's
-	// start, read from /proc/stat's btime and the agent's start time.
+	// start, read from /proc/stat's btime and the agent's start time (Linux
+	// only: elsewhere the first probe of a session is its baseline).
 	fresh := NewCPU(CPUOptions{Share: share})
 	if life, alive, err := fresh.Probe(context.Background(), busyT, since); err != nil || !alive {
 		t.Fatalf("first probe of the busy tree: alive=%v (%q) err=%v, want alive", alive, life.Detail, err)
