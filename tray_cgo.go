@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/systray"
+	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/buildstation/buildstation/app"
 	"github.com/buildstation/buildstation/assets"
@@ -72,6 +74,10 @@ func runTray(ctx context.Context, homeFlag, verb string, args []string) int {
 	if err := instance.Send(home, instance.Request{Open: open}); err == nil {
 		return 0 // the running tray shows it
 	}
+	if msg := displayProblem(); msg != "" {
+		fmt.Fprintf(os.Stderr, "buildstation: cannot show the tray: %s; the station runs without it (\"buildstation daemon\", then the CLI: \"buildstation help\").\n", msg)
+		return 1
+	}
 	srv, err := instance.Listen(home)
 	if errors.Is(err, instance.ErrRunning) {
 		if err := instance.Send(home, instance.Request{Open: open}); err != nil {
@@ -93,6 +99,10 @@ func runTray(ctx context.Context, homeFlag, verb string, args []string) int {
 // runDemoTray is `buildstation demo`: a demo station in this process and
 // the tray on its home, the dashboard open.
 func runDemoTray(ctx context.Context, home string, log *slog.Logger) int {
+	if msg := displayProblem(); msg != "" {
+		fmt.Fprintf(os.Stderr, "buildstation: cannot show the demo's tray: %s; run \"buildstation demo --headless\" for the demo without it.\n", msg)
+		return 1
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	narration, closeNarration := demoNarration(home)
@@ -139,8 +149,9 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	var ui *app.UI
 	opts := app.Options{
 		App: a, Connect: c.connect, Log: c.log, Title: "Build Station", OpenTerminal: openTerminal(c.home, c.log),
-		SetTooltip: systray.SetTooltip,
-		Template:   runtime.GOOS == "darwin",
+		SetTooltip:   systray.SetTooltip,
+		Template:     runtime.GOOS == "darwin",
+		NoSystemTray: !traySupported(c.log),
 	}
 	n, err := notify.New(notify.Options{
 		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: c.log,
@@ -194,6 +205,40 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	}()
 	a.Run()
 	return 0
+}
+
+// displayProblem opens and closes a hidden 1×1 window with the OpenGL 2.1
+// context Fyne needs, and says in a few words why that failed ("" when it
+// worked): without a display, or on a machine with no OpenGL 2.1 (a
+// Windows VM's basic display driver), Fyne would panic deep in GLFW.
+// It runs on the main thread, before Fyne starts, like every GLFW call.
+func displayProblem() (msg string) {
+	const noDisplay = "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set, and does that display accept this user?)"
+	const noGL = "this display has no OpenGL 2.1, which the tray's windows need (on a virtual machine, turn on 3D acceleration or install a GPU driver)"
+	// GLFW reports through the standard logger as well as by errors and
+	// panics: the person gets one sentence from us instead.
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(os.Stderr)
+	stage := noDisplay
+	defer func() {
+		if r := recover(); r != nil {
+			msg = stage
+		}
+	}()
+	if err := glfw.Init(); err != nil {
+		return noDisplay
+	}
+	defer glfw.Terminate()
+	glfw.WindowHint(glfw.Visible, glfw.False) // panics when Init found no display
+	glfw.WindowHint(glfw.ContextVersionMajor, 2)
+	glfw.WindowHint(glfw.ContextVersionMinor, 1)
+	stage = noGL
+	w, err := glfw.CreateWindow(1, 1, "Build Station", nil, nil)
+	if err != nil {
+		return noGL
+	}
+	w.Destroy()
+	return ""
 }
 
 // stationConnect dials the home's station; the first time, when none

@@ -56,14 +56,14 @@ func need(t *testing.T, prog, pkg string) {
 
 // startXvfb runs a virtual X server of the test's own and returns its
 // DISPLAY. -displayfd picks a free display number and says which.
-func startXvfb(t *testing.T) string {
+func startXvfb(t *testing.T, extra ...string) string {
 	t.Helper()
 	need(t, "Xvfb", "xvfb")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", append([]string{"-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp"}, extra...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ package tray_test
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -62,5 +63,33 @@ func TestTrayRegistersAndFollowsTheBoard(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(blocked.Menu, "\n"), "Blocked 1") {
 		t.Fatalf("the menu does not say the blocked count in words: %q", blocked.Menu)
+	}
+}
+
+// Without a display, or on a display with no OpenGL 2.1 (an X server
+// without GLX stands in for a VM's basic driver), the tray says why in
+// one sentence and exits non-zero: no GLFW panic.
+func TestTrayWithoutDisplayOrOpenGL(t *testing.T) {
+	need(t, "Xvfb", "xvfb")
+	noGL := startXvfb(t, "-extension", "GLX")
+	for _, c := range []struct{ name, display, want string }{
+		{"no display", "", "no display"},
+		{"a display that refuses", ":9876", "no display"},
+		{"no OpenGL 2.1", noGL, "no OpenGL 2.1"},
+	} {
+		for _, args := range [][]string{{"--hidden"}, {"demo"}} {
+			home := t.TempDir()
+			cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
+			cmd.Env = append(rig.Env(bin, home), "DISPLAY="+c.display, "WAYLAND_DISPLAY=")
+			out, err := cmd.CombinedOutput()
+			code := cmd.ProcessState.ExitCode()
+			text := strings.TrimSpace(string(out))
+			if err == nil || code == 0 {
+				t.Errorf("%s, %v: exit 0", c.name, args)
+			}
+			if strings.Contains(text, "panic") || strings.Count(text, "\n") > 0 || !strings.Contains(text, c.want) {
+				t.Errorf("%s, %v: want one line saying %q, got:\n%s", c.name, args, c.want, text)
+			}
+		}
 	}
 }

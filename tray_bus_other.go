@@ -1,0 +1,9 @@
+//go:build cgo && (windows || darwin)
+
+package main
+
+import "log/slog"
+
+// traySupported: Windows' notification area and the macOS menu bar are
+// always there.
+func traySupported(*slog.Logger) bool { return true }
