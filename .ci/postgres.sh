@@ -4,6 +4,11 @@
 #
 #   eval "$(bash .ci/postgres.sh)"    # sets BUILDSTATION_TEST_PG
 #
+# It also exports BUILDSTATION_TEST_PG_BIN (the server's bin folder) and,
+# as root, BUILDSTATION_TEST_PG_USER (who the server must run as): the
+# chaos suite (e2e/team) makes its own cluster with them, since it stops
+# and restarts its server, which must not pull the others' from under them.
+#
 # (`make pg` runs it and prints that line; `make check` uses
 # .ci/with-postgres.sh, which also stops the server afterwards.)
 #
@@ -62,5 +67,9 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 
 log "server up on 127.0.0.1:$port, data in $data; stop it with: ${run[*]} $bin/pg_ctl -D $data stop"
 echo "export BUILDSTATION_TEST_PG='postgres://postgres@127.0.0.1:$port/bstest?sslmode=disable'"
+echo "export BUILDSTATION_TEST_PG_BIN='$bin'"
+if [ "$(id -u)" = 0 ]; then
+  echo "export BUILDSTATION_TEST_PG_USER=postgres"
+fi
 # Where the cluster is, so .ci/with-postgres.sh can stop and remove it.
 echo "export BUILDSTATION_TEST_PG_DIR='$dir'"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -37,7 +39,9 @@ type OutboxEntry struct {
 	// Epoch is the lease the write was made under (0: none). It is
 	// replayed only while the station still holds that lease, or the
 	// board would take a write from a lease that was let again.
-	Epoch   int64          `json:"epoch,omitempty"`
+	Epoch int64 `json:"epoch,omitempty"`
+	// Attempt is the task's attempt the write was made in (0: unknown).
+	Attempt int            `json:"attempt,omitempty"`
 	Move    *Move          `json:"move,omitempty"`
 	Session *SessionRecord `json:"session,omitempty"`
 	Queued  time.Time      `json:"queued"`
@@ -152,7 +156,13 @@ func (st *Station) move(ctx context.Context, id string, m Move) (t Task, queued 
 	if sb, ok := st.shared(); ok {
 		epoch = sb.Epoch(id)
 	}
-	queued, err = st.owe(ctx, OutboxEntry{Kind: "move", TaskID: id, Epoch: epoch, Move: &m}, func(ctx context.Context) error {
+	attempt := 0
+	if s := st.sessionForTask(id); s != nil {
+		if i := strings.LastIndexByte(strings.TrimSuffix(s.spec.ID, ".review"), '.'); i > 0 {
+			attempt, _ = strconv.Atoi(strings.TrimSuffix(s.spec.ID, ".review")[i+1:])
+		}
+	}
+	queued, err = st.owe(ctx, OutboxEntry{Kind: "move", TaskID: id, Epoch: epoch, Attempt: attempt, Move: &m}, func(ctx context.Context) error {
 		var err error
 		t, err = st.board.Move(ctx, id, m)
 		return err
@@ -212,6 +222,25 @@ func (st *Station) replay(ctx context.Context, sb SharedBoard) error {
 	return nil
 }
 
+// rescue delivers a queued report of a task the reaper blocked while this
+// station was cut off (and nobody requeued since): the agent's completion
+// was acknowledged, and nobody else has run the task, so it stands.
+func (st *Station) rescue(ctx context.Context, sb SharedBoard, e OutboxEntry, refused error) (Task, error) {
+	cur, err := st.board.Task(ctx, e.TaskID)
+	if err != nil {
+		return Task{}, refused
+	}
+	if cur.State != TaskBlocked || cur.Reason != "station "+sb.Station()+" lost" || e.Attempt == 0 || cur.Attempt != e.Attempt {
+		return Task{}, refused
+	}
+	m := *e.Move
+	m.From = []TaskState{TaskBlocked}
+	m.KeepLease = false
+	m.Note = fmt.Sprintf("Reported at %s while station %s was cut off from the board; delivered when it came back.",
+		e.Queued.Format(time.RFC3339), sb.Station())
+	return st.board.Move(ctx, e.TaskID, m)
+}
+
 func (st *Station) replayOne(ctx context.Context, sb SharedBoard, e OutboxEntry) error {
 	if e.Epoch != 0 && sb.Epoch(e.TaskID) != e.Epoch {
 		return fmt.Errorf("lease epoch %d on task %s is gone: %w", e.Epoch, e.TaskID, ErrConflict)
@@ -219,6 +248,10 @@ func (st *Station) replayOne(ctx context.Context, sb SharedBoard, e OutboxEntry)
 	switch {
 	case e.Kind == "move" && e.Move != nil:
 		t, err := st.board.Move(ctx, e.TaskID, *e.Move)
+		var se *StateError
+		if errors.As(err, &se) && se.Have == TaskBlocked && e.Move.To != TaskTodo {
+			t, err = st.rescue(ctx, sb, e, err)
+		}
 		if err == nil {
 			st.publishTask(t)
 			if t.State == TaskBlocked {

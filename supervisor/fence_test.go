@@ -101,7 +101,7 @@ func TestSharedBoardSelfFencesWhenRenewalsFail(t *testing.T) {
 		if b.reapCount() != reaps {
 			t.Fatalf("reaped %d times right after its own renewals failed; want a grace first", b.reapCount()-reaps)
 		}
-		advance(4 * time.Second)
+		advance(7 * time.Second) // reapGrace: twice the lease
 		if b.reapCount() == reaps {
 			t.Fatal("never reaped again after the grace")
 		}

@@ -45,7 +45,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	var m Move
 	switch verdict {
 	case VerdictApprove:
-		m = Move{From: []TaskState{TaskReview}, To: TaskDone, Actor: "reviewer"}
+		m = Move{From: []TaskState{TaskReview}, To: TaskDone, Actor: "reviewer", KeepLease: true}
 		if notes != "" {
 			m.Note = "review approved: " + notes
 		}
@@ -53,7 +53,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 		if notes == "" {
 			return Invalidf("a review asking for changes needs notes saying what must change")
 		}
-		m = Move{From: []TaskState{TaskReview}, To: TaskTodo, BumpAttempt: true, Actor: "reviewer",
+		m = Move{From: []TaskState{TaskReview}, To: TaskTodo, BumpAttempt: true, Actor: "reviewer", KeepLease: true,
 			Note: "review asked for changes: " + notes}
 	default:
 		return Invalidf("unknown verdict %q; use approve or changes", verdict)

@@ -109,7 +109,7 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 		return Task{}, err
 	}
 	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskTodo, TaskWorking, TaskReview, TaskBlocked}, To: TaskCancelled,
-		Reason: "cancelled by a person", Actor: "person"})
+		Reason: "cancelled by a person", Actor: "person", KeepLease: st.sessionForTask(id) != nil})
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
@@ -395,7 +395,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
 		to = TaskReview // a review session judges it before it is done
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent"})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent", KeepLease: true})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}
@@ -420,7 +420,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	if s.spec.Kind == "review" {
 		from = []TaskState{TaskReview}
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent"})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}

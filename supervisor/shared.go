@@ -135,8 +135,10 @@ func (st *Station) recoverable(ctx context.Context) ([]Task, error) {
 func fenceMargin(lease time.Duration) time.Duration { return lease / 4 }
 
 // reapGrace is the time between a lease's expiry and its reaping, and the
-// time a station must have renewed without fail before it reaps.
-func reapGrace(lease time.Duration) time.Duration { return lease }
+// time a station must have renewed without fail before it reaps: a station
+// cut off for up to lease + reapGrace comes back to its tasks as it left
+// them, and delivers what it queued meanwhile.
+func reapGrace(lease time.Duration) time.Duration { return 2 * lease }
 
 // fence is the heartbeat's proof of this station's leases.
 type fence struct {
@@ -378,29 +380,30 @@ func (st *Station) reconcile(ctx context.Context, sb SharedBoard) {
 	}
 }
 
-// releaseLease gives back the lease of a settled session's task when the
-// task stayed working with nothing left to run it here (a session ended by
-// a person, say). A move out of working or review ends the lease already;
-// review keeps it for the review session. When the board cannot say how
-// the task stands, the lease is given back all the same (queued if need
-// be): a held lease with no session would strand its slot.
+// releaseLease gives back the lease of a settled session's task, now that
+// its agent is gone: a task that moved on while the session was being
+// ended (completed, blocked, cancelled) kept it till now, so its slot was
+// not free while the agent still ran; a task that stayed working with
+// nothing left to run it here (a session ended by a person) gives it up
+// too. A work session's task now in review keeps it for its review, and a
+// requeued task claimed again keeps its new lease. When the board cannot
+// say how the task stands, the lease is given back all the same (queued if
+// need be): a held lease with no session would strand its slot.
 func (st *Station) releaseLease(ctx context.Context, s *session) {
 	sb, ok := st.shared()
-	if !ok || s.spec.Kind != "work" || st.sessionForTask(s.spec.TaskID) != nil {
+	if !ok || st.sessionForTask(s.spec.TaskID) != nil || !slices.Contains(sb.Held(), s.spec.TaskID) {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
 	t, err := st.board.Task(rctx, s.spec.TaskID)
 	cancel()
-	if err == nil && (t.State != TaskWorking || sessionID(t, "work") != s.spec.ID) {
-		// Moved on, or a requeued task claimed again with a new attempt
-		// and a lease of its own that must stay.
+	switch {
+	case err != nil && !unreachable(err):
 		return
-	}
-	if err != nil && !unreachable(err) {
+	case err != nil:
+	case t.State == TaskReview && s.spec.Kind == "work":
 		return
-	}
-	if !slices.Contains(sb.Held(), s.spec.TaskID) {
+	case t.State == TaskWorking && sessionID(t, "work") != s.spec.ID:
 		return
 	}
 	if err := st.releaseTask(ctx, sb, s.spec.TaskID); err != nil {

@@ -229,11 +229,19 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	if r.Kind == "review" {
 		want = TaskReview
 	}
-	if err != nil || task.State != want {
+	_, lost := st.shared()
+	if sb, ok := st.shared(); ok {
+		lost = !slices.Contains(sb.Held(), r.TaskID)
+	}
+	p, known := st.Config().Project(task.Project)
+	if err == nil && (task.State != want || lost || !known) {
+		// The task moved on, or was reaped and maybe let to another
+		// station: its window must not go on working beside the new
+		// owner's. (An error reading the task leaves the window be.)
+		st.endOrphan(ad, r)
 		return false
 	}
-	p, ok := st.Config().Project(task.Project)
-	if !ok {
+	if err != nil {
 		return false
 	}
 	proc, ok, err := ad.Adopt(r.Handle)
@@ -268,6 +276,19 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	st.register(ctx, s, r.StartedAt)
 	st.log.Info("adopted a session that outlived the station", "session", r.ID, "task", r.TaskID, "silent_since", lastOutput)
 	return true
+}
+
+// endOrphan ends the window of a session record nobody may adopt.
+func (st *Station) endOrphan(ad Adopter, r SessionRecord) {
+	proc, ok, err := ad.Adopt(r.Handle)
+	if err != nil || !ok {
+		return
+	}
+	st.log.Warn("ending a session whose task is no longer this station's", "session", r.ID, "task", r.TaskID, "handle", r.Handle)
+	if err := proc.Stop(stopGrace); err != nil {
+		st.log.Warn("end orphaned session", "session", r.ID, "err", err)
+	}
+	_ = proc.Close()
 }
 
 // readTail returns up to n bytes from the end of f.
@@ -474,6 +495,11 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 		"BUILDSTATION_SESSION_ID="+id,
 		"BUILDSTATION_PROMPT_FILE="+promptFile,
 	)
+	if sb, ok := st.shared(); ok {
+		// The lease's fencing token: what a session's writes are judged
+		// by, and what a test's agents log to show who ran when.
+		env = append(env, fmt.Sprintf("BUILDSTATION_LEASE_EPOCH=%d", sb.Epoch(task.ID)))
+	}
 	env = append(env, selfEnv(st.opt.Self)...)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
 		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt, PromptFile: promptFile})
@@ -620,7 +646,18 @@ func (st *Station) settleBlock(ctx context.Context, taskID string, from []TaskSt
 // body is the notice's text in plain words; "" shows the reason, which the
 // card keeps in full either way.
 func (st *Station) settleBlockCounting(ctx context.Context, taskID string, from []TaskState, reason, body, actor, sessionID string, breaker bool) bool {
-	t, queued, err := st.move(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor})
+	return st.blockMove(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor}, body, sessionID, breaker)
+}
+
+// settleBlockKeeping is settleBlock from a session that is still being
+// ended: a shared board's lease stays until settle releases it.
+func (st *Station) settleBlockKeeping(ctx context.Context, taskID string, from []TaskState, reason, body, actor, sessionID string) bool {
+	return st.blockMove(ctx, taskID, Move{From: from, To: TaskBlocked, Reason: reason, Actor: actor, KeepLease: true}, body, sessionID, true)
+}
+
+func (st *Station) blockMove(ctx context.Context, taskID string, m Move, body, sessionID string, breaker bool) bool {
+	reason, actor := m.Reason, m.Actor
+	t, queued, err := st.move(ctx, taskID, m)
 	if err != nil {
 		if !errors.Is(err, ErrConflict) {
 			st.log.Error("block task", "task", taskID, "err", err)
@@ -651,7 +688,7 @@ func (st *Station) blockFromSession(s *session, reason, body, actor string) {
 	if s.spec.Kind == "review" {
 		from = []TaskState{TaskReview}
 	}
-	st.settleBlockCounting(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, body, actor, s.spec.ID, true)
+	st.settleBlockKeeping(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, body, actor, s.spec.ID)
 }
 
 // wall reads the wall clock without its monotonic reading.

@@ -85,6 +85,11 @@ type Move struct {
 	Actor   string // who moved it: "station", "cli", "agent", "watchdog", …
 	// BumpAttempt adds one to Task.Attempt (requeue, review round).
 	BumpAttempt bool
+	// KeepLease keeps a shared board's lease (and its slot) past a move
+	// out of working or review, until the mover releases it: the move's
+	// session is still being ended, and its slot is not free before its
+	// agent is gone.
+	KeepLease bool `json:",omitempty"`
 }
 
 // TaskFilter narrows Board.Tasks. Zero value: every task.

@@ -43,7 +43,7 @@ func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervi
 	if err != nil {
 		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
 	}
-	if !running(t.State) {
+	if !running(t.State) && !m.KeepLease {
 		s.forget(id)
 	}
 	return t, nil
@@ -141,7 +141,7 @@ WHERE id = $6 RETURNING updated_at`, t.State, t.Attempt, t.Reason, t.Summary, no
 		return supervisor.Task{}, err
 	}
 	t.UpdatedAt = at.UTC()
-	if !running(t.State) {
+	if !running(t.State) && !m.KeepLease {
 		if _, err := tx.Exec(ctx, "DELETE FROM leases WHERE task_id = $1", n); err != nil {
 			return supervisor.Task{}, err
 		}
