@@ -1,0 +1,108 @@
+//go:build linux
+
+package team
+
+import (
+	"testing"
+	"time"
+)
+
+// The scenarios run one after another (each stops and starts a server, or
+// freezes a station, and the machine's two cores are shared): each on its
+// own cluster, so a restart here never reaches another package's tests.
+
+// A partition of one station for twice the lease, first as a black hole,
+// then as a refusal: the cut-off station stops its agents before its
+// leases can run out, the others take the queue on, and nothing is lost.
+func TestChaosPartition(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 2, "api": 2}, map[string]int{"A": 2, "B": 2, "C": 2}, "1.5")
+	f.add("web", 24)
+	f.add("api", 24)
+	time.Sleep(3 * time.Second)
+	for _, mode := range []string{"hole", "refuse"} {
+		f.mon.fault()
+		f.relays["A"].Set(mode)
+		time.Sleep(2 * lease)
+		f.relays["A"].Set("pass")
+		f.mon.heal()
+		time.Sleep(3 * time.Second)
+	}
+	counts := f.settle(3 * time.Minute)
+	t.Logf("tasks: %v", counts)
+	f.finish()
+}
+
+// The server restarted three times, then stopped for a while mid-run.
+func TestChaosServerRestarts(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 2, "api": 2}, map[string]int{"A": 2, "B": 2, "C": 2}, "1.5")
+	f.add("web", 20)
+	f.add("api", 20)
+	time.Sleep(2 * time.Second)
+	for range 3 {
+		f.mon.fault()
+		c.Restart()
+		f.mon.heal()
+		time.Sleep(2 * time.Second)
+	}
+	f.mon.fault()
+	c.Stop()
+	time.Sleep(4 * lease)
+	c.Start()
+	f.mon.heal()
+	counts := f.settle(3 * time.Minute)
+	t.Logf("tasks: %v", counts)
+	f.finish()
+}
+
+// A station frozen (with its agents) for longer than lease + grace: the
+// others reap its leases and go on; when it wakes it fences its agents
+// before they run beside the new owners, and its late writes are refused.
+func TestChaosFrozenStation(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 2}, map[string]int{"A": 2, "B": 2}, "2")
+	f.add("web", 16)
+	time.Sleep(3 * time.Second)
+	f.mon.fault()
+	pids := f.freeze("A")
+	time.Sleep(lease + grace + 2*time.Second)
+	f.thaw(pids)
+	f.mon.heal()
+	counts := f.settle(3 * time.Minute)
+	t.Logf("tasks: %v", counts)
+	f.finish()
+}
+
+// A station killed with SIGKILL, restarted after its leases were reaped:
+// its agents died with it, its tasks were blocked naming it, and the
+// restarted station takes its name back and works on.
+func TestChaosKillAndLateRestart(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 2}, map[string]int{"A": 2, "B": 1}, "1.5")
+	f.add("web", 16)
+	time.Sleep(3 * time.Second)
+	f.mon.fault()
+	f.stations["A"].Kill9()
+	time.Sleep(lease + grace + 2*time.Second)
+	f.start("A")
+	f.mon.heal()
+	counts := f.settle(3 * time.Minute)
+	t.Logf("tasks: %v", counts)
+	f.finish()
+}
+
+// Stations configured with different concurrency obey the board's cap;
+// many tasks across three stations and three projects, run once each.
+func TestChaosCapsAndLoad(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 2, "api": 3, "docs": 1}, map[string]int{"A": 5, "B": 1, "C": 2}, "0.2")
+	f.add("web", 40)
+	f.add("api", 40)
+	f.add("docs", 20)
+	counts := f.settle(3 * time.Minute)
+	if counts["done"] != 100 {
+		t.Errorf("tasks: %v, want all 100 done with no fault", counts)
+	}
+	f.finish()
+}

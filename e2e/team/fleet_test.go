@@ -1,0 +1,306 @@
+//go:build linux
+
+package team
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
+
+	"github.com/jackc/pgx/v5"
+)
+
+const (
+	lease = 2 * time.Second
+	// grace is the reaper's (supervisor.reapGrace): a slot comes back at
+	// most lease + grace (+ a beat and a claim) after its holder stopped.
+	grace    = 2 * lease
+	stranded = lease + grace + 3*time.Second
+)
+
+// agentScript logs its start (task, lease epoch, pid, project, station),
+// works for $2 seconds, completes, logs the acknowledgement, and waits to
+// be ended by its station.
+const agentScript = `#!/bin/sh
+echo "start $BUILDSTATION_TASK_ID $BUILDSTATION_LEASE_EPOCH $$ $1 $BUILDSTATION_STATION" >> "$CHAOS_LOG"
+sleep "$2"
+if buildstation agent complete --summary "done by $$" >/dev/null 2>>"$CHAOS_LOG.err"; then
+	echo "acked $BUILDSTATION_TASK_ID $BUILDSTATION_LEASE_EPOCH $$" >> "$CHAOS_LOG"
+fi
+exec sleep 60
+`
+
+// fleet is the stations of one scenario, on one database of c.
+type fleet struct {
+	t        *testing.T
+	c        *cluster
+	db       string
+	dir      string // project folders, the agent script, the agents' log
+	log      string
+	stations map[string]*rig.Station
+	relays   map[string]*relay
+	homes    map[string]string
+	mon      *monitor
+}
+
+var dbSeq int
+
+// newFleet makes a database with the board's cap for each project, and
+// one station per name, each through its own relay, each with its own
+// concurrency for every project (what its config.toml says).
+func newFleet(t *testing.T, c *cluster, caps map[string]int, local map[string]int, work string) *fleet {
+	t.Helper()
+	dbSeq++
+	f := &fleet{t: t, c: c, db: fmt.Sprintf("chaos%d", dbSeq), dir: t.TempDir(),
+		stations: map[string]*rig.Station{}, relays: map[string]*relay{}, homes: map[string]string{}}
+	f.log = filepath.Join(f.dir, "agents.log")
+	c.CreateDB(f.db)
+	script := filepath.Join(f.dir, "agent.sh")
+	if err := os.WriteFile(script, []byte(agentScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.log, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.mon = newMonitor(t, f, caps)
+	for name, conc := range local {
+		r := newRelay(t, fmt.Sprintf("127.0.0.1:%d", c.Port))
+		cfg := fmt.Sprintf("max_sessions = 8\nboard = %q\nlease = %q\n", c.URL(f.db, r.Port()), lease)
+		for p := range caps {
+			pdir := filepath.Join(f.dir, p)
+			_ = os.MkdirAll(pdir, 0o755)
+			cfg += fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"sh\", %q, %q, %q]\nidle_window = \"5m\"\nblock_window = \"5m\"\nconcurrency = %d\n",
+				p, pdir, script, p, work, conc)
+		}
+		f.relays[name] = r
+		f.homes[name] = rig.WriteConfig(t, cfg)
+		f.start(name)
+	}
+	// The board's caps, which every station obeys whatever its config.
+	for p, n := range caps {
+		c.Exec(f.db, "INSERT INTO project_settings (project, concurrency, updated_at) VALUES ($1, $2, now())", p, n)
+	}
+	go f.mon.run()
+	t.Cleanup(f.mon.stop)
+	return f
+}
+
+func (f *fleet) env(name string) []string {
+	return rig.Env(bin, f.homes[name], "BUILDSTATION_STATION="+name, "CHAOS_LOG="+f.log)
+}
+
+// start starts (or restarts) station name.
+func (f *fleet) start(name string) {
+	f.stations[name] = rig.Start(f.t, bin, f.homes[name], f.env(name))
+}
+
+// add adds n tasks to project through the stations in turn.
+func (f *fleet) add(project string, n int) {
+	f.t.Helper()
+	var names []string
+	for name := range f.stations {
+		names = append(names, name)
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i := range n {
+		s := f.stations[names[i%len(names)]]
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			_, errOut, code, err := rig.CLI(bin, f.env(names[i%len(names)]), "task", "add", "--project", project, "--title", fmt.Sprintf("%s %d", project, i))
+			if err != nil || code != 0 {
+				f.t.Errorf("task add at %s: exit %d %v: %s", s.Home, code, err, errOut)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// tree is pid and every process under it.
+func tree(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 2 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], p)
+		}
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// freeze stops station name and everything under it, as a machine that
+// froze (a suspended VM, a closed lid); thaw resumes the station first and
+// its agents a moment later, the order in which a waking machine's
+// station gets to fence them.
+func (f *fleet) freeze(name string) []int {
+	root := f.stations[name].PID()
+	_ = syscall.Kill(root, syscall.SIGSTOP)
+	// A child forked just before the stop is not frozen with it: stop
+	// what is there until nothing new shows up.
+	stopped := map[int]bool{root: true}
+	pids := []int{root}
+	for quiet := 0; quiet < 3; {
+		quiet++
+		for _, p := range tree(root) {
+			if !stopped[p] {
+				_ = syscall.Kill(p, syscall.SIGSTOP)
+				stopped[p] = true
+				pids = append(pids, p)
+				quiet = 0
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return pids
+}
+
+func (f *fleet) thaw(pids []int) {
+	_ = syscall.Kill(pids[0], syscall.SIGCONT)
+	time.Sleep(lease / 2)
+	for _, p := range pids[1:] {
+		_ = syscall.Kill(p, syscall.SIGCONT)
+	}
+}
+
+// settle waits until no task is todo, working or review, and says how the
+// tasks ended.
+func (f *fleet) settle(d time.Duration) map[string]int {
+	f.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		counts := map[string]int{}
+		err := f.c.Query(f.db, func(ctx context.Context, conn *pgx.Conn) error {
+			rows, err := conn.Query(ctx, "SELECT state, count(*) FROM tasks GROUP BY state")
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var s string
+				var n int
+				if err := rows.Scan(&s, &n); err != nil {
+					return err
+				}
+				counts[s] = n
+			}
+			return rows.Err()
+		})
+		if err == nil && counts["todo"]+counts["working"]+counts["review"] == 0 {
+			return counts
+		}
+		if time.Now().After(deadline) {
+			f.dump()
+			f.t.Fatalf("tasks not settled after %v: %v (%v)", d, counts, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// dump logs every station's log, for a failure.
+func (f *fleet) dump() {
+	for name, s := range f.stations {
+		f.t.Logf("station %s:\n%s", name, tail(s.Log.String(), 60))
+	}
+	b, _ := os.ReadFile(f.log + ".err")
+	f.t.Logf("agents' errors:\n%s", tail(string(b), 20))
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// finish stops every station, then checks what the monitor saw, that every
+// acknowledged completion is on the board, and that no agent outlived its
+// station.
+func (f *fleet) finish() {
+	f.t.Helper()
+	for _, s := range f.stations {
+		s.Stop()
+	}
+	f.mon.stop()
+	f.mon.check()
+	var done map[string]bool
+	err := f.c.Query(f.db, func(ctx context.Context, conn *pgx.Conn) error {
+		rows, err := conn.Query(ctx, "SELECT DISTINCT 't' || task_id FROM transitions WHERE to_state = 'done' AND actor = 'agent'")
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		done = map[string]bool{}
+		for _, id := range ids {
+			done[id] = true
+		}
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, a := range f.mon.ackedTasks() {
+		if !done[a] {
+			f.t.Errorf("task %s: its agent's completion was acknowledged, but the board never recorded it done", a)
+		}
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for _, a := range f.mon.all() {
+		for a.alive() {
+			if time.Now().After(deadline) {
+				f.t.Errorf("agent %d (task %s at %s) outlived its station", a.pid, a.task, a.station)
+				_ = syscall.Kill(a.pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if f.t.Failed() {
+		f.dump()
+	}
+}
+
+// readLines reads the agents' log from off and returns the new whole lines.
+func readLines(path string, off *int64) []string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	if _, err := fh.Seek(*off, 0); err != nil {
+		return nil
+	}
+	var out []string
+	r := bufio.NewReader(fh)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return out // a partial line is read again next time
+		}
+		*off += int64(len(line))
+		out = append(out, strings.TrimSpace(line))
+	}
+}
