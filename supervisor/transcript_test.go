@@ -98,8 +98,11 @@ func TestTranscriptKeepsEverything(t *testing.T) {
 // failingFile fails every write, like a full disk.
 type failingFile struct{ writes int }
 
-func (f *failingFile) Write(p []byte) (int, error) { f.writes++; return 0, errors.New("no space left on device") }
-func (f *failingFile) Close() error                { return nil }
+func (f *failingFile) Write(p []byte) (int, error) {
+	f.writes++
+	return 0, errors.New("no space left on device")
+}
+func (f *failingFile) Close() error { return nil }
 
 var _ io.WriteCloser = (*failingFile)(nil)
 
