@@ -69,6 +69,7 @@ const usageText = `usage:
   buildstation session ls [--json]
   buildstation session attach ID
   buildstation session send ID TEXT
+  buildstation logs ID [-f] [--raw]
   buildstation status [--json]
   buildstation project ls [--json]
   buildstation project pause NAME [--reason R]

@@ -149,10 +149,22 @@ func (st *Station) Session(id string) (SessionInfo, bool) {
 	return s.Info(), true
 }
 
+// lookup finds a live session by its id, or by its task's id: a person
+// knows the task (t2) more often than the attempt (t2.1), and a task has
+// one live session at a time (its work or, later, its review).
 func (st *Station) lookup(id string) *session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.sessions[id]
+	if s, ok := st.sessions[id]; ok {
+		return s
+	}
+	var found *session
+	for _, s := range st.sessions {
+		if s.spec.TaskID == id && (found == nil || s.seq > found.seq) {
+			found = s
+		}
+	}
+	return found
 }
 
 func (st *Station) mustSession(id string) (*session, error) {
@@ -172,7 +184,7 @@ func (st *Station) localSession(id, verb string) (*session, error) {
 			return nil, Conflictf("session %s runs on station %s; %s from that machine", id, si.Station, verb)
 		}
 	}
-	return nil, NotFoundf("no live session %s; list them with \"buildstation session ls\"", id)
+	return nil, NotFoundf("no live session %s; session ids look like t2.3 (task t2, attempt 3) and a task id picks its live session; list them with \"buildstation session ls\"", id)
 }
 
 // Send types text into a session, then Enter as a separate write.

@@ -121,3 +121,11 @@ func (c *Client) SetProjectSettings(ctx context.Context, name string, set map[st
 	err := c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/settings", set, &out)
 	return out, err
 }
+
+// Transcript reads a session's raw output from byte from on (from < 0:
+// from the end); id may be a task id, which picks its latest session.
+func (c *Client) Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error) {
+	var out supervisor.Transcript
+	err := c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id)+"/transcript?from="+strconv.FormatInt(from, 10), nil, &out)
+	return out, err
+}

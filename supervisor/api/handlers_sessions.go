@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -61,4 +62,27 @@ func (s *Server) blockSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// sessionTranscript is GET /v1/sessions/{id}/transcript?from=N: a session's
+// raw output as JSON (data in base64), ended sessions too; {id} may be a
+// task id. from < 0 counts back from the end: from=-65536 is the last
+// screens, what a blocked card shows.
+func (s *Server) sessionTranscript(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var from int64
+	if v := r.URL.Query().Get("from"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "from="+v+" is not a byte offset; use a whole number (negative: from the end)")
+			return
+		}
+		from = n
+	}
+	t, err := s.st.Transcript(id, from)
+	if err != nil {
+		s.stationError(w, r, err, "no session or task "+id+" has a transcript; session ids look like t2.3")
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
 }

@@ -29,6 +29,7 @@ func (s *Server) routes() {
 	st("POST /v1/sessions/{id}/nudge", s.nudgeSession)
 	st("POST /v1/sessions/{id}/block", s.blockSession)
 	stream("GET /v1/sessions/{id}/attach", s.attachSession)
+	st("GET /v1/sessions/{id}/transcript", s.sessionTranscript)
 
 	stream("GET /v1/events", s.events)
 

@@ -24,6 +24,10 @@ type Station interface {
 	// live feed of its output; Input types raw bytes, Resize sets the PTY
 	// size. Close the Attachment when done.
 	Attach(sessionID string) (*supervisor.Attachment, error)
+	// Transcript is a session's raw output from byte from on (from < 0:
+	// that many bytes back from the end), ended sessions too; id may be a
+	// task id, which picks its latest session.
+	Transcript(id string, from int64) (supervisor.Transcript, error)
 	// Nudge and Block are the tray's "Nudge now" and "Block".
 	Nudge(ctx context.Context, sessionID string) error
 	Block(ctx context.Context, sessionID, reason string) error

@@ -33,6 +33,8 @@ type Station struct {
 	fail     map[string]error // method → the error its next call returns
 	subs     chan struct{}
 	bus      supervisor.Bus
+	// transcripts by session id and by task id (SetTranscript)
+	transcripts map[string]supervisor.Transcript
 	// Now stamps tasks; fixed so tests compare exact output.
 	Now time.Time
 }
@@ -376,4 +378,32 @@ func (f *Station) Subscribe(buffer int) *supervisor.Subscription {
 	default:
 	}
 	return s
+}
+
+// SetTranscript gives session id (of task taskID) a transcript, as its
+// log file would hold it; live says whether it still runs.
+func (f *Station) SetTranscript(id, taskID string, data []byte, live bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.transcripts == nil {
+		f.transcripts = map[string]supervisor.Transcript{}
+	}
+	f.transcripts[id] = supervisor.Transcript{SessionID: id, Live: live, Size: int64(len(data)), Data: data}
+	f.transcripts[taskID] = f.transcripts[id]
+}
+
+// Transcript serves what SetTranscript gave, from byte from on.
+func (f *Station) Transcript(id string, from int64) (supervisor.Transcript, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.transcripts[id]
+	if !ok {
+		return supervisor.Transcript{}, supervisor.NotFoundf("no session or task %s has a transcript; session ids look like t2.3", id)
+	}
+	if from < 0 {
+		from = max(0, t.Size+from)
+	}
+	from = min(from, t.Size)
+	t.From, t.Data = from, t.Data[from:]
+	return t, nil
 }

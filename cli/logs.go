@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// Transcripts are rendered on a terminal of the size sessions get (the
+// pty backend's default), so lines wrap where the agent saw them wrap.
+const (
+	renderCols       = 120
+	renderRows       = 40
+	renderScrollback = 1 << 20
+)
+
+// followEvery is how often logs -f asks for more: the station has no push
+// feed of a transcript file (attach streams the live console, but replays
+// and takes input), and a person reading a log does not need it sooner.
+var followEvery = 500 * time.Millisecond
+
+func (e *env) logsCmd() *cobra.Command {
+	var follow, raw bool
+	c := &cobra.Command{
+		Use:   "logs ID",
+		Short: "Print a session's transcript (ended sessions too), like docker logs",
+		Long: `Print what a session showed: its transcript rendered through a terminal
+emulator to plain text, as its screen read (a TUI's redraws resolved). ID is
+a session id (t2.1, t2.1.review) or a task id, which picks that task's
+latest session, ended or live. --raw prints the bytes as the agent wrote
+them, escape sequences and all; -f follows a live session until it ends
+(new output as it comes, escape sequences removed unless --raw).`,
+		Example: `  buildstation logs t2             # what task t2's latest session showed
+  buildstation logs t2.1 --raw > t2.1.typescript
+  buildstation logs -f t3          # follow a live session`,
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeTasks,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			return e.logs(c, args[0], follow, raw)
+		},
+	}
+	c.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new output until the session ends")
+	c.Flags().BoolVar(&raw, "raw", false, "the raw bytes, escape sequences and all")
+	return c
+}
+
+func (e *env) logs(c *api.Client, id string, follow, raw bool) error {
+	data, t, err := readTranscript(e.ctx, c, id, 0)
+	if err != nil {
+		return err
+	}
+	if raw {
+		if _, err := e.stdout.Write(data); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(e.stdout, renderTranscript(data)); err != nil {
+		return err
+	}
+	if !follow {
+		return nil
+	}
+	// Follow by the session's id, not the task's: a review session that
+	// starts later is another log.
+	offset, sid, live := t.From+int64(len(t.Data)), t.SessionID, t.Live
+	for live {
+		select {
+		case <-e.ctx.Done():
+			return nil
+		case <-time.After(followEvery):
+		}
+		more, t, err := readTranscript(e.ctx, c, sid, offset)
+		if err != nil {
+			return err
+		}
+		offset, live = t.From+int64(len(t.Data)), t.Live
+		if !raw {
+			more = []byte(textsafe.Printable(string(more)))
+		}
+		if _, err := e.stdout.Write(more); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readTranscript reads a transcript from offset to its end, in the chunks
+// the station answers with; t is the last answer.
+func readTranscript(ctx context.Context, c *api.Client, id string, offset int64) ([]byte, transcriptEnd, error) {
+	var all []byte
+	for {
+		t, err := c.Transcript(ctx, id, offset)
+		if err != nil {
+			return nil, transcriptEnd{}, err
+		}
+		all = append(all, t.Data...)
+		offset = t.From + int64(len(t.Data))
+		if len(t.Data) == 0 || offset >= t.Size {
+			return all, transcriptEnd{SessionID: t.SessionID, Live: t.Live, From: t.From, Data: t.Data}, nil
+		}
+	}
+}
+
+type transcriptEnd struct {
+	SessionID string
+	Live      bool
+	From      int64
+	Data      []byte
+}
+
+// renderTranscript plays raw terminal output through a VT emulator and
+// returns the text a person would have read: the scrollback, then the
+// screen, trailing blanks trimmed.
+func renderTranscript(raw []byte) string {
+	emu := vt.NewEmulator(renderCols, renderRows)
+	emu.SetScrollbackSize(renderScrollback)
+	// The emulator answers a program's queries (cursor position, device
+	// attributes) into a pipe; nobody types them anywhere, but they must be
+	// read or its Write would wait.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 1024)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	_, _ = emu.Write(raw)
+	var lines []string
+	if !emu.IsAltScreen() {
+		for y := 0; y < emu.ScrollbackLen(); y++ {
+			lines = append(lines, rowText(func(x int) *uv.Cell { return emu.ScrollbackCellAt(x, y) }))
+		}
+	}
+	for y := 0; y < emu.Height(); y++ {
+		lines = append(lines, rowText(func(x int) *uv.Cell {
+			if x >= emu.Width() {
+				return nil
+			}
+			return emu.CellAt(x, y)
+		}))
+	}
+	if pw, ok := emu.InputPipe().(*io.PipeWriter); ok {
+		pw.CloseWithError(io.EOF)
+	}
+	<-done
+	_ = emu.Close()
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// rowText is one line of cells as text; a wide character's second cell
+// holds nothing and adds nothing.
+func rowText(at func(x int) *uv.Cell) string {
+	var b strings.Builder
+	for x := 0; ; x++ {
+		c := at(x)
+		if c == nil {
+			break
+		}
+		switch {
+		case c.Content != "":
+			b.WriteString(c.Content)
+		case c.Width != 0:
+			b.WriteByte(' ')
+		}
+	}
+	return textsafe.Line(strings.TrimRight(b.String(), " "))
+}
