@@ -30,8 +30,9 @@ type Notifier struct {
 // this user (no admin rights needed) and returns the notifier.
 func New(o Options) (*Notifier, error) {
 	if o.Self != "" {
-		if err := registerScheme(o.Self); err != nil {
-			return nil, err
+		// Without a handler a toast still shows; a click opens nothing.
+		if err := registerScheme(o.Self); err != nil && o.Log != nil {
+			o.Log.Warn("notification clicks will open nothing", "err", err)
 		}
 	}
 	n := &Notifier{o: o, icon: iconFile(o.Icon)}
@@ -46,8 +47,22 @@ func New(o Options) (*Notifier, error) {
 	return n, nil
 }
 
+// registerScheme makes buildstation:// links reach "self open" when
+// nothing handles them yet. An existing handler is left alone: `service
+// install` writes one that carries --home, which this one would lose.
 func registerScheme(self string) error {
+	line, err := linkHandlerCommand(self)
+	if err != nil {
+		return err
+	}
 	base := `Software\Classes\` + Scheme
+	if k, err := registry.OpenKey(registry.CURRENT_USER, base+`\shell\open\command`, registry.QUERY_VALUE); err == nil {
+		v, _, err := k.GetStringValue("")
+		k.Close()
+		if err == nil && v != "" {
+			return nil
+		}
+	}
 	k, _, err := registry.CreateKey(registry.CURRENT_USER, base, registry.SET_VALUE)
 	if err != nil {
 		return fmt.Errorf("register the %s:// scheme: %w", Scheme, err)
@@ -60,7 +75,7 @@ func registerScheme(self string) error {
 		return fmt.Errorf("register the %s:// scheme: %w", Scheme, err)
 	}
 	defer cmd.Close()
-	return cmd.SetStringValue("", fmt.Sprintf(`"%s" open "%%1"`, self))
+	return cmd.SetStringValue("", line)
 }
 
 // Notify shows one toast.

@@ -206,3 +206,14 @@ func terminalNotifierVersion(help string) (v [3]int, ok bool) {
 // action on current macOS: 2.0.0 and earlier do nothing on a click on
 // Ventura and later (julienXX/terminal-notifier#306, #315); 3.0.0 fixed it.
 func clicksWork(v [3]int) bool { return v[0] >= 3 }
+
+// linkHandlerCommand is the Windows command line a buildstation:// link
+// runs: the program quoted, then "open" and the link. A '%' in the path
+// would be expanded by the shell (%1, %*) and a '"' would end the quoting;
+// no quoting prevents either, so such a path is refused.
+func linkHandlerCommand(self string) (string, error) {
+	if strings.ContainsAny(self, `%"`) {
+		return "", fmt.Errorf("the program path %s contains %% or \", which the buildstation:// link handler cannot carry; move the program to another folder", self)
+	}
+	return `"` + self + `" open "%1"`, nil
+}

@@ -191,3 +191,15 @@ func TestGroupAndURLAreTokens(t *testing.T) {
 		t.Errorf("SessionURL = %q", u)
 	}
 }
+
+func TestLinkHandlerCommand(t *testing.T) {
+	got, err := linkHandlerCommand(`C:\Users\Zoë O'Brien & co\bin\buildstation.exe`)
+	if err != nil || got != `"C:\Users\Zoë O'Brien & co\bin\buildstation.exe" open "%1"` {
+		t.Errorf("linkHandlerCommand = %q, %v", got, err)
+	}
+	for _, bad := range []string{`C:\100%1\bs.exe`, `C:\a"b\bs.exe`} {
+		if _, err := linkHandlerCommand(bad); err == nil || !strings.Contains(err.Error(), "move the program") {
+			t.Errorf("linkHandlerCommand(%q) = %v, want a refusal that says what to do", bad, err)
+		}
+	}
+}
