@@ -3,8 +3,8 @@ package supervisor
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -96,21 +96,10 @@ func completeHint(spec sessionSpec) string {
 
 // typeable makes a prompt safe to type into an agent's terminal: line
 // breaks become "\n" (a lone "\r" typed there is Enter, and would submit
-// half a prompt), and every other control character is dropped (Ctrl+C
-// would interrupt the agent, ESC starts a key sequence, NUL is nothing a
-// person can type), as are invalid UTF-8 bytes. The prompt file keeps the
-// text as it was.
+// half a prompt), and escape sequences and every other control character
+// are dropped (Ctrl+C would interrupt the agent, ESC starts a key sequence
+// or would end a bracketed paste, NUL is nothing a person can type). The
+// prompt file keeps the text as it was.
 func typeable(prompt string) string {
-	prompt = strings.ReplaceAll(prompt, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\r':
-			return '\n'
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError:
-			return -1
-		}
-		return r
-	}, prompt)
+	return textsafe.Printable(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(prompt))
 }
