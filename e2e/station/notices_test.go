@@ -3,11 +3,9 @@
 package station_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,26 +52,7 @@ func (f *notifyServer) state() ([]string, []uint32) {
 // daemon on it and returns the bus address.
 func sessionBus(t *testing.T) (string, *notifyServer) {
 	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("dbus-daemon is not installed (apt-get install dbus)")
-		}
-		t.Skip("dbus-daemon is not installed")
-	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr = strings.TrimSpace(addr)
+	addr := rig.PrivateBus(t)
 	conn, err := dbus.Connect(addr)
 	if err != nil {
 		t.Fatal(err)

@@ -89,24 +89,7 @@ func startXvfb(t *testing.T, extra ...string) string {
 
 // privateBus starts a D-Bus session daemon of the test's own and returns
 // its address.
-func privateBus(t *testing.T) string {
-	t.Helper()
-	need(t, "dbus-daemon", "dbus-daemon")
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(addr)
-}
+func privateBus(t *testing.T) string { return rig.PrivateBus(t) }
 
 // watcher stands in for the desktop's StatusNotifierWatcher (what a tray
 // host such as xfce4-panel or KDE's runs): items register with it, and
