@@ -155,7 +155,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	}
 	n, err := notify.New(notify.Options{
 		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: c.log,
-		Open: func(id string) { fyne.Do(func() { ui.OpenConsole(id) }) },
+		Open: func(id string) { fyne.Do(func() { ui.OpenSession(id) }) },
 	})
 	if err != nil {
 		c.log.Warn("notifications are off", "err", err)
@@ -181,7 +181,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	a.Lifecycle().SetOnStarted(func() {
 		ui.Start(ctx, c.hidden || preview)
 		if c.open != "" {
-			ui.OpenConsole(c.open)
+			ui.OpenSession(c.open)
 		}
 		if preview {
 			ui.ShowTrayPreview()
@@ -192,7 +192,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 		go c.srv.Serve(ctx, func(r instance.Request) {
 			fyne.Do(func() {
 				if r.Open != "" {
-					ui.OpenConsole(r.Open)
+					ui.OpenSession(r.Open)
 				} else {
 					ui.ShowDashboard()
 				}

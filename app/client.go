@@ -22,6 +22,9 @@ type Client interface {
 	Resume(ctx context.Context, name string) error
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
 	Attach(ctx context.Context, id string) (*api.AttachConn, error)
+	// Transcript reads a session's output (from < 0: the end's last bytes);
+	// a task id picks its latest session.
+	Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error)
 	Events(ctx context.Context) (<-chan supervisor.Event, error)
 }
 

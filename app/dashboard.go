@@ -33,6 +33,9 @@ type dashboard struct {
 	// count for; the ticker rewrites only these.
 	timings []timing
 	stop    context.CancelFunc // the ticker; nil while hidden
+	// pane is the right-hand pane showing the focused task.
+	pane    *cardPanel
+	focused string
 }
 
 type timing struct {
@@ -103,7 +106,9 @@ func (u *UI) newDashboard() *dashboard {
 		container.NewTabItemWithIcon("Board", theme.GridIcon(), board),
 		container.NewTabItemWithIcon("Projects", theme.FolderIcon(), container.NewVScroll(d.projects)),
 	)
-	d.win.SetContent(container.NewBorder(toolbar, nil, nil, nil, tabs))
+	d.pane = d.newCardPanel()
+	pane := container.New(&fixedWidth{w: 560}, d.pane.root)
+	d.win.SetContent(container.NewBorder(toolbar, nil, nil, pane, tabs))
 	d.win.Resize(fyne.NewSize(1280, 760))
 	d.update()
 	return d
@@ -210,6 +215,27 @@ func (d *dashboard) update() {
 		d.columns[st].Refresh()
 	}
 	d.updateProjects()
+	d.pane.refresh()
+}
+
+// fixedWidth gives its one child a fixed width (and nothing while the
+// child is hidden).
+type fixedWidth struct{ w float32 }
+
+func (l *fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	for _, o := range objs {
+		if o.Visible() {
+			return fyne.NewSize(l.w, o.MinSize().Height)
+		}
+	}
+	return fyne.NewSize(0, 0)
 }
 
 // card draws one task.
@@ -245,6 +271,9 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	bg.CornerRadius = 6
 	bg.StrokeColor = LevelColor(c.Level)
 	bg.StrokeWidth = 1
+	if t.ID == d.focused {
+		bg.StrokeWidth = 3
+	}
 	return container.NewPadded(container.NewStack(bg, container.NewPadded(container.NewVBox(parts...))))
 }
 
@@ -279,6 +308,9 @@ func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
 	}
 	if t.State == supervisor.TaskBlocked {
 		btn("Requeue", theme.MediaReplayIcon(), func() { u.showRequeue(t) })
+	}
+	if t.Attempt > 0 || c.Session != "" {
+		btn("Last screen", theme.VisibilityIcon(), func() { d.focus(t.ID) })
 	}
 	if !t.State.Final() {
 		btn("Cancel", theme.CancelIcon(), func() { u.confirmCancel(t) })

@@ -62,8 +62,14 @@ func (u *UI) showRequeue(t supervisor.Task) {
 	note := widget.NewMultiLineEntry()
 	note.SetPlaceHolder("A note for the next session (optional)")
 	note.SetMinRowsVisible(3)
+	note.Wrapping = fyne.TextWrapWord
+	items := []*widget.FormItem{widget.NewFormItem("Task", wrapped(t.Title, widget.MediumImportance))}
+	if t.Reason != "" {
+		items = append(items, widget.NewFormItem("Blocked", wrapped(t.Reason, widget.DangerImportance)))
+	}
+	items = append(items, widget.NewFormItem("Note", note))
 	d := dialog.NewForm(fmt.Sprintf("Requeue %s", t.ID), "Requeue", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Note", note)}, func(ok bool) {
+		items, func(ok bool) {
 			if !ok {
 				return
 			}
@@ -73,8 +79,9 @@ func (u *UI) showRequeue(t supervisor.Task) {
 				return err
 			})
 		}, parent)
-	d.Resize(fyne.NewSize(480, 240))
+	d.Resize(fyne.NewSize(520, 320))
 	d.Show()
+	parent.Canvas().Focus(note)
 }
 
 // showBlock asks for a reason and blocks the session's task.

@@ -24,6 +24,8 @@ type fakeClient struct {
 	projects []supervisor.ProjectInfo
 	events   chan supervisor.Event
 	calls    chan call
+	// transcripts by task id
+	transcripts map[string]supervisor.Transcript
 }
 
 func newFake() *fakeClient {
@@ -93,6 +95,20 @@ func (f *fakeClient) SetProjectSettings(ctx context.Context, name string, set ma
 	sort.Strings(keys)
 	f.record("SetProjectSettings", name, strings.Join(keys, " "))
 	return supervisor.ProjectInfo{Name: name}, nil
+}
+
+func (f *fakeClient) Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	tr, ok := f.transcripts[id]
+	if !ok {
+		return supervisor.Transcript{}, supervisor.NotFoundf("no transcript for %s", id)
+	}
+	if from < 0 {
+		from = max(0, tr.Size+from)
+	}
+	tr.From, tr.Data = from, tr.Data[from:]
+	return tr, nil
 }
 
 func (f *fakeClient) Attach(ctx context.Context, id string) (*api.AttachConn, error) {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -399,5 +400,53 @@ func TestConnWithdrawsNoticesThatAreOver(t *testing.T) {
 	case n := <-over:
 		t.Errorf("withdrew %+v too", n)
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// A click on the Blocked notice of an ended session lands on the blocked
+// card: the dashboard shows it focused, with the reason, the agent's last
+// screen from its transcript (through the emulator, colours and all) and
+// Requeue right there — not a console that cannot attach.
+func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
+	fake := newFake()
+	tr := []byte("\x1b[2J\x1b[HRunning migration 0042...\r\n\x1b[33mTaking the schema lock…\x1b[0m\r\n")
+	fake.transcripts = map[string]supervisor.Transcript{"t3": {SessionID: "t3.1", Size: int64(len(tr)), Data: tr}}
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.OpenSession("t3.1")
+	if len(u.consoles) != 0 {
+		t.Fatal("an ended session's notice opened a console")
+	}
+	d := u.dash
+	if d == nil || d.focused != "t3" || !d.pane.root.Visible() {
+		t.Fatalf("the dashboard is not focused on t3's card (focused %q)", d.focused)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(d.pane.view.Text(), "Taking the schema lock") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the last screen shows:\n%s\nstatus %q", d.pane.view.Text(), d.pane.status.Text)
+		}
+		time.Sleep(5 * time.Millisecond) // the transcript is read off the UI goroutine
+	}
+	head := strings.Join(texts(d.pane.head), "\n")
+	if !strings.Contains(head, "idle for 10m; no commits, no CPU") || !strings.Contains(head, "Requeue…") {
+		t.Fatalf("the card pane says:\n%s", head)
+	}
+	// A live session's notice still opens its console.
+	u.OpenSession("t2.1")
+	if _, ok := u.consoles["t2.1"]; !ok {
+		t.Fatal("a live session's notice did not open its console")
+	}
+	// Every card with a session behind it can show its last screen.
+	var shown []string
+	for _, st := range []supervisor.TaskState{supervisor.TaskBlocked, supervisor.TaskDone} {
+		for _, o := range d.columns[st].Objects {
+			if slices.Contains(texts(o), "Last screen") {
+				shown = append(shown, string(st))
+			}
+		}
+	}
+	if len(shown) != 2 {
+		t.Fatalf("Last screen on the cards of %v, want blocked and done", shown)
 	}
 }

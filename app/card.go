@@ -1,0 +1,263 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Last-screen rendering: the transcript's tail goes through the console's
+// emulator at the console's size; this much of it, enough for the last
+// screens and a few hundred lines to scroll back through.
+const (
+	cardTail       = 256 << 10
+	cardCols       = 100
+	cardRows       = 30
+	cardScrollback = 1000
+)
+
+// cardPanel is the dashboard's right-hand pane for one task: its state,
+// its reason or summary, the last screen its latest session printed with
+// the transcript's tail to scroll back through (read-only, through the
+// same VT emulator as the console), and its actions — Requeue right there
+// for a blocked task.
+type cardPanel struct {
+	u       *UI
+	root    *fyne.Container
+	head    *fyne.Container
+	status  *widget.Label
+	view    *termView
+	term    *Terminal
+	taskID  string
+	session string // the session whose transcript shows
+	cancel  context.CancelFunc
+}
+
+func (d *dashboard) newCardPanel() *cardPanel {
+	p := &cardPanel{u: d.u}
+	p.head = container.NewVBox()
+	p.status = widget.NewLabel("")
+	p.status.Importance = widget.LowImportance
+	p.status.Wrapping = fyne.TextWrapWord
+	p.view = newTermView(nil, nil)
+	p.view.onScroll = p.repaint
+	screenHead := widget.NewLabelWithStyle("Last screen (scroll for the transcript's tail)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewVBox(p.head, widget.NewSeparator(), screenHead)
+	p.root = container.NewBorder(top, p.status, nil, nil, consoleScreen(p.view))
+	p.root.Hide()
+	return p
+}
+
+// taskOf is the task a session id belongs to: "t3" for "t3.1" or
+// "t3.1.review"; a task id is its own.
+func taskOf(id string) string {
+	if i := strings.IndexByte(id, '.'); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
+// OpenSession is where a click on a session leads (a notification, a deep
+// link, `buildstation open ID`): its console while it runs, its card —
+// last screen, reason, Requeue — once it has ended.
+func (u *UI) OpenSession(id string) {
+	if u.snap.Connected && !sessionLive(u.snap, id) {
+		u.ShowCard(taskOf(id))
+		return
+	}
+	u.OpenConsole(id)
+}
+
+func sessionLive(s Snapshot, id string) bool {
+	for _, si := range s.Sessions {
+		if si.ID == id && si.State != supervisor.SessEnded {
+			return true
+		}
+	}
+	return false
+}
+
+// ShowCard opens the dashboard focused on task taskID's card.
+func (u *UI) ShowCard(taskID string) {
+	u.ShowDashboard()
+	u.dash.focus(taskID)
+}
+
+// focus shows taskID's card in the pane and marks it on the board.
+func (d *dashboard) focus(taskID string) {
+	d.focused = taskID
+	d.pane.show(taskID)
+	d.update()
+}
+
+// unfocus closes the pane.
+func (d *dashboard) unfocus() {
+	d.focused = ""
+	d.pane.close()
+	d.update()
+}
+
+func (p *cardPanel) close() {
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+	if p.term != nil {
+		p.term.Close()
+		p.term = nil
+	}
+	p.taskID = ""
+	p.root.Hide()
+}
+
+// show fills the pane for taskID and loads its transcript.
+func (p *cardPanel) show(taskID string) {
+	if p.taskID != taskID {
+		p.close()
+		p.taskID = taskID
+		p.term = NewTerminal(cardCols, cardRows, cardScrollback, nil)
+		p.view.offset.Store(0)
+		p.view.setSize(cardCols, cardRows)
+		p.reload()
+	}
+	p.refresh()
+	p.root.Show()
+}
+
+// refresh redraws the pane's header from the snapshot: the card may have
+// moved since the pane opened.
+func (p *cardPanel) refresh() {
+	if p.taskID == "" {
+		return
+	}
+	u := p.u
+	var t *supervisor.Task
+	for i := range u.snap.Tasks {
+		if u.snap.Tasks[i].ID == p.taskID {
+			t = &u.snap.Tasks[i]
+		}
+	}
+	var objs []fyne.CanvasObject
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { u.dash.unfocus() })
+	closeBtn.Importance = widget.LowImportance
+	if t == nil {
+		objs = append(objs, container.NewBorder(nil, nil, nil, closeBtn, widget.NewLabel("Task "+p.taskID+" is not on the board")))
+		p.head.Objects = objs
+		p.head.Refresh()
+		return
+	}
+	var si *supervisor.SessionInfo
+	if s, ok := SessionFor(u.snap, t.ID); ok {
+		si = &s
+	}
+	c := CardFor(*t, si, u.o.Now())
+	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	objs = append(objs, container.NewBorder(nil, nil, nil, closeBtn, title),
+		container.NewHBox(stateBadge(c.Badge, c.Level), widget.NewLabel(c.Meta)))
+	if c.Reason != "" {
+		objs = append(objs, wrapped("Why: "+c.Reason, widget.DangerImportance))
+	}
+	if t.State == supervisor.TaskDone && t.Summary != "" {
+		objs = append(objs, wrapped("Done: "+t.Summary, widget.SuccessImportance))
+	}
+	var btns []fyne.CanvasObject
+	if t.State == supervisor.TaskBlocked {
+		rq := widget.NewButtonWithIcon("Requeue…", theme.MediaReplayIcon(), func() { u.showRequeue(*t) })
+		rq.Importance = widget.HighImportance
+		btns = append(btns, rq)
+	}
+	if c.Session != "" {
+		id := c.Session
+		btns = append(btns, widget.NewButtonWithIcon("Console", theme.ComputerIcon(), func() { u.OpenConsole(id) }))
+	}
+	btns = append(btns, widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), p.reload))
+	objs = append(objs, container.NewHBox(append(btns, layout.NewSpacer())...))
+	p.head.Objects = objs
+	p.head.Refresh()
+}
+
+func wrapped(s string, imp widget.Importance) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = imp
+	return l
+}
+
+// reload reads the tail of the task's latest transcript into a fresh
+// emulator and shows its last screen.
+func (p *cardPanel) reload() {
+	if p.cancel != nil {
+		p.cancel()
+	}
+	cl := p.u.conn.Client()
+	if cl == nil {
+		p.status.SetText("no station is running; the last screen shows once it is back")
+		return
+	}
+	ctx, cancel := context.WithTimeout(p.u.ctx, 20*time.Second)
+	p.cancel = cancel
+	taskID, term := p.taskID, NewTerminal(cardCols, cardRows, cardScrollback, nil)
+	p.status.SetText("reading the transcript…")
+	go func() {
+		defer cancel()
+		tr, err := cl.Transcript(ctx, taskID, -cardTail)
+		if err == nil {
+			term.Write(tr.Data)
+		}
+		fyne.Do(func() {
+			if p.taskID != taskID || ctx.Err() == context.Canceled {
+				term.Close()
+				return
+			}
+			if p.term != nil {
+				p.term.Close()
+			}
+			p.term = term
+			switch {
+			case err != nil:
+				p.status.SetText("no transcript to show: " + err.Error())
+			case tr.Size == 0:
+				p.status.SetText(fmt.Sprintf("session %s printed nothing", tr.SessionID))
+			default:
+				what := "ended"
+				if tr.Live {
+					what = "still running; Reload for newer output"
+				}
+				p.session = tr.SessionID
+				p.status.SetText(fmt.Sprintf("session %s (%s) · the last %s of its transcript, read-only · buildstation logs %s", tr.SessionID, what, byteSize(int64(len(tr.Data))), tr.SessionID))
+			}
+			p.repaintNow()
+		})
+	}()
+}
+
+// repaint draws the window the scroll asks for; the pane is read-only and
+// small, so it paints on Fyne's goroutine directly.
+func (p *cardPanel) repaint() { fyne.Do(p.repaintNow) }
+
+func (p *cardPanel) repaintNow() {
+	if p.term == nil {
+		return
+	}
+	p.view.show(p.term.Window(int(p.view.offset.Load()), int(p.view.height.Load())))
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
