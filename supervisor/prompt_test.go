@@ -197,3 +197,31 @@ func TestProbeTargetCarriesTheTreesCPU(t *testing.T) {
 		t.Fatal("a process table backend got a tree CPU func")
 	}
 }
+
+// A dialog on screen (Claude Code's folder trust, "No, exit" preselected)
+// is never answered by the prompt's Enter: the prompt waits, the session
+// is surfaced as needs-permission, and once a person has answered the
+// prompt is typed.
+func TestPromptWaitsOutADialog(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p, opts := claudeProject("web", time.Minute, time.Minute)
+		h := startWith(t, opts, p)
+		task := h.add("web", "trust first")
+		proc := h.proc()
+		proc.say("Accessing workspace: /src/web\r\nIs this a project you created or one you trust?\r\n❯ 1. Yes, proceed\r\n  2. No, exit\r\n")
+		advance(promptWait + time.Second)
+		if w := proc.Writes(); len(w) != 0 {
+			t.Fatalf("typed %.80q into a dialog", w)
+		}
+		if got := h.session(task.ID); got.State != SessNeedsPermission {
+			t.Fatalf("session %s with a dialog on screen, want needs-permission", got.State)
+		}
+		// A person answers; the TUI redraws without the dialog.
+		proc.say("\x1b[2J\x1b[H╭ Claude Code ╮\r\n❯ \r\n" + strings.Repeat(" ", screenTail))
+		advance(promptRetry + enterDelay)
+		w := proc.Writes()
+		if len(w) != 2 || !strings.Contains(w[0], "Task "+task.ID) || w[1] != "\r" {
+			t.Fatalf("after the dialog: writes %.120q, want the prompt and Enter", w)
+		}
+	})
+}

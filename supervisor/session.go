@@ -37,6 +37,9 @@ const (
 	// promptSettle is how long after the tools were listed the prompt is
 	// typed: the answer to tools/list is still on its way to the agent.
 	promptSettle = 300 * time.Millisecond
+	// promptRetry is how often a prompt held back by a dialog on screen
+	// looks again.
+	promptRetry = 5 * time.Second
 )
 
 // sessionSpec is everything a session needs to run, fixed at start.
@@ -351,9 +354,10 @@ func (s *session) onDeadline(ctx context.Context) {
 	if now.Before(s.deadline()) {
 		return // stale wake-up; rearm follows
 	}
-	if s.promptDue {
+	if _, dialog := dialogOnScreen(s.con.snapshot()); s.promptDue && !dialog {
 		// Silence before the agent has its task is not a wedge: the
-		// window starts when the prompt is typed.
+		// window starts when the prompt is typed. A dialog that holds the
+		// agent up (folder trust) is surfaced below, as at any time.
 		s.arm(now)
 		return
 	}
@@ -469,6 +473,13 @@ func (s *session) nudge(now time.Time) {
 func (s *session) typePrompt(now time.Time) {
 	s.promptC = nil
 	if !s.promptDue {
+		return
+	}
+	if d, ok := dialogOnScreen(s.con.snapshot()); ok {
+		// The prompt's Enter would answer it ("No, exit" at folder trust):
+		// wait for a person to, as the watchdog asks them to.
+		s.log.Info("a dialog holds the prompt back", "dialog", d)
+		s.promptC = time.After(promptRetry)
 		return
 	}
 	s.promptDue = false
