@@ -112,7 +112,10 @@ func runDaemon(ctx context.Context, homeFlag string, args []string) int {
 	}
 	log, closeLog := stationLog(home, true)
 	defer closeLog()
-	if err := daemon.Run(ctx, stationOptions(home, log)); err != nil {
+	opt := stationOptions(home, log)
+	// The log says it too, but a person at the terminal reads this line.
+	opt.Stopping = func(plan string) { fmt.Fprintln(os.Stderr, "buildstation: "+plan) }
+	if err := daemon.Run(ctx, opt); err != nil {
 		if instance.IsOwned(err) {
 			// Exit 0: launchd's KeepAlive, systemd's Restart=on-failure
 			// and the logon task restart a station that failed, and this

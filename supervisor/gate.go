@@ -61,5 +61,9 @@ func (st *Station) gateReason(spec sessionSpec) string {
 	if v.Passed {
 		return fmt.Sprintf("; gate: passes on HEAD %s", short(v.SHA))
 	}
-	return fmt.Sprintf("; gate: fails on HEAD %s (%s)", short(v.SHA), strings.TrimSpace(lastLine([]byte(v.Tail))))
+	last := strings.TrimSpace(lastLine([]byte(v.Tail)))
+	if last == "" {
+		return fmt.Sprintf("; gate: fails on HEAD %s, printing nothing", short(v.SHA))
+	}
+	return fmt.Sprintf("; gate: fails on HEAD %s (%s)", short(v.SHA), last)
 }

@@ -51,7 +51,11 @@ func resumeNote(r Resumed, branch string) string {
 		} else if r.Dirty {
 			what = "later commits and uncommitted work"
 		}
-		fmt.Fprintf(&b, " The %s were saved on branch %s (%s); look there before redoing anything.", what, r.Saved, strings.Join(r.SavedCommits, "; "))
+		verb := "were"
+		if what == "uncommitted work" {
+			verb = "was"
+		}
+		fmt.Fprintf(&b, " The %s %s saved on branch %s (%s); look there before redoing anything.", what, verb, r.Saved, strings.Join(r.SavedCommits, "; "))
 	}
 	if r.Failed != nil && !r.Failed.Passed {
 		if tail := strings.TrimSpace(r.Failed.Tail); tail != "" {

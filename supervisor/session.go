@@ -67,6 +67,7 @@ type sessionSpec struct {
 type outcome struct {
 	kind     outcomeKind
 	code     int    // exit code for outExited
+	exitErr  string // for outExited without a code: what ended it ("agent killed by signal: killed")
 	reason   string // block reason for outBlocked
 	lastLine string
 }
@@ -204,13 +205,17 @@ func (s *session) readLoop() {
 // the agent's whole process tree is gone.
 func (s *session) run(ctx context.Context) outcome {
 	defer close(s.done)
-	exited := make(chan int, 1)
+	type exit struct {
+		code int
+		err  error
+	}
+	exited := make(chan exit, 1)
 	go func() {
 		code, err := s.proc.Wait()
 		if err != nil && code == 0 {
 			code = -1
 		}
-		exited <- code
+		exited <- exit{code, err}
 	}()
 	// Arm before the first read: output read earlier would be older than
 	// the window and never count, leaving an agent that printed at once
@@ -263,7 +268,7 @@ func (s *session) run(ctx context.Context) outcome {
 			if o, end := s.handle(ctx, c); end {
 				return o
 			}
-		case code := <-exited:
+		case x := <-exited:
 			// Let the reader drain the agent's last words for the reason.
 			select {
 			case <-s.readerDone:
@@ -272,7 +277,11 @@ func (s *session) run(ctx context.Context) outcome {
 			s.wd.State = SessEnded
 			s.publish()
 			s.stop() // children the agent left behind
-			return outcome{kind: outExited, code: code, lastLine: lastLine(s.con.snapshot())}
+			o := outcome{kind: outExited, code: x.code, lastLine: lastLine(s.con.snapshot())}
+			if x.err != nil && x.code < 0 {
+				o.exitErr = x.err.Error() // a signal, not a code: say which
+			}
+			return o
 		}
 		if s.wd.State == SessEnded {
 			// Blocked: the task is already settled; now end the tree.

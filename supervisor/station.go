@@ -570,6 +570,9 @@ func (st *Station) settle(s *session, o outcome) {
 	switch o.kind {
 	case outExited:
 		reason := fmt.Sprintf("agent exited with code %d before completing the task", o.code)
+		if o.exitErr != "" {
+			reason = o.exitErr + ", before completing the task"
+		}
 		if o.lastLine != "" {
 			reason += fmt.Sprintf("; its last line: %q", o.lastLine)
 		}

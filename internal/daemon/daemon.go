@@ -45,6 +45,9 @@ type Options struct {
 	Desktop func(home string) (notices.Desktop, error)
 	// Ready, if set, is called once the API answers, with its base URL.
 	Ready func(url string)
+	// Stopping, if set, is told in one sentence what stopping does to the
+	// running sessions, the moment ctx ends (Ctrl-C, SIGTERM).
+	Stopping func(plan string)
 }
 
 // Run loads the home's config and runs a station on it until ctx ends. A bad
@@ -147,6 +150,14 @@ func Run(ctx context.Context, o Options) error {
 	if o.Ready != nil {
 		o.Ready(url)
 	}
+	go func() {
+		<-ctx.Done()
+		plan := st.StopPlan()
+		o.Log.Info(plan)
+		if o.Stopping != nil {
+			o.Stopping(plan)
+		}
+	}()
 	go func() { errc <- st.Run(ctx) }()
 	err = <-errc
 	cancel()

@@ -245,8 +245,10 @@ func (n *narrator) show(ctx context.Context, e supervisor.Event) {
 		switch s.State {
 		case supervisor.SessNudged, supervisor.SessQuiet, supervisor.SessIdle, supervisor.SessNeedsPermission:
 			why := ""
-			if s.Why != "" {
-				why = " (" + s.Why + ")"
+			// Why may start with the state's own name ("quiet: 4.7s CPU"):
+			// say it once.
+			if w := strings.TrimPrefix(s.Why, s.State.String()+": "); w != "" {
+				why = " (" + w + ")"
 			}
 			n.say("  session %s is %s%s", s.ID, s.State, why)
 		}
