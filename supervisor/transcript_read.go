@@ -91,4 +91,3 @@ func validLogName(id string) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_')
 	})
 }
-
