@@ -7,7 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
-	"strconv"
+	"math"
 
 	"fyne.io/fyne/v2"
 	xdraw "golang.org/x/image/draw"
@@ -33,11 +33,16 @@ func LevelColor(l Level) color.Color { return levelColors[l] }
 // menu bar, small enough to encode in a millisecond.
 const badgeSize = 64
 
-// BadgeIcon draws the tray icon for b over base (a PNG): a dot in the
-// level's colour in the bottom-right corner, with the count in it. With
-// template set it draws the monochrome variant for the macOS menu bar:
-// black on transparent, the dot cut out of the base and the count cut out
-// of the dot, so the OS can tint it.
+// BadgeIcon draws the tray icon for b over base (a PNG): in the
+// bottom-right corner, a mark whose shape says the level without its
+// colour — a red octagon with "!" for blocked, an amber square with pause
+// bars for a session waiting on a person, a blue diamond with "R" for
+// reviewing, a green dot for working, a grey ring with "x" for no station
+// — each legible at 16 px. With template set it draws the monochrome
+// variant for the macOS menu bar: black on transparent, the mark cut out
+// of the base as an outline with its glyph inside (working alone is a
+// solid dot), so the OS can tint it and the shapes still tell blocked from
+// working.
 func BadgeIcon(base []byte, b Badge, template bool) (fyne.Resource, error) {
 	src, _, err := image.Decode(bytes.NewReader(base))
 	if err != nil {
@@ -45,39 +50,98 @@ func BadgeIcon(base []byte, b Badge, template bool) (fyne.Resource, error) {
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, badgeSize, badgeSize))
 	xdraw.CatmullRom.Scale(img, img.Bounds(), src, src.Bounds(), draw.Over, nil)
-	if b.Level == LevelNone && !template {
+	if b.Level == LevelNone {
 		return encodeIcon(img, b, template)
 	}
-	// The dot: a ring of transparency around it keeps it apart from the
-	// icon at 16 px.
-	const r = 15.0
+	const r = 17.0
 	cx, cy := float64(badgeSize)-r-1, float64(badgeSize)-r-1
+	inside := levelShapes[b.Level]
 	fill := levelColors[b.Level]
+	ink := color.NRGBA{0xff, 0xff, 0xff, 0xff}
 	if template {
-		fill = color.NRGBA{0, 0, 0, 0xff}
+		fill, ink = color.NRGBA{0, 0, 0, 0xff}, color.NRGBA{0, 0, 0, 0xff}
 	}
-	disc(img, cx, cy, r+3, color.NRGBA{}, true)
-	if b.Level == LevelNone && template {
+	// A ring of transparency keeps the mark apart from the icon at 16 px.
+	paint(img, cx, cy, r+3, inside, color.NRGBA{}, true)
+	if b.Level == LevelOffline {
+		paint(img, cx, cy, r, inside, fill, false)
+		paint(img, cx, cy, r-5, inside, color.NRGBA{}, true)
+		drawLabel(img, "x", int(cx), int(cy), fill)
 		return encodeIcon(img, b, template)
 	}
-	disc(img, cx, cy, r, fill, false)
-	label := ""
-	switch {
-	case b.Level == LevelOffline:
-		label = "×"
-	case b.Count > 99:
-		label = "99"
-	case b.Count > 0:
-		label = strconv.Itoa(b.Count)
+	paint(img, cx, cy, r, inside, fill, false)
+	if template && b.Level != LevelWorking {
+		// Monochrome: an outline with the glyph inside, so that only
+		// working is a solid dot.
+		paint(img, cx, cy, r-3.5, inside, color.NRGBA{}, true)
 	}
-	if label != "" {
-		ink := color.NRGBA{0xff, 0xff, 0xff, 0xff}
-		if template {
-			ink = color.NRGBA{} // cut out
+	switch b.Level {
+	case LevelBlocked:
+		drawLabel(img, "!", int(cx), int(cy), ink)
+	case LevelReviewing:
+		drawLabel(img, "R", int(cx), int(cy), ink)
+	case LevelAttention:
+		// Pause bars.
+		for _, x := range []float64{cx - 6, cx + 2} {
+			bar := func(dx, dy, _ float64) bool { return dx >= 0 && dx <= 4 && dy >= -8 && dy <= 8 }
+			paintAt(img, x, cy, 10, bar, ink, false)
 		}
-		drawLabel(img, label, int(cx), int(cy), ink)
 	}
 	return encodeIcon(img, b, template)
+}
+
+// shape reports whether (dx, dy), from the mark's centre, is inside a mark
+// of radius r.
+type shape func(dx, dy, r float64) bool
+
+var levelShapes = map[Level]shape{
+	LevelWorking:   func(dx, dy, r float64) bool { return dx*dx+dy*dy <= r*r*0.7 }, // a dot, smaller than the rest
+	LevelReviewing: func(dx, dy, r float64) bool { return math.Abs(dx)+math.Abs(dy) <= r*1.15 },
+	LevelAttention: func(dx, dy, r float64) bool {
+		return math.Abs(dx) <= r*0.85 && math.Abs(dy) <= r*0.85
+	},
+	LevelBlocked: func(dx, dy, r float64) bool {
+		return math.Abs(dx) <= r && math.Abs(dy) <= r && math.Abs(dx)+math.Abs(dy) <= r*1.42
+	},
+	LevelOffline: func(dx, dy, r float64) bool { return dx*dx+dy*dy <= r*r },
+}
+
+// paint fills the shape of radius r around (cx, cy), antialiased by 4x4
+// supersampling; with clear it erases instead (alpha towards 0).
+func paint(img *image.NRGBA, cx, cy, r float64, in shape, c color.NRGBA, clear bool) {
+	paintAt(img, cx, cy, r, in, c, clear)
+}
+
+func paintAt(img *image.NRGBA, cx, cy, r float64, in shape, c color.NRGBA, clear bool) {
+	const ss = 4
+	for y := int(cy - r - 2); y <= int(cy+r+2); y++ {
+		for x := int(cx - r - 2); x <= int(cx+r+2); x++ {
+			if !(image.Point{x, y}.In(img.Rect)) {
+				continue
+			}
+			n := 0
+			for sy := 0; sy < ss; sy++ {
+				for sx := 0; sx < ss; sx++ {
+					dx := float64(x) + (float64(sx)+0.5)/ss - cx
+					dy := float64(y) + (float64(sy)+0.5)/ss - cy
+					if in(dx, dy, r) {
+						n++
+					}
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			cov := float64(n) / (ss * ss)
+			old := img.NRGBAAt(x, y)
+			if clear {
+				old.A = uint8(float64(old.A) * (1 - cov))
+				img.SetNRGBA(x, y, old)
+				continue
+			}
+			img.SetNRGBA(x, y, blend(old, c, cov))
+		}
+	}
 }
 
 func encodeIcon(img image.Image, b Badge, template bool) (fyne.Resource, error) {
@@ -90,40 +154,6 @@ func encodeIcon(img image.Image, b Badge, template bool) (fyne.Resource, error) 
 		name = "template-" + name
 	}
 	return fyne.NewStaticResource(name, buf.Bytes()), nil
-}
-
-// disc paints a filled circle, antialiased by 4x4 supersampling; with
-// clear it erases instead (alpha towards 0).
-func disc(img *image.NRGBA, cx, cy, r float64, c color.NRGBA, clear bool) {
-	const ss = 4
-	for y := int(cy - r - 1); y <= int(cy+r+1); y++ {
-		for x := int(cx - r - 1); x <= int(cx+r+1); x++ {
-			if !(image.Point{x, y}.In(img.Rect)) {
-				continue
-			}
-			in := 0
-			for sy := 0; sy < ss; sy++ {
-				for sx := 0; sx < ss; sx++ {
-					dx := float64(x) + (float64(sx)+0.5)/ss - cx
-					dy := float64(y) + (float64(sy)+0.5)/ss - cy
-					if dx*dx+dy*dy <= r*r {
-						in++
-					}
-				}
-			}
-			if in == 0 {
-				continue
-			}
-			cov := float64(in) / (ss * ss)
-			old := img.NRGBAAt(x, y)
-			if clear {
-				old.A = uint8(float64(old.A) * (1 - cov))
-				img.SetNRGBA(x, y, old)
-				continue
-			}
-			img.SetNRGBA(x, y, blend(old, c, cov))
-		}
-	}
 }
 
 // blend lays c with coverage cov over old.

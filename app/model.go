@@ -55,11 +55,7 @@ func Count(s Snapshot) Counts {
 
 // Header is the tray menu's first line.
 func (c Counts) Header() string {
-	h := fmt.Sprintf("Working %d · Reviewing %d · Idle %d · Blocked %d", c.Working, c.Reviewing, c.Idle, c.Blocked)
-	if c.Permission > 0 {
-		h += fmt.Sprintf(" · Needs you %d", c.Permission)
-	}
-	return h
+	return fmt.Sprintf("Working %d · Reviewing %d · Idle %d · Needs you %d · Blocked %d", c.Working, c.Reviewing, c.Idle, c.Permission, c.Blocked)
 }
 
 // Level is how urgent the station's state is; the tray badge shows the
@@ -84,7 +80,10 @@ func (l Level) String() string {
 	return "unknown"
 }
 
-// Badge is what the tray icon shows: a level and how many things are at it.
+// Badge is what the tray icon shows: the most urgent level present, as a
+// shape, and how many tasks wait on a person (blocked, idle or asking
+// permission) — the same count whatever the level, said in words by the
+// tooltip and the menu.
 type Badge struct {
 	Level Level
 	Count int
@@ -97,17 +96,18 @@ func BadgeFor(s Snapshot) Badge {
 		return Badge{Level: LevelOffline}
 	}
 	c := Count(s)
+	waiting := c.Blocked + c.Idle + c.Permission
 	switch {
 	case c.Blocked > 0:
-		return Badge{LevelBlocked, c.Blocked}
+		return Badge{LevelBlocked, waiting}
 	case c.Idle+c.Permission > 0:
-		return Badge{LevelAttention, c.Idle + c.Permission}
+		return Badge{LevelAttention, waiting}
 	case c.Reviewing > 0:
-		return Badge{LevelReviewing, c.Reviewing}
+		return Badge{LevelReviewing, waiting}
 	case c.Working > 0:
-		return Badge{LevelWorking, c.Working}
+		return Badge{LevelWorking, waiting}
 	}
-	return Badge{Level: LevelNone}
+	return Badge{Level: LevelNone, Count: waiting}
 }
 
 // Tooltip says the counts in words, for the tray title where the OS shows
@@ -116,7 +116,24 @@ func (b Badge) Tooltip(c Counts) string {
 	if b.Level == LevelOffline {
 		return "Build Station: no station running"
 	}
-	return "Build Station: " + c.Header()
+	var what string
+	switch b.Level {
+	case LevelBlocked:
+		what = "a task is blocked"
+	case LevelAttention:
+		what = "a session waits for you"
+	case LevelReviewing:
+		what = "reviewing"
+	case LevelWorking:
+		what = "working"
+	default:
+		what = "nothing running"
+	}
+	wait := fmt.Sprintf("%d tasks wait for you", b.Count)
+	if b.Count == 1 {
+		wait = "1 task waits for you"
+	}
+	return fmt.Sprintf("Build Station: %s, %s — %s", what, wait, c.Header())
 }
 
 // Columns are the dashboard's, in board order (cancelled tasks are not

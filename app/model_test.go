@@ -30,7 +30,7 @@ func TestCount(t *testing.T) {
 	if got != want {
 		t.Fatalf("Count = %+v, want %+v", got, want)
 	}
-	if h := got.Header(); h != "Working 3 · Reviewing 1 · Idle 3 · Blocked 1 · Needs you 1" {
+	if h := got.Header(); h != "Working 3 · Reviewing 1 · Idle 3 · Needs you 1 · Blocked 1" {
 		t.Errorf("Header = %q", h)
 	}
 }
@@ -47,12 +47,13 @@ func TestBadgeFor(t *testing.T) {
 	}{
 		{"nothing", nil, 0, false, Badge{LevelNone, 0}},
 		{"offline wins over everything", []supervisor.SessionState{W}, 2, true, Badge{LevelOffline, 0}},
-		{"working", []supervisor.SessionState{W, S, Q}, 0, false, Badge{LevelWorking, 3}},
-		{"reviewing beats working", []supervisor.SessionState{W, R}, 0, false, Badge{LevelReviewing, 1}},
+		// The count is what waits for a person, whatever the level.
+		{"working", []supervisor.SessionState{W, S, Q}, 0, false, Badge{LevelWorking, 0}},
+		{"reviewing beats working", []supervisor.SessionState{W, R}, 0, false, Badge{LevelReviewing, 0}},
 		{"idle beats reviewing", []supervisor.SessionState{W, R, I}, 0, false, Badge{LevelAttention, 1}},
 		{"nudged is attention", []supervisor.SessionState{N, W}, 0, false, Badge{LevelAttention, 1}},
 		{"permission is attention", []supervisor.SessionState{P, I}, 0, false, Badge{LevelAttention, 2}},
-		{"blocked beats all", []supervisor.SessionState{P, I, R, W}, 2, false, Badge{LevelBlocked, 2}},
+		{"blocked beats all", []supervisor.SessionState{P, I, R, W}, 2, false, Badge{LevelBlocked, 4}},
 		{"blocked alone", nil, 1, false, Badge{LevelBlocked, 1}},
 	}
 	for _, tt := range tests {
