@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -66,7 +71,7 @@ func (e *env) agentComplete(summary string) error {
 	if err != nil {
 		return err
 	}
-	return c.AgentComplete(e.ctx, summary)
+	return e.retry("report the task done", func(ctx context.Context) error { return c.AgentComplete(ctx, summary) })
 }
 
 func (e *env) agentBlock(reason string) error {
@@ -77,7 +82,7 @@ func (e *env) agentBlock(reason string) error {
 	if err != nil {
 		return err
 	}
-	return c.AgentBlock(e.ctx, reason)
+	return e.retry("report the task blocked", func(ctx context.Context) error { return c.AgentBlock(ctx, reason) })
 }
 
 func (e *env) agentProgress(pos []string) error {
@@ -116,5 +121,39 @@ func (e *env) agentReview(verdict, notes string) error {
 	if err != nil {
 		return err
 	}
-	return c.AgentReview(e.ctx, verdict, notes)
+	return e.retry("report the review", func(ctx context.Context) error { return c.AgentReview(ctx, verdict, notes) })
+}
+
+// agentDeadline is how long an agent's report is retried while the station
+// restarts or its shared board does not answer.
+var agentDeadline = 2 * time.Minute
+
+// retry runs call until it succeeds, fails for good (the station refused
+// it: a 4xx says why), or agentDeadline passes, waiting longer after each
+// try, and says on stderr what it is doing, so the agent (and the person
+// reading its console) knows the report is not lost yet.
+func (e *env) retry(what string, call func(ctx context.Context) error) error {
+	deadline := time.Now().Add(agentDeadline)
+	wait := 500 * time.Millisecond
+	for {
+		err := call(e.ctx)
+		var ae *api.Error
+		if err == nil || errors.As(err, &ae) && ae.Status != http.StatusServiceUnavailable && ae.Status != http.StatusBadGateway && ae.Status != http.StatusGatewayTimeout {
+			return err
+		}
+		if e.ctx.Err() != nil {
+			return err
+		}
+		if time.Now().Add(wait).After(deadline) {
+			return fmt.Errorf("could not %s within %v, the last try said: %w; run the same command again", what, agentDeadline, err)
+		}
+		fmt.Fprintf(e.stderr, "buildstation: could not %s yet (%v); retrying in %v, until %s\n",
+			what, err, wait, deadline.Format("15:04:05"))
+		select {
+		case <-e.ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 5*time.Second)
+	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,11 @@ func (e *env) sessionLs(asJSON bool) error {
 	list, err := c.Sessions(e.ctx)
 	if err != nil {
 		return err
+	}
+	// The other stations' sessions come from the shared board: when it
+	// does not answer they are missing, and the list says so.
+	if st, err := c.Status(e.ctx); err == nil && st.Board != nil && !st.Board.Reachable {
+		fmt.Fprintln(e.stderr, boardAway(st.Board)+"; other stations' sessions are not listed")
 	}
 	if asJSON {
 		if list == nil {

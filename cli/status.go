@@ -39,8 +39,17 @@ func (e *env) status(asJSON bool) error {
 	if asJSON {
 		return printJSON(e.stdout, st)
 	}
+	if st.Board != nil && !st.Board.Reachable {
+		// The board's counts are unknown: say what is known.
+		fmt.Fprintln(e.stdout, boardAway(st.Board))
+		fmt.Fprintf(e.stdout, "this station: working %d · reviewing %d · idle %d\n", st.Working, st.Reviewing, st.Idle)
+		return nil
+	}
 	fmt.Fprintf(e.stdout, "working %d · reviewing %d · idle %d · blocked %d · todo %d · done %d\n",
 		st.Working, st.Reviewing, st.Idle, st.Blocked, st.Tasks[supervisor.TaskTodo], st.Tasks[supervisor.TaskDone])
+	if st.Board != nil && st.Board.Queued > 0 {
+		fmt.Fprintf(e.stdout, "delivering %d queued transitions to the shared board\n", st.Board.Queued)
+	}
 	for _, name := range slices.Sorted(maps.Keys(st.Paused)) {
 		line := "paused: " + textsafe.Line(name)
 		if r := strings.TrimSpace(textsafe.Line(st.Paused[name])); r != "" {
@@ -49,6 +58,20 @@ func (e *env) status(asJSON bool) error {
 		fmt.Fprintln(e.stdout, line)
 	}
 	return nil
+}
+
+// boardAway is the line that says a shared board does not answer:
+// "board unreachable since 12:03:10, retrying (3 transitions queued)".
+func boardAway(l *supervisor.BoardLink) string {
+	line := "board unreachable"
+	if !l.DownSince.IsZero() {
+		line += " since " + l.DownSince.Local().Format("15:04:05")
+	}
+	line += ", retrying"
+	if l.Queued > 0 {
+		line += fmt.Sprintf(" (%d transitions queued)", l.Queued)
+	}
+	return line
 }
 
 // fillStatus gives every task column a count, zero included, so scripts can

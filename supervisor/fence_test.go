@@ -83,8 +83,12 @@ func TestSharedBoardSelfFencesWhenRenewalsFail(t *testing.T) {
 		if box.len() == 0 {
 			t.Fatal("nothing queued for the board while it was away")
 		}
-		if l := h.st.Link(); l == nil || l.Reachable || l.Queued == 0 {
+		if l := h.st.Link(); l == nil || l.Reachable || l.Queued == 0 || l.DownSince.IsZero() {
 			t.Fatalf("link = %+v, want unreachable with writes queued", l)
+		}
+		// Status degrades instead of failing.
+		if st, err := h.st.Status(h.ctx); err != nil || st.Board == nil || st.Board.Reachable || st.Board.Queued == 0 {
+			t.Fatalf("status while the board is away = %+v, %v; want the link, not an error", st, err)
 		}
 		if got := h.task(task.ID); got.State != TaskWorking {
 			t.Fatalf("task moved to %s while the board was down", got.State)

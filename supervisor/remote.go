@@ -75,16 +75,20 @@ func (st *Station) writeStates(ctx context.Context, sb SharedBoard) {
 }
 
 // remoteSessions lists the other stations' live sessions, or none on this
-// station's own board or when the shared board does not answer in time.
+// station's own board or when the shared board does not answer in time (a
+// board known to be away is not asked: status says so, with since when).
 func (st *Station) remoteSessions() []SessionInfo {
 	sb, ok := st.shared()
-	if !ok {
+	if !ok || !st.Link().Reachable {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), remoteTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), min(remoteTimeout, st.writeTimeout()))
 	defer cancel()
 	list, err := sb.OtherSessions(ctx)
 	if err != nil {
+		if unreachable(err) {
+			st.link.down(err)
+		}
 		st.log.Warn("list the other stations' sessions", "err", err)
 		return nil
 	}

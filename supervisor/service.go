@@ -27,7 +27,7 @@ func (st *Station) AddTask(ctx context.Context, nt NewTask) (Task, error) {
 	}
 	t, err := st.board.AddTask(ctx, nt)
 	if err != nil {
-		return Task{}, fmt.Errorf("add task: %w", err)
+		return Task{}, err // the board's error says "add task" already
 	}
 	st.publishTask(t)
 	st.poke()
@@ -131,12 +131,7 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 // Sessions lists live sessions: this station's in start order, then, on a
 // shared board, the other stations' (Station names where each runs).
 func (st *Station) Sessions() []SessionInfo {
-	live := st.liveSessions()
-	out := make([]SessionInfo, 0, len(live))
-	for _, s := range live {
-		out = append(out, s.Info())
-	}
-	return append(out, st.remoteSessions()...)
+	return append(st.ownSessions(), st.remoteSessions()...)
 }
 
 // Session returns one live session, of this station or, on a shared board,
@@ -243,32 +238,71 @@ func (st *Station) Attach(id string) (*Attachment, error) {
 }
 
 // Status counts tasks per column and sessions per state.
+//
+// On a shared board that does not answer, status degrades instead of
+// failing: it counts this station's own sessions, leaves the board's
+// counts out, and Board says since when the board is away and how many
+// writes wait for it.
 func (st *Station) Status(ctx context.Context) (Status, error) {
 	s := Status{Tasks: map[TaskState]int{}, Sessions: map[string]int{}}
 	for _, ts := range TaskStates {
 		s.Tasks[ts] = 0
 	}
+	if _, shared := st.shared(); shared {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, st.writeTimeout())
+		defer cancel()
+	}
+	err := st.countTasks(ctx, &s)
+	if err == nil {
+		var paused map[string]string
+		if paused, err = st.board.Paused(ctx); err == nil && len(paused) > 0 {
+			s.Paused = paused
+		}
+	}
+	if err != nil && unreachable(err) && st.Link() != nil {
+		st.link.down(err)
+		down := Status{Tasks: map[TaskState]int{}, Sessions: map[string]int{}, Board: st.Link()}
+		st.countSessions(&down, st.ownSessions())
+		return down, nil
+	}
+	if err != nil {
+		return Status{}, fmt.Errorf("status: %w", err)
+	}
+	st.countSessions(&s, st.Sessions())
+	s.Blocked = s.Tasks[TaskBlocked]
+	s.Board = st.Link()
+	return s, nil
+}
+
+// countTasks counts the board's tasks per column into s.
+func (st *Station) countTasks(ctx context.Context, s *Status) error {
 	if c, ok := st.board.(TaskCounter); ok {
 		n, err := c.CountTasks(ctx)
 		if err != nil {
-			return Status{}, fmt.Errorf("status: %w", err)
+			return err
 		}
 		for k, v := range n {
 			s.Tasks[k] = v
 		}
-	} else {
-		tasks, err := st.board.Tasks(ctx, TaskFilter{})
-		if err != nil {
-			return Status{}, fmt.Errorf("status: %w", err)
-		}
-		for _, t := range tasks {
-			s.Tasks[t.State]++
-		}
+		return nil
 	}
+	tasks, err := st.board.Tasks(ctx, TaskFilter{})
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		s.Tasks[t.State]++
+	}
+	return nil
+}
+
+// countSessions counts list into s by state.
+func (st *Station) countSessions(s *Status, list []SessionInfo) {
 	for i := SessStarting; i < SessEnded; i++ {
 		s.Sessions[i.String()] = 0
 	}
-	for _, si := range st.Sessions() {
+	for _, si := range list {
 		s.Sessions[si.State.String()]++
 		switch si.State {
 		case SessWorking, SessStarting, SessQuiet:
@@ -279,15 +313,16 @@ func (st *Station) Status(ctx context.Context) (Status, error) {
 			s.Idle++
 		}
 	}
-	s.Blocked = s.Tasks[TaskBlocked]
-	paused, err := st.board.Paused(ctx)
-	if err != nil {
-		return Status{}, fmt.Errorf("status: %w", err)
+}
+
+// ownSessions lists this station's live sessions only.
+func (st *Station) ownSessions() []SessionInfo {
+	live := st.liveSessions()
+	out := make([]SessionInfo, 0, len(live))
+	for _, s := range live {
+		out = append(out, s.Info())
 	}
-	if len(paused) > 0 {
-		s.Paused = paused
-	}
-	return s, nil
+	return out
 }
 
 // Projects lists projects with their effective settings.

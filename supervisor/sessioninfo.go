@@ -95,6 +95,11 @@ type Status struct {
 	Idle      int               `json:"idle"`
 	Blocked   int               `json:"blocked"`
 	Paused    map[string]string `json:"paused,omitempty"` // project → reason
+	// Board is a shared board's link: whether it answers, since when it
+	// does not, and how many writes wait for it. Absent on a station's
+	// own board. While it does not answer, Tasks and the other stations'
+	// sessions are not counted.
+	Board *BoardLink `json:"board,omitempty"`
 }
 
 // ProjectInfo is a project with its effective settings.

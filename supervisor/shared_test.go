@@ -56,6 +56,13 @@ func (b *sharedMem) isDown() bool {
 	return b.down
 }
 
+func (b *sharedMem) Tasks(ctx context.Context, f TaskFilter) ([]Task, error) {
+	if b.isDown() {
+		return nil, fmt.Errorf("list tasks: %w", ErrUnreachable)
+	}
+	return b.memBoard.Tasks(ctx, f)
+}
+
 func (b *sharedMem) SaveSession(ctx context.Context, r SessionRecord) error {
 	if b.isDown() {
 		return fmt.Errorf("save session: %w", ErrUnreachable)

@@ -3,8 +3,11 @@
 package team
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // The scenarios run one after another (each stops and starts a server, or
@@ -23,7 +26,13 @@ func TestChaosPartition(t *testing.T) {
 	for _, mode := range []string{"hole", "refuse"} {
 		f.mon.fault()
 		f.relays["A"].Set(mode)
-		time.Sleep(2 * lease)
+		time.Sleep(lease)
+		// status degrades and says so, instead of failing.
+		out, errOut, code, err := rig.CLI(bin, f.env("A"), "status")
+		if err != nil || code != 0 || !strings.Contains(out, "board unreachable since ") || !strings.Contains(out, "retrying") {
+			t.Errorf("status at A cut off (%s): exit %d %v\n%s%s", mode, code, err, out, errOut)
+		}
+		time.Sleep(lease)
 		f.relays["A"].Set("pass")
 		f.mon.heal()
 		time.Sleep(3 * time.Second)

@@ -42,6 +42,10 @@ func (s *Server) stationError(w http.ResponseWriter, r *http.Request, err error,
 		writeError(w, http.StatusConflict, ue.Msg)
 	case errors.Is(err, supervisor.ErrConflict):
 		writeError(w, http.StatusConflict, err.Error()+"; check its state and try again")
+	case errors.Is(err, supervisor.ErrUnreachable):
+		// Not the station's fault, and passing: the client may retry.
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, "the shared board did not answer ("+err.Error()+"); the station keeps retrying, try again in a moment")
 	default:
 		s.log.ErrorContext(r.Context(), "api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, http.StatusInternalServerError, "the station failed: "+err.Error()+"; see the station log")

@@ -134,7 +134,7 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 func (s *Store) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, error) {
 	rows, err := s.pool.Query(ctx, "SELECT state, COUNT(*) FROM tasks GROUP BY state")
 	if err != nil {
-		return nil, fmt.Errorf("count tasks: %w", err)
+		return nil, fmt.Errorf("count tasks: %w", reach(err))
 	}
 	defer rows.Close()
 	out := map[supervisor.TaskState]int{}
@@ -142,12 +142,12 @@ func (s *Store) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, e
 		var st string
 		var n int
 		if err := rows.Scan(&st, &n); err != nil {
-			return nil, fmt.Errorf("count tasks: %w", err)
+			return nil, fmt.Errorf("count tasks: %w", reach(err))
 		}
 		out[supervisor.TaskState(st)] = n
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("count tasks: %w", err)
+		return nil, fmt.Errorf("count tasks: %w", reach(err))
 	}
 	return out, nil
 }

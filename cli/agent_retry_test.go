@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// An agent's report is retried while the station answers 503 (its shared
+// board away), saying so on stderr, and lands when it can; a refusal (409:
+// the lease is lost) is not retried.
+func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
+	var calls atomic.Int32
+	refuse := atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case refuse.Load():
+			w.WriteHeader(http.StatusConflict)
+			w.Write([]byte(`{"error":"this station no longer holds task t1 (its lease was lost); stop working on it"}`))
+		case n <= 2:
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error":"the shared board did not answer"}`))
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("BUILDSTATION_URL", srv.URL)
+	t.Setenv("BUILDSTATION_TOKEN", "tok")
+	old := agentDeadline
+	agentDeadline = 30 * time.Second
+	defer func() { agentDeadline = old }()
+
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
+	if code != 0 || calls.Load() != 3 {
+		t.Fatalf("exit %d after %d calls, stderr %q; want 0 after 3", code, calls.Load(), errb.String())
+	}
+	if got := strings.Count(errb.String(), "retrying in"); got != 2 || !strings.Contains(errb.String(), "the shared board did not answer") {
+		t.Fatalf("stderr %q: want two lines saying why and when it retries", errb.String())
+	}
+
+	refuse.Store(true)
+	calls.Store(0)
+	errb.Reset()
+	code = Run(context.Background(), []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
+	if code == 0 || calls.Load() != 1 || !strings.Contains(errb.String(), "lease was lost") {
+		t.Fatalf("fenced agent: exit %d after %d calls, stderr %q; want a failure at once that tells the truth", code, calls.Load(), errb.String())
+	}
+}
