@@ -31,7 +31,7 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
-	out, err := s.run(ctx, "display-message", "-p", "-t", id, "#{window_id} #{pane_id} #{pane_pid} #{pane_dead} #{window_name}")
+	out, err := s.do(ctx, "display-message", "-p", "-t", id, "#{window_id} #{pane_id} #{pane_pid} #{pane_dead} #{window_name}")
 	if err != nil {
 		if missing(err) {
 			return nil, false, nil
@@ -44,7 +44,7 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 		return nil, false, nil
 	}
 	if f[3] == "1" {
-		_, _ = s.run(ctx, "kill-window", "-t", id)
+		_, _ = s.do(ctx, "kill-window", "-t", id)
 		return nil, false, nil
 	}
 	w := window{id: id, pane: f[1], pid: pid, name: name}
@@ -69,7 +69,7 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	// pipe-pane with a command replaces the dead station's pipe, whose
 	// cat then reads EOF and exits.
 	args := []string{"pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), piped))}
-	if _, err := s.run(ctx, args...); err != nil {
+	if _, err := s.do(ctx, args...); err != nil {
 		if missing(err) {
 			fifo.Close()
 			os.RemoveAll(dir)

@@ -43,6 +43,14 @@ type monitor struct {
 	wins    map[string]*proc // by window id
 	running bool
 	kick    chan struct{} // a session was dropped: the loop may end
+	ctl     *ctlClient    // the control client's command channel, while it runs
+}
+
+// client is the control client's command channel, or nil.
+func (m *monitor) client() *ctlClient {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.ctl
 }
 
 func (m *monitor) add(p *proc) {
@@ -171,16 +179,33 @@ func (m *monitor) control() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("tmux control client: %w", err)
 	}
+	c := &ctlClient{in: in}
 	ended := make(chan error, 1)
-	go func() { ended <- m.read(out) }()
-	// Replies come in order: the first block is attach-session's, the
-	// second refresh-client's; an %error on it means no subscriptions.
-	_, _ = io.WriteString(in, "refresh-client -B '"+subName+":%*:"+subFormat+"'\n")
+	go func() { ended <- m.read(out, c) }()
 	// The subscription reports every pane once when it starts, so a death
-	// while no client ran is seen now.
+	// while no client ran is seen now. An error means a tmux without
+	// subscriptions.
+	subscribed := make(chan error, 1)
+	go func() {
+		_, err := c.run(context.Background(), []string{"refresh-client", "-B", subName + ":%*:" + subFormat})
+		if err == nil {
+			m.mu.Lock()
+			m.ctl = c
+			m.mu.Unlock()
+		} else if !errors.Is(err, errCtlGone) {
+			err = errNoControl
+		}
+		subscribed <- err
+	}()
 	var res error
 	for done := false; !done; {
 		select {
+		case err := <-subscribed:
+			if err != nil {
+				in.Close()
+				<-ended
+				res, done = err, true
+			}
 		case res = <-ended:
 			done = true
 		case <-m.kick:
@@ -194,34 +219,64 @@ func (m *monitor) control() error {
 			}
 		}
 	}
+	m.mu.Lock()
+	if m.ctl == c {
+		m.ctl = nil
+	}
+	m.mu.Unlock()
+	c.close()
 	in.Close()
 	_ = cmd.Wait()
+	if errors.Is(res, errCtlGone) {
+		// It ended before the subscription was answered.
+		res = errNoControl
+	}
 	return res
 }
 
-// read follows the client's notifications until it ends.
-func (m *monitor) read(r io.Reader) error {
+// read follows the client's output until it ends: reply blocks go to the
+// calls waiting for them, notifications poke sessions.
+func (m *monitor) read(r io.Reader, c *ctlClient) error {
+	defer c.close()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	block := 0          // command reply blocks seen
-	subscribed := false // the subscription's reply ended well
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	var call *ctlCall // the reply being read, if it is a call's
+	inBlock := false
 	for sc.Scan() {
 		line := sc.Text()
+		if inBlock {
+			// Inside a reply every line is its text ("%0 0" from
+			// list-panes included) up to the block's end.
+			if strings.HasPrefix(line, "%end ") || strings.HasPrefix(line, "%error ") {
+				inBlock = false
+				if call != nil {
+					if strings.HasPrefix(line, "%error ") {
+						call.fail = true
+						call.err = call.out.String()
+						call.out.Reset()
+					}
+					close(call.done)
+					call = nil
+				}
+				continue
+			}
+			if call != nil {
+				call.out.WriteString(line)
+				call.out.WriteByte('\n')
+			}
+			continue
+		}
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
 		}
 		switch f[0] {
 		case "%begin":
-			block++
-		case "%end":
-			if block == 2 {
-				subscribed = true
-			}
-		case "%error":
-			if block == 2 {
-				_, _ = io.Copy(io.Discard, r)
-				return errNoControl
+			// %begin TIME NUMBER FLAGS: flags 1 marks a command this
+			// client sent; attach-session's own reply has 0.
+			inBlock = true
+			if len(f) >= 4 && f[3] == "1" {
+				call = c.next()
 			}
 		case "%subscription-changed":
 			// %subscription-changed NAME $S @W IDX %P : VALUE
@@ -236,11 +291,6 @@ func (m *monitor) read(r io.Reader) error {
 			_, _ = io.Copy(io.Discard, r)
 			return nil
 		}
-	}
-	if !subscribed {
-		// The client never got as far as the subscription: a tmux that
-		// does not know attach-session -f, or no session to attach to.
-		return errNoControl
 	}
 	return sc.Err()
 }

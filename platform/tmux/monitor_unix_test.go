@@ -3,12 +3,14 @@
 package tmux
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -107,4 +109,38 @@ func TestOneClientForAllSessions(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	_ = os.Getpid()
+}
+
+// TestCommandsThroughControlClient: once the control client is up, typing
+// (every printable character, UTF-8, ";" and quotes included), resizing
+// and reading a pane's state go through it, with no tmux process each.
+func TestCommandsThroughControlClient(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := collect(p)
+	end := time.Now().Add(deadline)
+	for s.mon.client() == nil {
+		if time.Now().After(end) {
+			t.Fatal("the control client never came up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	before := s.execs.Load()
+	lines := append(typetest.Lines(), `"quoted" 'single' $HOME #{pane_id} ~ {braces} \ back\slash`)
+	for _, in := range lines {
+		if _, err := p.Write([]byte(in + "\r")); err != nil {
+			t.Fatal(err)
+		}
+		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
+	}
+	if err := p.Resize(90, 30); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.paneState(t.Context(), p.(*proc).w.pane); err != nil || st.dead || st.gone {
+		t.Errorf("paneState = %+v, %v", st, err)
+	}
+	if n := s.execs.Load() - before; n != 0 {
+		t.Errorf("%d tmux processes run for commands while the control client was up", n)
+	}
 }

@@ -74,7 +74,7 @@ func (p *proc) Write(b []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
-	if _, err := p.sp.run(ctx, keyCommands(p.w.pane, b)...); err != nil {
+	if _, err := p.sp.do(ctx, keyCommands(p.w.pane, b)...); err != nil {
 		return 0, fmt.Errorf("type into session window %s: %w", p.w.id, err)
 	}
 	return len(b), nil
@@ -87,7 +87,7 @@ func (p *proc) Resize(cols, rows uint16) error {
 	cols, rows = size(cols, rows)
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
-	_, err := p.sp.run(ctx, "resize-window", "-t", p.w.id, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows)))
+	_, err := p.sp.do(ctx, "resize-window", "-t", p.w.id, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows)))
 	return err
 }
 
@@ -110,9 +110,9 @@ func (p *proc) Close() error {
 		defer cancel()
 		var err error
 		if errors.Is(p.err, ErrDetached) {
-			_, err = p.sp.run(ctx, "pipe-pane", "-t", p.w.pane)
+			_, err = p.sp.do(ctx, "pipe-pane", "-t", p.w.pane)
 		} else {
-			_, err = p.sp.run(ctx, "kill-window", "-t", p.w.id)
+			_, err = p.sp.do(ctx, "kill-window", "-t", p.w.id)
 		}
 		if err != nil && missing(err) {
 			err = nil
@@ -138,7 +138,7 @@ type paneState struct {
 }
 
 func (s *Spawner) paneState(ctx context.Context, pane string) (paneState, error) {
-	out, err := s.run(ctx, "display-message", "-p", "-t", pane, "#{pane_id} #{pane_dead} #{pane_dead_status} #{pane_dead_signal} #{pid}")
+	out, err := s.do(ctx, "display-message", "-p", "-t", pane, "#{pane_id} #{pane_dead} #{pane_dead_status} #{pane_dead_signal} #{pid}")
 	if err != nil {
 		if missing(err) {
 			return paneState{gone: true}, nil
@@ -195,7 +195,7 @@ func (p *proc) settle(st paneState, err error) {
 		// tmux refuses pipe-pane on a dead pane, even to close the pipe;
 		// killing the window closes it, and its status is read.
 		ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
-		_, _ = p.sp.run(ctx, "kill-window", "-t", p.w.id)
+		_, _ = p.sp.do(ctx, "kill-window", "-t", p.w.id)
 		cancel()
 	}
 }

@@ -32,6 +32,7 @@ func (s *Spawner) run(ctx context.Context, args ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	s.execs.Add(1)
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-S", s.sock}, args...)...)
 	cmd.Env = clientEnv()
 	var out, errb bytes.Buffer

@@ -75,7 +75,7 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if spec.Dir != "" {
 		args = append(args, "-c", spec.Dir)
 	}
-	out, err := s.run(ctx, append(args, "/bin/sh", script)...)
+	out, err := s.do(ctx, append(args, "/bin/sh", script)...)
 	if err != nil {
 		fifo.Close()
 		os.RemoveAll(dir)
@@ -89,20 +89,20 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	}
 	w.name = name
 	fail := func(err error) (supervisor.Proc, error) {
-		_, _ = s.run(context.Background(), "kill-window", "-t", w.id)
+		_, _ = s.do(context.Background(), "kill-window", "-t", w.id)
 		fifo.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
 	cols, rows := size(spec.Cols, spec.Rows)
-	if _, err := s.run(ctx, s.windowSetup(w, cols, rows)...); err != nil {
+	if _, err := s.do(ctx, s.windowSetup(w, cols, rows)...); err != nil {
 		return fail(err)
 	}
 	// The pipe signals Spawn and the script; Spawn waits for it so that
 	// a pipe that never attaches is an error now, not a silent agent.
 	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", started)
 	wait.Env = clientEnv()
-	if _, err := s.run(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), started, ready))); err != nil {
+	if _, err := s.do(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), started, ready))); err != nil {
 		return fail(err)
 	}
 	if err := wait.Run(); err != nil {

@@ -36,7 +36,7 @@ func (p *proc) stop(grace time.Duration) error {
 	// The pane stayed for its exit status (remain-on-exit); it is read.
 	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 	defer cancel()
-	if _, err := p.sp.run(ctx, "kill-window", "-t", p.w.id); err != nil && !missing(err) {
+	if _, err := p.sp.do(ctx, "kill-window", "-t", p.w.id); err != nil && !missing(err) {
 		errs = append(errs, fmt.Errorf("kill window %s of agent %d: %w", p.w.id, p.w.pid, err))
 	}
 	return errors.Join(errs...)

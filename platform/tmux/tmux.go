@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -43,8 +44,9 @@ type Spawner struct {
 	// tests shorten it.
 	WaitCheck time.Duration
 
-	mon       monitor // learns of every window's exit (see monitor)
-	noControl bool    // tests: the monitor scans as on a tmux before 3.2
+	mon       monitor      // learns of every window's exit (see monitor)
+	noControl bool         // tests: the monitor scans as on a tmux before 3.2
+	execs     atomic.Int64 // tmux processes run for commands (see do), for tests
 
 	mu sync.Mutex // serializes starting the server and its session
 
