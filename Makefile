@@ -107,28 +107,10 @@ deps:
 bench:
 	bash bench/bench.sh
 
-## package: the Windows installer exe and, on a Mac, the macOS app, with fyne's packager
-## (Windows: needs mingw, apt-get install -y gcc-mingw-w64-x86-64; macOS: needs a Mac with Xcode)
+## package: both Windows exes (buildstation.exe for the CLI, buildstationw.exe
+## for the tray, logon task and links) and, on a Mac, the signed macOS app
+## (scripts/package.sh says what signs it; needs mingw, and a Mac with Xcode)
 FYNE_TOOLS ?= fyne.io/tools/cmd/fyne@v1.7.4
 DIST       ?= bin/dist
 package:
-	mkdir -p $(DIST) $(DIST)/.bin
-	GOBIN=$(abspath $(DIST)/.bin) GOOS= GOARCH= CGO_ENABLED= $(GO) install $(FYNE_TOOLS)
-	@# fyne package -release bumps Build in FyneApp.toml and reformats it: keep ours
-	cp FyneApp.toml $(DIST)/.FyneApp.toml
-	CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 $(DIST)/.bin/fyne package -os windows -release; \
-	  rc=$$?; cp $(DIST)/.FyneApp.toml FyneApp.toml; exit $$rc
-	mv "Build Station.exe" $(DIST)/
-	@if [ "$$(uname -s)" = Darwin ]; then \
-	  { $(DIST)/.bin/fyne package -os darwin -release; rc=$$?; cp $(DIST)/.FyneApp.toml FyneApp.toml; [ $$rc = 0 ]; } && \
-	  plist="Build Station.app/Contents/Info.plist" && \
-	  awk 'FNR==NR { frag = frag $$0 "\n"; next } /^<\/dict>/ && !done { printf "%s", frag; done=1 } { print }' \
-	    platform/service/testdata/info-plist-additions.xml.golden "$$plist" >"$$plist.new" && mv "$$plist.new" "$$plist" && \
-	  codesign --force --deep -s - "Build Station.app" && \
-	  rm -rf "$(DIST)/Build Station.app" && mv "Build Station.app" $(DIST)/ && \
-	  echo "package: $(DIST)/Build Station.app (buildstation:// registered through CFBundleURLTypes; ad-hoc signed)"; \
-	else \
-	  echo "package: the macOS app needs a Mac (cgo for darwin needs Xcode's clang): run make package there;"; \
-	  echo "         it adds CFBundleURLTypes (platform/service/testdata/info-plist-additions.xml.golden) to Info.plist"; \
-	fi
-	@echo "package: $(DIST)/Build Station.exe"
+	GO=$(GO) DIST=$(DIST) FYNE_TOOLS=$(FYNE_TOOLS) bash scripts/package.sh

@@ -80,7 +80,10 @@ func stationLog(home string, toStderr bool) (*slog.Logger, func()) {
 	closeFn := func() {}
 	if err := os.MkdirAll(filepath.Join(home, config.DirLogs), 0o700); err == nil {
 		if f, err := os.OpenFile(filepath.Join(home, config.DirLogs, "station.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-			w = io.MultiWriter(w, f)
+			// The file first, stderr best effort: a GUI-subsystem
+			// buildstationw.exe (the logon task's) has no stderr, and a
+			// failed write there must not stop the log.
+			w = io.MultiWriter(f, bestEffort{w})
 			closeFn = func() { f.Close() }
 		}
 	}
@@ -89,6 +92,14 @@ func stationLog(home string, toStderr bool) (*slog.Logger, func()) {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeFn
+}
+
+// bestEffort writes to w and ignores its errors.
+type bestEffort struct{ w io.Writer }
+
+func (b bestEffort) Write(p []byte) (int, error) {
+	_, _ = b.w.Write(p)
+	return len(p), nil
 }
 
 func runDaemon(ctx context.Context, homeFlag string, args []string) int {

@@ -80,10 +80,18 @@ func runTray(ctx context.Context, homeFlag, verb string, args []string) int {
 	}
 	srv, err := instance.Listen(home)
 	if errors.Is(err, instance.ErrRunning) {
-		if err := instance.Send(home, instance.Request{Open: open}); err != nil {
-			return fail(err)
+		// The other tray may be starting: it listens a moment after it
+		// claims the home.
+		for i := 0; ; i++ {
+			err := instance.Send(home, instance.Request{Open: open})
+			if err == nil {
+				return 0
+			}
+			if i == 20 {
+				return fail(err)
+			}
+			time.Sleep(250 * time.Millisecond)
 		}
-		return 0
 	}
 	if err != nil {
 		return fail(err)
@@ -179,6 +187,15 @@ func serveTray(ctx context.Context, c trayConfig) int {
 	preview := os.Getenv("BUILDSTATION_TRAY_PREVIEW") != ""
 	ui.ShowTray() // before Run, or Fyne never starts the tray
 	a.Lifecycle().SetOnStarted(func() {
+		receiveURLs(c.log, func(id string) {
+			fyne.Do(func() {
+				if id != "" {
+					ui.OpenConsole(id)
+				} else {
+					ui.ShowDashboard()
+				}
+			})
+		})
 		ui.Start(ctx, c.hidden || preview)
 		if c.open != "" {
 			ui.OpenSession(c.open)
@@ -256,12 +273,37 @@ func stationConnect(home string, log *slog.Logger) app.Connect {
 		if err != nil {
 			return nil, fmt.Errorf("find this program to start a station: %w", err)
 		}
+		if startInstalled(home, log) {
+			return waitStation(ctx, home, 20*time.Second)
+		}
 		log.Info("no station answers; starting one", "home", home)
 		if err := startStation(self, home); err != nil {
 			return nil, fmt.Errorf("start a station: %w", err)
 		}
 		return waitStation(ctx, home, 20*time.Second)
 	}
+}
+
+// startInstalled asks the installed autostart (launchd, systemd, the logon
+// task) to start the station, when one is installed for home: a station
+// that one supervises is restarted if it dies; one the tray spawns is not.
+// False: none is installed, or it would not start.
+func startInstalled(home string, log *slog.Logger) bool {
+	cfg, err := serviceConfig(home)
+	if err != nil {
+		return false
+	}
+	inst := service.Native()
+	if !inst.Installed(cfg, service.OS{}) {
+		return false
+	}
+	var out strings.Builder
+	if err := inst.Start(cfg).Apply(service.OS{}, false, &out); err != nil {
+		log.Warn("the installed autostart would not start the station; starting one here", "err", err)
+		return false
+	}
+	log.Info("no station answers; asked the installed autostart to start it", "home", home, "said", strings.TrimSpace(out.String()))
+	return true
 }
 
 // waitStation dials until the station answers. A station writes

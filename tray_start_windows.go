@@ -9,16 +9,27 @@ import (
 
 // Process creation flags (winbase.h).
 const (
-	createNewProcessGroup = 0x00000200
-	detachedProcess       = 0x00000008
+	createNewProcessGroup  = 0x00000200
+	detachedProcess        = 0x00000008
+	createBreakawayFromJob = 0x01000000
 )
 
 // startStation runs "buildstation daemon" detached from the tray's
-// console, so it outlives the tray.
+// console, so it outlives the tray, and out of the tray's job object when
+// the tray runs in one (a terminal, an IDE or a launcher that ends its job
+// would end the station with it). A job that forbids breaking away refuses
+// the flag: then the station starts inside it.
 func startStation(self, home string) error {
+	flags := uint32(createNewProcessGroup | detachedProcess)
 	cmd := exec.Command(self, "--home", home, "daemon")
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: createNewProcessGroup | detachedProcess, HideWindow: true}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: flags | createBreakawayFromJob, HideWindow: true}
+	err := cmd.Start()
+	if err != nil {
+		cmd = exec.Command(self, "--home", home, "daemon")
+		cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: flags, HideWindow: true}
+		err = cmd.Start()
+	}
+	if err != nil {
 		return err
 	}
 	go cmd.Wait()

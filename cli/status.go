@@ -57,6 +57,9 @@ func (e *env) status(asJSON bool) error {
 		}
 		fmt.Fprintln(e.stdout, line)
 	}
+	for _, w := range st.Warnings {
+		fmt.Fprintln(e.stdout, "warning: "+textsafe.Line(w))
+	}
 	return nil
 }
 

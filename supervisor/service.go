@@ -272,6 +272,7 @@ func (st *Station) Status(ctx context.Context) (Status, error) {
 	st.countSessions(&s, st.Sessions())
 	s.Blocked = s.Tasks[TaskBlocked]
 	s.Board = st.Link()
+	s.Warnings = st.opt.Warnings
 	return s, nil
 }
 

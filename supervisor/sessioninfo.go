@@ -100,6 +100,9 @@ type Status struct {
 	// own board. While it does not answer, Tasks and the other stations'
 	// sessions are not counted.
 	Board *BoardLink `json:"board,omitempty"`
+	// Warnings are problems with the station's surroundings found at
+	// start (Options.Warnings), e.g. "tmux is not on PATH …".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ProjectInfo is a project with its effective settings.

@@ -45,6 +45,11 @@ type Options struct {
 	// environment entry), within grace: what a crash left of a session
 	// that cannot be adopted. nil: nothing is ended.
 	EndMarked func(marker string, grace time.Duration) error
+	// Warnings are problems with the station's surroundings found at
+	// start (a configured agent, tmux or git not on PATH; tmux wanted but
+	// sessions falling back to pty): logged by the caller, and shown by
+	// Status so a person sees them without reading the log.
+	Warnings []string
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one

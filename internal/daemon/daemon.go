@@ -12,6 +12,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -67,9 +68,17 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer lock.Release()
+	recorded := adoptRecordedPath(o.Home)
 	cfg, err := config.Load(o.Home)
 	if err != nil {
 		return err
+	}
+	// The PATH decides which agent, tmux and git the station runs: say
+	// which it is, and what it lacks.
+	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)
+	warnings := envWarnings(cfg, goos, exec.LookPath)
+	for _, w := range warnings {
+		o.Log.Warn(w)
 	}
 	board, err := boardopen.Open(ctx, o.Home, cfg)
 	if err != nil {
@@ -106,7 +115,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	st, err := supervisor.New(supervisor.Options{
 		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
-		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Outbox: box,
+		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
 		EndMarked: treekill.EndMarked,
 	})
 	if err != nil {

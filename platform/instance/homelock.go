@@ -51,19 +51,11 @@ func LockHome(home string) (*HomeLock, error) {
 		return nil, fmt.Errorf("create home %s: %w", home, err)
 	}
 	path := filepath.Join(home, LockName)
-	// os.OpenFile's descriptor is close-on-exec (not inherited on
-	// Windows): an agent the station starts never holds the lock.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, held, err := lockFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	held, err := tryLock(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, err
 	}
 	if !held {
-		f.Close()
 		return nil, &OwnedError{Home: home, PID: ownerPID(path)}
 	}
 	if err := writePID(f); err != nil {
@@ -72,6 +64,26 @@ func LockHome(home string) (*HomeLock, error) {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &HomeLock{f: f}, nil
+}
+
+// lockFile opens path and takes its OS lock without waiting; held is false
+// (and the file closed) when another open file holds it.
+func lockFile(path string) (f *os.File, held bool, err error) {
+	// os.OpenFile's descriptor is close-on-exec (not inherited on
+	// Windows): an agent the station starts never holds the lock.
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", path, err)
+	}
+	held, err = tryLock(f)
+	if err != nil || !held {
+		f.Close()
+		if err != nil {
+			return nil, false, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return nil, false, nil
+	}
+	return f, true, nil
 }
 
 // Release gives the home up.

@@ -42,17 +42,31 @@ type Server struct {
 	ln    net.Listener
 	token string
 	clean func()
-	once  sync.Once
+	// release drops the claim (claimTray) after the endpoint is gone.
+	release func()
+	once    sync.Once
 }
 
 // Listen claims the tray for home. It returns ErrRunning when another
-// tray answers there; a stale endpoint left by a crashed tray is taken
-// over.
+// tray holds it; a stale endpoint left by a crashed tray is taken over.
+// The claim is an OS object the OS drops with the process (claimTray: a
+// lock file on unix, a named mutex on Windows), so two trays started in
+// the same instant cannot both win.
 func Listen(home string) (*Server, error) {
-	if _, err := exchange(home, Request{Ping: true}); err == nil {
+	release, ok, err := claimTray(home)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return nil, ErrRunning
 	}
-	return listen(home)
+	s, err := listen(home)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	s.release = release
+	return s, nil
 }
 
 // Serve answers requests until ctx ends or Close, calling handle for each
@@ -60,6 +74,9 @@ func Listen(home string) (*Server, error) {
 func (s *Server) Serve(ctx context.Context, handle func(Request)) error {
 	stop := context.AfterFunc(ctx, func() { s.Close() })
 	defer stop()
+	// Closed (the claim released) before Serve returns: a tray started
+	// right after this one quits must find the home free.
+	defer s.Close()
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {
@@ -101,6 +118,9 @@ func (s *Server) Close() error {
 		err = s.ln.Close()
 		if s.clean != nil {
 			s.clean()
+		}
+		if s.release != nil {
+			s.release()
 		}
 	})
 	return err

@@ -68,14 +68,51 @@ func TestSecondInstanceForwards(t *testing.T) {
 	s2.Close()
 }
 
+// Two trays started in the same instant: exactly one listens.
+func TestTwoTraysAtOnce(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		home := shortHome(t)
+		type res struct {
+			s   *Server
+			err error
+		}
+		got := make(chan res, 2)
+		start := make(chan struct{})
+		for i := 0; i < 2; i++ {
+			go func() {
+				<-start
+				s, err := Listen(home)
+				got <- res{s, err}
+			}()
+		}
+		close(start)
+		a, b := <-got, <-got
+		won := 0
+		for _, r := range []res{a, b} {
+			switch {
+			case r.err == nil:
+				won++
+				defer r.s.Close()
+			case !errors.Is(r.err, ErrRunning):
+				t.Fatalf("round %d: Listen = %v", round, r.err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d trays listen, want exactly 1", round, won)
+		}
+	}
+}
+
 func TestStaleEndpointIsTakenOver(t *testing.T) {
 	home := shortHome(t)
 	s, err := Listen(home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A crash: the listener dies, the endpoint file stays.
+	// A crash: the listener dies and the OS drops the claim; the endpoint
+	// file stays.
 	s.ln.Close()
+	s.release()
 	s2, err := Listen(home)
 	if err != nil {
 		t.Fatalf("Listen over a stale endpoint: %v", err)

@@ -42,3 +42,17 @@ func dial(home string) (net.Conn, string, error) {
 	c, err := net.DialTimeout("unix", socketPath(home), timeout/time.Duration(3))
 	return c, "", err
 }
+
+// trayLockName is the file a running tray holds an flock on.
+const trayLockName = "tray.lock"
+
+func claimTray(home string) (release func(), ok bool, err error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, false, fmt.Errorf("create home %s: %w", home, err)
+	}
+	f, held, err := lockFile(filepath.Join(home, trayLockName))
+	if err != nil || !held {
+		return nil, false, err
+	}
+	return func() { unlock(f); f.Close() }, true, nil
+}

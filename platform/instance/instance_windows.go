@@ -4,12 +4,17 @@ package instance
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/windows"
 )
 
 // fileName records the tray's loopback port and token in the home folder.
@@ -56,4 +61,24 @@ func dial(home string) (net.Conn, string, error) {
 	}
 	c, err := net.DialTimeout("tcp", tf.Addr, timeout/3)
 	return c, tf.Token, err
+}
+
+// claimTray takes a named mutex for the home in this logon session
+// (Local\): one tray per home per desktop, released by the OS when the
+// tray ends however it ends.
+func claimTray(home string) (release func(), ok bool, err error) {
+	sum := sha256.Sum256([]byte(strings.ToLower(filepath.Clean(home))))
+	name, err := windows.UTF16PtrFromString(`Local\BuildStation-tray-` + hex.EncodeToString(sum[:8]))
+	if err != nil {
+		return nil, false, err
+	}
+	h, err := windows.CreateMutex(nil, false, name)
+	if errors.Is(err, windows.ERROR_ALREADY_EXISTS) {
+		windows.CloseHandle(h)
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("create the tray's mutex: %w", err)
+	}
+	return func() { windows.CloseHandle(h) }, true, nil
 }

@@ -183,3 +183,28 @@ func slicesHas(ss []string, s string) bool {
 	}
 	return false
 }
+
+// Installed is true only after an install for this home.
+func TestInstalled(t *testing.T) {
+	for name, tc := range map[string]struct {
+		inst Installer
+		cfg  Config
+	}{"macos": {MacOS{}, macHostile}, "linux": {Linux{}, linuxHostile}, "windows": {Windows{}, winCfg}} {
+		f := newFake()
+		if tc.inst.Installed(tc.cfg, f) {
+			t.Errorf("%s: installed before install", name)
+		}
+		plan, _ := tc.inst.Install(tc.cfg)
+		if err := plan.ApplyAll(f, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		if !tc.inst.Installed(tc.cfg, f) {
+			t.Errorf("%s: not installed after install", name)
+		}
+		other := tc.cfg
+		other.Home += "2"
+		if name != "windows" && tc.inst.Installed(other, f) {
+			t.Errorf("%s: installed for another home", name)
+		}
+	}
+}

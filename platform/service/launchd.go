@@ -31,7 +31,10 @@ func (m MacOS) Install(c Config) (Plan, error) {
 		return nil, err
 	}
 	station := m.agentPath(c, StationLabel)
-	p := Plan{WriteFile{Path: station, Mode: 0o644, Data: StationPlist(c), What: "station LaunchAgent"}}
+	p := Plan{
+		WriteFile{Path: station, Mode: 0o644, Data: StationPlist(c), What: "station LaunchAgent"},
+		recordPath(c),
+	}
 	if c.Tray {
 		p = append(p, WriteFile{Path: m.agentPath(c, TrayLabel), Mode: 0o644, Data: TrayPlist(c), What: "tray login item"})
 	} else {
@@ -50,7 +53,12 @@ func (m MacOS) Uninstall(c Config) Plan {
 		Run{Argv: []string{"launchctl", "bootout", m.domain(c) + "/" + StationLabel}, Tolerate: true, Note: "fine: it was not loaded"},
 		RemoveFile{Path: m.agentPath(c, StationLabel), What: "station LaunchAgent"},
 		RemoveFile{Path: m.agentPath(c, TrayLabel), What: "tray login item"},
+		RemoveFile{Path: path.Join(c.Home, RecordedPathName), What: "recorded PATH"},
 	}
+}
+
+func (m MacOS) Installed(c Config, sys System) bool {
+	return fileHolds(sys, m.agentPath(c, StationLabel), str(c.Home))
 }
 
 func (m MacOS) Start(c Config) Plan {

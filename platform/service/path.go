@@ -1,8 +1,14 @@
 package service
 
 import (
+	"path"
 	"strings"
 )
+
+// RecordedPathName is the file in the station's home where `service
+// install` records the PATH it captured (one line): a station started
+// without it (from a tray the Finder opened, by env -i) adds it to its own.
+const RecordedPathName = "login-path"
 
 // HomebrewPrefixes are where Homebrew puts programs (Apple silicon, then
 // Intel): added to a macOS service's PATH even when the login shell does
@@ -71,4 +77,9 @@ func lastLine(s string) string {
 		}
 	}
 	return ""
+}
+
+// recordPath writes the captured PATH into the home (RecordedPathName).
+func recordPath(c Config) Step {
+	return WriteFile{Path: path.Join(c.Home, RecordedPathName), Mode: 0o600, Data: []byte(c.Path + "\n"), What: "recorded PATH"}
 }

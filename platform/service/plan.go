@@ -469,4 +469,14 @@ type Installer interface {
 	Start(Config) Plan
 	Stop(Config) Plan
 	Status(Config) Plan
+	// Installed says whether this OS's autostart for c's home is
+	// installed, so the tray asks it to start the station (Start) rather
+	// than starting a second, unsupervised one of its own.
+	Installed(c Config, sys System) bool
+}
+
+// fileHolds reports whether the file at path holds marker.
+func fileHolds(sys System, path, marker string) bool {
+	b, err := sys.ReadFile(path)
+	return err == nil && strings.Contains(string(b), marker)
 }

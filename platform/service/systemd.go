@@ -33,7 +33,10 @@ func (l Linux) Install(c Config) (Plan, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	p := Plan{WriteFile{Path: l.unitPath(c), Mode: 0o644, Data: SystemdUnit(c), What: "station user unit"}}
+	p := Plan{
+		WriteFile{Path: l.unitPath(c), Mode: 0o644, Data: SystemdUnit(c), What: "station user unit"},
+		recordPath(c),
+	}
 	if c.Tray {
 		p = append(p,
 			WriteFile{Path: l.autostartPath(c), Mode: 0o644, Data: AutostartDesktop(c), What: "tray autostart entry"},
@@ -57,8 +60,13 @@ func (l Linux) Uninstall(c Config) Plan {
 		RemoveFile{Path: l.unitPath(c), What: "station user unit"},
 		RemoveFile{Path: l.autostartPath(c), What: "tray autostart entry"},
 		RemoveFile{Path: l.handlerPath(c), What: "buildstation:// handler"},
+		RemoveFile{Path: path.Join(c.Home, RecordedPathName), What: "recorded PATH"},
 		Run{Argv: []string{"systemctl", "--user", "daemon-reload"}, Tolerate: true},
 	}
+}
+
+func (l Linux) Installed(c Config, sys System) bool {
+	return fileHolds(sys, l.unitPath(c), systemdQuote(c.Home))
 }
 
 func (Linux) Start(Config) Plan {

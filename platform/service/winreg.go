@@ -138,6 +138,17 @@ func (w Windows) Uninstall(c Config) Plan {
 	)
 }
 
+// Installed: the task definition Install wrote in the home is there (an
+// install for another home writes its own there).
+func (Windows) Installed(c Config, sys System) bool {
+	if c.System {
+		ok, err := sys.ServiceExists(Name)
+		return err == nil && ok
+	}
+	_, err := sys.ReadFile(taskFile(c))
+	return err == nil
+}
+
 func (Windows) Start(c Config) Plan {
 	if c.System {
 		return Plan{Run{Argv: []string{"sc.exe", "start", Name}}}

@@ -1,0 +1,51 @@
+//go:build cgo
+
+package main
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/buildstation/buildstation/platform/service"
+)
+
+// Links the OS hands the running tray as events rather than arguments
+// (macOS: an Apple Event, kAEGetURL). They go through the parser
+// `buildstation open` uses; what arrives before the tray is up waits.
+var urlEvents struct {
+	mu      sync.Mutex
+	show    func(sessionID string) // "" shows the dashboard
+	log     *slog.Logger
+	pending []string
+}
+
+// receiveURLs starts handing links to show (on the OS's event thread:
+// show must hand over to the UI thread itself).
+func receiveURLs(log *slog.Logger, show func(sessionID string)) {
+	urlEvents.mu.Lock()
+	urlEvents.show, urlEvents.log = show, log
+	pending := urlEvents.pending
+	urlEvents.pending = nil
+	urlEvents.mu.Unlock()
+	for _, id := range pending {
+		show(id)
+	}
+	installURLHandler()
+}
+
+// deliverURL takes one link from the OS.
+func deliverURL(link string) {
+	id, ok := service.ParseDeepLink(link)
+	urlEvents.mu.Lock()
+	show, log := urlEvents.show, urlEvents.log
+	if ok && show == nil {
+		urlEvents.pending = append(urlEvents.pending, id)
+	}
+	urlEvents.mu.Unlock()
+	switch {
+	case !ok && log != nil:
+		log.Warn("ignored a link that is not a Build Station link", "link", link)
+	case ok && show != nil:
+		show(id)
+	}
+}

@@ -1,0 +1,48 @@
+//go:build darwin && cgo
+
+package main
+
+/*
+#cgo CFLAGS: -x objective-c -fobjc-arc
+#cgo LDFLAGS: -framework Foundation -framework AppKit -framework CoreServices
+#import <AppKit/AppKit.h>
+#import <CoreServices/CoreServices.h>
+
+extern void buildstationURLEvent(char *url);
+
+// BSURLHandler receives kAEGetURL, the Apple Event macOS sends an app
+// for a link of a scheme its Info.plist claims (CFBundleURLTypes). Neither
+// Fyne nor GLFW handles it.
+@interface BSURLHandler : NSObject
+- (void)handleGetURL:(NSAppleEventDescriptor *)event withReplyEvent:(NSAppleEventDescriptor *)reply;
+@end
+
+@implementation BSURLHandler
+- (void)handleGetURL:(NSAppleEventDescriptor *)event withReplyEvent:(NSAppleEventDescriptor *)reply {
+	NSString *s = [[event paramDescriptorForKeyword:keyDirectObject] stringValue];
+	if (s == nil) return;
+	buildstationURLEvent((char *)[s UTF8String]);
+	// LSUIElement: the app is not brought forward by itself.
+	[NSApp activateIgnoringOtherApps:YES];
+}
+@end
+
+static BSURLHandler *bsHandler;
+
+static void bsInstallURLHandler(void) {
+	if (bsHandler != nil) return;
+	bsHandler = [[BSURLHandler alloc] init];
+	[[NSAppleEventManager sharedAppleEventManager] setEventHandler:bsHandler
+		andSelector:@selector(handleGetURL:withReplyEvent:)
+		forEventClass:kInternetEventClass andEventID:kAEGetURL];
+}
+*/
+import "C"
+
+//export buildstationURLEvent
+func buildstationURLEvent(url *C.char) { deliverURL(C.GoString(url)) }
+
+// installURLHandler registers for kAEGetURL. Called once the app has
+// finished launching (AppKit sets its own Apple Event handlers while it
+// launches); a link that launched the app arrives after that.
+func installURLHandler() { C.bsInstallURLHandler() }

@@ -1,0 +1,7 @@
+//go:build cgo && !darwin
+
+package main
+
+// installURLHandler: off macOS links arrive as arguments
+// (`buildstation open URL`, from the link handler the installer writes).
+func installURLHandler() {}
