@@ -75,7 +75,7 @@ const DefaultText = `# Build Station configuration.
 
 max_sessions = 4                    # sessions running at once, across all projects
 # board = "postgres://user@host/db" # a team's shared board; default: station.db beside this file
-# station = "buildbox"              # this station's name on a shared board; default: the host name
+# station = "buildbox"              # this station's name on a shared board; default: host name + hash of the home
 # lease = "60s"                     # how long a dead station's claims last (shared board)
 
 # What every project gets. Any of these keys may also be set inside a

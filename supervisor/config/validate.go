@@ -79,7 +79,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "station":
 			if s, ok := c.str(key, v); ok {
 				if strings.TrimSpace(s) == "" {
-					c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name")
+					c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name and a hash of the home")
 				}
 				cfg.Station = s
 			}
