@@ -2,9 +2,10 @@
 GO        ?= go
 BIN       ?= bin/buildstation
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+ACTIONLINT  = github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 export LANG ?= C.UTF-8
 
-.PHONY: build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
+.PHONY: actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -60,6 +61,11 @@ vet:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $$($(GO) list ./... | grep -v '/app$$')
 
+## actionlint: the GitHub workflows (.github/workflows: the real Windows and
+## macOS jobs), which cannot run here
+actionlint:
+	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
+
 lint:
 	$(GO) run $(STATICCHECK) ./...
 
@@ -97,7 +103,7 @@ screenshots:
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
 ## cross-builds and the Windows smoke test, fuzzing
-check: fmt vet lint test-pg build cross windows fuzz
+check: fmt vet lint actionlint test-pg build cross windows fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:

@@ -1,101 +1,199 @@
 #!/usr/bin/env bash
-# windows-smoke: build the full Windows buildstation.exe with cgo (mingw), then
-# run it under Wine: `version`, and a station that takes a task.
+# windows-smoke: the Windows build as a user meets it, under Wine.
 #
 #   bash .ci/windows-smoke.sh            (from the repo root or anywhere)
 #
+# 1. Builds both faces of the program with cgo (mingw): buildstation.exe, a
+#    console program (the CLI), and buildstationw.exe (-H windowsgui: what
+#    the logon task, the Run key and the link handler start), and checks
+#    each one's PE subsystem.
+# 2. `service install` as the (normal) Wine user: it must succeed, register
+#    the logon task, set the Run key to buildstationw.exe, and create no SCM
+#    service.
+# 3. Starts the station from the autostart entry: the task definition the
+#    installer registered (Wine 8's Task Scheduler stores a task but drops
+#    its triggers and action and runs nothing, so this script reads the
+#    action back from the definition and starts it as Task Scheduler
+#    would), then runs a task whose agent is a .cmd script and checks the
+#    200-line prompt, every special character included, reached it intact.
+# 4. Starts the tray from buildstationw.exe and checks it claims the home
+#    with no console attached (the GUI subsystem).
+#
 # Needs (Debian, as root): apt-get install -y wine64 gcc-mingw-w64-x86-64
-# and ../shared/tools/wine-go (or WINE_GO=path). Wine 8's ConPTY shows no
-# output, so this checks the station, the API and the CLI, not a session's
-# console. Prints PASS/FAIL lines; exits non-zero on any FAIL.
+# (.ci/deps). Runs programs through .ci/wine-run.sh. Wine 8's ConPTY shows
+# no output, so a session's console is not checked here (the windows.yml
+# workflow does, on real Windows). Prints PASS/FAIL lines; exits non-zero
+# on any FAIL.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-wine_go=${WINE_GO:-$root/../shared/tools/wine-go}
 work=$(mktemp -d "${TMPDIR:-/tmp}/windows-smoke.XXXXXX")
-export WINEPREFIX=${WINEPREFIX:-${TMPDIR:-/tmp}/wine-go-prefix} WINEDEBUG=${WINEDEBUG:--all}
-failed=0 daemon_pid=
+export WINEPREFIX=${WINEPREFIX:-${TMPDIR:-/tmp}/buildstation-wine-$(id -u)} WINEDEBUG=${WINEDEBUG:--all}
+wine_run() { bash "$root/.ci/wine-run.sh" "$@"; }
+failed=0 pids=()
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failed=1; }
 cleanup() {
-  if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
-    kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null
-  fi
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  # The task and the registry values live in the private prefix; remove
+  # them so the next run installs afresh.
+  [ -n "${whome:-}" ] && timeout 60 bash "$root/.ci/wine-run.sh" "$work/buildstation.exe" service uninstall --home "$whome" >/dev/null 2>&1
+  wineserver_bin=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
+  [ -x "$wineserver_bin" ] && WINEPREFIX=$WINEPREFIX "$wineserver_bin" -k 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
 # winpath: Wine maps the unix root to drive Z:.
 winpath() { printf 'Z:%s' "${1//\//\\}"; }
+# subsystem: the PE optional header's Subsystem field (2 GUI, 3 console).
+subsystem() {
+  local pe
+  pe=$(od -An -tu4 -j60 -N4 "$1" | tr -d ' ')
+  od -An -tu2 -j$((pe + 92)) -N2 "$1" | tr -d ' '
+}
 
-[ -x "$wine_go" ] || { fail "wine-go not found at $wine_go (set WINE_GO)"; exit 1; }
 command -v x86_64-w64-mingw32-gcc >/dev/null || { fail "mingw missing: apt-get install -y gcc-mingw-w64-x86-64"; exit 1; }
 
-# 1. The full binary, tray included (Fyne compiles with mingw).
-exe=$work/buildstation.exe
+# 1. Both faces, tray included (Fyne compiles with mingw).
+exe=$work/buildstation.exe exew=$work/buildstationw.exe
 start=$SECONDS
-if CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 go build -o "$exe" . 2>"$work/build.log"; then
-  pass "cgo build of buildstation.exe with the tray ($((SECONDS - start))s)"
+build() { CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 go build "$@" . 2>"$work/build.log"; }
+if build -o "$exe" && build -ldflags=-H=windowsgui -o "$exew"; then
+  pass "cgo builds of buildstation.exe and buildstationw.exe with the tray ($((SECONDS - start))s)"
+  tray=1
 else
-  fail "cgo build of buildstation.exe: $(tail -5 "$work/build.log" | tr '\n' ' ')"
+  fail "cgo build: $(tail -5 "$work/build.log" | tr '\n' ' ')"
   echo "      falling back to CGO_ENABLED=0 (station and CLI, no tray) for the rest"
   CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$exe" . || { fail "CGO_ENABLED=0 build"; exit 1; }
+  CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -ldflags=-H=windowsgui -o "$exew" . || { fail "CGO_ENABLED=0 GUI build"; exit 1; }
+  tray=0
 fi
+[ "$(subsystem "$exe")" = 3 ] && pass "buildstation.exe is a console program" || fail "buildstation.exe subsystem $(subsystem "$exe"), want 3 (console)"
+[ "$(subsystem "$exew")" = 2 ] && pass "buildstationw.exe is a GUI program (no console window)" || fail "buildstationw.exe subsystem $(subsystem "$exew"), want 2 (GUI)"
 
 # 2. It runs.
-if out=$(timeout 120 "$wine_go" "$exe" version 2>&1) && [[ $out == buildstation* ]]; then
+if out=$(timeout 180 bash .ci/wine-run.sh "$exe" version 2>&1) && [[ $out == buildstation* ]]; then
   pass "buildstation.exe version: ${out//$'\r'/}"
 else
   fail "buildstation.exe version: $out"
 fi
 
-# 3. A station: start, take a task, list it, stop.
+# 3. service install as a normal user: the logon task, no SCM service.
 home=$work/home project=$work/project
 mkdir -p "$home" "$project"
 whome=$(winpath "$home") wproject=$(winpath "$project")
+cat >"$project/agent.cmd" <<'CMD'
+@echo off
+rem The agent: keep the prompt the station wrote for it.
+copy /y "%BUILDSTATION_PROMPT_FILE%" "%~dp0prompt-seen.txt" >nul
+CMD
 cat >"$home/config.toml" <<TOML
 max_sessions = 1
 
 [[projects]]
 name = "smoke"
 path = '$wproject'
-command = ["cmd.exe", "/c", "echo agent here"]
+command = ['$wproject\\agent.cmd']
 TOML
-bs() { timeout 120 "$wine_go" "$exe" --home "$whome" "$@"; }
+bs() { timeout 120 bash "$root/.ci/wine-run.sh" "$exe" --home "$whome" "$@"; }
 
-"$wine_go" "$exe" daemon --home "$whome" >"$work/daemon.log" 2>&1 &
-daemon_pid=$!
-for _ in $(seq 1 120); do
+if out=$(bs service install 2>&1); then
+  pass "service install as a normal user"
+  printf '%s\n' "${out//$'\r'/}" | sed 's/^/      /'
+else
+  fail "service install: $out"
+fi
+if [[ $out == *"SCM service"* || $out == *"service BuildStation: created"* ]]; then
+  fail "service install created an SCM service"
+elif timeout 60 /usr/lib/wine/wine64 reg query 'HKLM\System\CurrentControlSet\Services\BuildStation' >/dev/null 2>&1; then
+  fail "an SCM service BuildStation exists after install"
+else
+  pass "no SCM service written"
+fi
+taskxml=$home/autostart/BuildStation-task.xml
+if [ "$tray" = 1 ]; then
+  runkey=$(timeout 60 /usr/lib/wine/wine64 reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Run' /v BuildStation 2>/dev/null | tr -d '\r')
+  [[ $runkey == *'buildstationw.exe"'*--hidden* ]] && pass "Run key starts the tray from buildstationw.exe" || fail "Run key: $runkey"
+fi
+
+# Start the station from the task's action, as Task Scheduler would.
+if [ -s "$taskxml" ]; then
+  xml=$(iconv -f UTF-16 -t UTF-8 "$taskxml" | tr -d '\r')
+  unxml() { sed -e 's/&#34;/"/g' -e "s/&#39;/'/g" -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'; }
+  action_cmd=$(sed -n 's:.*<Command>\(.*\)</Command>.*:\1:p' <<<"$xml" | unxml)
+  arguments=$(sed -n 's:.*<Arguments>\(.*\)</Arguments>.*:\1:p' <<<"$xml" | unxml)
+  [[ $action_cmd == *buildstationw.exe ]] && pass "the logon task starts buildstationw.exe" || fail "the logon task's command: $action_cmd"
+  # The work folder has no spaces or quotes: plain word splitting is the
+  # Windows splitting here.
+  read -ra args <<<"$arguments"
+  unixexe=$exew
+  [[ $action_cmd == *buildstation.exe ]] && unixexe=$exe
+  bash .ci/wine-run.sh "$unixexe" "${args[@]}" >"$work/daemon.log" 2>&1 &
+  pids+=($!)
+else
+  fail "no task definition at $taskxml"
+fi
+for _ in $(seq 1 240); do
   [ -s "$home/station.json" ] && break
-  kill -0 "$daemon_pid" 2>/dev/null || break
   sleep 0.5   # polling a file another process writes
 done
-if [ -s "$home/station.json" ]; then
-  pass "station started (station.json written)"
+[ -s "$home/station.json" ] && pass "station started from the logon task's action" \
+  || fail "station never wrote station.json: $(tail -5 "$home/logs/station.log" "$work/daemon.log" 2>/dev/null | tr '\n' ' ')"
+
+# A second station on the same home says who owns it and exits 0.
+if out=$(bs daemon 2>&1); then
+  [[ $out == *"another station owns this home (pid "* ]] && pass "a second station exits 0: ${out//$'\r'/}" || fail "second station: $out"
 else
-  fail "station never wrote station.json: $(tail -5 "$work/daemon.log" | tr '\n' ' ')"
+  fail "a second station exited non-zero: $out"
 fi
 
-if out=$(bs task add --project smoke --title "windows smoke" 2>&1); then
-  pass "task add: ${out//$'\r'/}"
+# A task whose agent is a .cmd script: the 200-line prompt arrives intact.
+body=$work/body.txt
+for i in $(seq 1 200); do printf 'line %03d: " %% & ^ ! < > | ( ) ; , = $(x) `y` %%PATH%% \\ ü\n' "$i"; done >"$body"
+if id=$(bs task add --project smoke --title "windows smoke" --body "$(cat "$body")" 2>&1); then
+  id=${id//$'\r'/}
+  pass "task add: $id"
 else
-  fail "task add: $out"
+  fail "task add: $id"
 fi
-if out=$(bs task ls --json 2>&1) && [[ $out == *'"windows smoke"'* ]]; then
-  pass "task ls --json lists the task"
+for _ in $(seq 1 240); do
+  [ -s "$project/prompt-seen.txt" ] && break
+  sleep 0.5   # polling a file the agent writes
+done
+if [ -s "$project/prompt-seen.txt" ]; then
+  tr -d '\r' <"$project/prompt-seen.txt" >"$work/seen.txt"
+  if grep -qxFf "$body" "$work/seen.txt" && [ "$(grep -cxFf "$body" "$work/seen.txt")" = 200 ]; then
+    pass "the .cmd agent got all 200 prompt lines intact"
+  else
+    fail "the prompt the agent got differs: $(diff <(grep '^line ' "$work/seen.txt") "$body" | head -5 | tr '\n' ' ')"
+  fi
 else
-  fail "task ls --json: $out"
+  fail "the agent never ran: $(bs task show "$id" 2>&1 | tr '\n' ' ')"
 fi
 
-kill "$daemon_pid" 2>/dev/null
-for _ in $(seq 1 40); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.25; done
-if kill -0 "$daemon_pid" 2>/dev/null; then
-  fail "station still running after SIGTERM"
-else
-  pass "station stopped"
+# 4. The tray from buildstationw.exe: no console, and it claims the home.
+if [ "$tray" = 1 ] && command -v Xvfb >/dev/null; then
+  Xvfb :97 -screen 0 1024x768x24 >/dev/null 2>&1 &
+  pids+=($!)
+  DISPLAY=:97 bash .ci/wine-run.sh "$exew" --home "$whome" --hidden >"$work/tray.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 240); do
+    [ -s "$home/tray.json" ] && break
+    sleep 0.5   # polling a file the tray writes
+  done
+  if [ -s "$home/tray.json" ]; then
+    pass "buildstationw.exe started the tray (tray.json written) without a console"
+    if out=$(timeout 120 bash .ci/wine-run.sh "$exew" --home "$whome" open 2>&1); then
+      pass "a second buildstationw.exe hands over to the running tray and exits"
+    else
+      fail "second tray: $out"
+    fi
+  else
+    fail "the tray never claimed the home: $(tail -5 "$home/logs/tray.log" "$work/tray.log" 2>/dev/null | tr '\n' ' ')"
+  fi
 fi
-wait "$daemon_pid" 2>/dev/null
-daemon_pid=
 
 if [ "$failed" = 0 ]; then echo "PASS: windows smoke"; else echo "FAIL: windows smoke"; fi
 exit "$failed"
