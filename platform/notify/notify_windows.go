@@ -5,7 +5,6 @@ package notify
 import (
 	"fmt"
 
-	"git.sr.ht/~jackmordaunt/go-toast/wintoast"
 	"golang.org/x/sys/windows/registry"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -16,11 +15,12 @@ import (
 // per-user URL scheme registered by New.
 //
 // The toast's XML is ours (toastXML, encoding/xml) and goes to the Windows
-// Runtime through wintoast's COM call only. go-toast's Notification.Push is
-// not used: it fills a text/template (a "]]>" in a body ends its CDATA) and,
-// when the COM call fails, falls back to a PowerShell script that holds the
-// XML in an expandable here-string, where "$(…)" from an agent would run.
-// Without COM there is no toast, and the error says so.
+// Runtime through COM only (toast_windows.go), tagged so Withdraw can take
+// it back. go-toast is not used: its Notification.Push fills a
+// text/template (a "]]>" in a body ends its CDATA) and, when the COM call
+// fails, falls back to a PowerShell script that holds the XML in an
+// expandable here-string, where "$(…)" from an agent would run. Without COM
+// there is no toast, and the error says so.
 type Notifier struct {
 	o    Options
 	icon string
@@ -36,13 +36,16 @@ func New(o Options) (*Notifier, error) {
 		}
 	}
 	n := &Notifier{o: o, icon: iconFile(o.Icon)}
-	if err := wintoast.SetAppData(wintoast.AppData{AppID: AppUserModelID, IconPath: n.icon}); err != nil {
+	// The app's identity for toasts, under HKCU (no admin rights): the
+	// name the Action Center shows, and the icon.
+	k, _, err := registry.CreateKey(registry.CURRENT_USER, `Software\Classes\AppUserModelId\`+AppUserModelID, registry.SET_VALUE)
+	if err != nil {
 		return nil, fmt.Errorf("register the app for toasts: %w", err)
 	}
-	// wintoast names the app by its id; the Action Center shows this.
-	if k, _, err := registry.CreateKey(registry.CURRENT_USER, `Software\Classes\AppUserModelId\`+AppUserModelID, registry.SET_VALUE); err == nil {
-		_ = k.SetStringValue("DisplayName", o.AppName)
-		k.Close()
+	defer k.Close()
+	_ = k.SetStringValue("DisplayName", o.AppName)
+	if n.icon != "" {
+		_ = k.SetStringValue("IconUri", n.icon)
 	}
 	return n, nil
 }
@@ -84,19 +87,20 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 	if err != nil {
 		return err
 	}
-	// No option: without PowershellFallback a failed COM call is an error,
-	// never a script.
-	if err := wintoast.Push(doc); err != nil {
+	if err := showToast(AppUserModelID, doc, toastTag(nt)); err != nil {
 		return fmt.Errorf("show a notification: %w", err)
 	}
 	return nil
 }
 
-// Withdraw does nothing yet: removing a toast needs its tag and group set
-// through the WinRT ToastNotification object, which wintoast does not
-// expose; the toast leaves the screen on its own and stays in the Action
-// Center.
-func (n *Notifier) Withdraw(supervisor.Notice) error { return nil }
+// Withdraw removes the notice's toast from the screen and the Action
+// Center: what it announced is over.
+func (n *Notifier) Withdraw(nt supervisor.Notice) error {
+	if err := removeToast(AppUserModelID, toastTag(nt)); err != nil {
+		return fmt.Errorf("withdraw a notification: %w", err)
+	}
+	return nil
+}
 
 // Close does nothing: a toast needs no connection.
 func (n *Notifier) Close() error { return nil }

@@ -217,3 +217,7 @@ func linkHandlerCommand(self string) (string, error) {
 	}
 	return `"` + self + `" open "%1"`, nil
 }
+
+// toastTag names a notice's Windows toast within our group: Windows keeps
+// at most 64 characters of a tag.
+func toastTag(n supervisor.Notice) string { return clip(Group(n), 64) }

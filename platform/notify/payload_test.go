@@ -203,3 +203,13 @@ func TestLinkHandlerCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestToastTagFitsWindows(t *testing.T) {
+	n := supervisor.Notice{Kind: supervisor.NoticeNudge, SessionID: strings.Repeat("s", 100)}
+	if tag := toastTag(n); len([]rune(tag)) > 64 || !strings.HasPrefix(tag, "buildstation-nudge-s") {
+		t.Errorf("toastTag = %q (%d runes)", tag, len([]rune(tag)))
+	}
+	if toastTag(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: "t1"}) == toastTag(supervisor.Notice{Kind: supervisor.NoticeNudge, TaskID: "t1"}) {
+		t.Error("a block and a nudge of one task share a toast tag")
+	}
+}
