@@ -12,7 +12,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// These run on Windows and under Wine (../shared/tools/wine-go on the test
+// These run on Windows and under Wine (.ci/wine-run.sh on the test
 // binary). Wine 8's ConPTY delivers no output, so they check what an agent
 // did through files, never through Read.
 
