@@ -38,11 +38,16 @@ const detachKey = 0x1d
 // as typed), follows the window size and detaches on Ctrl-]; without one it
 // just copies stdin in and output out until the session ends.
 func (e *env) sessionAttach(id string) error {
-	if ok, err := e.attachTmux(id); ok {
-		return err
-	}
 	c, err := e.client()
 	if err != nil {
+		return err
+	}
+	// A task id names its live session; tmux knows its window by the
+	// session's own id.
+	if info, err := c.Session(e.ctx, id); err == nil && info.ID != "" {
+		id = info.ID
+	}
+	if ok, err := e.attachTmux(id); ok {
 		return err
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
@@ -54,6 +59,11 @@ func (e *env) sessionAttach(id string) error {
 	defer conn.Close()
 
 	inFd, inTTY := terminalFd(e.stdin)
+	if f, isFile := e.stdin.(*os.File); isFile && !inTTY && f != nil {
+		// Not a hang: without a terminal there is no detach key, so the
+		// output goes on until the session ends. Say so.
+		fmt.Fprintf(e.stderr, "stdin is not a terminal: typing what it holds into %s, then showing its output read-only until it ends (Ctrl-C stops; \"buildstation logs -f %s\" only reads)\n", id, id)
+	}
 	restore := func() {}
 	if inTTY {
 		fmt.Fprintf(e.stderr, "attached to %s; press Ctrl-] to detach\n", id)

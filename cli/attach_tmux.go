@@ -49,7 +49,15 @@ func (e *env) attachTmux(id string) (ok bool, err error) {
 	if window == "" {
 		return false, nil
 	}
-	fmt.Fprintf(e.stderr, "attaching to %s in tmux; press Ctrl-B then D to detach (the session goes on)\n", id)
+	// The detach key is the same on both backends: Ctrl-] detaches this
+	// client rather than reaching the agent (the station types with
+	// send-keys, never through a client, so only people's keys meet it).
+	bind := exec.Command(bin, "-S", sock, "bind-key", "-n", "C-]", "detach-client")
+	bind.Env = withoutTmux(os.Environ())
+	if out, err := bind.CombinedOutput(); err != nil {
+		return true, fmt.Errorf("tmux: set Ctrl-] to detach: %v: %s; attach with tmux -S %s attach", err, strings.TrimSpace(string(out)), sock)
+	}
+	fmt.Fprintf(e.stderr, "attaching to %s in tmux; press Ctrl-] (or Ctrl-B then D) to detach (the session goes on)\n", id)
 	cmd := exec.Command(bin, "-S", sock, "attach-session", "-t", tmux.SessionName+":"+window)
 	// Attaching from inside another tmux is allowed: the user asked.
 	cmd.Env = withoutTmux(os.Environ())

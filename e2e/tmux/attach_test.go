@@ -1,0 +1,77 @@
+//go:build unix
+
+package tmux_test
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/buildstation/buildstation/e2e/rig"
+)
+
+// The detach key is the same on both backends: Ctrl-] in an attached tmux
+// console detaches the client and never reaches the agent. The session is
+// named by its task id.
+func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
+	s := startStation(t, home)
+	id := s.AddTask("web", "reader", "print ready; read; complete got it")
+	waitTranscript(s, id, "ready", 20*time.Second)
+
+	cmd := exec.Command(bin, "session", "attach", id)
+	cmd.Env = rig.Env(bin, home, "TERM=xterm")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 100, Rows: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	seen := func(want string) bool { mu.Lock(); defer mu.Unlock(); return strings.Contains(screen.String(), want) }
+	deadline := time.Now().Add(15 * time.Second)
+	for !seen("ready") {
+		if time.Now().After(deadline) {
+			mu.Lock()
+			t.Fatalf("the attached console never showed the agent:\n%q", screen.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("attach exited with %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("Ctrl-] did not detach the tmux console")
+	}
+	// The agent never read it: it still waits for a line.
+	time.Sleep(500 * time.Millisecond)
+	if got := s.Task(id); got.State != "working" {
+		t.Errorf("task %s after the detach: the key reached the agent", got.State)
+	}
+}
