@@ -28,6 +28,7 @@ type dashboard struct {
 	columns  map[supervisor.TaskState]*fyne.Container
 	heads    map[supervisor.TaskState]*widget.Label
 	conn     *widget.Label
+	paused   *fyne.Container // a banner per paused project
 	projects *fyne.Container
 	// timings are the cards' countdown labels and the sessions they
 	// count for; the ticker rewrites only these.
@@ -99,7 +100,8 @@ func (u *UI) newDashboard() *dashboard {
 		d.heads[st], d.columns[st] = head, list
 		cols.Add(container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)))
 	}
-	board := container.NewBorder(container.NewVBox(figs, widget.NewSeparator()), nil, nil, nil, cols)
+	d.paused = container.NewVBox()
+	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, cols)
 
 	d.projects = container.NewVBox()
 	tabs := container.NewAppTabs(
@@ -168,6 +170,9 @@ func (d *dashboard) update() {
 	set := func(name string, n int, l Level) {
 		f := d.figures[name]
 		f.Text = fmt.Sprint(n)
+		if !s.Connected {
+			f.Text = "—" // not known yet: not zero
+		}
 		f.Color = theme.Color(theme.ColorNameForeground)
 		if n > 0 && l != LevelNone {
 			f.Color = LevelColor(l)
@@ -201,7 +206,13 @@ func (d *dashboard) update() {
 	for _, st := range Columns {
 		tasks := byCol[st]
 		d.heads[st].SetText(fmt.Sprintf("%s (%d)", ColumnTitle(st), len(tasks)))
-		objs := make([]fyne.CanvasObject, 0, len(tasks))
+		objs := make([]fyne.CanvasObject, 0, len(tasks)+1)
+		if len(tasks) == 0 && s.Connected {
+			empty := widget.NewLabel(emptyColumn[st])
+			empty.Importance = widget.LowImportance
+			empty.Wrapping = fyne.TextWrapWord
+			objs = append(objs, empty)
+		}
 		for i := range tasks {
 			// Newest done first; the other columns oldest first, as the
 			// scheduler takes them.
@@ -214,8 +225,43 @@ func (d *dashboard) update() {
 		d.columns[st].Objects = objs
 		d.columns[st].Refresh()
 	}
+	d.updatePaused()
 	d.updateProjects()
 	d.pane.refresh()
+}
+
+// emptyColumn is what an empty column says.
+var emptyColumn = map[supervisor.TaskState]string{
+	supervisor.TaskTodo:    "Nothing queued. Add Task… puts work here.",
+	supervisor.TaskWorking: "No agent is working.",
+	supervisor.TaskReview:  "Nothing to review.",
+	supervisor.TaskBlocked: "Nothing is blocked.",
+	supervisor.TaskDone:    "Nothing finished yet.",
+}
+
+// updatePaused shows each paused project above the board, with why and a
+// Resume button: a paused queue explains an idle board.
+func (d *dashboard) updatePaused() {
+	var objs []fyne.CanvasObject
+	for _, p := range d.u.snap.Projects {
+		if !p.Paused {
+			continue
+		}
+		name := p.Name
+		why := "paused"
+		if p.PauseReason != "" {
+			why = "paused: " + p.PauseReason
+		}
+		l := widget.NewLabel(fmt.Sprintf("Project %s is %s — its queue starts nothing new.", name, why))
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.WarningImportance
+		resume := widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), func() {
+			d.u.act(d.win, "resume "+name, func(ctx context.Context, cl Client) error { return cl.Resume(ctx, name) })
+		})
+		objs = append(objs, container.NewBorder(nil, nil, nil, resume, l))
+	}
+	d.paused.Objects = objs
+	d.paused.Refresh()
 }
 
 // fixedWidth gives its one child a fixed width (and nothing while the
@@ -258,6 +304,12 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 		d.timings = append(d.timings, timing{label: tl, si: *si})
 		parts = append(parts, tl)
 	}
+	if t.State == supervisor.TaskDone && t.Summary != "" {
+		sum := widget.NewLabel(t.Summary)
+		sum.Wrapping = fyne.TextWrapWord
+		sum.Importance = widget.SuccessImportance
+		parts = append(parts, sum)
+	}
 	if c.Reason != "" {
 		r := widget.NewLabel(c.Reason)
 		r.Wrapping = fyne.TextWrapWord
@@ -281,9 +333,14 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
 	u := d.u
 	var out []fyne.CanvasObject
+	// Destructive actions (Block, Cancel) are plain text and ask first;
+	// the others are buttons.
 	btn := func(label string, icon fyne.Resource, fn func()) {
 		b := widget.NewButtonWithIcon(label, icon, fn)
-		b.Importance = widget.LowImportance
+		b.Importance = widget.MediumImportance
+		if label == "Block" || label == "Cancel" {
+			b.Importance = widget.LowImportance
+		}
 		out = append(out, b)
 	}
 	if c.Session != "" {

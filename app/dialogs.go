@@ -37,6 +37,7 @@ func (u *UI) showAddTask() {
 	body := widget.NewMultiLineEntry()
 	body.SetPlaceHolder("Details, acceptance criteria, files to look at (optional)")
 	body.SetMinRowsVisible(6)
+	body.Wrapping = fyne.TextWrapWord
 	items := []*widget.FormItem{
 		widget.NewFormItem("Project", project),
 		widget.NewFormItem("Title", title),
@@ -54,6 +55,7 @@ func (u *UI) showAddTask() {
 	}, parent)
 	d.Resize(fyne.NewSize(560, 380))
 	d.Show()
+	parent.Canvas().Focus(title)
 }
 
 // showRequeue asks for an optional note and requeues a blocked task.
@@ -101,6 +103,7 @@ func (u *UI) showBlock(t supervisor.Task, sessionID string) {
 		}, parent)
 	d.Resize(fyne.NewSize(480, 200))
 	d.Show()
+	parent.Canvas().Focus(reason)
 }
 
 // confirmCancel takes a task off the board after a yes.

@@ -27,7 +27,7 @@ func (d *dashboard) updateProjects() {
 			all, pause = "Resume all queues", false
 		}
 		objs = append(objs, container.NewHBox(layout.NewSpacer(),
-			widget.NewButtonWithIcon(all, theme.MediaPauseIcon(), func() { u.pauseAll(pause) })))
+			widget.NewButtonWithIcon(all, pauseIcon(pause), func() { u.pauseAll(pause) })))
 	} else if u.snap.Connected {
 		objs = append(objs, widget.NewLabel("No projects: add one to config.toml in the station's home."))
 	}
@@ -141,4 +141,13 @@ func projectForm(p supervisor.ProjectInfo) (fyne.CanvasObject, func() map[string
 		}
 		return set
 	}
+}
+
+// pauseIcon is the icon of a button that pauses (pause bars) or resumes
+// (play).
+func pauseIcon(pause bool) fyne.Resource {
+	if pause {
+		return theme.MediaPauseIcon()
+	}
+	return theme.MediaPlayIcon()
 }

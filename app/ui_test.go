@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -448,5 +449,50 @@ func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
 	}
 	if len(shown) != 2 {
 		t.Fatalf("Last screen on the cards of %v, want blocked and done", shown)
+	}
+}
+
+// The board says what it is doing: "—" before the station answers, empty
+// columns say so, a paused project shows why with Resume (play), done
+// cards show their summary, and the Add Task dialog starts in its title.
+func TestBoardSaysWhatItIsDoing(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.ShowDashboard()
+	d := u.dash
+	if got := d.figures["Working"].Text; got != "—" {
+		t.Errorf("Working shows %q while connecting, want —", got)
+	}
+	s := boardSnapshot(t0)
+	s.Projects[0].Paused, s.Projects[0].PauseReason = true, "three failures in a row (breaker)"
+	for i := range s.Tasks {
+		if s.Tasks[i].State == supervisor.TaskDone {
+			s.Tasks[i].Summary = "added /healthz with a test"
+		}
+	}
+	s.Tasks = slices.DeleteFunc(s.Tasks, func(t supervisor.Task) bool { return t.State == supervisor.TaskTodo })
+	u.apply(s)
+	board := strings.Join(texts(d.win.Content()), "\n")
+	for _, want := range []string{"Nothing queued", "three failures in a row (breaker)", "added /healthz with a test"} {
+		if !strings.Contains(board, want) {
+			t.Errorf("the board does not say %q:\n%s", want, board)
+		}
+	}
+	resume := findButton(t, d.paused, "Resume")
+	if resume.Icon != theme.MediaPlayIcon() {
+		t.Error("Resume has no play icon")
+	}
+	test.Tap(resume)
+	select {
+	case c := <-fake.calls:
+		if c.method != "Resume" || c.id != "web" {
+			t.Errorf("Resume called %+v", c)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Resume did nothing")
+	}
+	u.showAddTask()
+	if e, ok := d.win.Canvas().Focused().(*widget.Entry); !ok || e.PlaceHolder != "What should the agent do?" {
+		t.Errorf("the Add Task dialog's focus is on %T, want the title", d.win.Canvas().Focused())
 	}
 }
