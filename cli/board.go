@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,6 +11,7 @@ import (
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/pgstore"
 )
 
 func (e *env) boardCmd() *cobra.Command {
@@ -23,7 +26,57 @@ func (e *env) boardCmd() *cobra.Command {
 		"These open the board config.toml names (station.db, or a shared PostgreSQL)\nthemselves, so they work with no station running.",
 		"  buildstation board status\n  buildstation board migrate --json",
 		mk("migrate", "Bring the board to this build's schema and print its version", "  buildstation board migrate", e.boardMigrate),
-		mk("status", "The board's schema version and integrity; a shared board's live stations and leases", "  buildstation board status --json", e.boardStatus))
+		mk("status", "The board's schema version and integrity; a shared board's live stations and leases", "  buildstation board status --json", e.boardStatus),
+		e.boardCapCmd())
+}
+
+func (e *env) boardCapCmd() *cobra.Command {
+	var stations []string
+	c := &cobra.Command{
+		Use:   "cap PROJECT CONCURRENCY",
+		Short: "Set a shared board's own cap for a project, which every station obeys",
+		Long: `Set a shared board's own settings for a project: at most CONCURRENCY
+sessions across all stations (each station's config.toml may only narrow
+it), and with --stations only those stations run it. CONCURRENCY 0 with no
+--stations removes the board's settings.`,
+		Example: `  buildstation board cap web 2
+  buildstation board cap web 3 --stations buildbox,laptop`,
+		Args: positional(2, 2),
+		RunE: func(_ *cobra.Command, args []string) error { return e.boardCap(args[0], args[1], stations) },
+	}
+	c.Flags().StringSliceVar(&stations, "stations", nil, "the stations that may run the project (default: any)")
+	return c
+}
+
+func (e *env) boardCap(project, conc string, stations []string) error {
+	n, err := strconv.Atoi(conc)
+	if err != nil || n < 0 {
+		return usagef("concurrency %q is not a whole number of sessions; pass 0 or more", conc)
+	}
+	_, cfg, err := e.boardConfig()
+	if err != nil {
+		return err
+	}
+	if !cfg.Shared() {
+		return usagef("board cap is for a shared board; this home's board is station.db, where the project's concurrency in config.toml is the cap")
+	}
+	if err := pgstore.SetProjectCap(e.ctx, cfg.Board, pgstore.ProjectCap{Project: project, Concurrency: n, Stations: stations}); err != nil {
+		return err
+	}
+	if n == 0 && len(stations) == 0 {
+		fmt.Fprintf(e.stdout, "project %s: no board cap; each station's config decides\n", textsafe.Line(project))
+		return nil
+	}
+	if n > 0 {
+		fmt.Fprintf(e.stdout, "project %s: at most %d sessions across all stations", textsafe.Line(project), n)
+	} else {
+		fmt.Fprintf(e.stdout, "project %s: as many sessions as each station's config allows", textsafe.Line(project))
+	}
+	if len(stations) > 0 {
+		fmt.Fprintf(e.stdout, ", on %s", textsafe.Line(strings.Join(stations, ", ")))
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
 }
 
 // The board verbs open the board config.toml names themselves, not through

@@ -89,7 +89,13 @@ func newFleet(t *testing.T, c *cluster, caps map[string]int, local map[string]in
 	}
 	// The board's caps, which every station obeys whatever its config.
 	for p, n := range caps {
-		c.Exec(f.db, "INSERT INTO project_settings (project, concurrency, updated_at) VALUES ($1, $2, now())", p, n)
+		for name := range local {
+			out, errOut, code, err := rig.CLI(bin, f.env(name), "board", "cap", p, strconv.Itoa(n))
+			if err != nil || code != 0 || !strings.Contains(out, fmt.Sprintf("at most %d sessions", n)) {
+				t.Fatalf("board cap %s %d: exit %d %v: %s%s", p, n, code, err, out, errOut)
+			}
+			break
+		}
 	}
 	go f.mon.run()
 	t.Cleanup(f.mon.stop)

@@ -140,3 +140,45 @@ FROM leases WHERE station = $1 ORDER BY task_id`, out[i].Name)
 	}
 	return out, nil
 }
+
+// ProjectCap is the board's own settings for a project, which every station
+// obeys: Concurrency (0: none) caps its sessions across all stations (a
+// station's config may only narrow it), Stations (empty: any) names the
+// stations that may run it.
+type ProjectCap struct {
+	Project     string   `json:"project"`
+	Concurrency int      `json:"concurrency,omitempty"`
+	Stations    []string `json:"stations,omitempty"`
+}
+
+// SetProjectCap writes c to the board at url (migrating it first); a zero
+// Concurrency and no Stations remove the project's settings.
+func SetProjectCap(ctx context.Context, url string, c ProjectCap) error {
+	pool, where, err := connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if err := migrate(ctx, pool); err != nil {
+		return fmt.Errorf("set the board's cap of %s at %s: %w", c.Project, where, explain(err))
+	}
+	if c.Concurrency == 0 && len(c.Stations) == 0 {
+		_, err = pool.Exec(ctx, "DELETE FROM project_settings WHERE project = $1", c.Project)
+	} else {
+		var conc *int
+		if c.Concurrency > 0 {
+			conc = &c.Concurrency
+		}
+		stations := c.Stations
+		if stations == nil {
+			stations = []string{}
+		}
+		_, err = pool.Exec(ctx, `INSERT INTO project_settings (project, concurrency, stations, updated_at) VALUES ($1, $2, $3, clock_timestamp())
+ON CONFLICT (project) DO UPDATE SET concurrency = excluded.concurrency, stations = excluded.stations, updated_at = excluded.updated_at`,
+			c.Project, conc, stations)
+	}
+	if err != nil {
+		return fmt.Errorf("set the board's cap of %s at %s: %w", c.Project, where, explain(err))
+	}
+	return nil
+}
