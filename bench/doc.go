@@ -3,10 +3,14 @@
 // (issue 7). `make bench` runs it through bench.sh, which builds the
 // binary first. It needs Linux (/proc) and tmux for the idle baseline.
 //
-// Figures: idle CPU and RSS of a real station with 0, 20 and 100 idle
-// sessions against a capture-pane poller over the same agents in tmux;
-// bytes per second through a session against cat through a bare PTY;
-// memory per session with a full ring buffer; how late nudges and blocks
-// fire with 100 sessions and one flooding; tasks per second through the
-// scheduler; start-up to a ready API on an empty board and on 10,000 tasks.
+// Figures: idle CPU and memory of a real station with 0, 10, 100 and 300
+// idle sessions on each backend (pty, tmux), as a scaling table, against a
+// poller doing what claude-squad does each round (capture-pane -p -e -J and
+// git add -N . && git diff per session) over the same agents in tmux;
+// bytes per second through a session against cat through a bare PTY; how
+// late nudges and blocks fire when 100 sessions' deadlines coincide, with
+// and without one more session flooding, on each backend; tasks per second
+// through the scheduler; task adds from 16 clients at once against one at
+// a time; start-up to a ready API on an empty board and on 10,000 tasks;
+// status and task ls on boards of 10,000 and 100,000 tasks.
 package main

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,98 +20,233 @@ const idleAgent = `yes 'the quick brown fox jumps over the lazy dog 0123456789' 
 // idleSample is one measurement window.
 type idleSample struct {
 	cpu float64 // % of one core
-	rss int64   // KiB at the end
+	rss int64   // KiB at the end (PSS where several processes are summed)
 }
 
-// measureStation samples pid's own CPU over d, and its RSS at the end.
-func measureStation(pid int, d time.Duration) (idleSample, error) {
-	a, err := readCPU(pid)
-	if err != nil {
-		return idleSample{}, err
+// costOf samples, over d, the CPU of what a backend runs to supervise its
+// sessions: the processes roots returns (each one's own time and its
+// reaped children's) and, at the end, their summed PSS. roots is asked
+// again at the end: the set is the same in a steady state.
+func costOf(roots func() []int, d time.Duration) (idleSample, error) {
+	before := map[int]cpuTimes{}
+	for _, pid := range roots() {
+		c, err := readCPU(pid)
+		if err != nil {
+			return idleSample{}, err
+		}
+		before[pid] = c
 	}
 	t0 := time.Now()
 	time.Sleep(d)
-	b, err := readCPU(pid)
-	if err != nil {
-		return idleSample{}, err
-	}
 	el := time.Since(t0)
-	rss, err := rssKiB(pid)
-	return idleSample{cpu: share(b.self-a.self, el), rss: rss}, err
+	var ticks, rss int64
+	for _, pid := range roots() {
+		c, err := readCPU(pid)
+		if err != nil {
+			continue // a short-lived client that ended: its time is in its parent's
+		}
+		b := before[pid] // zero for one that started during the window
+		ticks += c.self + c.children - b.self - b.children
+		if r, err := pssKiB(pid); err == nil {
+			rss += r
+		}
+	}
+	return idleSample{cpu: share(ticks, el), rss: rss}, nil
 }
 
-func benchIdle(t *table, d time.Duration) error {
+// descendants lists pid and every live process below it whose command
+// name keep accepts (nil: all).
+func descendants(root int, keep func(comm string) bool) []int {
+	kids := map[int][]int{}
+	comm := map[int]string{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := strings.Fields(s[close+1:])
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		kids[ppid] = append(kids[ppid], pid)
+		comm[pid] = s[open+1 : close]
+	}
+	out := []int{root}
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, k := range kids[p] {
+			queue = append(queue, k)
+			if keep == nil || keep(comm[k]) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// tmuxHelper reports whether a process is part of the tmux backend's cost
+// rather than an agent: tmux clients and the pipe-pane copiers.
+func tmuxHelper(comm string) bool { return strings.HasPrefix(comm, "tmux") || comm == "cat" }
+
+// scalePoint is one backend at one number of sessions.
+type scalePoint struct {
+	n    int
+	cost idleSample
+}
+
+// idleCurve starts a station with the given backend and measures what it
+// costs idle at each number of sessions in counts (ascending).
+func idleCurve(backend string, counts []int, d time.Duration) ([]scalePoint, error) {
 	proj, err := os.MkdirTemp(workDir, "idle-proj-")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	home, err := newHome("idle", fmt.Sprintf(`max_sessions = 200
+	home, err := newHome("idle-"+backend, fmt.Sprintf(`max_sessions = 400
 [[projects]]
 name = "idle"
 path = %q
 command = ["sh", "-c", %q]
+backend = %q
 idle_window = "1h"
 block_window = "1h"
-concurrency = 200
-`, proj, idleAgent))
+concurrency = 400
+`, proj, idleAgent, backend))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st, err := startStation(home)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer st.stop()
-	ours := map[int]idleSample{}
-	counts := []int{0, 20, 100}
+	sock := filepath.Join(home, "tmux.sock")
+	roots := func() []int {
+		if backend != "tmux" {
+			return []int{st.pid()}
+		}
+		pids := descendants(st.pid(), tmuxHelper)
+		out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
+		if server, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && server > 0 {
+			pids = append(pids, descendants(server, tmuxHelper)...)
+		}
+		return pids
+	}
+	var curve []scalePoint
 	have := 0
 	for _, n := range counts {
 		if n > have {
-			progress("idle: starting %d more idle sessions (each prints 300 KB, then waits)", n-have)
+			progress("idle %s: starting %d more idle sessions (each prints 300 KB, then waits)", backend, n-have)
+			t0 := time.Now()
 			if _, err := st.addTasks("idle", n-have); err != nil {
-				return err
+				return nil, err
 			}
-			if err := st.waitSessions(n, 2*time.Second, 2*time.Minute); err != nil {
-				return err
+			if err := st.waitSessions(n, 2*time.Second, 4*time.Minute); err != nil {
+				return nil, fmt.Errorf("%s backend: %w", backend, err)
 			}
+			progress("idle %s: %d sessions running and quiet after %s", backend, n, time.Since(t0).Round(time.Second))
 			have = n
 		}
 		time.Sleep(2 * time.Second) // let start-up work (GC, spawn) finish
-		progress("idle: measuring the station with %d sessions for %s", n, d)
-		s, err := measureStation(st.pid(), d)
+		progress("idle %s: measuring with %d sessions for %s", backend, n, d)
+		s, err := costOf(roots, d)
+		if err != nil {
+			return nil, err
+		}
+		curve = append(curve, scalePoint{n: n, cost: s})
+	}
+	return curve, nil
+}
+
+// benchIdle measures both backends and the poller baseline at each count
+// and adds the scaling rows: CPU and RSS against sessions, so growth that
+// is worse than linear shows.
+func benchIdle(t *table, d time.Duration, counts []int, backends []string, noBaseline bool) error {
+	curves := map[string][]scalePoint{}
+	for _, backend := range backends {
+		c, err := idleCurve(backend, counts, d)
 		if err != nil {
 			return err
 		}
-		ours[n] = s
+		curves[backend] = c
 	}
-	st.stop()
-
-	base, rounds, err := tmuxBaseline(d)
-	if err != nil {
-		return fmt.Errorf("tmux baseline: %w", err)
+	base, rounds := map[int]idleSample{}, "not run"
+	if !noBaseline {
+		var err error
+		if base, rounds, err = pollerBaseline(counts, d); err != nil {
+			return fmt.Errorf("poller baseline: %w", err)
+		}
 	}
-	t.add(row{figure: "idle CPU, 0 sessions", ours: pct(ours[0].cpu)})
-	t.add(row{figure: "idle CPU, 20 sessions", ours: pct(ours[20].cpu), baseline: pct(base[20].cpu), ratio: ratio(ours[20].cpu, base[20].cpu)})
-	t.add(row{figure: "idle CPU, 100 sessions", ours: pct(ours[100].cpu), baseline: pct(base[100].cpu), ratio: ratio(ours[100].cpu, base[100].cpu),
-		target: "< 0.5%", met: metString(ours[100].cpu < 0.5),
-		note: fmt.Sprintf("station process's utime+stime over %s (resolution 10 ms of CPU, 0.03%% over 30 s; its agents are separate processes); baseline: a poller running `tmux capture-pane` + sha256 on every pane every 500 ms "+
-			"over the same agents in tmux windows, its own and its children's CPU plus the tmux server's; with 100 panes over %s it did %s; ratio is ours / baseline", d, d, rounds)})
-	t.add(row{figure: "station RSS, 0 / 20 / 100 sessions",
-		ours:     fmt.Sprintf("%s / %s / %s", mib(float64(ours[0].rss)), mib(float64(ours[20].rss)), mib(float64(ours[100].rss))),
-		baseline: fmt.Sprintf("— / %s / %s", mib(float64(base[20].rss)), mib(float64(base[100].rss))),
-		note:     "VmRSS after each idle window; baseline: the tmux server's VmRSS with the same windows"})
-	per := float64(ours[100].rss-ours[20].rss) / 80
-	basePer := float64(base[100].rss-base[20].rss) / 80
-	t.add(row{figure: "memory per session (full ring)", ours: mib(per), baseline: mib(basePer), ratio: ratio(per, basePer),
-		target: "< 2 MiB", met: metString(per < 2048),
-		note: "station RSS growth from 20 to 100 sessions / 80, every session having printed 300 KB (ring is 256 KiB); baseline: tmux server RSS growth per window, same output"})
+	last := counts[len(counts)-1]
+	for i, n := range counts {
+		if n == 0 {
+			continue
+		}
+		for _, backend := range backends {
+			ours := curves[backend][i].cost
+			r := row{figure: fmt.Sprintf("idle CPU, %s, %d sessions", backend, n), ours: pct(ours.cpu),
+				baseline: pct(base[n].cpu), ratio: ratio(ours.cpu, base[n].cpu)}
+			if n == 100 {
+				r.target, r.met = "≤ 0.5%", metString(ours.cpu <= 0.5)
+			}
+			if n == last && backend == backends[0] {
+				r.note = fmt.Sprintf("over %s: pty is the station process's utime+stime; tmux adds its tmux clients, the tmux server and the pipe-pane copiers (agents excluded); "+
+					"baseline: a poller doing what claude-squad does each 500 ms round for every session (capture-pane -p -e -J, then git add -N . && git diff in the session's worktree), "+
+					"its own and its children's CPU plus the tmux server's; rounds it achieved: %s; ratio is ours / baseline", d, rounds)
+			}
+			t.add(r)
+		}
+	}
+	for _, backend := range backends {
+		var cpus, rsss, per []string
+		c := curves[backend]
+		for i, p := range c {
+			cpus = append(cpus, pct(p.cost.cpu))
+			rsss = append(rsss, mib(float64(p.cost.rss)))
+			if i > 0 && p.n > c[i-1].n {
+				per = append(per, mib(float64(p.cost.rss-c[i-1].cost.rss)/float64(p.n-c[i-1].n)))
+			}
+		}
+		var ns []string
+		for _, n := range counts {
+			ns = append(ns, strconv.Itoa(n))
+		}
+		label := strings.Join(ns, " / ")
+		t.add(row{figure: fmt.Sprintf("scaling %s: CPU at %s sessions", backend, label), ours: strings.Join(cpus, " / ")})
+		r := row{figure: fmt.Sprintf("scaling %s: memory (PSS) at %s sessions", backend, label), ours: strings.Join(rsss, " / ")}
+		if backend == backends[0] {
+			r.note = "PSS after each idle window (RSS with shared pages divided among sharers; tmux: station + tmux server + clients + copiers); per session: RSS growth between successive counts / sessions added, every session having printed 300 KB (ring is 256 KiB)"
+		}
+		t.add(r)
+		pr := row{figure: fmt.Sprintf("scaling %s: memory per added session", backend), ours: strings.Join(per, " / ")}
+		if len(c) > 1 && backend == "pty" {
+			// The station's own cost; tmux's adds its server's scrollback.
+			a, b := c[len(c)-1], c[1]
+			v := float64(a.cost.rss-b.cost.rss) / float64(a.n-b.n)
+			pr.target, pr.met = "< 2 MiB", metString(v < 2048)
+		}
+		t.add(pr)
+	}
 	return nil
 }
 
-// tmuxBaseline runs the same idle agents as windows of a private tmux
-// server and measures a capture-pane poller over them, with 20 then 100
-// windows. rounds is how many polling rounds ran with 100 panes.
-func tmuxBaseline(d time.Duration) (map[int]idleSample, string, error) {
+// pollerBaseline runs the same idle agents as windows of a private tmux
+// server, each with its own git worktree, and measures a claude-squad-like
+// poller over them at each count. rounds says how many rounds it achieved
+// against how many its ticker asked for, per count.
+func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, error) {
 	sock := fmt.Sprintf("bsbench-%d", os.Getpid())
 	home, err := os.MkdirTemp(workDir, "tmux-")
 	if err != nil {
@@ -122,18 +258,29 @@ func tmuxBaseline(d time.Duration) (map[int]idleSample, string, error) {
 		return c
 	}
 	defer tmux("kill-server").Run()
+	repo := filepath.Join(home, "repo")
+	if err := gitInit(repo); err != nil {
+		return nil, "", err
+	}
 	out := map[int]idleSample{}
 	have := 0
 	var server int
-	var rounds string
-	for _, n := range []int{20, 100} {
-		progress("idle baseline: %d agents in tmux windows", n)
+	var rounds []string
+	for _, n := range counts {
+		if n == 0 {
+			continue
+		}
+		progress("poller baseline: %d agents in tmux windows, each in its own worktree", n)
 		for i := have; i < n; i++ {
+			wt := filepath.Join(home, fmt.Sprintf("wt-%d", i))
+			if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wt); err != nil {
+				return nil, "", fmt.Errorf("git worktree add: %v %s", err, b)
+			}
 			var c *exec.Cmd
 			if i == 0 {
-				c = tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", idleAgent)
+				c = tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", wt, idleAgent)
 			} else {
-				c = tmux("new-window", "-d", "-t", "bench", idleAgent)
+				c = tmux("new-window", "-d", "-t", "bench", "-c", wt, idleAgent)
 			}
 			if b, err := c.CombinedOutput(); err != nil {
 				return nil, "", fmt.Errorf("%v: %v %s", c.Args, err, b)
@@ -158,36 +305,39 @@ func tmuxBaseline(d time.Duration) (map[int]idleSample, string, error) {
 		if err := poller.Start(); err != nil {
 			return nil, "", err
 		}
-		time.Sleep(600 * time.Millisecond) // its first round: the hashes to compare against
-		progress("idle baseline: measuring the poller and tmux with %d panes for %s", n, d)
-		pa, err1 := readCPU(poller.Process.Pid)
-		sa, err2 := readCPU(server)
-		t0 := time.Now()
-		time.Sleep(d)
-		pb, err3 := readCPU(poller.Process.Pid)
-		sb, err4 := readCPU(server)
-		el := time.Since(t0)
+		time.Sleep(600 * time.Millisecond) // its first round: the screens to compare against
+		progress("poller baseline: measuring the poller and tmux with %d panes for %s", n, d)
+		s, err := costOf(func() []int { return []int{poller.Process.Pid, server} }, d)
 		_ = poller.Process.Signal(syscall.SIGTERM)
 		_ = poller.Wait()
-		if err := firstErr(err1, err2, err3, err4); err != nil {
-			return nil, "", err
-		}
-		rss, err := rssKiB(server)
 		if err != nil {
 			return nil, "", err
 		}
-		ticks := (pb.self + pb.children - pa.self - pa.children) + (sb.self - sa.self)
-		out[n] = idleSample{cpu: share(ticks, el), rss: rss}
-		rounds = strings.TrimSpace(pout.String())
+		s.rss, _ = rssKiB(server)
+		out[n] = s
+		rounds = append(rounds, fmt.Sprintf("%d sessions: %s", n, strings.TrimSpace(pout.String())))
 	}
-	return out, rounds, nil
+	return out, strings.Join(rounds, "; "), nil
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+// gitInit makes a repository with one commit, for the poller's worktrees.
+func gitInit(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("bench\n"), 0o600); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"}} {
+		if b, err := git(dir, args...); err != nil {
+			return fmt.Errorf("git %v: %v %s", args, err, b)
 		}
 	}
 	return nil
+}
+
+func git(dir string, args ...string) ([]byte, error) {
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	return c.CombinedOutput()
 }

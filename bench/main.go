@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -25,9 +26,13 @@ func main() {
 		os.Exit(runPoller(os.Args[2:]))
 	}
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
-	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,startup); default all")
-	idleFor := flag.Duration("idle", 30*time.Second, "how long each idle measurement lasts")
-	mb := flag.Int("mb", 200, "megabytes pushed through a session for throughput")
+	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads); default all")
+	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
+	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
+	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
+	backendList := flag.String("backends", "pty,tmux", "the backends measured idle")
+	sessions := flag.String("sessions", "0,10,100,300", "the numbers of idle sessions measured, ascending")
+	mb := flag.Int("mb", 100, "megabytes pushed through a session for throughput")
 	flag.Parse()
 	var err error
 	if bin, err = absPath(bin); err != nil {
@@ -38,8 +43,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
 		os.Exit(1)
 	}
-	defer os.RemoveAll(workDir)
+	if *keep {
+		progress("keeping the scratch homes in %s", workDir)
+	} else {
+		defer os.RemoveAll(workDir)
+	}
 
+	counts, err := parseCounts(*sessions)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -sessions: %v\n", err)
+		os.Exit(2)
+	}
 	want := func(name string) bool {
 		return *only == "" || strings.Contains(","+*only+",", ","+name+",")
 	}
@@ -50,11 +64,15 @@ func main() {
 		run  func(*table) error
 	}
 	for _, f := range []figure{
-		{"idle", func(t *table) error { return benchIdle(t, *idleFor) }},
+		{"idle", func(t *table) error {
+			return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
+		}},
 		{"throughput", func(t *table) error { return benchThroughput(t, *mb) }},
 		{"timers", benchTimers},
 		{"scheduler", benchScheduler},
+		{"adds", benchAdds},
 		{"startup", benchStartup},
+		{"reads", benchReads},
 	} {
 		if !want(f.name) {
 			continue
@@ -70,4 +88,17 @@ func main() {
 	if t.failed() {
 		os.Exit(1)
 	}
+}
+
+// parseCounts reads "0,10,100" into ascending counts.
+func parseCounts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 || len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("%q is not a list of ascending numbers, like 0,10,100,300", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

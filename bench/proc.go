@@ -41,20 +41,30 @@ func readCPU(pid int) (cpuTimes, error) {
 }
 
 // rssKiB is a process's resident set, from /proc/<pid>/status.
-func rssKiB(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+func rssKiB(pid int) (int64, error) { return procKiB(pid, "status", "VmRSS:") }
+
+// pssKiB is a process's proportional set size, from
+// /proc/<pid>/smaps_rollup: its resident pages with each shared page
+// divided among its sharers, so summing many processes (a hundred cat
+// copiers) does not count libc a hundred times.
+func pssKiB(pid int) (int64, error) { return procKiB(pid, "smaps_rollup", "Pss:") }
+
+// procKiB reads the kB figure on the line of /proc/<pid>/<file> that starts
+// with field.
+func procKiB(pid int, file, field string) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
 		return 0, err
 	}
 	for line := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			f := strings.Fields(v)
 			if len(f) > 0 {
 				return strconv.ParseInt(f[0], 10, 64)
 			}
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+	return 0, fmt.Errorf("/proc/%d/%s: no %s", pid, file, field)
 }
 
 // share is CPU ticks over a wall interval as a percentage of one core.

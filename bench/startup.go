@@ -74,6 +74,14 @@ func medianD(v []time.Duration) time.Duration {
 // It writes what the store would: a task, its "" → todo → working → done
 // history, and an ended session record.
 func seedBoard(path string, n int) error {
+	return seedWith(path, func(ctx context.Context, tx *sql.Tx) error {
+		return seedFinished(ctx, tx, n)
+	})
+}
+
+// seedWith makes a board with the store (its schema), then runs fill in
+// one transaction straight on its file.
+func seedWith(path string, fill func(ctx context.Context, tx *sql.Tx) error) error {
 	s, err := store.Open(path)
 	if err != nil {
 		return err
@@ -92,6 +100,14 @@ func seedBoard(path string, n int) error {
 		return err
 	}
 	defer tx.Rollback()
+	if err := fill(ctx, tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// seedFinished writes n done tasks with their history and sessions.
+func seedFinished(ctx context.Context, tx *sql.Tx, n int) error {
 	now := time.Now().Add(-24 * time.Hour).UnixMilli()
 	for i := range n {
 		at := now + int64(i)*10
@@ -115,5 +131,5 @@ VALUES (?, ?, 'work', 1, 'ended', ?, ?)`, fmt.Sprintf("t%d.1", id), id, at+1, at
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }

@@ -41,6 +41,17 @@ func newHome(name, cfg string) (string, error) {
 	return home, os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600)
 }
 
+// stationOn makes a home named name with config cfg and starts a station
+// on it.
+func stationOn(name, cfg string) (*station, string, error) {
+	home, err := newHome(name, cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := startStation(home)
+	return st, home, err
+}
+
 // startStation runs the daemon on home and waits until status answers.
 func startStation(home string) (*station, error) {
 	_ = os.Remove(filepath.Join(home, "station.json")) // never dial a stale one
