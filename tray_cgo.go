@@ -250,7 +250,7 @@ func displayProblem() (msg string) {
 	glfw.WindowHint(glfw.ContextVersionMajor, 2)
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	stage = noGL
-	w, err := glfw.CreateWindow(1, 1, "Build Station", nil, nil)
+	w, err := glfw.CreateWindow(1, 1, "display check", nil, nil)
 	if err != nil {
 		return noGL
 	}

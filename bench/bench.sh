@@ -18,11 +18,13 @@ CGO_ENABLED=0 "$GO" build -o "$out/bench" ./bench
 start=$(date +%s)
 "$out/bench" -bin "$out/buildstation" "$@"
 # The tray's figures need cgo (Fyne) and Xvfb: a console under 1 MB/s of
-# ANSI against the console closed, and the tray's idle cost.
+# ANSI against the console closed, and the tray's idle cost against an
+# empty Fyne app.
 if [ "${BENCH_TRAY:-1}" != 0 ] && [ $# -eq 0 ]; then
 	command -v Xvfb >/dev/null || { echo "bench: Xvfb is needed for the tray's figures; install it (apt-get install xvfb)" >&2; exit 1; }
 	echo "bench: building the tray bench (cgo)" >&2
 	CGO_ENABLED=1 "$GO" build -o "$out/bench-tray" ./bench/tray
-	"$out/bench-tray" -bin "$out/buildstation"
+	CGO_ENABLED=1 "$GO" build -o "$out/buildstation-tray" .
+	"$out/bench-tray" -bin "$out/buildstation" -tray-bin "$out/buildstation-tray"
 fi
 echo "make bench took $(( $(date +%s) - start ))s after the build" >&2

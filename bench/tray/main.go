@@ -44,15 +44,44 @@ func main() {
 		flood(os.Args[2])
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "empty-fyne" {
+		emptyFyne()
+		return
+	}
 	bin := flag.String("bin", "bin/buildstation", "the buildstation binary (station and fake agent)")
 	dur := flag.Duration("for", 60*time.Second, "how long each phase (console closed, console open) lasts")
+	trayBin := flag.String("tray-bin", "", "the buildstation binary built with cgo (the tray), for the idle figure; empty skips it")
+	idleFor := flag.Duration("idle", 30*time.Second, "how long each idle measurement lasts")
+	only := flag.String("only", "", "console or idle; default both")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
 	flag.Parse()
 	profileTo = *cpuprofile
-	if err := run(*bin, *dur); err != nil {
+	display, stopX, err := startXvfb()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench tray:", err)
 		os.Exit(1)
 	}
+	os.Setenv("DISPLAY", display)
+	os.Unsetenv("WAYLAND_DISPLAY")
+	code := 0
+	if *only == "" || *only == "idle" {
+		if *trayBin == "" {
+			progress("no -tray-bin: the idle figure is skipped")
+		} else if err := benchIdle(*trayBin, *idleFor); err != nil {
+			fmt.Fprintln(os.Stderr, "bench tray idle:", err)
+			code = 1
+		}
+	}
+	if *only == "" || *only == "console" {
+		// The console figure runs the app in this process, and Fyne
+		// quits the process with it: it goes last.
+		if err := run(*bin, *dur, stopX); err != nil {
+			fmt.Fprintln(os.Stderr, "bench tray:", err)
+			code = 1
+		}
+	}
+	stopX()
+	os.Exit(code)
 }
 
 func progress(format string, args ...any) {
@@ -129,7 +158,7 @@ type phase struct {
 	lastScreen time.Duration // console open: output stop to the last screen shown
 }
 
-func run(bin string, dur time.Duration) error {
+func run(bin string, dur time.Duration, stopX func()) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -138,13 +167,6 @@ func run(bin string, dur time.Duration) error {
 	if err != nil {
 		return err
 	}
-	display, stopX, err := startXvfb()
-	if err != nil {
-		return err
-	}
-	defer stopX()
-	os.Setenv("DISPLAY", display)
-	os.Unsetenv("WAYLAND_DISPLAY")
 	work, err := os.MkdirTemp("", "bs-bench-tray-")
 	if err != nil {
 		return err
@@ -220,6 +242,7 @@ func run(bin string, dur time.Duration) error {
 				go fyne.Do(a.Quit)
 				time.Sleep(10 * time.Second)
 				fmt.Fprintln(os.Stderr, "bench tray: the UI did not quit within 10s of the end (frozen)")
+				stopX()
 				os.Exit(1)
 			}()
 		})
@@ -381,3 +404,5 @@ func print(ps []phase, dur time.Duration) {
 	}
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "latest screen after output stops", ls, "—", "< 100ms", met(open.lastScreen >= 0 && open.lastScreen < 100*time.Millisecond))
 }
+
+func t0ctx() context.Context { return context.Background() }
