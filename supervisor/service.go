@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -23,7 +24,10 @@ func (st *Station) AddTask(ctx context.Context, nt NewTask) (Task, error) {
 		return Task{}, Invalidf("a task needs a title; pass --title")
 	}
 	if _, ok := st.Config().Project(nt.Project); !ok {
-		return Task{}, NotFoundf("unknown project %q; use one of %s, or add it to config.toml", nt.Project, st.projectNames())
+		if w := st.configWarning(); w != "" {
+			return Task{}, NotFoundf("unknown project %q; config.toml was edited but not applied: %s", nt.Project, w)
+		}
+		return Task{}, NotFoundf("unknown project %q; use one of %s, or add it to config.toml (the station picks it up at once)", nt.Project, st.projectNames())
 	}
 	t, err := st.board.AddTask(ctx, nt)
 	if err != nil {
@@ -273,6 +277,9 @@ func (st *Station) Status(ctx context.Context) (Status, error) {
 	s.Blocked = s.Tasks[TaskBlocked]
 	s.Board = st.Link()
 	s.Warnings = st.opt.Warnings
+	if w := st.configWarning(); w != "" {
+		s.Warnings = append(slices.Clone(s.Warnings), w)
+	}
 	return s, nil
 }
 

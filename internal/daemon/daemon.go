@@ -167,6 +167,7 @@ func Run(ctx context.Context, o Options) error {
 			o.Stopping(plan)
 		}
 	}()
+	go watchConfig(ctx, cfg.Path, o.Log, st.ReloadConfig)
 	go func() { errc <- st.Run(ctx) }()
 	err = <-errc
 	cancel()
