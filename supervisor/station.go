@@ -66,7 +66,7 @@ type Station struct {
 	cfgMu    sync.Mutex // serialises edits of config.toml
 	mu       sync.Mutex
 	cfg      *config.Config
-	cfgErr   string // why the last edit of config.toml was not applied; "" when it was
+	cfgErr   string                   // why the last edit of config.toml was not applied; "" when it was
 	sessions map[string]*session      // live sessions by id
 	pending  map[string]chan struct{} // tokens of sessions being spawned
 	running  map[string]int           // live sessions per project
