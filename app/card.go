@@ -40,6 +40,7 @@ type cardPanel struct {
 	taskID  string
 	session string // the session whose transcript shows
 	cancel  context.CancelFunc
+	gen     int // counts loads: only the latest one's result shows
 }
 
 func (d *dashboard) newCardPanel() *cardPanel {
@@ -126,7 +127,9 @@ func (p *cardPanel) show(taskID string) {
 		p.taskID = taskID
 		p.term = NewTerminal(cardCols, cardRows, cardScrollback, nil)
 		p.view.offset.Store(0)
-		p.view.setSize(cardCols, cardRows)
+		if p.view.pix == nil {
+			p.view.setSize(cardCols, cardRows) // until the layout sizes it
+		}
 		p.reload()
 	}
 	p.refresh()
@@ -206,7 +209,8 @@ func (p *cardPanel) reload() {
 	}
 	ctx, cancel := context.WithTimeout(p.u.ctx, 20*time.Second)
 	p.cancel = cancel
-	taskID, term := p.taskID, NewTerminal(cardCols, cardRows, cardScrollback, nil)
+	p.gen++
+	gen, taskID, term := p.gen, p.taskID, NewTerminal(cardCols, cardRows, cardScrollback, nil)
 	p.status.SetText("reading the transcript…")
 	go func() {
 		defer cancel()
@@ -215,7 +219,7 @@ func (p *cardPanel) reload() {
 			term.Write(tr.Data)
 		}
 		fyne.Do(func() {
-			if p.taskID != taskID || ctx.Err() == context.Canceled {
+			if p.gen != gen || p.taskID != taskID { // a newer load, or another card
 				term.Close()
 				return
 			}

@@ -109,7 +109,7 @@ func (u *UI) newDashboard() *dashboard {
 		container.NewTabItemWithIcon("Projects", theme.FolderIcon(), container.NewVScroll(d.projects)),
 	)
 	d.pane = d.newCardPanel()
-	pane := container.New(&fixedWidth{w: 560}, d.pane.root)
+	pane := container.New(&fixedWidth{w: 460}, d.pane.root)
 	d.win.SetContent(container.NewBorder(toolbar, nil, nil, pane, tabs))
 	d.win.Resize(fyne.NewSize(1280, 760))
 	d.update()

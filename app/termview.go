@@ -94,6 +94,9 @@ func (v *termView) Resize(size fyne.Size) {
 		if v.onResize != nil {
 			v.onResize(cols, rows)
 		}
+		if v.onScroll != nil {
+			v.onScroll() // the view was cleared: draw it again
+		}
 	}
 }
 
