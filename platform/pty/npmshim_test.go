@@ -158,7 +158,7 @@ func TestResolveNpmShims(t *testing.T) {
 			if app != tt.want[0] {
 				t.Fatalf("CreateProcess would start %q, want %q", app, tt.want[0])
 			}
-			if back := parseWinCommandLine(line); !slices.Equal(back, got) {
+			if back := winargs.Split(line); !slices.Equal(back, got) {
 				t.Fatalf("the program would read %q\nwant %q", back, got)
 			}
 		})
@@ -197,73 +197,4 @@ func TestWinClean(t *testing.T) {
 			t.Errorf("winClean(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-// parseWinCommandLine splits a command line the way CommandLineToArgvW and
-// the MSVC runtime do (the 2008+ rules), so a test can read a line back.
-func parseWinCommandLine(s string) []string {
-	var args []string
-	var cur strings.Builder
-	inQuote, have := false, false
-	// argv[0] ends at the first space outside quotes, with no escapes.
-	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			inQuote = !inQuote
-			continue
-		}
-		if (c == ' ' || c == '\t') && !inQuote {
-			break
-		}
-		cur.WriteByte(c)
-	}
-	args = append(args, cur.String())
-	cur.Reset()
-	inQuote = false
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case (c == ' ' || c == '\t') && !inQuote:
-			if have {
-				args = append(args, cur.String())
-				cur.Reset()
-				have = false
-			}
-			i++
-		case c == '\\':
-			n := 0
-			for i < len(s) && s[i] == '\\' {
-				n++
-				i++
-			}
-			if i < len(s) && s[i] == '"' {
-				cur.WriteString(strings.Repeat(`\`, n/2))
-				if n%2 == 1 {
-					cur.WriteByte('"')
-					i++
-				}
-			} else {
-				cur.WriteString(strings.Repeat(`\`, n))
-			}
-			have = true
-		case c == '"':
-			if inQuote && i+1 < len(s) && s[i+1] == '"' {
-				cur.WriteByte('"')
-				i += 2
-			} else {
-				inQuote = !inQuote
-				i++
-			}
-			have = true
-		default:
-			cur.WriteByte(c)
-			have = true
-			i++
-		}
-	}
-	if have {
-		args = append(args, cur.String())
-	}
-	return args
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/buildstation/buildstation/platform/winargs"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -142,13 +144,13 @@ func TestGoldenHostilePaths(t *testing.T) {
 	if x.Exec.Command != winHostile.GUIExe || x.UserID != winHostile.User || x.Exec.WorkingDirectory != winHostile.Home {
 		t.Errorf("task parsed back to %+v", x)
 	}
-	if got, want := winSplit(x.Exec.Arguments), []string{"daemon", "--home", winHostile.Home}; !slices.Equal(got, want) {
+	if got, want := winargs.Split(x.Exec.Arguments), []string{"daemon", "--home", winHostile.Home}; !slices.Equal(got, want) {
 		t.Errorf("task arguments split to %q, want %q", got, want)
 	}
 	// The link handler's command splits the same way, with "%1" last.
 	for _, v := range RegistryValues(winHostile) {
 		if strings.HasSuffix(v.Key, `shell\open\command`) {
-			got := winSplit(v.Value)
+			got := winargs.Split(v.Value)
 			want := []string{winHostile.GUIExe, "--home", winHostile.Home, "open", "%1"}
 			if !slices.Equal(got, want) {
 				t.Errorf("link handler splits to %q, want %q", got, want)
@@ -190,68 +192,6 @@ func containsSeq(hay, needle []string) bool {
 		}
 	}
 	return false
-}
-
-// winSplit splits a command line by the CommandLineToArgvW rules (the
-// program by quotes alone), as the program started from it would.
-func winSplit(s string) []string {
-	var out []string
-	i := 0
-	// The program: up to the closing quote, or the first space.
-	if strings.HasPrefix(s, `"`) {
-		j := strings.Index(s[1:], `"`)
-		out = append(out, s[1:1+j])
-		i = j + 2
-	} else {
-		j := strings.IndexAny(s, " \t")
-		if j < 0 {
-			return []string{s}
-		}
-		out = append(out, s[:j])
-		i = j
-	}
-	for i < len(s) {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-		if i >= len(s) {
-			break
-		}
-		var b strings.Builder
-		inQ := false
-		for i < len(s) && (inQ || (s[i] != ' ' && s[i] != '\t')) {
-			switch {
-			case s[i] == '\\':
-				n := 0
-				for i < len(s) && s[i] == '\\' {
-					n++
-					i++
-				}
-				if i < len(s) && s[i] == '"' {
-					b.WriteString(strings.Repeat(`\`, n/2))
-					if n%2 == 1 {
-						b.WriteByte('"')
-						i++
-					}
-				} else {
-					b.WriteString(strings.Repeat(`\`, n))
-				}
-			case s[i] == '"':
-				if inQ && i+1 < len(s) && s[i+1] == '"' {
-					b.WriteByte('"')
-					i += 2
-					continue
-				}
-				inQ = !inQ
-				i++
-			default:
-				b.WriteByte(s[i])
-				i++
-			}
-		}
-		out = append(out, b.String())
-	}
-	return out
 }
 
 // The dry run of every verb on every OS, byte for byte: what a user reads

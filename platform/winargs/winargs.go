@@ -66,3 +66,74 @@ func ComposeCommandLine(args []string) string {
 	}
 	return b.String()
 }
+
+// Split splits a command line the way CommandLineToArgvW and the MSVC
+// runtime do (the 2008+ rules): what the program started from a line
+// (a registry command, a task's arguments) receives. Tests read the lines
+// this package and the installers write back with it.
+func Split(s string) []string {
+	var args []string
+	var cur strings.Builder
+	inQuote, have := false, false
+	// argv[0] ends at the first space outside quotes, with no escapes.
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			inQuote = !inQuote
+			continue
+		}
+		if (c == ' ' || c == '\t') && !inQuote {
+			break
+		}
+		cur.WriteByte(c)
+	}
+	args = append(args, cur.String())
+	cur.Reset()
+	inQuote = false
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case (c == ' ' || c == '\t') && !inQuote:
+			if have {
+				args = append(args, cur.String())
+				cur.Reset()
+				have = false
+			}
+			i++
+		case c == '\\':
+			n := 0
+			for i < len(s) && s[i] == '\\' {
+				n++
+				i++
+			}
+			if i < len(s) && s[i] == '"' {
+				cur.WriteString(strings.Repeat(`\`, n/2))
+				if n%2 == 1 {
+					cur.WriteByte('"')
+					i++
+				}
+			} else {
+				cur.WriteString(strings.Repeat(`\`, n))
+			}
+			have = true
+		case c == '"':
+			if inQuote && i+1 < len(s) && s[i+1] == '"' {
+				cur.WriteByte('"')
+				i += 2
+			} else {
+				inQuote = !inQuote
+				i++
+			}
+			have = true
+		default:
+			cur.WriteByte(c)
+			have = true
+			i++
+		}
+	}
+	if have {
+		args = append(args, cur.String())
+	}
+	return args
+}

@@ -1,6 +1,9 @@
 package winargs
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // cases are argvs whose quoting matters: spaces, quotes, trailing
 // backslashes before a closing quote, empty arguments.
@@ -24,5 +27,17 @@ func TestComposeCommandLine(t *testing.T) {
 		if got := ComposeCommandLine(argv); got != want[i] {
 			t.Errorf("ComposeCommandLine(%q) = %s, want %s", argv, got, want[i])
 		}
+	}
+}
+
+// Split reads back what ComposeCommandLine writes.
+func TestSplitRoundTrip(t *testing.T) {
+	for _, argv := range cases[:4] {
+		if got := Split(ComposeCommandLine(argv)); !slices.Equal(got, argv) {
+			t.Errorf("Split(ComposeCommandLine(%q)) = %q", argv, got)
+		}
+	}
+	if got, want := Split(`"C:\a b\x.exe" --home "D:\x & y\\" open "%1"`), []string{`C:\a b\x.exe`, "--home", `D:\x & y\`, "open", "%1"}; !slices.Equal(got, want) {
+		t.Errorf("Split = %q, want %q", got, want)
 	}
 }
