@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,6 +47,58 @@ type OutboxEntry struct {
 	Move    *Move          `json:"move,omitempty"`
 	Session *SessionRecord `json:"session,omitempty"`
 	Queued  time.Time      `json:"queued"`
+}
+
+// TokenKeeper keeps the session tokens of this station's sessions on this
+// machine, while a shared board keeps only their hashes: a restarted
+// station needs the token itself to adopt a session that outlived it, and
+// to find its processes by the marker in their environment.
+type TokenKeeper interface {
+	KeepToken(ctx context.Context, sessionID, token string) error
+	Token(ctx context.Context, sessionID string) (string, bool)
+}
+
+// tokenHashPrefix marks a hashed token in a board's record.
+const tokenHashPrefix = "sha256:"
+
+// HashToken is how a shared board stores a session token: "sha256:<hex>";
+// "" and a token hashed already stay as they are.
+func HashToken(token string) string {
+	if token == "" || strings.HasPrefix(token, tokenHashPrefix) {
+		return token
+	}
+	sum := sha256.Sum256([]byte(token))
+	return tokenHashPrefix + hex.EncodeToString(sum[:])
+}
+
+// keepToken stores a new session's token on this machine, on a shared
+// board whose records hold only its hash.
+func (st *Station) keepToken(ctx context.Context, id, token string) {
+	if _, ok := st.shared(); !ok || token == "" {
+		return
+	}
+	if k, ok := st.opt.Outbox.(TokenKeeper); ok {
+		if err := k.KeepToken(ctx, id, token); err != nil {
+			st.log.Warn("keep session token", "session", id, "err", err)
+		}
+	}
+}
+
+// rawToken gives a board record its token back from this machine's keeper
+// when the board holds only the hash; "" when it is not known here.
+func (st *Station) rawToken(ctx context.Context, r SessionRecord) string {
+	if !strings.HasPrefix(r.Token, tokenHashPrefix) {
+		return r.Token
+	}
+	k, ok := st.opt.Outbox.(TokenKeeper)
+	if !ok {
+		return ""
+	}
+	tok, ok := k.Token(ctx, r.ID)
+	if !ok || HashToken(tok) != r.Token {
+		return ""
+	}
+	return tok
 }
 
 // BoardLink is how this station's connection to a shared board stands, as

@@ -160,6 +160,7 @@ func (st *Station) recover(ctx context.Context) error {
 	}
 	adopted := map[string]bool{}
 	for _, r := range recs {
+		r.Token = st.rawToken(ctx, r)
 		if st.adopt(ctx, r) {
 			adopted[r.TaskID] = true
 			continue
@@ -449,6 +450,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	if h, ok := s.proc.(Handled); ok {
 		rec.Handle = h.Handle()
 	}
+	st.keepToken(ctx, s.spec.ID, s.spec.Token)
 	if err := st.saveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}

@@ -54,6 +54,9 @@ func checkSessions(t *testing.T, b supervisor.Board, liveOnly bool, want ...supe
 		okTimes := sameTime(g.StartedAt, w.StartedAt) && g.EndedAt.Equal(w.EndedAt) &&
 			(g.EndedAt.IsZero() || g.EndedAt.Location() == time.UTC)
 		g.StartedAt, g.EndedAt, w.StartedAt, w.EndedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+		if g.Token != "" && g.Token == supervisor.HashToken(w.Token) {
+			g.Token = w.Token // a shared board keeps only the token's hash
+		}
 		if !okTimes || g != w {
 			t.Errorf("Sessions(%v)[%d] = %+v, want %+v", liveOnly, i, got[i], want[i])
 		}

@@ -59,7 +59,40 @@ func Open(path string) (*Box, error) {
 		db.Close()
 		return nil, fmt.Errorf("open outbox %s: %w", path, err)
 	}
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS tokens (
+	session TEXT PRIMARY KEY,
+	token   TEXT NOT NULL,
+	kept    TEXT NOT NULL
+)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open outbox %s: %w", path, err)
+	}
 	return &Box{db: db}, nil
+}
+
+var _ supervisor.TokenKeeper = (*Box)(nil)
+
+// KeepToken stores a session's token on this machine (the shared board
+// keeps only its hash). Tokens older than a week are dropped meanwhile:
+// no session outlives its station that long.
+func (b *Box) KeepToken(ctx context.Context, sessionID, token string) error {
+	now := time.Now().UTC()
+	if _, err := b.db.ExecContext(ctx, "DELETE FROM tokens WHERE kept < ?", now.Add(-7*24*time.Hour).Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("keep session token: %w", err)
+	}
+	if _, err := b.db.ExecContext(ctx, "INSERT OR REPLACE INTO tokens (session, token, kept) VALUES (?, ?, ?)", sessionID, token, now.Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("keep session token: %w", err)
+	}
+	return nil
+}
+
+// Token returns the token kept for sessionID.
+func (b *Box) Token(ctx context.Context, sessionID string) (string, bool) {
+	var tok string
+	if err := b.db.QueryRowContext(ctx, "SELECT token FROM tokens WHERE session = ?", sessionID).Scan(&tok); err != nil {
+		return "", false
+	}
+	return tok, true
 }
 
 // Add appends e; it is durable when Add returns nil.

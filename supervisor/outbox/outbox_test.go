@@ -43,3 +43,28 @@ func TestOutboxKeepsOrderAcrossReopen(t *testing.T) {
 		t.Fatalf("after Remove: %+v", es)
 	}
 }
+
+// Tokens kept on this machine come back by session id, across a reopen.
+func TestOutboxKeepsTokens(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), File)
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.KeepToken(ctx, "t1.1", "tok"); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if tok, ok := b.Token(ctx, "t1.1"); !ok || tok != "tok" {
+		t.Fatalf("Token = %q, %v", tok, ok)
+	}
+	if _, ok := b.Token(ctx, "t2.1"); ok {
+		t.Fatal("a token for a session never kept")
+	}
+}

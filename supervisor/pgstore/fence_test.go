@@ -128,3 +128,22 @@ func TestStationNameTakenByLiveInstance(t *testing.T) {
 		t.Fatalf("the replaced process's Renew = %v, %v; want its lease lost", lost, err)
 	}
 }
+
+// The shared sessions table keeps a session token's hash, never the token.
+func TestSessionTokenStoredHashed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openStore(t, newDB(t), "A")
+	task := addTask(t, s, "web", "task")
+	if err := s.SaveSession(ctx, supervisor.SessionRecord{ID: "t1.1", TaskID: task.ID, Kind: "work", State: "working",
+		StartedAt: time.Now(), Token: "the-secret-token"}); err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	if err := s.pool.QueryRow(ctx, "SELECT token FROM sessions WHERE id = 't1.1'").Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stored, "the-secret-token") || stored != supervisor.HashToken("the-secret-token") {
+		t.Fatalf("sessions.token = %q, want the token's hash", stored)
+	}
+}

@@ -12,6 +12,10 @@ import (
 )
 
 // SaveSession inserts or replaces this station's record with r.ID and
+// announces it to the other stations. Its token is stored hashed
+// (supervisor.HashToken): whoever reads the shared table cannot act as
+// the session; the station keeps the token itself (TokenKeeper).
+//
 // announces it to the other stations. An ended record stays as it is: a
 // station that comes back after the reaper marked its session lost does
 // not overwrite that with its own late "ended". Its task must exist (errors.Is
@@ -41,7 +45,7 @@ ON CONFLICT (station, id) DO UPDATE SET task_id = excluded.task_id, kind = exclu
 	state = excluded.state, started_at = excluded.started_at, ended_at = excluded.ended_at,
 	backend = excluded.backend, handle = excluded.handle, token = excluded.token, last_output_at = excluded.last_output_at
 WHERE sessions.ended_at IS NULL`,
-			s.station, r.ID, n, r.Kind, r.PID, r.State, r.StartedAt.UTC().Truncate(time.Millisecond), toDB(r.EndedAt), r.Backend, r.Handle, r.Token, toDB(r.LastOutputAt))
+			s.station, r.ID, n, r.Kind, r.PID, r.State, r.StartedAt.UTC().Truncate(time.Millisecond), toDB(r.EndedAt), r.Backend, r.Handle, supervisor.HashToken(r.Token), toDB(r.LastOutputAt))
 		return err
 	})
 	if err != nil {
