@@ -3,9 +3,6 @@
 package notify
 
 import (
-	"bufio"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -63,26 +61,7 @@ func serve(t *testing.T, fake *fakeServer) *dbus.Conn {
 // privateBus starts a dbus-daemon of its own and points this process at it.
 func privateBus(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("dbus-daemon is not installed (apt-get install dbus)")
-		}
-		t.Skip("dbus-daemon is not installed")
-	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", strings.TrimSpace(addr))
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", rig.PrivateBus(t))
 }
 
 // A click on a notification's body or its "Open console" button opens that
