@@ -101,7 +101,9 @@ func (u *UI) newDashboard() *dashboard {
 		cols.Add(container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)))
 	}
 	d.paused = container.NewVBox()
-	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, cols)
+	// The columns scroll sideways when the card pane takes room from
+	// them, rather than pushing the pane off the window.
+	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, container.NewHScroll(cols))
 
 	d.projects = container.NewVBox()
 	tabs := container.NewAppTabs(
@@ -109,7 +111,7 @@ func (u *UI) newDashboard() *dashboard {
 		container.NewTabItemWithIcon("Projects", theme.FolderIcon(), container.NewVScroll(d.projects)),
 	)
 	d.pane = d.newCardPanel()
-	pane := container.New(&fixedWidth{w: 460}, d.pane.root)
+	pane := container.New(&fixedWidth{w: 520}, d.pane.root)
 	d.win.SetContent(container.NewBorder(toolbar, nil, nil, pane, tabs))
 	d.win.Resize(fyne.NewSize(1280, 760))
 	d.update()

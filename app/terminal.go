@@ -161,14 +161,25 @@ func (t *Terminal) Window(offset, height int) (rows []widget.TextGridRow, total 
 		sb = t.emu.ScrollbackLen()
 	}
 	w, h := t.emu.Width(), t.emu.Height()
-	total = sb + h
+	cur := t.emu.CursorPosition()
+	// Blank lines below both the cursor and the last text are not
+	// content: a transcript that printed three lines is three lines,
+	// whatever the screen's height.
+	used := cur.Y + 1
+	for y := h - 1; y >= used; y-- {
+		if !t.blankLine(y, w) {
+			used = y + 1
+			break
+		}
+	}
+	used = min(used, h)
+	total = sb + used
 	if height <= 0 {
 		height = h
 	}
 	offset = max(0, min(offset, total-height))
 	end := total - offset // one past the last line shown
 	start := max(0, end-height)
-	cur := t.emu.CursorPosition()
 	showCursor := !t.emu.CursorHidden() && offset == 0
 	rows = make([]widget.TextGridRow, 0, height)
 	for y := start; y < end; y++ {

@@ -123,13 +123,13 @@ func (v *termView) show(rows []widget.TextGridRow, total int) {
 		v.setSize(100, max(len(rows), 1))
 	}
 	f := v.face()
-	// Bottom-align: a short terminal fills the lowest rows.
-	pad := len(v.shown) - len(rows)
+	// Top-align, as a terminal does: a screen shorter than the view
+	// leaves blank rows below.
 	changed := false
 	for i := range v.shown {
 		var r widget.TextGridRow
-		if j := i - pad; j >= 0 && j < len(rows) {
-			r = rows[j]
+		if i < len(rows) {
+			r = rows[i]
 		}
 		if sameRow(v.shown[i], r) {
 			continue

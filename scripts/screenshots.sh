@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# screenshots.sh: run the real tray on the demo station under Xvfb and
-# write PNGs of the dashboard, a console and the tray menu into
-# screenshots/ (or $1). Needs: xvfb, imagemagick (import), x11-utils
-# (xwininfo), dbus-x11 (dbus-launch), and cgo with libgl1-mesa-dev and
-# xorg-dev to build.
+# screenshots.sh: run the real tray on the demo station under Xvfb, with a
+# real tray host (xfce4-panel's status tray, a StatusNotifierItem host) and
+# a real notification daemon (dunst), and write PNGs into screenshots/ (or
+# $1): the tray icon as it changes, its open menu, the dashboard, a
+# console of a session printing continuously, and a blocked card with the
+# agent's last screen beside its reason. Needs what .ci/deps installs:
+# xvfb, imagemagick (import, convert), x11-utils, dbus-x11, xfce4-panel,
+# xfconf, xdotool, dunst, and cgo with the Fyne build libraries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 out=${1:-screenshots}
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -16,6 +20,9 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+for c in Xvfb import convert xwininfo dbus-launch xfce4-panel xdotool; do
+	command -v "$c" >/dev/null || { echo "screenshots: $c is missing; run make deps" >&2; exit 1; }
+done
 
 echo "building…"
 CGO_ENABLED=1 go build -o "$work/buildstation" .
@@ -25,15 +32,31 @@ display=:$((90 + RANDOM % 100))
 Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 pids+=($!)
 export DISPLAY=$display
+# The panel's settings come from xfconf, which D-Bus starts: set its
+# config home before the bus.
+export XDG_CONFIG_HOME="$work/config"
+mkdir -p "$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml"
+cp scripts/screenshots/xfce4-panel.xml "$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perchannel-xml/"
 eval "$(dbus-launch --sh-syntax)"
 pids+=("$DBUS_SESSION_BUS_PID")
+if command -v dunst >/dev/null; then
+	dunst >"$work/dunst.log" 2>&1 &
+	pids+=($!)
+fi
+xfce4-panel >"$work/panel.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+	dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames 2>/dev/null |
+		grep -q org.kde.StatusNotifierWatcher && break
+	sleep 0.2
+done
 
 # window ID: the X id of the first window whose title is exactly $1.
 window() { xwininfo -root -tree 2>/dev/null | awk -v t="\"$1\":" 'index($0, t) { print $1; exit }'; }
 # window_like ID: …or whose title starts with $1.
 window_like() { xwininfo -root -tree 2>/dev/null | awk -v t="\"$1" 'index($0, t) { print $1; exit }'; }
 wait_window() {
-	for _ in $(seq 100); do
+	for _ in $(seq 150); do
 		id=$($2 "$1")
 		if [ -n "$id" ]; then echo "$id"; return 0; fi
 		sleep 0.2
@@ -42,35 +65,68 @@ wait_window() {
 	return 1
 }
 shoot() { import -window "$1" "$2" && echo "wrote $2"; }
+panel() { xdotool search --onlyvisible --class xfce4-panel 2>/dev/null | head -1; }
+# shoot_tray FILE: the panel, scaled up 3x so the 32 px icon can be read.
+shoot_tray() {
+	import -window "$(panel)" "$work/panel.png"
+	convert "$work/panel.png" -trim +repage -bordercolor '#3c3c3c' -border 8 -filter point -resize 300% "$1" && echo "wrote $1"
+}
+# task_state ID: the task's state from the CLI's JSON.
+task_state() { "$bs" --home "$home" task show "$1" --json | sed -n 's/.*"state": *"\([a-z]*\)".*/\1/p' | head -1; }
+wait_state() {
+	for _ in $(seq "$3"); do
+		[ "$(task_state "$1")" = "$2" ] && return 0
+		sleep 1
+	done
+	echo "task $1 never reached $2" >&2
+	return 1
+}
 
-# Run 1: the dashboard a few seconds in, then a console.
-home="$work/demo1"
-"$bs" --home "$home" demo >"$work/demo1.log" 2>&1 &
+home="$work/demo"
+"$bs" --home "$home" demo >"$work/demo.log" 2>&1 &
 demo=$!
 pids+=($demo)
+for _ in $(seq 100); do "$bs" --home "$home" status >/dev/null 2>&1 && break; sleep 0.2; done
 dash=$(wait_window "Build Station" window)
-sleep 7
+# Two more tasks: one that prints continuously, one that wedges on a lock
+# and stays blocked (the demo requeues only its own wedged task).
+flood=$("$bs" --home "$home" task add --project demo --title "Stream the test log (prints continuously)" --body "script: heartbeat 50ms 10m" | tr -d '[:space:]')
+stuck=$("$bs" --home "$home" task add --project demo --title "Rebuild the search index (stuck on a lock)" \
+	--body "script: print Rebuilding the search index...; print Waiting for the index lock held by pid 4242...; wedge" | tr -d '[:space:]')
+sleep 6
+shoot_tray "$out/tray-working.png"
 shoot "$dash" "$out/dashboard.png"
-# The heartbeat task's session prints a line every few seconds.
-session=$("$bs" --home "$home" session ls | awk '$2 == "t2" { print $1; exit }')
-[ -n "$session" ] || session=$("$bs" --home "$home" session ls | awk 'NR == 2 { print $1 }')
-"$bs" --home "$home" open "$session"
-con=$(wait_window "Console $session" window_like)
-sleep 2
-shoot "$con" "$out/console.png"
-kill "$demo"; wait "$demo" 2>/dev/null || true
 
-# Run 2: the tray's icon and menu (a preview window: Xvfb has no tray),
-# later in the demo, when sessions have been nudged and one blocked.
-home="$work/demo2"
-BUILDSTATION_TRAY_PREVIEW=1 "$bs" --home "$home" demo >"$work/demo2.log" 2>&1 &
-demo=$!
-pids+=($demo)
-menu=$(wait_window "Build Station — tray menu" window)
-sleep 32
-shoot "$menu" "$out/tray-menu.png"
-"$bs" --home "$home" open
-dash=$(wait_window "Build Station" window)
+# The menu: a click on the icon, as a person would.
+# `-trim info:` says the icon's size (field 3) and where it sat on the
+# panel (the offsets of field 4).
+read -r w h < <(convert "$work/panel.png" -trim info: | awk '{print $3}' | sed 's/x/ /')
+read -r x y < <(convert "$work/panel.png" -trim info: | awk '{print $4}' | sed 's/^[0-9]*x[0-9]*+//; s/+/ /')
+eval "$(xdotool getwindowgeometry --shell "$(panel)")"
+xdotool mousemove $((X + x + w / 2)) $((Y + y + h / 2)) click 1
+sleep 1.5
+# The panel sits at the bottom left; its menu opens above it.
+import -window root -crop "900x520+$X+$((Y + HEIGHT - 520))" "$out/tray-menu.png" && echo "wrote $out/tray-menu.png"
+xdotool key Escape
+
+# A console of the session printing continuously.
+wait_state "$flood" working 90
+"$bs" --home "$home" open "$flood.1"
+con=$(wait_window "Console $flood.1" window_like)
+sleep 3
+shoot "$con" "$out/console.png"
 sleep 2
-shoot "$dash" "$out/dashboard-later.png"
+shoot "$con" "$out/console-later.png"
+
+# The stuck task blocks (idle window, nudge, block window): the icon turns
+# to the blocked octagon, and the Blocked notice's click — the same
+# `buildstation open SESSION` a toast or a D-Bus notice runs — lands on the
+# card with the last screen beside the reason.
+wait_state "$stuck" blocked 150
+sleep 2
+shoot_tray "$out/tray-blocked.png"
+import -window root "$out/desktop-blocked.png" && echo "wrote $out/desktop-blocked.png"
+"$bs" --home "$home" open "$stuck.1"
+sleep 3
+shoot "$dash" "$out/blocked-card.png"
 kill "$demo"; wait "$demo" 2>/dev/null || true
