@@ -62,7 +62,7 @@ func (m *Manager) base(ctx context.Context, p config.Project, dir, taskID string
 	if err != nil {
 		return "", err
 	}
-	sha, err := git(ctx, dir, "merge-base", start, Branch(taskID))
+	sha, err := git(ctx, dir, "merge-base", start, m.Branch(taskID))
 	if err != nil {
 		return "", err
 	}

@@ -31,6 +31,12 @@ type Manager struct {
 	cache supervisor.GateCache // may be nil: every gate then runs afresh
 	log   *slog.Logger
 
+	// BoardID, when set, goes into every branch name (bs/<board>/<task>):
+	// task ids restart at t1 on every board, and two boards working one
+	// repository must never find each other's branches. Set it before
+	// first use.
+	BoardID string
+
 	// excludeMu serialises edits of info/exclude, which concurrent
 	// Prepares of one repo would otherwise interleave.
 	excludeMu sync.Mutex
@@ -47,8 +53,17 @@ func New(cache supervisor.GateCache, log *slog.Logger) *Manager {
 	return &Manager{cache: cache, log: log}
 }
 
-// Branch is the branch a task's worktree is on.
+// Branch is the branch a task's worktree is on, without a board id.
 func Branch(taskID string) string { return "bs/" + taskID }
+
+// Branch is the branch taskID's worktree is on: bs/<board>/<task>, or
+// bs/<task> without a board id.
+func (m *Manager) Branch(taskID string) string {
+	if m.BoardID == "" {
+		return Branch(taskID)
+	}
+	return "bs/" + m.BoardID + "/" + taskID
+}
 
 // repoInfo is what Manager needs to know about a project's repo.
 type repoInfo struct {
@@ -122,7 +137,7 @@ func (m *Manager) Prepare(ctx context.Context, p config.Project, taskID string) 
 	return supervisor.Workspace{
 		Dir:    filepath.Join(dir, filepath.FromSlash(r.prefix)),
 		Git:    true,
-		Branch: Branch(taskID),
+		Branch: m.Branch(taskID),
 		Base:   base,
 	}, nil
 }
@@ -158,7 +173,7 @@ func (m *Manager) ensure(ctx context.Context, p config.Project, r repoInfo, task
 // create adds the worktree: a new branch from the project's base, or the
 // task's existing branch when its worktree was removed earlier.
 func (m *Manager) create(ctx context.Context, p config.Project, dir, taskID string) (string, error) {
-	branch := Branch(taskID)
+	branch := m.Branch(taskID)
 	// A worktree folder deleted by hand stays registered until pruned, and
 	// git then refuses to add one at the same path or on the same branch.
 	if _, err := git(ctx, p.Path, "worktree", "prune"); err != nil {
@@ -177,6 +192,10 @@ func (m *Manager) create(ctx context.Context, p config.Project, dir, taskID stri
 	}
 	var base string
 	if exists {
+		// Never silently: with the board id in the name, only this
+		// board's same task can have made it (its worktree was removed,
+		// its work kept); say what was found.
+		m.log.Warn("found the task's branch already there; its worktree starts from it", "project", p.Name, "task", taskID, "branch", branch)
 		if _, err := git(ctx, p.Path, "worktree", "add", dir, branch); err != nil {
 			return "", err
 		}
@@ -229,7 +248,7 @@ func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) e
 	}
 	// A done or cancelled task may still leave uncommitted files: save them
 	// on a branch first, so removing the worktree never loses a byte.
-	if saved, err := saveDirty(ctx, dir, taskID); err != nil {
+	if saved, err := saveDirty(ctx, dir, m.Branch(taskID)); err != nil {
 		return fmt.Errorf("remove worktree for %s: save uncommitted work first: %w", taskID, err)
 	} else if saved != "" {
 		m.log.Warn("saved uncommitted work before removing the worktree", "task", taskID, "branch", saved)
@@ -246,7 +265,7 @@ func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) e
 
 // saveDirty commits a dirty worktree's changes on bs/<task>-unsaved (or a
 // free variant of it) and returns that branch; "" when there was nothing.
-func saveDirty(ctx context.Context, dir, taskID string) (string, error) {
+func saveDirty(ctx context.Context, dir, branch string) (string, error) {
 	status, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=all")
 	if err != nil || status == "" {
 		return "", err
@@ -259,7 +278,7 @@ func saveDirty(ctx context.Context, dir, taskID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := Branch(taskID) + "-unsaved"
+	name := branch + "-unsaved"
 	for n := 1; ; n++ {
 		try := name
 		if n > 1 {

@@ -33,7 +33,7 @@ func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, task
 	if err != nil {
 		return supervisor.Resumed{}, err
 	}
-	branch := Branch(taskID)
+	branch := m.Branch(taskID)
 	head, err := git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
 		return supervisor.Resumed{}, err
@@ -72,7 +72,7 @@ func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, task
 		}
 	}
 	if saved != res.Green {
-		if res.Saved, err = saveBranch(ctx, dir, taskID, attempt, saved); err != nil {
+		if res.Saved, err = saveBranch(ctx, dir, branch, attempt, saved); err != nil {
 			return supervisor.Resumed{}, err
 		}
 		later, err := firstParentLog(ctx, dir, res.Green+".."+saved)
@@ -192,8 +192,8 @@ func identity(ctx context.Context, dir string) ([]string, error) {
 
 // saveBranch creates the attempt branch at sha, with the first free name:
 // a task requeued twice at the same attempt keeps both saves.
-func saveBranch(ctx context.Context, dir, taskID string, attempt int, sha string) (string, error) {
-	name := Branch(taskID) + "-attempt-" + strconv.Itoa(attempt)
+func saveBranch(ctx context.Context, dir, branch string, attempt int, sha string) (string, error) {
+	name := branch + "-attempt-" + strconv.Itoa(attempt)
 	for n := 1; ; n++ {
 		try := name
 		if n > 1 {
