@@ -23,7 +23,10 @@ import (
 func newTestUI(t *testing.T, client Client, now time.Time) *UI {
 	t.Helper()
 	a := newTestApp(t)
-	u := New(Options{App: a, Connect: func(context.Context, bool) (Client, error) { return client, nil }, Now: func() time.Time { return now }})
+	// The ticker stays out of the way (an hour): under the test driver
+	// fyne.Do runs on the ticker's goroutine, beside the test's own calls;
+	// tests that want a tick call d.tick themselves.
+	u := New(Options{App: a, Connect: func(context.Context, bool) (Client, error) { return client, nil }, Now: func() time.Time { return now }, Tick: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	u.ctx = ctx
