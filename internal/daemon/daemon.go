@@ -18,8 +18,8 @@ import (
 
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/notices"
-	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/gitwt"
+	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
