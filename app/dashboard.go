@@ -368,7 +368,7 @@ func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
 	if t.State == supervisor.TaskBlocked {
 		btn("Requeue", theme.MediaReplayIcon(), func() { u.showRequeue(t) })
 	}
-	if t.Attempt > 0 || c.Session != "" {
+	if c.Session != "" || (t.State != supervisor.TaskTodo && t.Attempt > 0) || t.Attempt > 1 {
 		btn("Last screen", theme.VisibilityIcon(), func() { d.focus(t.ID) })
 	}
 	if !t.State.Final() {

@@ -98,10 +98,12 @@ shoot_tray "$out/tray-working.png"
 shoot "$dash" "$out/dashboard.png"
 
 # The menu: a click on the icon, as a person would.
-# `-trim info:` says the icon's size (field 3) and where it sat on the
-# panel (the offsets of field 4).
-read -r w h < <(convert "$work/panel.png" -trim info: | awk '{print $3}' | sed 's/x/ /')
-read -r x y < <(convert "$work/panel.png" -trim info: | awk '{print $4}' | sed 's/^[0-9]*x[0-9]*+//; s/+/ /')
+# `-trim info:` says the icon's size (field 3) and where it sat (the
+# offsets of field 4), once the panel's 1-pixel border is shaved off.
+info=$(convert "$work/panel.png" -shave 2x2 +repage -fuzz 10% -trim info:)
+read -r w h < <(echo "$info" | awk '{print $3}' | sed 's/x/ /')
+read -r x y < <(echo "$info" | awk '{print $4}' | sed 's/^[0-9]*x[0-9]*+//; s/+/ /')
+x=$((x + 2)) y=$((y + 2))
 eval "$(xdotool getwindowgeometry --shell "$(panel)")"
 xdotool mousemove $((X + x + w / 2)) $((Y + y + h / 2)) click 1
 sleep 1.5
