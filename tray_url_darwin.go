@@ -8,6 +8,8 @@ package main
 #import <AppKit/AppKit.h>
 #import <CoreServices/CoreServices.h>
 
+// Defined in Go (tray_url_export_darwin.go): a file with //export may
+// only declare C in its preamble, so the Objective-C lives here.
 extern void buildstationURLEvent(char *url);
 
 // BSURLHandler receives kAEGetURL, the Apple Event macOS sends an app
@@ -38,9 +40,6 @@ static void bsInstallURLHandler(void) {
 }
 */
 import "C"
-
-//export buildstationURLEvent
-func buildstationURLEvent(url *C.char) { deliverURL(C.GoString(url)) }
 
 // installURLHandler registers for kAEGetURL. Called once the app has
 // finished launching (AppKit sets its own Apple Event handlers while it
