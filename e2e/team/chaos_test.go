@@ -37,9 +37,7 @@ func TestChaosPartition(t *testing.T) {
 		f.mon.heal()
 		time.Sleep(3 * time.Second)
 	}
-	counts := f.settle(3 * time.Minute)
-	t.Logf("tasks: %v", counts)
-	f.finish()
+	f.finish(f.settle(3 * time.Minute))
 }
 
 // The server restarted three times, then stopped for a while mid-run.
@@ -60,9 +58,7 @@ func TestChaosServerRestarts(t *testing.T) {
 	time.Sleep(4 * lease)
 	c.Start()
 	f.mon.heal()
-	counts := f.settle(3 * time.Minute)
-	t.Logf("tasks: %v", counts)
-	f.finish()
+	f.finish(f.settle(3 * time.Minute))
 }
 
 // A station frozen (with its agents) for longer than lease + grace: the
@@ -78,9 +74,7 @@ func TestChaosFrozenStation(t *testing.T) {
 	time.Sleep(lease + grace + 2*time.Second)
 	f.thaw(pids)
 	f.mon.heal()
-	counts := f.settle(3 * time.Minute)
-	t.Logf("tasks: %v", counts)
-	f.finish()
+	f.finish(f.settle(3 * time.Minute))
 }
 
 // A station killed with SIGKILL, restarted after its leases were reaped:
@@ -96,9 +90,7 @@ func TestChaosKillAndLateRestart(t *testing.T) {
 	time.Sleep(lease + grace + 2*time.Second)
 	f.start("A")
 	f.mon.heal()
-	counts := f.settle(3 * time.Minute)
-	t.Logf("tasks: %v", counts)
-	f.finish()
+	f.finish(f.settle(3 * time.Minute))
 }
 
 // Stations configured with different concurrency obey the board's cap;
@@ -113,5 +105,5 @@ func TestChaosCapsAndLoad(t *testing.T) {
 	if counts["done"] != 100 {
 		t.Errorf("tasks: %v, want all 100 done with no fault", counts)
 	}
-	f.finish()
+	f.finish(counts)
 }

@@ -244,9 +244,10 @@ func tail(s string, n int) string {
 
 // finish stops every station, then checks what the monitor saw, that every
 // acknowledged completion is on the board, and that no agent outlived its
-// station.
-func (f *fleet) finish() {
+// station; counts (how the tasks ended) go to the log.
+func (f *fleet) finish(counts map[string]int) {
 	f.t.Helper()
+	f.t.Logf("tasks: %v", counts)
 	for _, s := range f.stations {
 		s.Stop()
 	}
