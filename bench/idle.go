@@ -127,6 +127,7 @@ concurrency = 400
 	if err != nil {
 		return nil, err
 	}
+	defer endTmux(home)
 	st, err := startStation(home)
 	if err != nil {
 		return nil, err

@@ -52,6 +52,15 @@ func stationOn(name, cfg string) (*station, string, error) {
 	return st, home, err
 }
 
+// endTmux kills the tmux server of a station on home, if it ran one: its
+// sessions outlive the station by design, and a bench must leave nothing
+// running (a flooding pane would load the machine for good).
+func endTmux(home string) {
+	c := exec.Command("tmux", "-S", filepath.Join(home, "tmux.sock"), "kill-server")
+	c.Env = env(home)
+	_ = c.Run()
+}
+
 // startStation runs the daemon on home and waits until status answers.
 func startStation(home string) (*station, error) {
 	_ = os.Remove(filepath.Join(home, "station.json")) // never dial a stale one

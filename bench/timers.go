@@ -92,6 +92,7 @@ block_window = "2s"
 	if err != nil {
 		return nil, nil, "", err
 	}
+	defer endTmux(home)
 	st, err := startStation(home)
 	if err != nil {
 		return nil, nil, "", err
