@@ -22,6 +22,7 @@ func agentEnv(t *testing.T) *station {
 	}
 	t.Setenv("BUILDSTATION_URL", sf.URL)
 	t.Setenv("BUILDSTATION_TOKEN", "tok-s7")
+	t.Setenv("BUILDSTATION_SESSION_ID", "s7")
 	return s
 }
 
@@ -83,7 +84,8 @@ func TestAgentHookNeverDisturbs(t *testing.T) {
 		{"no url", map[string]string{"BUILDSTATION_URL": ""}, good, nil, "BUILDSTATION_URL is not set"},
 		{"no token", map[string]string{"BUILDSTATION_TOKEN": ""}, good, nil, "BUILDSTATION_TOKEN is not set"},
 		{"station down", map[string]string{"BUILDSTATION_URL": deadURL}, good, nil, "does not answer"},
-		{"ended session", map[string]string{"BUILDSTATION_TOKEN": "tok-gone"}, good, nil, "bearer token"},
+		{"ended session", map[string]string{"BUILDSTATION_TOKEN": "tok-gone", "BUILDSTATION_SESSION_ID": "s9"}, good, nil, "no live session s9"},
+		{"not its station", map[string]string{"BUILDSTATION_TOKEN": "tok-other"}, good, nil, "not this session's station"},
 		{"bad json", nil, `{"hook_event_name":`, nil, "not valid"},
 		{"not an object", nil, `["Stop"]`, nil, "not valid"},
 		{"no event name", nil, `{"session_id":"x"}`, nil, "no hook_event_name"},

@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,6 +22,10 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	var calls atomic.Int32
 	refuse := atomic.Bool{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/agent/prove" {
+			proveAs(w, r, "tok")
+			return
+		}
 		n := calls.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		switch {
@@ -35,6 +43,7 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("BUILDSTATION_URL", srv.URL)
 	t.Setenv("BUILDSTATION_TOKEN", "tok")
+	t.Setenv("BUILDSTATION_SESSION_ID", "t1.1")
 	old := agentDeadline
 	agentDeadline = 30 * time.Second
 	defer func() { agentDeadline = old }()
@@ -55,4 +64,18 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	if code == 0 || calls.Load() != 1 || !strings.Contains(errb.String(), "lease was lost") {
 		t.Fatalf("fenced agent: exit %d after %d calls, stderr %q; want a failure at once that tells the truth", code, calls.Load(), errb.String())
 	}
+}
+
+// proveAs answers the agent's proof request as a station holding token
+// would (api's prove.go).
+func proveAs(w http.ResponseWriter, r *http.Request, token string) {
+	var req struct{ Nonce string }
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("buildstation station proof v1\n" + strings.ToLower(r.Host) + "\n" + req.Nonce))
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]string{"proof": hex.EncodeToString(m.Sum(nil))})
 }

@@ -319,6 +319,7 @@ func TestAgentCommands(t *testing.T) {
 	}
 	t.Setenv("BUILDSTATION_URL", sf.URL)
 	t.Setenv("BUILDSTATION_TOKEN", "tok-s7")
+	t.Setenv("BUILDSTATION_SESSION_ID", "s7")
 	for _, args := range [][]string{
 		{"agent", "progress", "tests", "pass"},
 		{"agent", "status", "reviewing"},

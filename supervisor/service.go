@@ -2,6 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -413,9 +415,9 @@ func (st *Station) SessionByToken(token string) (SessionInfo, bool) {
 			found = s
 		}
 	}
-	for t, c := range st.pending {
+	for t, p := range st.pending {
 		if subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
-			wait = c
+			wait = p.ready
 		}
 	}
 	st.mu.Unlock()
@@ -548,3 +550,44 @@ func (st *Station) AgentStatus(ctx context.Context, id, status string) error {
 
 // Subscribe streams station events.
 func (st *Station) Subscribe(buffer int) *Subscription { return st.bus.Subscribe(buffer) }
+
+// pendingSession is a session being spawned: its token is already in its
+// agent's environment.
+type pendingSession struct {
+	id    string
+	ready chan struct{} // closed once it is registered (or failed)
+}
+
+// SessionProof is HMAC-SHA256 of msg keyed with session id's token: the
+// station proves to the session's agent that it holds the token, before the
+// agent sends it (api.Client.verify). ok is false when no live session has
+// that id.
+func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
+	tok := func() (string, chan struct{}) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if s, ok := st.sessions[id]; ok {
+			return s.spec.Token, nil
+		}
+		for _, p := range st.pending {
+			if p.id == id {
+				return "", p.ready
+			}
+		}
+		return "", nil
+	}
+	token, wait := tok()
+	if token == "" && wait != nil {
+		select {
+		case <-wait:
+		case <-time.After(10 * time.Second):
+		}
+		token, _ = tok()
+	}
+	if token == "" {
+		return nil, false
+	}
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write(msg)
+	return m.Sum(nil), true
+}

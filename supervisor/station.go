@@ -66,17 +66,17 @@ type Station struct {
 	cfgMu    sync.Mutex // serialises edits of config.toml
 	mu       sync.Mutex
 	cfg      *config.Config
-	cfgErr   string                   // why the last edit of config.toml was not applied; "" when it was
-	sessions map[string]*session      // live sessions by id
-	pending  map[string]chan struct{} // tokens of sessions being spawned
-	running  map[string]int           // live sessions per project
-	blocks   map[string][]blockMark   // recent blocks per project, for the breaker
-	absent   map[string]bool          // shared board: projects not on this machine, logged once
-	states   stateLog                 // shared board: session states to write
-	starting map[string]bool          // tasks whose session is being started
-	link     link                     // shared board: reachability and outbox
-	fence    fence                    // shared board: proof of leases
-	wg       sync.WaitGroup           // live session goroutines
+	cfgErr   string                    // why the last edit of config.toml was not applied; "" when it was
+	sessions map[string]*session       // live sessions by id
+	pending  map[string]pendingSession // by token: sessions being spawned
+	running  map[string]int            // live sessions per project
+	blocks   map[string][]blockMark    // recent blocks per project, for the breaker
+	absent   map[string]bool           // shared board: projects not on this machine, logged once
+	states   stateLog                  // shared board: session states to write
+	starting map[string]bool           // tasks whose session is being started
+	link     link                      // shared board: reachability and outbox
+	fence    fence                     // shared board: proof of leases
+	wg       sync.WaitGroup            // live session goroutines
 	ctx      context.Context
 }
 
@@ -101,7 +101,7 @@ func New(opt Options) (*Station, error) {
 		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
 		wake:     make(chan struct{}, 1),
 		sessions: map[string]*session{},
-		pending:  map[string]chan struct{}{},
+		pending:  map[string]pendingSession{},
 		running:  map[string]int{},
 		blocks:   map[string][]blockMark{},
 		absent:   map[string]bool{},
@@ -389,7 +389,7 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	// refused meanwhile, so it is pending until the session is registered.
 	ready := make(chan struct{})
 	st.mu.Lock()
-	st.pending[token] = ready
+	st.pending[token] = pendingSession{id: id, ready: ready}
 	st.mu.Unlock()
 	defer func() {
 		st.mu.Lock()

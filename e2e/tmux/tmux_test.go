@@ -163,10 +163,7 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 	s := startStation(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; wedge")
 	waitTranscript(s, id, "ready>", 10*time.Second)
-	before, ok := s.SessionOf(id)
-	if !ok {
-		t.Fatal("no session before the crash")
-	}
+	before := sessionWithPID(s, id)
 	s.Kill9()
 	if !rig.Alive(before.PID) {
 		t.Fatal("the agent died with the station")
@@ -187,5 +184,58 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 	out, _ := tmux(home, "list-windows", "-a", "-F", "#{window_name} #{pane_pid} #{pane_dead}").Output()
 	if strings.Contains(string(out), fmt.Sprint(before.PID)) {
 		t.Errorf("the lost session's tmux window is still there:\n%s", out)
+	}
+}
+
+// TestTmuxSessionSurvivesACleanRestart stops the station politely while an
+// agent runs in tmux and starts it again: the new station listens where the
+// old one did, so the agent, still pointed at its BUILDSTATION_URL, reports
+// to it and completes its task, never nudged or blocked for it.
+func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
+	s := startStation(t, home)
+	id := s.AddTask("web", "long", "print started; read-prompt ready>; complete after the restart")
+	waitTranscript(s, id, "ready>", 10*time.Second)
+	before := sessionWithPID(s, id)
+	url := s.Client().BaseURL
+	s.Stop()
+	if !rig.Alive(before.PID) {
+		t.Fatalf("the agent %d ended with a clean stop; log:\n%s", before.PID, s.Log)
+	}
+	s2 := startStation(t, home)
+	if u := s2.Client().BaseURL; u != url {
+		t.Errorf("the station came back at %s, not %s where its sessions look for it", u, url)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if after, ok := s2.SessionOf(id); ok && after.PID == before.PID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session was not adopted; task %+v\nlog:\n%s", s2.Task(id), s2.Log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s2.Must("session", "send", before.ID, "go on")
+	got := s2.WaitState(id, "done", 20*time.Second)
+	if got.Summary != "after the restart" {
+		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
+	}
+}
+
+// sessionWithPID waits for task id's session to be listed with its pid (a
+// session is listed a moment before its pid is known).
+func sessionWithPID(s *rig.Station, id string) rig.Session {
+	s.T.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if ses, ok := s.SessionOf(id); ok && ses.PID > 0 {
+			return ses
+		}
+		if time.Now().After(deadline) {
+			s.T.Fatalf("task %s has no session with a pid", id)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

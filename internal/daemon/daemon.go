@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/internal/boardopen"
@@ -164,6 +166,11 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer os.Remove(filepath.Join(o.Home, config.FileStation))
+	// station.json goes with the station; the port stays for the next one
+	// (listen), also after a clean stop.
+	if err := os.WriteFile(filepath.Join(o.Home, filePort), []byte(portOf(ln)+"\n"), 0o600); err != nil {
+		o.Log.Warn("remember the API port for the next start", "err", err)
+	}
 	o.Log.Info("station ready", "url", url, "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
 	if pg, ok := board.(*pgstore.Store); ok {
 		o.Log.Info("working a shared board", "station", pg.Station(), "lease", cfg.Lease)
@@ -228,15 +235,42 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Statio
 // used, when it is free, else on a new one. Sessions that outlive a station
 // (tmux) keep the BUILDSTATION_URL they were started with — and claude its
 // MCP address — so an adopted agent can still report after a restart.
+//
+// The port is read from station.json (left by a station that crashed) or
+// from station.port, which a station keeps after a clean stop too: a clean
+// restart must not strand the sessions it leaves running either. A port
+// someone else took meanwhile is not ours: the station takes a new one, and
+// its agents, which verify the station before sending their token
+// (api.Client.verifyStation), refuse to talk to the program at the old one.
 func listen(home string) (net.Listener, error) {
+	var ports []string
 	if f, err := api.ReadStationFile(home); err == nil {
 		if u, err := neturl.Parse(f.URL); err == nil && u.Hostname() == "127.0.0.1" && u.Port() != "" {
-			if ln, err := net.Listen("tcp", "127.0.0.1:"+u.Port()); err == nil {
-				return ln, nil
-			}
+			ports = append(ports, u.Port())
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(home, filePort)); err == nil {
+		if p := strings.TrimSpace(string(b)); p != "" {
+			ports = append(ports, p)
+		}
+	}
+	for _, p := range ports {
+		if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
+			continue
+		}
+		if ln, err := net.Listen("tcp", "127.0.0.1:"+p); err == nil {
+			return ln, nil
 		}
 	}
 	return api.Listen()
+}
+
+// filePort keeps the API's port across restarts (listen).
+const filePort = "station.port"
+
+func portOf(ln net.Listener) string {
+	_, p, _ := net.SplitHostPort(ln.Addr().String())
+	return p
 }
 
 func desktopFor(o Options) func() (notices.Desktop, error) {

@@ -45,6 +45,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, "requests from a web page (with an Origin header) are refused; call the API from a local program")
 			return
 		}
+		if r.URL.Path == provePath {
+			// The station proves itself here before an agent sends its
+			// token (prove.go): no token is asked for.
+			next.ServeHTTP(w, r)
+			return
+		}
 		p, ok := s.authenticate(r)
 		if !ok {
 			writeError(w, http.StatusUnauthorized, "a valid bearer token is required; send Authorization: Bearer with the station's token file or the session's BUILDSTATION_TOKEN")

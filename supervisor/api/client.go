@@ -31,12 +31,18 @@ type Client struct {
 	// home, when set by Dial, names the home folder in "no station"
 	// errors.
 	home string
+	// SessionID, when set, makes the client an agent's: before each
+	// request it has the station prove it holds this session's token
+	// (verifyStation), so the token is never sent to a program that merely
+	// listens where the station used to.
+	SessionID string
 }
 
 // Environment a session gets (docs/contract.md, "Environment a session gets").
 const (
-	EnvURL   = "BUILDSTATION_URL"
-	EnvToken = "BUILDSTATION_TOKEN"
+	EnvURL       = "BUILDSTATION_URL"
+	EnvToken     = "BUILDSTATION_TOKEN"
+	EnvSessionID = "BUILDSTATION_SESSION_ID"
 )
 
 // requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
@@ -75,15 +81,16 @@ func Dial(home string) (*Client, error) {
 // FromEnv returns the agent side's client, from the variables the station
 // sets in every session.
 func FromEnv() (*Client, error) {
-	for _, k := range []string{EnvURL, EnvToken} {
+	for _, k := range []string{EnvURL, EnvToken, EnvSessionID} {
 		if os.Getenv(k) == "" {
 			return nil, fmt.Errorf("%s is not set; run this from inside a Build Station session", k)
 		}
 	}
 	return &Client{
-		BaseURL: strings.TrimRight(os.Getenv(EnvURL), "/"),
-		Token:   os.Getenv(EnvToken),
-		HTTP:    &http.Client{Timeout: requestTimeout},
+		BaseURL:   strings.TrimRight(os.Getenv(EnvURL), "/"),
+		Token:     os.Getenv(EnvToken),
+		SessionID: os.Getenv(EnvSessionID),
+		HTTP:      &http.Client{Timeout: requestTimeout},
 	}, nil
 }
 
@@ -116,6 +123,11 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
 		}
 		rd = bytes.NewReader(b)
+	}
+	if c.SessionID != "" {
+		if err := c.verifyStation(ctx); err != nil {
+			return nil, err
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
 	if err != nil {

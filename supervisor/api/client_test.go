@@ -134,8 +134,13 @@ func TestFromEnv(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	t.Setenv(api.EnvToken, "tok")
+	t.Setenv(api.EnvSessionID, "")
+	if _, err := api.FromEnv(); err == nil || err.Error() != "BUILDSTATION_SESSION_ID is not set; run this from inside a Build Station session" {
+		t.Fatalf("err = %v", err)
+	}
+	t.Setenv(api.EnvSessionID, "t1.1")
 	c, err := api.FromEnv()
-	if err != nil || c.Token != "tok" || c.BaseURL != "http://127.0.0.1:1" {
+	if err != nil || c.Token != "tok" || c.BaseURL != "http://127.0.0.1:1" || c.SessionID != "t1.1" {
 		t.Fatalf("FromEnv = %+v, %v", c, err)
 	}
 }

@@ -33,6 +33,7 @@ func (s *Server) routes() {
 
 	stream("GET /v1/events", s.events)
 
+	s.mux.Handle("POST "+provePath, s.bounded(http.HandlerFunc(s.proveStation)))
 	ag("POST /v1/agent/complete", s.agentComplete)
 	ag("POST /v1/agent/block", s.agentBlock)
 	ag("POST /v1/agent/progress", s.agentProgress)

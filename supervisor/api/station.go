@@ -42,6 +42,9 @@ type Station interface {
 
 	// SessionByToken finds the live session a session token belongs to.
 	SessionByToken(token string) (supervisor.SessionInfo, bool)
+	// SessionProof is HMAC-SHA256 of msg keyed with the token of live
+	// session id: how the station proves itself to that session's agent.
+	SessionProof(id string, msg []byte) ([]byte, bool)
 	// Agent-side reports; sessionID comes from the token, never the body.
 	AgentComplete(ctx context.Context, sessionID, summary string) error
 	AgentBlock(ctx context.Context, sessionID, reason string) error

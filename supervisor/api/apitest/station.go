@@ -2,6 +2,8 @@ package apitest
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
@@ -326,6 +328,20 @@ func (f *Station) SessionByToken(token string) (supervisor.SessionInfo, bool) {
 		return supervisor.SessionInfo{}, false
 	}
 	return f.session(id)
+}
+
+// SessionProof is HMAC-SHA256 of msg keyed with session id's token.
+func (f *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for tok, sid := range f.tokens {
+		if sid == id {
+			m := hmac.New(sha256.New, []byte(tok))
+			m.Write(msg)
+			return m.Sum(nil), true
+		}
+	}
+	return nil, false
 }
 
 func (f *Station) AgentComplete(ctx context.Context, id, summary string) error {

@@ -1,0 +1,71 @@
+package api_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// An agent's client has the station prove itself before each call, and the
+// real station does.
+func TestAgentClientVerifiesTheStation(t *testing.T) {
+	e := newEnv(t)
+	c := &api.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1", HTTP: e.srv.Client()}
+	if err := c.AgentProgress(t.Context(), "step"); err != nil {
+		t.Fatal(err)
+	}
+	// A token of another session cannot pass for s1's.
+	c = &api.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1", HTTP: e.srv.Client()}
+	if err := c.AgentProgress(t.Context(), "step"); err == nil || !strings.Contains(err.Error(), "not this session's station") {
+		t.Fatalf("s1's proof checked against s2's token: %v", err)
+	}
+}
+
+// A program listening where the station used to (another local user who
+// took the freed port) never receives the session token: it cannot prove
+// it holds it, whether it answers itself or relays the challenge to the
+// real station.
+func TestAgentClientRefusesAnImpostor(t *testing.T) {
+	e := newEnv(t)
+	target, _ := url.Parse(e.srv.URL)
+	for _, tt := range []struct {
+		name  string
+		serve func(http.ResponseWriter, *http.Request)
+	}{
+		{"answers anything", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"proof":"00"}`))
+		}},
+		{"relays to the station", (&httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target) // Host too: the station only answers its own
+		}}).ServeHTTP},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var tokens atomic.Int32
+			thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Authorization") != "" {
+					tokens.Add(1)
+				}
+				tt.serve(w, r)
+			}))
+			defer thief.Close()
+			c := &api.Client{BaseURL: thief.URL, Token: "tok-s1", SessionID: "s1"}
+			err := c.AgentComplete(t.Context(), "done")
+			if err == nil || !strings.Contains(err.Error(), "not this session's station") {
+				t.Errorf("complete through an impostor: %v, want a refusal", err)
+			}
+			if n := tokens.Load(); n != 0 {
+				t.Errorf("the impostor received the session token %d times", n)
+			}
+		})
+	}
+	if got := agentCalls(e.fake); got != "" {
+		t.Errorf("a call reached the station through the impostor: %s", got)
+	}
+}
