@@ -4,6 +4,7 @@ package station_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,10 +77,15 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, `unknown project "nope"`) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Fatalf("add to an unknown project: exit %d %q", code, errOut)
 	}
-	// A second station on the same home is refused.
+	// A second station on the same home says who owns it and exits 0, so a
+	// supervisor (launchd KeepAlive, the logon task) does not restart it in
+	// a loop; the first one goes on.
 	out, err := exec.Command(bin, "daemon", "--home", home).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "already running") {
-		t.Fatalf("second station: %v %s", err, out)
+	if want := fmt.Sprintf("another station owns this home (pid %d", s.PID()); err != nil || !strings.Contains(string(out), want) {
+		t.Fatalf("second station: %v %s, want exit 0 and %q", err, out, want)
+	}
+	if _, errOut, code := s.Run("status"); code != 0 {
+		t.Fatalf("the first station after a second one tried its home: exit %d %s", code, errOut)
 	}
 }
 
