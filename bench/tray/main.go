@@ -39,6 +39,9 @@ const endMark = "FLOOD-STOPPED"
 
 var profileTo string
 
+// atExit are stops to run however the bench leaves (the station).
+var atExit []func()
+
 func main() {
 	if len(os.Args) > 2 && os.Args[1] == "flood" {
 		flood(os.Args[2])
@@ -56,10 +59,28 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
 	flag.Parse()
 	profileTo = *cpuprofile
-	display, stopX, err := startXvfb()
+	display, stopXvfb, err := startXvfb()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench tray:", err)
 		os.Exit(1)
+	}
+	// A private session bus: without one, D-Bus clients (Fyne's, the
+	// tray's) autolaunch a bus daemon that outlives the bench.
+	bus, stopBus, err := startBus()
+	if err != nil {
+		stopXvfb()
+		fmt.Fprintln(os.Stderr, "bench tray:", err)
+		os.Exit(1)
+	}
+	os.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	// stopX ends what the bench started; it also runs on the frozen-UI
+	// path, which leaves by os.Exit without the deferred stops.
+	stopX := func() {
+		for _, f := range atExit {
+			f()
+		}
+		stopBus()
+		stopXvfb()
 	}
 	os.Setenv("DISPLAY", display)
 	os.Unsetenv("WAYLAND_DISPLAY")
@@ -190,16 +211,10 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	if err := station.Start(); err != nil {
 		return fmt.Errorf("start the station: %w", err)
 	}
-	defer func() {
-		station.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { station.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			syscall.Kill(-station.Process.Pid, syscall.SIGKILL)
-		}
-	}()
+	var stopped sync.Once
+	stop := func() { stopped.Do(func() { stopGroup(station) }) }
+	atExit = append(atExit, stop)
+	defer stop()
 	cl, err := dial(home)
 	if err != nil {
 		return err
