@@ -26,7 +26,7 @@ func main() {
 		os.Exit(runPoller(os.Args[2:]))
 	}
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
-	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads); default all")
+	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads,concurrent); default all")
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
@@ -73,6 +73,7 @@ func main() {
 		{"adds", benchAdds},
 		{"startup", benchStartup},
 		{"reads", benchReads},
+		{"concurrent", benchConcurrent},
 	} {
 		if !want(f.name) {
 			continue

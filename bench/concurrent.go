@@ -1,0 +1,106 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	concClients = 100
+	concFor     = 5 * time.Second
+	concTasks   = 10_000
+)
+
+// benchConcurrent is requests/s for `task ls --limit 100` (GET
+// /v1/tasks?limit=100) from 100 concurrent clients against a station on a
+// board of 10,000 tasks. The baseline is the same query run by the sqlite3
+// shell on the same file, 100 at a time, in the same run: what the file
+// itself allows many processes.
+func benchConcurrent(t *table) error {
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		return fmt.Errorf("concurrent reads need the sqlite3 shell for the baseline (apt-get install -y sqlite3)")
+	}
+	proj, _ := os.MkdirTemp(workDir, "conc-")
+	home, err := newHome("concurrent", fmt.Sprintf("[[projects]]\nname = \"p0\"\npath = %q\n", proj))
+	if err != nil {
+		return err
+	}
+	db := filepath.Join(home, "station.db")
+	progress("concurrent: writing a board of %d tasks", concTasks)
+	if err := seedTasks(db, concTasks); err != nil {
+		return fmt.Errorf("seed board: %w", err)
+	}
+	st, err := startStation(home)
+	if err != nil {
+		return err
+	}
+	url, token := st.c.BaseURL, st.c.Token
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concClients}, Timeout: 30 * time.Second}
+	var ok, busy, failed atomic.Int64
+	run := func(ctx context.Context) {
+		for ctx.Err() == nil {
+			req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/tasks?limit=100", nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := hc.Do(req)
+			if err != nil {
+				if ctx.Err() == nil {
+					failed.Add(1)
+				}
+				continue
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusOK:
+				ok.Add(1)
+			case http.StatusServiceUnavailable:
+				busy.Add(1)
+			default:
+				failed.Add(1)
+			}
+		}
+	}
+	progress("concurrent: %d clients for %s against the station", concClients, concFor)
+	hammer(run)
+	st.stop()
+	oursRate := float64(ok.Load()) / concFor.Seconds()
+
+	var base atomic.Int64
+	query := "SELECT id, project, title, body, state, attempt, reason, summary, notes, created_at, updated_at FROM tasks ORDER BY id LIMIT 100"
+	progress("concurrent: %d sqlite3 shells for %s on the same file", concClients, concFor)
+	hammer(func(ctx context.Context) {
+		for ctx.Err() == nil {
+			c := exec.CommandContext(ctx, "sqlite3", "-readonly", db, query)
+			if err := c.Run(); err == nil && ctx.Err() == nil {
+				base.Add(1)
+			}
+		}
+	})
+	baseRate := float64(base.Load()) / concFor.Seconds()
+	t.add(row{figure: fmt.Sprintf("`task ls --limit 100`, %dk tasks, %d clients", concTasks/1000, concClients),
+		ours: fmt.Sprintf("%.0f req/s", oursRate), baseline: fmt.Sprintf("%.0f/s (sqlite3)", baseRate),
+		ratio: ratio(oursRate, baseRate),
+		note:  fmt.Sprintf("%d answered, %d refused 503 (busy), %d failed in %s; baseline: the same SELECT by %d concurrent sqlite3 shells on the same file", ok.Load(), busy.Load(), failed.Load(), concFor, concClients)})
+	return nil
+}
+
+// hammer runs fn in concClients goroutines for concFor.
+func hammer(fn func(context.Context)) {
+	ctx, cancel := context.WithTimeout(context.Background(), concFor)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range concClients {
+		wg.Go(func() { fn(ctx) })
+	}
+	wg.Wait()
+}
