@@ -96,7 +96,7 @@ func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
 		notes = append([]string{n}, notes...)
 	}
 	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskBlocked, TaskCancelled}, To: TaskTodo,
-		BumpAttempt: true, Note: strings.Join(notes, "\n\n"), Actor: "person", Reason: ""})
+		BumpAttempt: true, Note: strings.Join(notes, "\n\n"), Actor: operator(ctx), Reason: ""})
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
@@ -115,7 +115,7 @@ func (st *Station) Cancel(ctx context.Context, id string) (Task, error) {
 		return Task{}, err
 	}
 	t, err := st.board.Move(ctx, id, Move{From: []TaskState{TaskTodo, TaskWorking, TaskReview, TaskBlocked}, To: TaskCancelled,
-		Reason: "cancelled by a person", Actor: "person", KeepLease: st.sessionForTask(id) != nil})
+		Reason: "cancelled by " + operatorWho(ctx), Actor: operator(ctx), KeepLease: st.sessionForTask(id) != nil})
 	if err != nil {
 		var se *StateError
 		if errors.As(err, &se) {
@@ -590,4 +590,33 @@ func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
 	m := hmac.New(sha256.New, []byte(token))
 	m.Write(msg)
 	return m.Sum(nil), true
+}
+
+type originKey struct{}
+
+// WithOrigin marks ctx as an operator action made from inside session id
+// (with the station token): the CLI says so when it finds a session's
+// marker in its own environment. History then names the session, never "a
+// person".
+func WithOrigin(ctx context.Context, sessionID string) context.Context {
+	if sessionID == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, originKey{}, sessionID)
+}
+
+// operator is the actor of an operator action: "person", or "session ID"
+// when it came from inside a session.
+func operator(ctx context.Context) string {
+	if id, ok := ctx.Value(originKey{}).(string); ok {
+		return "session " + id
+	}
+	return "person"
+}
+
+func operatorWho(ctx context.Context) string {
+	if id, ok := ctx.Value(originKey{}).(string); ok {
+		return "a program in session " + id + " (with the station token)"
+	}
+	return "a person"
 }

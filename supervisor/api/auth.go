@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -56,9 +57,18 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusUnauthorized, "a valid bearer token is required; send Authorization: Bearer with the station's token file or the session's BUILDSTATION_TOKEN")
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
+		ctx := context.WithValue(r.Context(), principalKey, p)
+		if o := r.Header.Get(originHeader); o != "" {
+			ctx = supervisor.WithOrigin(ctx, textsafe.Line(o))
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
+
+// originHeader names the session a station-token request came from inside
+// (the CLI finds BUILDSTATION_SESSION_ID in its environment), so operator
+// actions record it.
+const originHeader = "Buildstation-Origin-Session"
 
 // hostAllowed accepts only the loopback address and port the request came in
 // on, by IP or as localhost. A DNS-rebinding page reaches us under its own

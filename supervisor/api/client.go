@@ -134,6 +134,12 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 		return nil, fmt.Errorf("build %s %s: %w", method, path, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+c.Token)
+	if c.SessionID == "" && c.home != "" {
+		// A station-token call made from inside a session: say so.
+		if id := os.Getenv(EnvSessionID); id != "" {
+			req.Header.Set(originHeader, id)
+		}
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
