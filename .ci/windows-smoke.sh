@@ -175,11 +175,15 @@ fi
 
 # 4. The tray from buildstationw.exe: no console, and it claims the home.
 if [ "$tray" = 1 ] && command -v Xvfb >/dev/null; then
-  Xvfb :97 -screen 0 1024x768x24 >/dev/null 2>&1 &
+  # A display number no one else uses on this machine.
+  d=97
+  while [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ]; do d=$((d + 1)); done
+  Xvfb ":$d" -screen 0 1024x768x24 >/dev/null 2>&1 &
   pids+=($!)
-  DISPLAY=:97 bash .ci/wine-run.sh "$exew" --home "$whome" --hidden >"$work/tray.log" 2>&1 &
+  DISPLAY=":$d" bash .ci/wine-run.sh "$exew" --home "$whome" --hidden >"$work/tray.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 240); do
+  # Generous: Wine starts Fyne's OpenGL window slowly on a loaded machine.
+  for _ in $(seq 1 480); do
     [ -s "$home/tray.json" ] && break
     sleep 0.5   # polling a file the tray writes
   done
@@ -191,7 +195,9 @@ if [ "$tray" = 1 ] && command -v Xvfb >/dev/null; then
       fail "second tray: $out"
     fi
   else
-    fail "the tray never claimed the home: $(tail -5 "$home/logs/tray.log" "$work/tray.log" 2>/dev/null | tr '\n' ' ')"
+    # buildstationw.exe has no stderr: ask the console face why.
+    why=$(DISPLAY=":$d" timeout 120 bash .ci/wine-run.sh "$exe" --home "$whome" --hidden 2>&1 | tail -3 | tr '\n' ' ')
+    fail "the tray never claimed the home: $why $(tail -5 "$home/logs/tray.log" 2>/dev/null | tr '\n' ' ')"
   fi
 fi
 
