@@ -164,7 +164,7 @@ func startXvfb() (string, func(), error) {
 	line, err := bufio.NewReader(r).ReadString('\n')
 	if err != nil {
 		stop()
-		return "", nil, fmt.Errorf("Xvfb did not start: %w", err)
+		return "", nil, fmt.Errorf("start Xvfb: it printed no display number: %w", err)
 	}
 	return ":" + strings.TrimSpace(line), stop, nil
 }

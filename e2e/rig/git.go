@@ -5,6 +5,7 @@ package rig
 import (
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +36,21 @@ func Git(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %v: %v %s", args, err, out)
 	}
 	return string(out)
+}
+
+// TaskBranch is the branch the station made for task id in repo:
+// bs/<board-id>/<id>, the board id being the station's own. It fails the
+// test unless exactly one such branch exists.
+func TaskBranch(t *testing.T, repo, id string) string {
+	t.Helper()
+	var found []string
+	for _, ref := range strings.Fields(Git(t, repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/bs/")) {
+		if strings.HasSuffix(ref, "/"+id) && strings.Count(ref, "/") == 2 {
+			found = append(found, ref)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("branches of task %s in %s: %v, want one bs/<board>/%s", id, repo, found, id)
+	}
+	return found[0]
 }

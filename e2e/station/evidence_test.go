@@ -45,9 +45,10 @@ func TestSilentCommitterIsNotNudged(t *testing.T) {
 	if strings.Contains(s.Transcript(id, 1), "Note:") {
 		t.Fatalf("a committing session was nudged:\n%s", s.Transcript(id, 1))
 	}
-	n, _ := strconv.Atoi(strings.TrimSpace(rig.Git(t, repo, "rev-list", "--count", "main..bs/"+id)))
+	branch := rig.TaskBranch(t, repo, id)
+	n, _ := strconv.Atoi(strings.TrimSpace(rig.Git(t, repo, "rev-list", "--count", "main.."+branch)))
 	if n < 5 {
-		t.Fatalf("%d commits on bs/%s, want the agent's commits there", n, id)
+		t.Fatalf("%d commits on %s, want the agent's commits there", n, branch)
 	}
 	if strings.TrimSpace(rig.Git(t, repo, "status", "--porcelain")) != "" {
 		t.Fatal("the worktrees show up in the user's repo")
@@ -76,7 +77,7 @@ func TestResumeFromLastGreenCommit(t *testing.T) {
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature", "--body",
 		"script: commit good work; print committed; wedge\nscript-2: print resumed; complete resumed"))
 	s.WaitState(id, "blocked", 15*time.Second)
-	wt := repo + "/.buildstation/worktrees/" + id
+	wt := repo + "/.buildstation/worktrees/" + strings.TrimPrefix(rig.TaskBranch(t, repo, id), "bs/")
 	good := strings.TrimSpace(rig.Git(t, wt, "rev-parse", "HEAD"))
 	// The agent's last commit broke the gate, and it left dirty files.
 	writeFile(t, wt+"/bad.txt", "broken\n")
@@ -91,10 +92,11 @@ func TestResumeFromLastGreenCommit(t *testing.T) {
 	if got.Attempt != 2 {
 		t.Fatalf("attempt %d", got.Attempt)
 	}
-	if head := strings.TrimSpace(rig.Git(t, repo, "rev-parse", "bs/"+id)); head == bad || !strings.Contains(rig.Git(t, repo, "rev-list", "bs/"+id), good) {
-		t.Fatalf("bs/%s is at %s; want it reset to the green %s", id, head, good)
+	branch := rig.TaskBranch(t, repo, id)
+	if head := strings.TrimSpace(rig.Git(t, repo, "rev-parse", branch)); head == bad || !strings.Contains(rig.Git(t, repo, "rev-list", branch), good) {
+		t.Fatalf("%s is at %s; want it reset to the green %s", branch, head, good)
 	}
-	attempt := "bs/" + id + "-attempt-1"
+	attempt := branch + "-attempt-1"
 	if !strings.Contains(rig.Git(t, repo, "rev-list", attempt), bad) {
 		t.Fatal("the bad commit is not on the attempt branch")
 	}
@@ -137,10 +139,11 @@ func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !strings.Contains(rig.Git(t, repo, "log", "--oneline", "bs/"+done), "finished work") {
+	if !strings.Contains(rig.Git(t, repo, "log", "--oneline", rig.TaskBranch(t, repo, done)), "finished work") {
 		t.Fatal("the done task's branch lost its commit")
 	}
-	if got := rig.Git(t, repo, "show", "bs/"+blocked+"-unsaved:dirty-1.txt"); got != "half-written\n" {
-		t.Fatalf("the cancelled task's dirty file on bs/%s-unsaved: %q", blocked, got)
+	unsaved := rig.TaskBranch(t, repo, blocked) + "-unsaved"
+	if got := rig.Git(t, repo, "show", unsaved+":dirty-1.txt"); got != "half-written\n" {
+		t.Fatalf("the cancelled task's dirty file on %s: %q", unsaved, got)
 	}
 }

@@ -74,7 +74,7 @@ func TestReviewRoundTrip(t *testing.T) {
 		t.Fatalf("history %v, want %s", path, want)
 	}
 	prompt := readFile(t, s.Home+"/logs/"+id+".1.review.prompt.md")
-	if !strings.Contains(prompt, "git diff") || !strings.Contains(prompt, "bs/"+id) || !strings.Contains(prompt, "did it") {
+	if !strings.Contains(prompt, "git diff") || !strings.Contains(prompt, rig.TaskBranch(t, repo, id)) || !strings.Contains(prompt, "did it") {
 		t.Fatalf("review prompt lacks the diff range or summary:\n%s", prompt)
 	}
 }

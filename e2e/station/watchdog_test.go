@@ -46,7 +46,8 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		var ok bool
-		if sess, ok = s.SessionOf(wedged); ok && strings.Contains(s.Transcript(wedged, 1), "child-sleep: pid") {
+		// The session is listed before its pid is known: wait for both.
+		if sess, ok = s.SessionOf(wedged); ok && sess.PID != 0 && strings.Contains(s.Transcript(wedged, 1), "child-sleep: pid") {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/notices"
+	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
@@ -99,6 +100,21 @@ func Run(ctx context.Context, o Options) error {
 	var ws supervisor.Workspaces
 	if o.Workspaces != nil {
 		ws = o.Workspaces(board, o.Log)
+	}
+	// Task branches carry the board's id (bs/<board>/<task>): ids restart
+	// at t1 on every board, and another home on the same repository must
+	// never hand this one its old branches.
+	if m, ok := ws.(*gitwt.Manager); ok {
+		if b, ok := board.(interface {
+			BoardID(context.Context) (string, error)
+		}); ok {
+			id, err := b.BoardID(ctx)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			m.BoardID = id
+		}
 	}
 	var spawners map[string]supervisor.Spawner
 	if o.Spawners != nil {

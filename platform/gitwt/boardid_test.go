@@ -48,3 +48,32 @@ func TestBoardsOnOneRepositoryNeverShareABranch(t *testing.T) {
 		t.Errorf("first board's branch at %s, want %s", got, mine)
 	}
 }
+
+// Two homes on one repository each running their t1 at the same time: each
+// has its own folder on its own branch, neither takes over the other's.
+func TestBoardsOnOneRepositoryKeepTheirOwnWorktrees(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo := newRepo(t)
+	p := project(repo, "")
+	first, second := New(newCache(), nil), New(newCache(), nil)
+	first.BoardID, second.BoardID = "aaaaaa", "bbbbbb"
+	ws1, err := first.Prepare(ctx, p, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws2, err := second.Prepare(ctx, p, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws1.Dir == ws2.Dir {
+		t.Fatalf("both boards' t1 run in %s", ws1.Dir)
+	}
+	for _, c := range []struct {
+		dir, branch string
+	}{{ws1.Dir, "bs/aaaaaa/t1"}, {ws2.Dir, "bs/bbbbbb/t1"}} {
+		if got := rev(t, c.dir, "rev-parse", "--abbrev-ref", "HEAD"); got != c.branch {
+			t.Errorf("%s is on %s, want %s", c.dir, got, c.branch)
+		}
+	}
+}

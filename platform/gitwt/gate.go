@@ -32,7 +32,7 @@ func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string,
 	if err != nil || !ok {
 		return supervisor.GateVerdict{}, false, err
 	}
-	dir := worktreeDir(p, taskID)
+	dir := m.worktreeDir(p, taskID)
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return supervisor.GateVerdict{}, false, fmt.Errorf("gate %s: no worktree: %w", taskID, err)
 	}

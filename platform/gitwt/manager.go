@@ -101,8 +101,13 @@ func (m *Manager) repo(ctx context.Context, p config.Project) (repoInfo, bool, e
 	return repoInfo{prefix: prefix}, true, nil
 }
 
-// worktreeDir is where taskID's worktree lives.
-func worktreeDir(p config.Project, taskID string) string {
+// worktreeDir is where taskID's worktree lives: under the board's id when
+// there is one, so two homes on one repository never share a folder (each
+// has its own t1).
+func (m *Manager) worktreeDir(p config.Project, taskID string) string {
+	if m.BoardID != "" {
+		return filepath.Join(p.WorktreeRoot, m.BoardID, taskID)
+	}
 	return filepath.Join(p.WorktreeRoot, taskID)
 }
 
@@ -153,7 +158,7 @@ func (m *Manager) ensure(ctx context.Context, p config.Project, r repoInfo, task
 	if err := m.exclude(ctx, p, r); err != nil {
 		return "", "", fmt.Errorf("create worktree for %s: %w", taskID, err)
 	}
-	dir = worktreeDir(p, taskID)
+	dir = m.worktreeDir(p, taskID)
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		base, err := m.base(ctx, p, dir, taskID)
 		if err != nil {
@@ -238,7 +243,7 @@ func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) e
 	if err != nil || !ok {
 		return err
 	}
-	dir := worktreeDir(p, taskID)
+	dir := m.worktreeDir(p, taskID)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		_, err := git(ctx, p.Path, "worktree", "prune")
 		if err != nil {

@@ -54,19 +54,12 @@ func resolveShim(path string, read func(string) ([]byte, error), isFile func(str
 		return npmShim{}, false, nil
 	}
 	line = line[:strings.LastIndex(line, "%*")]
+	// The target is the last quoted word that names a file beside the
+	// shim (%dp0% or %~dp0): cmd-shim puts the program (node) before it.
 	var target string
-	var before []string // quoted words before the target
 	for _, m := range quotedRE.FindAllStringSubmatch(line, -1) {
-		w := m[1]
-		if strings.Contains(w, "%dp0%") || strings.Contains(w, "%~dp0") {
-			if target != "" {
-				before = append(before, target)
-			}
+		if w := m[1]; strings.Contains(w, "%dp0%") || strings.Contains(w, "%~dp0") {
 			target = w
-			continue
-		}
-		if target == "" {
-			before = append(before, w)
 		}
 	}
 	if target == "" {
