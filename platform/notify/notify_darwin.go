@@ -12,21 +12,35 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// Notifier uses terminal-notifier when it is installed: its -group lets a
-// notice be withdrawn, and its -open hands the buildstation:// link to the
-// app bundle's URL scheme. Without it, a plain notification (no click).
+// Notifier shows notices through the notification center when the process
+// runs from the .app (the bundle's identity; a click or the Open button
+// calls Options.Open), else through terminal-notifier when it is installed
+// (its -group lets a notice be withdrawn, its -open hands the
+// buildstation:// link to the app bundle's URL scheme), else as a plain
+// notification (no click).
 type Notifier struct {
 	o        Options
 	icon     string
+	backend  darwinBackend
 	notifier string // terminal-notifier's path, or ""
 }
 
-// New looks for terminal-notifier on PATH and checks its version: before
-// 3.0.0 a click does nothing on macOS 13 and later, which the log says once.
+// New picks the backend. For terminal-notifier it checks the version:
+// before 3.0.0 a click does nothing on macOS 13 and later, which the log
+// says once.
 func New(o Options) (*Notifier, error) {
 	n := &Notifier{o: o, icon: iconFile(o.Icon)}
-	path, err := exec.LookPath("terminal-notifier")
-	if err != nil {
+	path, _ := exec.LookPath("terminal-notifier")
+	id := bundleID()
+	n.backend = pickDarwinBackend(nativeBuilt, id, path)
+	if o.Log != nil {
+		o.Log.Info("desktop notifications", "via", n.backend.String(), "bundle", id)
+	}
+	switch n.backend {
+	case backendNative:
+		nativeStart(o)
+		return n, nil
+	case backendPlain:
 		return n, nil
 	}
 	n.notifier = path
@@ -43,6 +57,10 @@ func New(o Options) (*Notifier, error) {
 // Notify shows one notice.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
 	m := newMessage(nt)
+	if n.backend == backendNative {
+		nativePost(m)
+		return nil
+	}
 	if n.notifier == "" {
 		if err := beeep.Notify(m.Title, m.Body, n.icon); err != nil {
 			return fmt.Errorf("show a notification: %w", err)
@@ -55,8 +73,13 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 	return nil
 }
 
-// Withdraw removes the notice of nt's group, if terminal-notifier showed it.
+// Withdraw removes the notice of nt's group, if the notification center or
+// terminal-notifier showed it.
 func (n *Notifier) Withdraw(nt supervisor.Notice) error {
+	if n.backend == backendNative {
+		nativeWithdraw(Group(nt))
+		return nil
+	}
 	if n.notifier == "" {
 		return nil
 	}

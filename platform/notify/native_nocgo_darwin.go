@@ -1,0 +1,12 @@
+//go:build darwin && !cgo
+
+package notify
+
+// A build without cgo (make cross) cannot reach the notification center:
+// pickDarwinBackend never picks it, so these are never called.
+const nativeBuilt = false
+
+func bundleID() string      { return "" }
+func nativeStart(Options)   {}
+func nativePost(message)    {}
+func nativeWithdraw(string) {}
