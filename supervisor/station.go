@@ -50,6 +50,10 @@ type Options struct {
 	// sessions falling back to pty): logged by the caller, and shown by
 	// Status so a person sees them without reading the log.
 	Warnings []string
+	// SessionFiles is the folder that holds each session's own folder
+	// (its prompt file, a profile's files), outside the home; "" is a
+	// folder of this home's own under the user's cache folder.
+	SessionFiles string
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -96,6 +100,16 @@ func New(opt Options) (*Station, error) {
 	}
 	if err := os.MkdirAll(filepath.Join(opt.Home, config.DirLogs), 0o700); err != nil {
 		return nil, fmt.Errorf("new station: create logs folder: %w", err)
+	}
+	if opt.SessionFiles == "" {
+		root, err := sessionFilesRoot(opt.Home)
+		if err != nil {
+			return nil, fmt.Errorf("new station: %w", err)
+		}
+		opt.SessionFiles = root
+	}
+	if home, err := filepath.Abs(opt.Home); err == nil && within(opt.SessionFiles, home) {
+		return nil, fmt.Errorf("new station: the session files folder %s lies inside the home %s, where agents must not look; move the home out of it", opt.SessionFiles, home)
 	}
 	return &Station{
 		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
@@ -158,11 +172,11 @@ func (st *Station) recover(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("recover: list sessions: %w", err)
 	}
-	adopted := map[string]bool{}
+	adopted, keep := map[string]bool{}, map[string]bool{}
 	for _, r := range recs {
 		r.Token = st.rawToken(ctx, r)
 		if st.adopt(ctx, r) {
-			adopted[r.TaskID] = true
+			adopted[r.TaskID], keep[r.ID] = true, true
 			continue
 		}
 		// Before its task is blocked (and perhaps requeued into the same
@@ -173,6 +187,9 @@ func (st *Station) recover(ctx context.Context) error {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
 		}
 	}
+	// An adopted session still reads its files; the rest were left by a
+	// crash.
+	st.sweepSessionDirs(keep)
 	tasks, err := st.recoverable(ctx)
 	if err != nil {
 		return fmt.Errorf("recover: list working tasks: %w", err)
@@ -487,16 +504,27 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 		return nil, err
 	}
 	logs := filepath.Join(st.opt.Home, config.DirLogs)
-	promptFile := filepath.Join(logs, id+".prompt.md")
 	prompt := renderPrompt(task, kind, agent, ws)
-	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
+	// The home keeps the record copy; the agent is given its own, outside
+	// the home.
+	if err := os.WriteFile(filepath.Join(logs, id+".prompt.md"), []byte(prompt), 0o600); err != nil {
 		return nil, &filesError{dir: logs, err: err}
+	}
+	dir, err := st.sessionDir(id)
+	if err != nil {
+		return nil, &filesError{dir: st.opt.SessionFiles, err: err}
+	}
+	promptFile := filepath.Join(dir, "prompt.md")
+	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
+		st.dropSessionDir(id)
+		return nil, &filesError{dir: dir, err: err}
 	}
 	transcript, err := os.OpenFile(filepath.Join(logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
+		st.dropSessionDir(id)
 		return nil, &filesError{dir: logs, err: err}
 	}
-	env := append(os.Environ(),
+	env := append(agentEnv(os.Environ(), st.opt.Home),
 		"BUILDSTATION_URL="+st.opt.URL,
 		"BUILDSTATION_TOKEN="+token,
 		"BUILDSTATION_TASK_ID="+task.ID,
@@ -510,9 +538,10 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	}
 	env = append(env, selfEnv(st.opt.Self)...)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
-		URL: st.opt.URL, Self: st.opt.Self, Dir: logs, Prompt: prompt, PromptFile: promptFile})
+		URL: st.opt.URL, Self: st.opt.Self, Dir: dir, Prompt: prompt, PromptFile: promptFile})
 	if err != nil {
 		transcript.Close()
+		st.dropSessionDir(id)
 		return nil, err
 	}
 	env = append(env, l.Env...)
@@ -522,6 +551,7 @@ func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Worksp
 	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: sessionMarker(token)})
 	if err != nil {
 		transcript.Close()
+		st.dropSessionDir(id)
 		return nil, err
 	}
 	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
@@ -597,6 +627,7 @@ func (st *Station) settle(s *session, o outcome) {
 	}
 	st.release(s)
 	st.releaseLease(ctx, s)
+	st.dropSessionDir(s.spec.ID)
 	info := s.Info()
 	info.State = SessEnded
 	st.bus.Publish(Event{Kind: EventSession, Session: &info})

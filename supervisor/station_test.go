@@ -46,7 +46,7 @@ func startWith(t *testing.T, opts func(*Options), projects ...config.Project) *h
 	t.Helper()
 	h := &harness{t: t, board: newMemBoard(), sp: &fakeSpawner{procs: make(chan *fakeProc, 16)}, notes: &recNotifier{}, prober: &fakeProber{}}
 	cfg := &config.Config{MaxSessions: 4, Projects: projects}
-	o := Options{Home: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"}
+	o := Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"}
 	if opts != nil {
 		opts(&o)
 	}

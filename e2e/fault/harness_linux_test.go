@@ -5,6 +5,7 @@ package fault
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,6 +81,15 @@ func readProc(pid int) (procInfo, bool) {
 	return p, true
 }
 
+func containsAll(b []byte, subs [][]byte) bool {
+	for _, s := range subs {
+		if !bytes.Contains(b, s) {
+			return false
+		}
+	}
+	return true
+}
+
 // running reports whether the process p (same pid, same start) still runs:
 // a zombie has exited.
 func running(p procInfo) bool {
@@ -87,12 +97,19 @@ func running(p procInfo) bool {
 	return ok && now.start == p.start && now.state != 'Z' && now.state != 'X'
 }
 
-// tagged lists every process whose environment carries the session's
-// prompt file (BUILDSTATION_PROMPT_FILE, under this station's home, so
-// unique on the machine, unlike the session id): the session's whole
-// tree, whatever it did to its parentage or process group.
+// tagged lists every process whose environment names the session
+// (BUILDSTATION_SESSION_ID) of this very station (BUILDSTATION_URL, from
+// the home's station.json: unique on the machine while the station runs,
+// unlike the session id): the session's whole tree, whatever it did to its
+// parentage or process group.
 func tagged(home, sessionID string) []procInfo {
-	want := []byte("BUILDSTATION_PROMPT_FILE=" + filepath.Join(home, "logs", sessionID+".prompt.md") + "\x00")
+	var sf struct {
+		URL string `json:"url"`
+	}
+	if b, err := os.ReadFile(filepath.Join(home, "station.json")); err != nil || json.Unmarshal(b, &sf) != nil || sf.URL == "" {
+		return nil
+	}
+	wants := [][]byte{[]byte("\x00BUILDSTATION_SESSION_ID=" + sessionID + "\x00"), []byte("\x00BUILDSTATION_URL=" + sf.URL + "\x00")}
 	ents, _ := os.ReadDir("/proc")
 	var out []procInfo
 	for _, e := range ents {
@@ -101,7 +118,7 @@ func tagged(home, sessionID string) []procInfo {
 			continue
 		}
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err != nil || !bytes.Contains(append(b, 0), want) {
+		if err != nil || !containsAll(append(append([]byte{0}, b...), 0), wants) {
 			continue
 		}
 		if p, ok := readProc(pid); ok && p.state != 'Z' {
