@@ -124,3 +124,57 @@ func TestCrashLeftSessionFilesAreSwept(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A profile's wiring (Claude Code's --mcp-config and --settings files) is
+// in the session's own folder too: no argument the agent gets names the
+// home, and the files go with the session.
+func TestClaudeWiringStaysOutOfHome(t *testing.T) {
+	t.Parallel()
+	out, cache := t.TempDir(), t.TempDir()
+	script := filepath.Join(t.TempDir(), "claude.sh")
+	writeFile(t, script, `printf '%s\n' "$@" > "`+out+`/args.tmp" && mv "`+out+`/args.tmp" "`+out+`/args"
+env > "`+out+`/env.tmp" && mv "`+out+`/env.tmp" "`+out+`/env"
+buildstation agent complete --summary "wired"
+`)
+	home := rig.WriteConfig(t, fmt.Sprintf("\n[agents.claude]\ncommand = [\"/bin/sh\", %q]\nprofile = \"claude\"\n\n[[projects]]\nname = \"web\"\npath = %q\nagent = \"claude\"\nidle_window = \"30s\"\nblock_window = \"30s\"\n",
+		script, t.TempDir()))
+	s := startStation(t, home, "XDG_CACHE_HOME="+cache)
+	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "wired", "--body", "x"))
+	args := strings.Split(strings.TrimSpace(waitFile(t, s, filepath.Join(out, "args"))), "\n")
+	env := waitFile(t, s, filepath.Join(out, "env"))
+	var files []string
+	for i, a := range args {
+		if strings.Contains(a, s.Home) {
+			t.Errorf("argument %d names the home: %s", i, a)
+		}
+		if (a == "--mcp-config" || a == "--settings") && i+1 < len(args) {
+			files = append(files, args[i+1])
+		}
+	}
+	for _, line := range strings.Split(env, "\n") {
+		if strings.Contains(line, s.Home) {
+			t.Errorf("the session's environment points into the home: %s", line)
+		}
+	}
+	if len(files) != 2 {
+		t.Fatalf("want --mcp-config and --settings files in %q", args)
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, cache+"/") {
+			t.Errorf("wiring file %s is not in the session's folder under %s", f, cache)
+		}
+	}
+	s.WaitState(id, "done", 30*time.Second)
+	deadline := time.Now().Add(30 * time.Second)
+	for _, f := range files {
+		for {
+			if _, err := os.Stat(f); os.IsNotExist(err) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("wiring file %s outlived its session", f)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
