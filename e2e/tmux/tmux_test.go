@@ -112,6 +112,12 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	if !strings.Contains(s2.Log.String(), "adopted a session") {
 		t.Errorf("station log does not say it adopted the session:\n%s", s2.Log)
 	}
+	// The new station's sweep of what the crash left spares the adopted
+	// session's own files.
+	prompt := promptFileOf(t, before.PID)
+	if _, err := os.Stat(prompt); err != nil {
+		t.Errorf("the adopted session's prompt file is gone: %v", err)
+	}
 	s2.Must("session", "send", after.ID, "hello again")
 	// The typed line reached the agent, and its output after the restart
 	// reached the transcript.
@@ -134,6 +140,39 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	}
 	if got.State != "done" || got.Summary != "after the restart" {
 		t.Fatalf("task %s (%s), summary %q; want done", got.State, got.Reason, got.Summary)
+	}
+	waitGone(t, filepath.Dir(prompt))
+}
+
+// promptFileOf is BUILDSTATION_PROMPT_FILE in the environment of the
+// agent pid: the session's own file, outside the home.
+func promptFileOf(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "BUILDSTATION_PROMPT_FILE="); ok {
+			return v
+		}
+	}
+	t.Fatalf("agent %d has no BUILDSTATION_PROMPT_FILE", pid)
+	return ""
+}
+
+// waitGone waits for a session's folder to be removed once it ended.
+func waitGone(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still there after its session ended", path)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -217,11 +256,19 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	prompt := promptFileOf(t, before.PID)
+	if strings.HasPrefix(prompt, home) {
+		t.Errorf("the prompt file %s is in the home", prompt)
+	}
+	if b, err := os.ReadFile(prompt); err != nil || !strings.Contains(string(b), "complete after the restart") {
+		t.Errorf("the adopted session cannot read its prompt file (%v):\n%s", err, b)
+	}
 	s2.Must("session", "send", before.ID, "go on")
 	got := s2.WaitState(id, "done", 20*time.Second)
 	if got.Summary != "after the restart" {
 		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
 	}
+	waitGone(t, filepath.Dir(prompt))
 }
 
 // sessionWithPID waits for task id's session to be listed with its pid (a
