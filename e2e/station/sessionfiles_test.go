@@ -84,17 +84,7 @@ func TestSessionEnvironmentStaysOutOfHome(t *testing.T) {
 		t.Errorf("the agent could not read its task from its prompt file:\n%s", prompt)
 	}
 	s.WaitState(id, "done", 30*time.Second)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, err := os.Stat(filepath.Dir(path))
-		if os.IsNotExist(err) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the session's folder %s is still there after it ended (err %v)\nstation log:\n%s", filepath.Dir(path), err, s.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	rig.WaitGone(t, filepath.Dir(path), 30*time.Second)
 	if rec := readFile(t, filepath.Join(s.Home, "logs", id+".1.prompt.md")); !strings.Contains(rec, "the body the agent must read") {
 		t.Errorf("the home's record copy of the prompt lacks the task:\n%s", rec)
 	}
@@ -112,17 +102,8 @@ func TestCrashLeftSessionFilesAreSwept(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the prompt file did not outlive the killed station (the test tests nothing): %v", err)
 	}
-	s2 := startStation(t, s.Home, "XDG_CACHE_HOME="+cache)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Dir(path)); os.IsNotExist(err) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the crashed session's folder %s was not swept\nstation log:\n%s", filepath.Dir(path), s2.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	startStation(t, s.Home, "XDG_CACHE_HOME="+cache)
+	rig.WaitGone(t, filepath.Dir(path), 30*time.Second)
 }
 
 // A profile's wiring (Claude Code's --mcp-config and --settings files) is
@@ -165,16 +146,7 @@ buildstation agent complete --summary "wired"
 		}
 	}
 	s.WaitState(id, "done", 30*time.Second)
-	deadline := time.Now().Add(30 * time.Second)
 	for _, f := range files {
-		for {
-			if _, err := os.Stat(f); os.IsNotExist(err) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("wiring file %s outlived its session", f)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		rig.WaitGone(t, f, 30*time.Second)
 	}
 }

@@ -141,7 +141,7 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	if got.State != "done" || got.Summary != "after the restart" {
 		t.Fatalf("task %s (%s), summary %q; want done", got.State, got.Reason, got.Summary)
 	}
-	waitGone(t, filepath.Dir(prompt))
+	rig.WaitGone(t, filepath.Dir(prompt), 10*time.Second)
 }
 
 // promptFileOf is BUILDSTATION_PROMPT_FILE in the environment of the
@@ -159,21 +159,6 @@ func promptFileOf(t *testing.T, pid int) string {
 	}
 	t.Fatalf("agent %d has no BUILDSTATION_PROMPT_FILE", pid)
 	return ""
-}
-
-// waitGone waits for a session's folder to be removed once it ended.
-func waitGone(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(path); os.IsNotExist(err) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is still there after its session ended", path)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // TestTmuxSessionSendKeepsSemicolon types a line ending in ";" into a tmux
@@ -268,7 +253,7 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 	if got.Summary != "after the restart" {
 		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
 	}
-	waitGone(t, filepath.Dir(prompt))
+	rig.WaitGone(t, filepath.Dir(prompt), 10*time.Second)
 }
 
 // sessionWithPID waits for task id's session to be listed with its pid (a
