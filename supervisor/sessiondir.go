@@ -112,10 +112,27 @@ func agentEnv(environ []string, home string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == config.EnvHome || (abs != "" && strings.Contains(v, abs)) {
+		if k == config.EnvHome || pointsInto(v, abs) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
+}
+
+// pointsInto reports whether v names dir or a path under it, alone or as
+// one entry of a list (PATH-style) or inside a longer value.
+func pointsInto(v, dir string) bool {
+	if dir == "" || dir == string(filepath.Separator) {
+		return false
+	}
+	if strings.Contains(v, dir+string(filepath.Separator)) {
+		return true
+	}
+	for _, e := range filepath.SplitList(v) {
+		if filepath.Clean(e) == dir {
+			return true
+		}
+	}
+	return false
 }

@@ -147,6 +147,9 @@ func (st *Station) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			st.wg.Wait()
+			// The home's parent of session folders goes too once no
+			// session (an adopted tmux one) still has a folder in it.
+			_ = os.Remove(st.opt.SessionFiles)
 			return nil
 		case <-st.wake:
 			st.schedule(ctx)

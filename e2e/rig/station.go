@@ -42,9 +42,12 @@ func WriteConfig(t *testing.T, cfg string) string {
 
 // Env is the usual environment of a station and its CLI: the test's own,
 // PATH leading to the binary under test (so projects may run `buildstation
-// fake-agent`), BUILDSTATION_HOME, then more.
+// fake-agent`), BUILDSTATION_HOME, a cache folder beside the home (where
+// sessions' own files go: gone with the test's temp folder, the same for
+// every station on the home), then more.
 func Env(bin, home string, more ...string) []string {
-	return append(append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home), more...)
+	return append(append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home,
+		"XDG_CACHE_HOME="+filepath.Join(filepath.Dir(home), "cache-"+filepath.Base(home))), more...)
 }
 
 // Start runs `bin daemon --home home` with env as its whole environment
