@@ -384,7 +384,7 @@ func TestRestartBlocksLostSessions(t *testing.T) {
 		b.Claim(ctx, "web", "station")
 		b.SaveSession(ctx, SessionRecord{ID: task.ID + ".1", TaskID: task.ID, StartedAt: time.Now()})
 		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{project("web", time.Minute, time.Minute)}}
-		st, err := New(Options{Home: t.TempDir(), Config: cfg, Board: b, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}})
+		st, err := New(Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: cfg, Board: b, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -610,12 +610,12 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		board := newMemBoard()
 		sp := &fakeSpawner{procs: make(chan *fakeProc, 4), handled: true}
-		home := t.TempDir()
+		home, files := t.TempDir(), t.TempDir()
 		p := project("web", 5*time.Minute, 5*time.Minute)
 		p.Settings.Backend = "tmux"
 		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{p}}
 		run := func() (*Station, context.CancelFunc, chan error) {
-			st, err := New(Options{Home: home, Config: cfg, Board: board, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)},
+			st, err := New(Options{Home: home, SessionFiles: files, Config: cfg, Board: board, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)},
 				Spawners: map[string]Spawner{"tmux": sp}, Notifier: &recNotifier{}})
 			if err != nil {
 				t.Fatal(err)
