@@ -54,6 +54,21 @@ subsystem() {
   od -An -tu2 -j$((pe + 92)) -N2 "$1" | tr -d ' '
 }
 
+# One display for every step: Wine's desktop process (explorer.exe) opens
+# the display once per wineserver, so a wineserver started without one
+# leaves every later window of this run with none. End any wineserver of
+# this prefix left from an earlier run, and start a private Xvfb first.
+wineserver_bin=$(command -v wineserver || echo /usr/lib/wine/wineserver64)
+[ -x "$wineserver_bin" ] && "$wineserver_bin" -k 2>/dev/null
+if command -v Xvfb >/dev/null; then
+  d=97   # a display number no one else uses on this machine
+  while [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ]; do d=$((d + 1)); done
+  Xvfb ":$d" -screen 0 1024x768x24 >/dev/null 2>&1 &
+  pids+=($!)
+  export DISPLAY=":$d"
+  for _ in $(seq 1 40); do [ -e "/tmp/.X11-unix/X$d" ] && break; sleep 0.25; done
+fi
+
 command -v x86_64-w64-mingw32-gcc >/dev/null || { fail "mingw missing: apt-get install -y gcc-mingw-w64-x86-64"; exit 1; }
 
 # 1. Both faces, tray included (Fyne compiles with mingw).
@@ -174,13 +189,8 @@ else
 fi
 
 # 4. The tray from buildstationw.exe: no console, and it claims the home.
-if [ "$tray" = 1 ] && command -v Xvfb >/dev/null; then
-  # A display number no one else uses on this machine.
-  d=97
-  while [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ]; do d=$((d + 1)); done
-  Xvfb ":$d" -screen 0 1024x768x24 >/dev/null 2>&1 &
-  pids+=($!)
-  DISPLAY=":$d" bash .ci/wine-run.sh "$exew" --home "$whome" --hidden >"$work/tray.log" 2>&1 &
+if [ "$tray" = 1 ] && [ -n "${DISPLAY:-}" ]; then
+  bash .ci/wine-run.sh "$exew" --home "$whome" --hidden >"$work/tray.log" 2>&1 &
   pids+=($!)
   # Generous: Wine starts Fyne's OpenGL window slowly on a loaded machine.
   for _ in $(seq 1 480); do
@@ -196,7 +206,7 @@ if [ "$tray" = 1 ] && command -v Xvfb >/dev/null; then
     fi
   else
     # buildstationw.exe has no stderr: ask the console face why.
-    why=$(DISPLAY=":$d" timeout 120 bash .ci/wine-run.sh "$exe" --home "$whome" --hidden 2>&1 | tail -3 | tr '\n' ' ')
+    why=$(timeout 120 bash .ci/wine-run.sh "$exe" --home "$whome" --hidden 2>&1 | tail -3 | tr '\n' ' ')
     fail "the tray never claimed the home: $why $(tail -5 "$home/logs/tray.log" 2>/dev/null | tr '\n' ' ')"
   fi
 fi
