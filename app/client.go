@@ -11,6 +11,8 @@ import (
 // satisfies it; tests hand in a fake.
 type Client interface {
 	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
+	// Status is the board's counts: the tray reads them instead of every task.
+	Status(ctx context.Context) (supervisor.Status, error)
 	Sessions(ctx context.Context) ([]supervisor.SessionInfo, error)
 	Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
 	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)

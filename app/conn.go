@@ -99,13 +99,54 @@ func (c *conn) Run(ctx context.Context) {
 
 // state is the board as the stream tells it.
 type state struct {
-	tasks    map[string]supervisor.Task
-	sessions map[string]supervisor.SessionInfo
-	projects []supervisor.ProjectInfo
+	// tasks holds every task of the live columns, and of the done ones
+	// only the newest doneShown: a board's history grows without end, and
+	// the tray must not read it all on every connect.
+	tasks     map[string]supervisor.Task
+	doneTotal int // done tasks on the board, from its counts and events since
+	sessions  map[string]supervisor.SessionInfo
+	projects  []supervisor.ProjectInfo
+}
+
+// setTask folds one task's new version into s: it keeps the done count
+// and drops what the board does not show (cancelled tasks, done ones past
+// the newest doneShown).
+func (s *state) setTask(t supervisor.Task) {
+	prev, known := s.tasks[t.ID]
+	// Every task that is not done or cancelled is in s.tasks, so a done
+	// task not there was done already (an old one, updated).
+	if t.State == supervisor.TaskDone && known && prev.State != supervisor.TaskDone {
+		s.doneTotal++
+	}
+	if t.State == supervisor.TaskCancelled {
+		delete(s.tasks, t.ID)
+		return
+	}
+	s.tasks[t.ID] = t
+	if t.State == supervisor.TaskDone {
+		s.trimDone()
+	}
+}
+
+// trimDone keeps the newest doneShown done tasks.
+func (s *state) trimDone() {
+	var done []supervisor.Task
+	for _, t := range s.tasks {
+		if t.State == supervisor.TaskDone {
+			done = append(done, t)
+		}
+	}
+	if len(done) <= doneShown {
+		return
+	}
+	slices.SortFunc(done, func(a, b supervisor.Task) int { return compareIDs(a.ID, b.ID) })
+	for _, t := range done[:len(done)-doneShown] {
+		delete(s.tasks, t.ID)
+	}
 }
 
 func (s *state) snapshot() Snapshot {
-	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects)}
+	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal}
 	for _, t := range s.tasks {
 		snap.Tasks = append(snap.Tasks, t)
 	}
@@ -136,13 +177,26 @@ func compareIDs(a, b string) int {
 	return 0
 }
 
-// readAll replaces s with the station's board.
+// readAll replaces s with the station's board: the board's counts, every
+// task of the live columns and the newest done ones, not its history.
 func readAll(ctx context.Context, cl Client, s *state) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	tasks, err := cl.Tasks(ctx, supervisor.TaskFilter{})
+	st, err := cl.Status(ctx)
 	if err != nil {
 		return err
+	}
+	var tasks []supervisor.Task
+	for _, col := range Columns {
+		f := supervisor.TaskFilter{State: col}
+		if col == supervisor.TaskDone {
+			f.Newest, f.Limit = true, doneShown
+		}
+		ts, err := cl.Tasks(ctx, f)
+		if err != nil {
+			return err
+		}
+		tasks = append(tasks, ts...)
 	}
 	sessions, err := cl.Sessions(ctx)
 	if err != nil {
@@ -156,6 +210,7 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 	for _, t := range tasks {
 		s.tasks[t.ID] = t
 	}
+	s.doneTotal = st.Tasks[supervisor.TaskDone]
 	s.sessions = make(map[string]supervisor.SessionInfo, len(sessions))
 	for _, si := range sessions {
 		if si.State != supervisor.SessEnded {
@@ -217,7 +272,7 @@ func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Even
 	switch e.Kind {
 	case supervisor.EventTask:
 		if e.Task != nil {
-			s.tasks[e.Task.ID] = *e.Task
+			s.setTask(*e.Task)
 			return true
 		}
 	case supervisor.EventSession:

@@ -26,6 +26,8 @@ type fakeClient struct {
 	calls    chan call
 	// transcripts by task id
 	transcripts map[string]supervisor.Transcript
+	// reads are the task filters the UI asked for, in order
+	reads []supervisor.TaskFilter
 }
 
 func newFake() *fakeClient {
@@ -34,10 +36,30 @@ func newFake() *fakeClient {
 
 func (f *fakeClient) record(method, id, arg string) { f.calls <- call{method, id, arg} }
 
-func (f *fakeClient) Tasks(ctx context.Context, _ supervisor.TaskFilter) ([]supervisor.Task, error) {
+// Tasks answers as a board does: filtered, in id order, paged.
+func (f *fakeClient) Tasks(ctx context.Context, flt supervisor.TaskFilter) ([]supervisor.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]supervisor.Task(nil), f.tasks...), nil
+	f.reads = append(f.reads, flt)
+	var out []supervisor.Task
+	for _, t := range f.tasks {
+		if (flt.State == "" || t.State == flt.State) && (flt.Project == "" || t.Project == flt.Project) {
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return compareIDs(out[i].ID, out[j].ID) < 0 })
+	return flt.Page(out), nil
+}
+
+// Status counts the tasks per state, as the board's GROUP BY does.
+func (f *fakeClient) Status(ctx context.Context) (supervisor.Status, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st := supervisor.Status{Tasks: map[supervisor.TaskState]int{}}
+	for _, t := range f.tasks {
+		st.Tasks[t.State]++
+	}
+	return st, nil
 }
 
 func (f *fakeClient) Sessions(ctx context.Context) ([]supervisor.SessionInfo, error) {

@@ -16,6 +16,9 @@ type Snapshot struct {
 	Tasks     []supervisor.Task
 	Sessions  []supervisor.SessionInfo // live ones only
 	Projects  []supervisor.ProjectInfo
+	// DoneTotal is how many tasks are done on the board: Tasks holds only
+	// the newest of them.
+	DoneTotal int
 }
 
 // Counts are the figures at the top of the dashboard and in the tray menu.
@@ -50,6 +53,7 @@ func Count(s Snapshot) Counts {
 			c.Permission++
 		}
 	}
+	c.Done = max(c.Done, s.DoneTotal)
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -100,11 +101,18 @@ type TaskFilter struct {
 	// list after that task id: a page's last id fetches the next page.
 	Limit int
 	After string
+	// Newest lists newest first, and After then pages towards older
+	// tasks: how the tray reads the newest of the done tasks alone.
+	Newest bool
 }
 
 // Page applies f's After and Limit to a list already filtered and in
 // board order, for a board that lists in memory.
 func (f TaskFilter) Page(ts []Task) []Task {
+	if f.Newest {
+		ts = slices.Clone(ts)
+		slices.Reverse(ts)
+	}
 	if f.After != "" {
 		for i, t := range ts {
 			if t.ID == f.After {

@@ -16,7 +16,7 @@ func (c *Client) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.
 	return out, err
 }
 
-// Tasks lists tasks, oldest first, narrowed by f.
+// Tasks lists tasks, oldest first (newest first with f.Newest), narrowed by f.
 func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
 	q := url.Values{}
 	if f.State != "" {
@@ -30,6 +30,9 @@ func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervis
 	}
 	if f.After != "" {
 		q.Set("after", f.After)
+	}
+	if f.Newest {
+		q.Set("order", "newest")
 	}
 	path := "/v1/tasks"
 	if len(q) > 0 {

@@ -42,6 +42,14 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Limit = n
 	}
+	switch o := q.Get("order"); o {
+	case "", "oldest":
+	case "newest":
+		f.Newest = true
+	default:
+		writeError(w, http.StatusBadRequest, "order "+o+" is not known; use oldest (the default) or newest")
+		return
+	}
 	tasks, err := s.st.Tasks(r.Context(), f)
 	if err != nil {
 		s.stationError(w, r, err, projectNotFound(f.Project))

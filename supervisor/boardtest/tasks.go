@@ -86,6 +86,11 @@ func testTasksFilter(t *testing.T, b supervisor.Board) {
 		{supervisor.TaskFilter{Limit: 3, After: a2.ID}, []supervisor.Task{b2}},
 		{supervisor.TaskFilter{Project: "b", After: b1.ID}, []supervisor.Task{b2}},
 		{supervisor.TaskFilter{State: supervisor.TaskTodo, Limit: 1, After: a1.ID}, []supervisor.Task{b1}},
+		// Newest first, and its pages go towards older tasks.
+		{supervisor.TaskFilter{Newest: true}, []supervisor.Task{b2, a2, b1, a1}},
+		{supervisor.TaskFilter{Newest: true, Limit: 2}, []supervisor.Task{b2, a2}},
+		{supervisor.TaskFilter{Newest: true, Limit: 2, After: a2.ID}, []supervisor.Task{b1, a1}},
+		{supervisor.TaskFilter{Newest: true, Project: "a", Limit: 1}, []supervisor.Task{a2}},
 	} {
 		got, err := b.Tasks(ctx, c.f)
 		if err != nil {

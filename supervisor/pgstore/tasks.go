@@ -93,7 +93,7 @@ func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
 	return t, nil
 }
 
-// Tasks lists the tasks f selects, oldest first.
+// Tasks lists the tasks f selects, oldest first (newest first with f.Newest).
 func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
 	sql := "SELECT " + taskColumns + " FROM tasks WHERE true"
 	var args []any
@@ -105,15 +105,22 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 		args = append(args, f.Project)
 		sql += fmt.Sprintf(" AND project = $%d", len(args))
 	}
+	cmp := ">" // After pages towards newer tasks, or older ones with Newest
+	if f.Newest {
+		cmp = "<"
+	}
 	if f.After != "" {
 		n, ok := parseTaskID(f.After)
 		if !ok {
 			return nil, supervisor.BadCursor(f.After)
 		}
 		args = append(args, n)
-		sql += fmt.Sprintf(" AND id > $%d", len(args))
+		sql += fmt.Sprintf(" AND id "+cmp+" $%d", len(args))
 	}
 	sql += " ORDER BY id"
+	if f.Newest {
+		sql += " DESC"
+	}
 	if f.Limit > 0 {
 		args = append(args, f.Limit)
 		sql += fmt.Sprintf(" LIMIT $%d", len(args))

@@ -106,7 +106,7 @@ func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
 	return t, nil
 }
 
-// Tasks lists the tasks f selects, oldest first.
+// Tasks lists the tasks f selects, oldest first (newest first with f.Newest).
 func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
 	q := "SELECT " + taskColumns + " FROM tasks WHERE 1=1"
 	var args []any
@@ -118,15 +118,22 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 		q += " AND project = ?"
 		args = append(args, f.Project)
 	}
+	cmp := ">" // After pages towards newer tasks, or older ones with Newest
+	if f.Newest {
+		cmp = "<"
+	}
 	if f.After != "" {
 		n, ok := parseTaskID(f.After)
 		if !ok {
 			return nil, supervisor.BadCursor(f.After)
 		}
-		q += " AND id > ?"
+		q += " AND id " + cmp + " ?"
 		args = append(args, n)
 	}
 	q += " ORDER BY id"
+	if f.Newest {
+		q += " DESC"
+	}
 	if f.Limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)
