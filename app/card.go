@@ -212,7 +212,7 @@ func (p *cardPanel) reload() {
 	p.gen++
 	gen, taskID, term := p.gen, p.taskID, NewTerminal(cardCols, cardRows, cardScrollback, nil)
 	p.status.SetText("reading the transcript…")
-	go func() {
+	p.u.bg.Go(func() {
 		defer cancel()
 		tr, err := cl.Transcript(ctx, taskID, -cardTail)
 		if err == nil {
@@ -242,7 +242,7 @@ func (p *cardPanel) reload() {
 			}
 			p.repaintNow()
 		})
-	}()
+	})
 }
 
 // repaint draws the window the scroll asks for; the pane is read-only and

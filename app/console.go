@@ -79,8 +79,8 @@ func (u *UI) OpenConsole(id string) {
 	u.consoles[id] = c
 	c.win.Show()
 	c.win.Canvas().Focus(c.view)
-	go c.attach(ctx)
-	go c.render(ctx)
+	u.bg.Go(func() { c.attach(ctx) })
+	u.bg.Go(func() { c.render(ctx) })
 }
 
 func (u *UI) consoleTitle(id string) string {
@@ -113,7 +113,7 @@ func (c *console) attach(ctx context.Context) {
 	}
 	c.setStatus("attached to " + c.id + " · typing goes to the session · close the window to detach")
 	time.AfterFunc(replayQuietAfter, func() { c.live.Store(true) })
-	go c.write(ctx, conn)
+	c.u.bg.Go(func() { c.write(ctx, conn) })
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := conn.Read(buf)

@@ -136,7 +136,7 @@ func (d *dashboard) startTicker() {
 	ctx, cancel := context.WithCancel(d.u.ctx)
 	d.stop = cancel
 	tick, refresh := d.u.o.Tick, d.u.o.Refresh
-	go func() {
+	d.u.bg.Go(func() {
 		t := time.NewTicker(tick)
 		defer t.Stop()
 		last := time.Now()
@@ -152,7 +152,7 @@ func (d *dashboard) startTicker() {
 				}
 			}
 		}
-	}()
+	})
 }
 
 // tick rewrites the countdowns.

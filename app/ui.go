@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -72,6 +73,10 @@ type UI struct {
 	consoles map[string]*console
 	tray     trayState
 	previews []func() // tray preview windows to redraw
+	// bg counts the goroutines that paint windows (consoles, cards,
+	// actions, the dashboard's ticker); all end with ctx, and wait lets
+	// a caller see that nothing paints any more.
+	bg sync.WaitGroup
 }
 
 // New makes the UI; nothing shows until Start.
@@ -182,7 +187,7 @@ func (u *UI) act(parent fyne.Window, what string, fn func(ctx context.Context, c
 		u.showError(parent, fmt.Errorf("%s: %w", what, errNoStation))
 		return
 	}
-	go func() {
+	u.bg.Go(func() {
 		ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
 		defer cancel()
 		err := fn(ctx, cl)
@@ -190,8 +195,12 @@ func (u *UI) act(parent fyne.Window, what string, fn func(ctx context.Context, c
 			fyne.Do(func() { u.showError(parent, fmt.Errorf("%s: %w", what, err)) })
 		}
 		u.conn.Refresh()
-	}()
+	})
 }
+
+// wait returns once every goroutine that paints a window has ended; they
+// end soon after the context given to Start does.
+func (u *UI) wait() { u.bg.Wait() }
 
 func (u *UI) showError(parent fyne.Window, err error) {
 	u.o.Log.Warn("tray action", "err", err)

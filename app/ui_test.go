@@ -28,7 +28,18 @@ func newTestUI(t *testing.T, client Client, now time.Time) *UI {
 	// tests that want a tick call d.tick themselves.
 	u := New(Options{App: a, Connect: func(context.Context, bool) (Client, error) { return client, nil }, Now: func() time.Time { return now }, Tick: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+	// A window painted by one test's goroutine while the next test runs
+	// races on Fyne's shared state: every test waits for its own.
+	t.Cleanup(func() {
+		cancel()
+		done := make(chan struct{})
+		go func() { u.wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("the UI's goroutines did not end with its context")
+		}
+	})
 	u.ctx = ctx
 	u.conn.setClient(client)
 	return u
