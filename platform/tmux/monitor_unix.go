@@ -187,7 +187,7 @@ func (m *monitor) control() error {
 	// subscriptions.
 	subscribed := make(chan error, 1)
 	go func() {
-		_, err := c.run(context.Background(), []string{"refresh-client", "-B", subName + ":%*:" + subFormat})
+		err := subscribe(c)
 		if err == nil {
 			m.mu.Lock()
 			m.ctl = c
@@ -233,6 +233,25 @@ func (m *monitor) control() error {
 	}
 	return res
 }
+
+// subscribe asks the control client for pane deaths. The line can reach
+// the server before the client's own attach-session has made it a client
+// (seen under load: "no current client"); it is asked again then, for a
+// while, rather than taken for a tmux without subscriptions.
+func subscribe(c *ctlClient) error {
+	wait := 10 * time.Millisecond
+	for end := time.Now().Add(attachWait); ; {
+		_, err := c.run(context.Background(), []string{"refresh-client", "-B", subName + ":%*:" + subFormat})
+		if err == nil || !strings.Contains(err.Error(), "no current client") || time.Now().After(end) {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 200*time.Millisecond)
+	}
+}
+
+// attachWait bounds how long a control client may take to attach.
+const attachWait = 10 * time.Second
 
 // read follows the client's output until it ends: reply blocks go to the
 // calls waiting for them, notifications poke sessions.
