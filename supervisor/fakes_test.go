@@ -78,8 +78,8 @@ func (b *memBoard) moveLocked(id string, m Move) (Task, error) {
 	if !ok {
 		return Task{}, ErrNotFound
 	}
-	if !slices.Contains(m.From, t.State) {
-		return Task{}, &StateError{ID: id, Have: t.State, Want: m.From}
+	if err := m.Check(*t); err != nil {
+		return Task{}, err
 	}
 	from := t.State
 	t.State, t.Reason, t.UpdatedAt = m.To, m.Reason, time.Now().UTC()

@@ -58,6 +58,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	default:
 		return Invalidf("unknown verdict %q; use approve or changes", verdict)
 	}
+	m.Attempt = s.spec.Attempt
 	t, err := st.board.Move(ctx, s.spec.TaskID, m)
 	if err != nil {
 		return st.agentMoveErr(s, err)

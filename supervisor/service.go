@@ -452,7 +452,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
 		to = TaskReview // a review session judges it before it is done
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent", KeepLease: true})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: []TaskState{TaskWorking}, To: to, Summary: summary, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}
@@ -477,7 +477,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	if s.spec.Kind == "review" {
 		from = []TaskState{TaskReview}
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true})
+	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}
@@ -496,6 +496,10 @@ func (st *Station) agentMoveErr(s *session, err error) error {
 	var se *StateError
 	if errors.As(err, &se) {
 		return Conflictf("task %s is already %s; nothing to do", s.spec.TaskID, se.Have)
+	}
+	var ae *AttemptError
+	if errors.As(err, &ae) {
+		return Conflictf("session %s was attempt %d of task %s, which is on attempt %d now; stop working on it, the work so far stays in the worktree", s.spec.ID, ae.Want, s.spec.TaskID, ae.Have)
 	}
 	if errors.Is(err, ErrConflict) {
 		// Fenced: the lease went to another station, or was reaped.

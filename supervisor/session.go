@@ -45,6 +45,7 @@ const (
 // sessionSpec is everything a session needs to run, fixed at start.
 type sessionSpec struct {
 	ID, TaskID, Project string
+	Attempt             int    // the task's run this session is
 	Kind                string // "work" or "review"
 	Token               string
 	Title               string

@@ -587,7 +587,7 @@ func (st *Station) newSession(p config.Project, task Task, kind, id string, ws W
 	if kind == "review" {
 		window, base = set.ReviewIdleWindow, SessReviewing
 	}
-	spec := sessionSpec{ID: id, TaskID: task.ID, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
+	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
 	if a, err := st.Config().AgentFor(p); err == nil {

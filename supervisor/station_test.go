@@ -688,3 +688,29 @@ func TestNextAtFollowsTheLatestOutput(t *testing.T) {
 		}
 	})
 }
+
+// A session's report settles only its own run of the task: once the task
+// is on another attempt (here moved under the station, as a restarted or
+// partitioned peer would), attempt 1's complete is refused with a
+// sentence, and the later run is untouched.
+func TestReportOfAnotherAttemptIsRefused(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "twice")
+		h.proc().say("working\r\n")
+		s := h.session(task.ID)
+		if _, err := h.board.Move(h.ctx, task.ID, Move{From: []TaskState{TaskWorking}, To: TaskWorking, BumpAttempt: true, Actor: "peer"}); err != nil {
+			t.Fatal(err)
+		}
+		err := h.st.AgentComplete(h.ctx, s.ID, "late")
+		if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "attempt 1 of task "+task.ID+", which is on attempt 2") {
+			t.Fatalf("late complete err = %v, want a conflict naming both attempts", err)
+		}
+		if got := h.task(task.ID); got.State != TaskWorking || got.Attempt != 2 || got.Summary != "" {
+			t.Fatalf("after the late report the task is %v attempt %d summary %q, want working attempt 2", got.State, got.Attempt, got.Summary)
+		}
+		if err := h.st.AgentBlock(h.ctx, s.ID, "late too"); !errors.Is(err, ErrConflict) {
+			t.Fatalf("late block err = %v, want a conflict", err)
+		}
+	})
+}

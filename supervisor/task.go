@@ -91,6 +91,22 @@ type Move struct {
 	// session is still being ended, and its slot is not free before its
 	// agent is gone.
 	KeepLease bool `json:",omitempty"`
+	// Attempt, when not 0, is the run the move is for: the task must still
+	// be on it. An agent's report arrives late at times (it retries while
+	// the station restarts); it must never settle a later run of its task.
+	Attempt int `json:",omitempty"`
+}
+
+// Check says why m cannot move cur, or nil: the one rule every board
+// applies before it writes (the state it comes from, the run it is for).
+func (m Move) Check(cur Task) error {
+	if !slices.Contains(m.From, cur.State) {
+		return &StateError{ID: cur.ID, Have: cur.State, Want: slices.Clone(m.From)}
+	}
+	if m.Attempt != 0 && cur.Attempt != m.Attempt {
+		return &AttemptError{ID: cur.ID, Have: cur.Attempt, Want: m.Attempt}
+	}
+	return nil
 }
 
 // TaskFilter narrows Board.Tasks. Zero value: every task.
@@ -187,3 +203,16 @@ func (e *StateError) Error() string {
 }
 
 func (e *StateError) Unwrap() error { return ErrConflict }
+
+// AttemptError is a move for a run of a task that is over: the task has
+// moved on to another attempt.
+type AttemptError struct {
+	ID         string
+	Have, Want int
+}
+
+func (e *AttemptError) Error() string {
+	return fmt.Sprintf("task %s is on attempt %d, not %d", e.ID, e.Have, e.Want)
+}
+
+func (e *AttemptError) Unwrap() error { return ErrConflict }

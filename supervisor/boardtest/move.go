@@ -88,6 +88,30 @@ func testMoveConflict(t *testing.T, b supervisor.Board) {
 	}
 }
 
+// A move for one run of a task (Move.Attempt) is refused once the task is
+// on another: a late report of an ended run never settles the next one.
+func testMoveAttemptFence(t *testing.T, b supervisor.Board) {
+	task := add(t, b, "p", "one")
+	task = move(t, b, task.ID, supervisor.Move{From: from(supervisor.TaskTodo), To: supervisor.TaskBlocked, Reason: "wedged"})
+	task = move(t, b, task.ID, supervisor.Move{From: from(supervisor.TaskBlocked), To: supervisor.TaskWorking, BumpAttempt: true})
+	_, err := b.Move(context.Background(), task.ID, supervisor.Move{From: from(supervisor.TaskWorking), To: supervisor.TaskDone, Summary: "late", Attempt: 1})
+	var ae *supervisor.AttemptError
+	if !errors.Is(err, supervisor.ErrConflict) || !errors.As(err, &ae) {
+		t.Fatalf("Move for attempt 1 of a task on attempt 2: err = %v (%T), want an *AttemptError that is ErrConflict", err, err)
+	}
+	if ae.ID != task.ID || ae.Have != 2 || ae.Want != 1 {
+		t.Errorf("AttemptError = %+v", ae)
+	}
+	sameTask(t, "Task after a refused late move", get(t, b, task.ID), task)
+	if h := history(t, b, task.ID); len(h) != 3 {
+		t.Errorf("history has %d rows after a refused move, want 3", len(h))
+	}
+	got := move(t, b, task.ID, supervisor.Move{From: from(supervisor.TaskWorking), To: supervisor.TaskDone, Summary: "on time", Attempt: 2})
+	if got.State != supervisor.TaskDone || got.Summary != "on time" {
+		t.Errorf("Move for the task's own attempt = %+v", got)
+	}
+}
+
 func testMoveNotFound(t *testing.T, b supervisor.Board) {
 	add(t, b, "p", "one")
 	for _, id := range []string{"t9", "nope", ""} {

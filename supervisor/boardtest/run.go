@@ -36,6 +36,7 @@ var cases = []struct {
 	{"Move", testMove},
 	{"MoveKeepsSummary", testMoveKeepsSummary},
 	{"MoveConflict", testMoveConflict},
+	{"MoveAttemptFence", testMoveAttemptFence},
 	{"MoveNotFound", testMoveNotFound},
 	{"MoveBadRequest", testMoveBadRequest},
 	{"MoveRace", testMoveRace},

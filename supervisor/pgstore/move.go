@@ -112,8 +112,8 @@ func running(st supervisor.TaskState) bool {
 // task and its history row, and ends the task's lease when it stops
 // running.
 func (s *Store) apply(ctx context.Context, tx pgx.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
-	if !slices.Contains(m.From, cur.State) {
-		return supervisor.Task{}, &supervisor.StateError{ID: cur.ID, Have: cur.State, Want: slices.Clone(m.From)}
+	if err := m.Check(cur); err != nil {
+		return supervisor.Task{}, err
 	}
 	t := cur
 	t.State = m.To

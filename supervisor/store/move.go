@@ -83,8 +83,8 @@ func checkMove(m supervisor.Move) error {
 // apply moves cur (task n, read in tx) as m says and writes the task and its
 // history row in tx.
 func (s *Store) apply(ctx context.Context, tx *sql.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
-	if !slices.Contains(m.From, cur.State) {
-		return supervisor.Task{}, &supervisor.StateError{ID: cur.ID, Have: cur.State, Want: slices.Clone(m.From)}
+	if err := m.Check(cur); err != nil {
+		return supervisor.Task{}, err
 	}
 	t := cur
 	from := cur.State
