@@ -1,0 +1,169 @@
+package architecture
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/buildstation/buildstation/"
+
+// rule forbids the packages under from to reach (directly or through any
+// other package) a package that starts with one of never. debts are
+// arrows that still exist today: forbidden package → why it is still
+// reached.
+type rule struct {
+	from  []string
+	never []string
+	debts map[string]string
+}
+
+var (
+	engine = []string{"supervisor", "supervisor/config", "supervisor/api", "supervisor/outbox"}
+	stores = []string{"supervisor/store", "supervisor/pgstore"}
+	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo"}
+)
+
+func paths(ps ...string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = mod + p
+	}
+	return out
+}
+
+var rules = []rule{
+	{
+		from:  paths(engine...),
+		never: append(paths("platform/", "app", "cli", "internal/boardopen"), append(wiring, "fyne.io/")...),
+	},
+	{
+		from: paths(stores...),
+		never: append(paths("platform/", "app", "cli", "supervisor/api", "supervisor/outbox", "internal/boardopen", "internal/notices"),
+			"os/exec", "github.com/modelcontextprotocol/", "fyne.io/"),
+		debts: map[string]string{
+			"os/exec": "#16: the stores import the vocabulary, which is still one package with the engine and its config (config looks up agent programs)",
+		},
+	},
+	{
+		from:  paths("platform/..."),
+		never: append(paths("app", "cli", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen", "internal/notices"), wiring...),
+	},
+	{
+		from: paths("app"),
+		never: append(paths("platform/", "cli", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen"),
+			append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
+		debts: map[string]string{
+			"os/exec":                          "#16: the tray imports the vocabulary, which is still one package with the engine and its config",
+			"github.com/modelcontextprotocol/": "#16: the API client is still in one package with the server and its MCP tools",
+		},
+	},
+	{
+		from:  paths("cli"),
+		never: append(paths("app", "platform/pty", "platform/tmux", "supervisor/store", "supervisor/pgstore"), append(wiring, "fyne.io/")...),
+		debts: map[string]string{
+			mod + "platform/tmux":      "#16: `session attach` joins a tmux session itself (cli/attach_tmux.go) instead of through the API",
+			mod + "platform/pty":       "#16: through platform/tmux",
+			mod + "supervisor/store":   "#16: `board` commands open the board file themselves (cli/board.go) instead of through the API",
+			mod + "supervisor/pgstore": "#16: as supervisor/store",
+		},
+	},
+}
+
+// TestArrowsPointOneWay checks every rule on linux, windows and darwin
+// builds, so an arrow in a _windows.go or _darwin.go file counts too.
+func TestArrowsPointOneWay(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH to list the packages")
+	}
+	for _, goos := range []string{"linux", "windows", "darwin"} {
+		for _, r := range rules {
+			seen := map[string]bool{}
+			for _, from := range r.from {
+				for _, dep := range deps(t, goos, from) {
+					for _, bad := range r.never {
+						if !under(dep, bad) {
+							continue
+						}
+						seen[bad] = true
+						if _, ok := r.debts[bad]; !ok {
+							t.Errorf("%s (GOOS=%s) reaches %s: %s must not reach %s; give it what it needs through an interface or the API", trim(from), goos, trim(dep), trim(from), trim(bad))
+						}
+					}
+				}
+			}
+			if goos != "linux" {
+				continue
+			}
+			for bad, why := range r.debts {
+				if !seen[bad] {
+					t.Errorf("%v no longer reach %s: the debt (%s) is paid; remove it from the list", trimAll(r.from), trim(bad), why)
+				}
+			}
+		}
+	}
+}
+
+// under says whether package p is pattern or below it; a pattern ending
+// in "/" is a prefix, one ending in "$" that package alone.
+func under(p, pattern string) bool {
+	if exact, ok := strings.CutSuffix(pattern, "$"); ok {
+		return p == exact
+	}
+	if strings.HasSuffix(pattern, "/") {
+		return strings.HasPrefix(p, pattern)
+	}
+	return p == pattern || strings.HasPrefix(p, pattern+"/")
+}
+
+var cache = map[string][]string{}
+
+// deps lists every package pkg reaches on goos, itself left out.
+func deps(t *testing.T, goos, pkg string) []string {
+	t.Helper()
+	key := goos + " " + pkg
+	if d, ok := cache[key]; ok {
+		return d
+	}
+	cmd := exec.Command("go", "list", "-e", "-deps", "-f", "{{.ImportPath}}", pkg)
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("go list -deps %s (GOOS=%s): %v\n%s", pkg, goos, err, msg)
+	}
+	var d []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		if line != "" && line != pkg {
+			d = append(d, line)
+		}
+	}
+	if strings.HasSuffix(pkg, "/...") {
+		// A pattern lists its own packages too: they may reach each other.
+		base := strings.TrimSuffix(pkg, "...")
+		d = slices.DeleteFunc(d, func(p string) bool { return strings.HasPrefix(p, base) })
+	}
+	cache[key] = d
+	return d
+}
+
+func trim(p string) string {
+	p = strings.TrimSuffix(p, "$")
+	if p == mod[:len(mod)-1] {
+		return "the root package (main)"
+	}
+	return strings.TrimPrefix(p, mod)
+}
+
+func trimAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = trim(p)
+	}
+	return out
+}
