@@ -74,8 +74,8 @@ type UI struct {
 	tray     trayState
 	previews []func() // tray preview windows to redraw
 	// bg counts the goroutines that paint windows (consoles, cards,
-	// actions, the dashboard's ticker); all end with ctx, and wait lets
-	// a caller see that nothing paints any more.
+	// actions, the dashboard's ticker); all end with ctx, and its Wait
+	// tells a caller that nothing paints any more.
 	bg sync.WaitGroup
 }
 
@@ -197,10 +197,6 @@ func (u *UI) act(parent fyne.Window, what string, fn func(ctx context.Context, c
 		u.conn.Refresh()
 	})
 }
-
-// wait returns once every goroutine that paints a window has ended; they
-// end soon after the context given to Start does.
-func (u *UI) wait() { u.bg.Wait() }
 
 func (u *UI) showError(parent fyne.Window, err error) {
 	u.o.Log.Warn("tray action", "err", err)

@@ -33,7 +33,7 @@ func newTestUI(t *testing.T, client Client, now time.Time) *UI {
 	t.Cleanup(func() {
 		cancel()
 		done := make(chan struct{})
-		go func() { u.wait(); close(done) }()
+		go func() { u.bg.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
