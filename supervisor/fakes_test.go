@@ -78,22 +78,13 @@ func (b *memBoard) moveLocked(id string, m Move) (Task, error) {
 	if !ok {
 		return Task{}, ErrNotFound
 	}
-	if err := m.Check(*t); err != nil {
+	nt, tr, err := t.Apply(m, time.Now())
+	if err != nil {
 		return Task{}, err
 	}
-	from := t.State
-	t.State, t.Reason, t.UpdatedAt = m.To, m.Reason, time.Now().UTC()
-	if m.Summary != "" {
-		t.Summary = m.Summary
-	}
-	if m.Note != "" {
-		t.Notes = append(t.Notes, m.Note)
-	}
-	if m.BumpAttempt {
-		t.Attempt++
-	}
-	b.history[id] = append(b.history[id], Transition{TaskID: id, From: from, To: m.To, Attempt: t.Attempt, Reason: m.Reason, Actor: m.Actor, At: t.UpdatedAt})
-	return *t, nil
+	*t = nt
+	b.history[id] = append(b.history[id], tr)
+	return nt, nil
 }
 
 func (b *memBoard) Claim(_ context.Context, project, actor string) (Task, bool, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -21,7 +20,7 @@ import (
 // overwrite the transitions of the task's new owner. A move out of working
 // and review ends the task's lease: no session runs for it any more.
 func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
-	if err := checkMove(m); err != nil {
+	if err := m.Validate(); err != nil {
 		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
 	}
 	n, ok := parseTaskID(id)
@@ -90,63 +89,39 @@ func (s *Store) claim(ctx context.Context, tx pgx.Tx, project, actor string) (su
 	return t, err == nil, err
 }
 
-// checkMove rejects a request no task state could satisfy; that is a bug in
-// the caller, not a conflict.
-func checkMove(m supervisor.Move) error {
-	if !m.To.Valid() {
-		return fmt.Errorf("unknown state %q", m.To)
-	}
-	if len(m.From) == 0 {
-		return errors.New("a move needs at least one from-state")
-	}
-	return nil
-}
-
 // running reports whether a session runs for a task in state st, which is
 // what a lease is for.
 func running(st supervisor.TaskState) bool {
 	return st == supervisor.TaskWorking || st == supervisor.TaskReview
 }
 
-// apply moves cur (task n, read and locked in tx) as m says, writes the
-// task and its history row, and ends the task's lease when it stops
-// running.
+// apply moves cur (task n, read and locked in tx) as supervisor.Task.Apply
+// says at the server's clock, writes the task and its history row, and
+// ends the task's lease when it stops running.
 func (s *Store) apply(ctx context.Context, tx pgx.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
-	if err := m.Check(cur); err != nil {
+	// The row is locked: the clock is read after any wait for it, and no
+	// other writer moves updated_at before this one.
+	var now time.Time
+	if err := tx.QueryRow(ctx, "SELECT "+nowSQL).Scan(&now); err != nil {
 		return supervisor.Task{}, err
 	}
-	t := cur
-	t.State = m.To
-	t.Reason = m.Reason
-	if m.Summary != "" {
-		t.Summary = m.Summary
-	}
-	if m.Note != "" {
-		t.Notes = append(slices.Clone(cur.Notes), m.Note)
-	}
-	if m.BumpAttempt {
-		t.Attempt++
+	t, tr, err := cur.Apply(m, now)
+	if err != nil {
+		return supervisor.Task{}, err
 	}
 	notes := t.Notes
 	if notes == nil {
 		notes = []string{} // NOT NULL: a nil slice would be sent as NULL
 	}
-	// updated_at strictly increases with every change, even within one
-	// millisecond or across a server clock step, so "changed since" is a
-	// plain comparison.
-	var at time.Time
-	if err := tx.QueryRow(ctx, `UPDATE tasks SET state = $1, attempt = $2, reason = $3, summary = $4, notes = $5,
-	updated_at = GREATEST(`+nowSQL+`, updated_at + interval '1 millisecond')
-WHERE id = $6 RETURNING updated_at`, t.State, t.Attempt, t.Reason, t.Summary, notes, n).Scan(&at); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE tasks SET state = $1, attempt = $2, reason = $3, summary = $4, notes = $5, updated_at = $6
+WHERE id = $7`, t.State, t.Attempt, t.Reason, t.Summary, notes, t.UpdatedAt, n); err != nil {
 		return supervisor.Task{}, err
 	}
-	t.UpdatedAt = at.UTC()
 	if !running(t.State) && !m.KeepLease {
 		if _, err := tx.Exec(ctx, "DELETE FROM leases WHERE task_id = $1", n); err != nil {
 			return supervisor.Task{}, err
 		}
 	}
-	tr := supervisor.Transition{TaskID: t.ID, From: cur.State, To: t.State, Attempt: t.Attempt, Reason: t.Reason, Actor: m.Actor, At: t.UpdatedAt}
 	if err := s.record(ctx, tx, n, tr); err != nil {
 		return supervisor.Task{}, err
 	}

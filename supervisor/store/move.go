@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -15,7 +14,7 @@ import (
 // update and the history row commit together or not at all, so two racing
 // movers cannot both win and a crash never leaves a task half-moved.
 func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
-	if err := checkMove(m); err != nil {
+	if err := m.Validate(); err != nil {
 		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
 	}
 	n, ok := parseTaskID(id)
@@ -68,40 +67,13 @@ func (s *Store) Claim(ctx context.Context, project, actor string) (supervisor.Ta
 	return t, found, nil
 }
 
-// checkMove rejects a request no task state could satisfy; that is a bug in
-// the caller, not a conflict.
-func checkMove(m supervisor.Move) error {
-	if !m.To.Valid() {
-		return fmt.Errorf("unknown state %q", m.To)
-	}
-	if len(m.From) == 0 {
-		return errors.New("a move needs at least one from-state")
-	}
-	return nil
-}
-
-// apply moves cur (task n, read in tx) as m says and writes the task and its
-// history row in tx.
+// apply moves cur (task n, read in tx) as supervisor.Task.Apply says and
+// writes the task and its history row in tx.
 func (s *Store) apply(ctx context.Context, tx *sql.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
-	if err := m.Check(cur); err != nil {
+	t, tr, err := cur.Apply(m, s.now())
+	if err != nil {
 		return supervisor.Task{}, err
 	}
-	t := cur
-	from := cur.State
-	t.State = m.To
-	t.Reason = m.Reason
-	if m.Summary != "" {
-		t.Summary = m.Summary
-	}
-	if m.Note != "" {
-		t.Notes = append(slices.Clone(cur.Notes), m.Note)
-	}
-	if m.BumpAttempt {
-		t.Attempt++
-	}
-	at := after(s.stamp(), toMS(cur.UpdatedAt))
-	t.UpdatedAt = fromMS(at)
-
 	notes, err := json.Marshal(t.Notes)
 	if err != nil {
 		return supervisor.Task{}, err
@@ -110,10 +82,9 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, n int64, cur supervisor.T
 		notes = []byte("[]")
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, attempt = ?, reason = ?, summary = ?, notes = ?, updated_at = ?
-WHERE id = ?`, t.State, t.Attempt, t.Reason, t.Summary, string(notes), at, n); err != nil {
+WHERE id = ?`, t.State, t.Attempt, t.Reason, t.Summary, string(notes), toMS(t.UpdatedAt), n); err != nil {
 		return supervisor.Task{}, err
 	}
-	tr := supervisor.Transition{From: from, To: t.State, Attempt: t.Attempt, Reason: t.Reason, Actor: m.Actor, At: t.UpdatedAt}
 	if err := insertTransition(ctx, tx, n, tr); err != nil {
 		return supervisor.Task{}, err
 	}

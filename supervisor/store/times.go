@@ -10,10 +10,6 @@ func toMS(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
-// stamp is the store's "now", at stored precision.
+// stamp is the store's "now", at stored precision. (A task's updated_at
+// moves on by supervisor.Task.Apply's rule.)
 func (s *Store) stamp() int64 { return toMS(s.now()) }
-
-// after returns now, or prev+1ms when the clock has not moved past prev (same
-// millisecond, or a clock stepped back): a task's updated_at strictly
-// increases with every change, so "changed since" is a simple comparison.
-func after(now, prev int64) int64 { return max(now, prev+1) }
