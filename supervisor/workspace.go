@@ -17,6 +17,16 @@ type Workspaces interface {
 	// first saving every later commit and all uncommitted or untracked work
 	// on the branch bs/<task-id>-attempt-<attempt>. Nothing is thrown away.
 	Resume(ctx context.Context, p config.Project, taskID string, attempt int) (Resumed, error)
+	// Sync brings the task's branches from the project's remote, when it
+	// has one, before a session starts or a resume: a task that ran on
+	// another station goes on from the work that station pushed. This
+	// station's own older work is never dropped: it is moved to a branch.
+	// Only call it when no session runs in the worktree.
+	Sync(ctx context.Context, p config.Project, taskID string) (Synced, error)
+	// Publish pushes the task's branches (bs/<board>/<task> and its saves,
+	// nothing else) to the project's remote, when it has one, each only if
+	// the remote still holds what this station last saw there.
+	Publish(ctx context.Context, p config.Project, taskID string) (Published, error)
 	// Remove deletes a finished task's worktree; its branch stays.
 	Remove(ctx context.Context, p config.Project, taskID string) error
 	// HeadGate reports the gate's cached verdict on the worktree's HEAD;
@@ -56,4 +66,28 @@ type Resumed struct {
 type GateCache interface {
 	GateResult(ctx context.Context, project, sha string) (passed bool, tail string, ok bool, err error)
 	SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error
+}
+
+// Synced says what Workspaces.Sync took from the project's remote.
+type Synced struct {
+	// Remote is the git remote the task's branches travel through; ""
+	// when the project has none (or it is off): nothing was fetched.
+	Remote string `json:"remote,omitempty"`
+	// Fetched: the worktree now holds work another station pushed, at
+	// From; false when this station's own worktree was already as new.
+	Fetched     bool   `json:"fetched,omitempty"`
+	From        string `json:"from,omitempty"`
+	FromSubject string `json:"from_subject,omitempty"`
+	// Saved is the branch that keeps this station's own older work on the
+	// task, moved aside for the newer work fetched; "" when there was none.
+	Saved string `json:"saved,omitempty"`
+}
+
+// Published says what Workspaces.Publish pushed.
+type Published struct {
+	Remote string   `json:"remote,omitempty"` // "" when the project has none: nothing was pushed
+	Pushed []string `json:"pushed,omitempty"` // the branches pushed now
+	// Complete: every branch of the task is on the remote as it is here,
+	// so another station can take the task up where this one left it.
+	Complete bool `json:"complete,omitempty"`
 }

@@ -70,6 +70,21 @@ func gitEnv(ctx context.Context, dir string, env []string, args ...string) (stri
 	return strings.TrimRight(stdout.String(), "\r\n"), nil
 }
 
+// gitOut is gitEnv that returns stdout even when git fails: git push
+// reports each ref on stdout, and fails when any one was refused.
+func gitOut(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = cleanEnv(env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	out := strings.TrimRight(stdout.String(), "\r\n")
+	if err != nil {
+		return out, &gitError{args: args, stderr: strings.TrimSpace(stderr.String()), err: err}
+	}
+	return out, nil
+}
+
 // gitCheck runs a git command that answers yes or no by its exit status
 // (rev-parse --verify --quiet, merge-base --is-ancestor, config KEY): 0 is
 // yes, 1 is no, anything else is an error.

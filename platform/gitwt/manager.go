@@ -37,6 +37,9 @@ type Manager struct {
 	// first use.
 	BoardID string
 
+	// taskMu holds a *sync.Mutex per task (taskLock).
+	taskMu sync.Map
+
 	// excludeMu serialises edits of info/exclude, which concurrent
 	// Prepares of one repo would otherwise interleave.
 	excludeMu sync.Mutex

@@ -21,6 +21,7 @@ func (m *Manager) Resume(ctx context.Context, p config.Project, taskID string, a
 	if err != nil || !ok {
 		return supervisor.Resumed{}, err
 	}
+	defer m.taskLock(p, taskID)() // not while the task's branches are pushed
 	res, err := m.resume(ctx, p, r, taskID, attempt)
 	if err != nil {
 		return supervisor.Resumed{}, fmt.Errorf("resume %s: %w", taskID, err)
@@ -145,6 +146,15 @@ func (m *Manager) lastGreen(ctx context.Context, p config.Project, r repoInfo, d
 // index and HEAD stay as they are (this works mid-merge or detached too),
 // runs no hooks and signs nothing: it is a save, not the user's commit.
 func commitWorkInProgress(ctx context.Context, dir, head string, attempt int) (string, error) {
+	msg := fmt.Sprintf("buildstation: work in progress saved before resume (attempt %d)", attempt)
+	if attempt == 0 {
+		msg = "buildstation: uncommitted work saved before removing the worktree"
+	}
+	return commitSave(ctx, dir, head, msg)
+}
+
+// commitSave is commitWorkInProgress with its message.
+func commitSave(ctx context.Context, dir, head, msg string) (string, error) {
 	tmp, err := os.MkdirTemp("", "buildstation-index-")
 	if err != nil {
 		return "", err
@@ -164,10 +174,6 @@ func commitWorkInProgress(ctx context.Context, dir, head string, attempt int) (s
 	args, err := identity(ctx, dir)
 	if err != nil {
 		return "", err
-	}
-	msg := fmt.Sprintf("buildstation: work in progress saved before resume (attempt %d)", attempt)
-	if attempt == 0 {
-		msg = "buildstation: uncommitted work saved before removing the worktree"
 	}
 	args = append(args, "commit-tree", "--no-gpg-sign", "-p", head, "-m", msg, tree)
 	return git(ctx, dir, args...)

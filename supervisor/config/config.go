@@ -113,6 +113,13 @@ type Project struct {
 	Base         string   // branch new worktrees start from; "" = current HEAD
 	WorktreeRoot string   // absolute; default <Path>/.buildstation/worktrees
 	Stations     []string // shared board: stations that may run it; none = any
+	// Remote is the git remote the station pushes the task branches
+	// (bs/…) to and fetches them from, so a task resumes on any station;
+	// "" is off. RemoteAuto: remote was not set, and Remote is the
+	// default ("origin" on a shared board), used only when the repository
+	// has a remote by that name.
+	Remote     string
+	RemoteAuto bool
 	Settings     Settings // [defaults] with this project's overrides applied
 	Overrides    []string // setting keys this project sets itself, sorted
 }

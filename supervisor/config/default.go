@@ -114,6 +114,9 @@ nudge = "Note: I noticed you've been silent for {idle}. If you've finished the t
 # base = "main"                     # branch new worktrees start from (default: current HEAD)
 # worktree_root = "wt"              # default <path>/.buildstation/worktrees; relative to path
 # stations = ["buildbox"]           # shared board: which stations may run this project
+# remote = "origin"                 # where task branches (bs/…) are pushed and fetched, so a requeued
+#                                   # task resumes on any station; "off" for none (default: "origin"
+#                                   # on a shared board when the repository has it, else off)
 
 # Programs run when the station wants a person: each gets the event as JSON
 # on stdin and runs as a program with arguments (no shell). A failing hook is

@@ -98,3 +98,38 @@ func TestDefaultTextDocumentsStation(t *testing.T) {
 		t.Error("DefaultText does not show the station key")
 	}
 }
+
+// remote: on a shared board "origin" by default (used only if the
+// repository has it); off on the station's own board; "off" or "" turn it
+// off; a name git would take for something else is refused with its line.
+func TestRemoteKey(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	project := func(extra string) string {
+		return "[[projects]]\nname = \"web\"\npath = '" + dir + "'\n" + extra
+	}
+	for _, tc := range []struct {
+		text, remote string
+		auto         bool
+	}{
+		{project(""), "", false},
+		{`board = "postgres://db/b"` + "\n" + project(""), "origin", true},
+		{`board = "postgres://db/b"` + "\n" + project(`remote = "off"`), "", false},
+		{`board = "postgres://db/b"` + "\n" + project(`remote = ""`), "", false},
+		{`board = "postgres://db/b"` + "\n" + project(`remote = "backup"`), "backup", false},
+		{project(`remote = "origin"`), "origin", false},
+	} {
+		cfg, err := Parse(path, []byte(tc.text))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.text, err)
+		}
+		p, _ := cfg.Project("web")
+		if p.Remote != tc.remote || p.RemoteAuto != tc.auto {
+			t.Errorf("%q: remote %q auto %v, want %q %v", tc.text, p.Remote, p.RemoteAuto, tc.remote, tc.auto)
+		}
+	}
+	_, err := Parse(path, []byte(project(`remote = "--upload-pack=x"`)))
+	if err == nil || !strings.Contains(err.Error(), "config.toml:4: projects[0].remote") || !strings.Contains(err.Error(), "not the name of a git remote") {
+		t.Errorf("bad remote: %v", err)
+	}
+}

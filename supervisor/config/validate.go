@@ -290,6 +290,11 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Concurrency: 1, Settings: cfg.Defaults}
+	if c.shared {
+		// Another station may take a requeued task: its branches must be
+		// where that station can fetch them.
+		p.Remote, p.RemoteAuto = DefaultRemote, true
+	}
 	var worktreeRoot string
 	// Keys are visited sorted, so Overrides comes out sorted.
 	for _, k := range sortedKeys(t) {
@@ -331,8 +336,10 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 			worktreeRoot, _ = c.str(kk, v)
 		case "stations":
 			p.Stations, _ = c.strings(kk, v)
+		case "remote":
+			p.Remote, p.RemoteAuto = c.remote(kk, v), false
 		default:
-			c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, "+
+			c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, remote, "+
 				strings.Join(settingKeys, ", "))
 		}
 	}
@@ -359,6 +366,25 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 		p.WorktreeRoot = filepath.Join(p.Path, worktreeRoot)
 	}
 	return p
+}
+
+// DefaultRemote is the remote a project on a shared board pushes its task
+// branches to when config.toml names none and the repository has it.
+const DefaultRemote = "origin"
+
+// remote reads a project's remote: a git remote's name, or "" or "off" for
+// none. A name git could take for an option or a path is refused.
+func (c *checker) remote(key keyPath, v any) string {
+	s, ok := c.str(key, v)
+	if !ok || s == "" || s == "off" {
+		return ""
+	}
+	if strings.HasPrefix(s, "-") || strings.ContainsAny(s, " \t\n:/\\") || s == "." || s == ".." {
+		c.fail(key, nil, fmt.Sprintf("%q is not the name of a git remote", s),
+			`name one of the repository's remotes (git remote -v), like remote = "origin", or write remote = "off"`)
+		return ""
+	}
+	return s
 }
 
 // folder resolves a project path: "~/" is the user's home, and a relative
