@@ -120,8 +120,8 @@ type Project struct {
 	// has a remote by that name.
 	Remote     string
 	RemoteAuto bool
-	Settings     Settings // [defaults] with this project's overrides applied
-	Overrides    []string // setting keys this project sets itself, sorted
+	Settings   Settings // [defaults] with this project's overrides applied
+	Overrides  []string // setting keys this project sets itself, sorted
 }
 
 // Load reads home/config.toml. On first run there is none: it writes
