@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -31,7 +30,7 @@ func (b *memBoard) AddTask(_ context.Context, nt NewTask) (Task, error) {
 	defer b.mu.Unlock()
 	b.seq++
 	now := time.Now().UTC()
-	t := &Task{ID: "t" + strconv.Itoa(b.seq), Project: nt.Project, Title: nt.Title, Body: nt.Body, State: TaskTodo, Attempt: 1, CreatedAt: now, UpdatedAt: now}
+	t := &Task{ID: TaskID(int64(b.seq)), Project: nt.Project, Title: nt.Title, Body: nt.Body, State: TaskTodo, Attempt: 1, CreatedAt: now, UpdatedAt: now}
 	b.tasks[t.ID] = t
 	b.order = append(b.order, t.ID)
 	b.history[t.ID] = append(b.history[t.ID], Transition{TaskID: t.ID, To: TaskTodo, Attempt: 1, At: now})

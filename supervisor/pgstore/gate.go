@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/buildstation/buildstation/supervisor"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -28,8 +30,8 @@ func (s *Store) GateResult(ctx context.Context, project, sha string) (passed boo
 // of its output (what a requeued session is shown when it failed); a rerun
 // replaces it.
 func (s *Store) SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error {
-	if project == "" || sha == "" {
-		return fmt.Errorf("save gate result: empty project or sha")
+	if err := supervisor.CheckGateResult(project, sha); err != nil {
+		return err
 	}
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO gate_results (project, sha, passed, output_tail, at) VALUES ($1, $2, $3, $4, `+nowSQL+`)

@@ -17,13 +17,13 @@ func (s *Store) record(ctx context.Context, tx pgx.Tx, n int64, tr supervisor.Tr
 VALUES ($1, $2, $3, $4, $5, $6, $7)`, n, tr.From, tr.To, tr.Attempt, tr.Reason, tr.Actor, tr.At); err != nil {
 		return err
 	}
-	return notify(ctx, tx, Change{TaskID: taskID(n), From: tr.From, To: tr.To, Station: s.station, Actor: tr.Actor, At: tr.At})
+	return notify(ctx, tx, Change{TaskID: supervisor.TaskID(n), From: tr.From, To: tr.To, Station: s.station, Actor: tr.Actor, At: tr.At})
 }
 
 // History lists a task's transitions oldest first, starting with the
 // "" → todo row AddTask wrote.
 func (s *Store) History(ctx context.Context, id string) ([]supervisor.Transition, error) {
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return nil, fmt.Errorf("history of task %s: %w", id, supervisor.ErrNotFound)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/buildstation/buildstation/supervisor"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -131,7 +133,7 @@ FROM leases WHERE station = $1 ORDER BY task_id`, out[i].Name)
 				ms float64
 			)
 			err := row.Scan(&n, &l.Project, &l.ExpiresAt, &ms)
-			l.TaskID, l.ExpiresAt, l.ExpiresIn = taskID(n), l.ExpiresAt.UTC(), time.Duration(ms*float64(time.Millisecond))
+			l.TaskID, l.ExpiresAt, l.ExpiresIn = supervisor.TaskID(n), l.ExpiresAt.UTC(), time.Duration(ms*float64(time.Millisecond))
 			return l, err
 		})
 		if err != nil {

@@ -89,7 +89,7 @@ func (s *Store) ClaimLeased(ctx context.Context, project string, slots int, leas
 		if err != nil || !found {
 			return err
 		}
-		n, _ := parseTaskID(t.ID)
+		n, _ := supervisor.ParseTaskID(t.ID)
 		// A todo task has no lease (moving out of working or review ends
 		// it), but a row left by hand must not make the claim fail.
 		return tx.QueryRow(ctx, `INSERT INTO leases (task_id, project, station, instance, epoch, expires_at)
@@ -154,7 +154,7 @@ RETURNING task_id, epoch`, s.station, s.instance, lease.Milliseconds())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, e := range believed {
-		n, _ := parseTaskID(id)
+		n, _ := supervisor.ParseTaskID(id)
 		if s.held[id] == e && !slices.Contains(have, heldLease{Task: n, Epoch: e}) {
 			lost = append(lost, id)
 			delete(s.held, id)
@@ -200,7 +200,7 @@ func boardCap(ctx context.Context, tx pgx.Tx, project, station string) (cap int,
 // project slot, without moving the task. Releasing a lease this station
 // does not hold does nothing.
 func (s *Store) Release(ctx context.Context, id string) error {
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return fmt.Errorf("release task %s: %w", id, supervisor.ErrNotFound)
 	}
@@ -269,8 +269,8 @@ func (s *Store) Held() []string {
 // sortIDs orders task ids by number, which is creation order.
 func sortIDs(ids []string) {
 	slices.SortFunc(ids, func(a, b string) int {
-		x, _ := parseTaskID(a)
-		y, _ := parseTaskID(b)
+		x, _ := supervisor.ParseTaskID(a)
+		y, _ := supervisor.ParseTaskID(b)
 		return cmp.Compare(x, y)
 	})
 }

@@ -23,7 +23,7 @@ func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervi
 	if err := m.Validate(); err != nil {
 		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
 	}
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, supervisor.ErrNotFound)
 	}
@@ -80,7 +80,7 @@ func (s *Store) claim(ctx context.Context, tx pgx.Tx, project, actor string) (su
 	if err != nil {
 		return supervisor.Task{}, false, err
 	}
-	n, _ := parseTaskID(cur.ID)
+	n, _ := supervisor.ParseTaskID(cur.ID)
 	t, err := s.apply(ctx, tx, n, cur, supervisor.Move{
 		From:  []supervisor.TaskState{supervisor.TaskTodo},
 		To:    supervisor.TaskWorking,

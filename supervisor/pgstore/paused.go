@@ -4,16 +4,19 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/buildstation/buildstation/supervisor"
+
 	"github.com/jackc/pgx/v5"
 )
 
 // SetPaused pauses project's queue with reason, or resumes it, for every
 // station sharing the board. Pausing a paused project replaces the reason.
 func (s *Store) SetPaused(ctx context.Context, project string, paused bool, reason string) error {
-	if project == "" {
-		return fmt.Errorf("pause: empty project name")
+	verb, err := supervisor.CheckPause(project, paused)
+	if err != nil {
+		return err
 	}
-	err := s.write(ctx, func(tx pgx.Tx) error {
+	err = s.write(ctx, func(tx pgx.Tx) error {
 		if !paused {
 			_, err := tx.Exec(ctx, "DELETE FROM paused WHERE project = $1", project)
 			return err
@@ -23,10 +26,6 @@ ON CONFLICT (project) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
 		return err
 	})
 	if err != nil {
-		verb := "resume"
-		if paused {
-			verb = "pause"
-		}
 		return fmt.Errorf("%s project %s: %w", verb, project, err)
 	}
 	return nil

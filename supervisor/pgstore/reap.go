@@ -36,7 +36,7 @@ func (s *Store) Reap(ctx context.Context, grace time.Duration) ([]supervisor.Tas
 	for _, n := range expired {
 		t, ok, err := s.reap(ctx, n, grace)
 		if err != nil {
-			return moved, fmt.Errorf("reap lease of task %s: %w", taskID(n), err)
+			return moved, fmt.Errorf("reap lease of task %s: %w", supervisor.TaskID(n), err)
 		}
 		if ok {
 			moved = append(moved, t)

@@ -22,14 +22,11 @@ import (
 // supervisor.ErrNotFound otherwise): a restarted station reads these to
 // learn which tasks lost their session.
 func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
-	if r.ID == "" {
-		return fmt.Errorf("save session: empty id")
+	n, err := supervisor.CheckSession(r)
+	if err != nil {
+		return err
 	}
-	n, ok := parseTaskID(r.TaskID)
-	if !ok {
-		return fmt.Errorf("save session %s: task %s: %w", r.ID, r.TaskID, supervisor.ErrNotFound)
-	}
-	err := s.write(ctx, func(tx pgx.Tx) error {
+	err = s.write(ctx, func(tx pgx.Tx) error {
 		var project string
 		if err := tx.QueryRow(ctx, "SELECT project FROM tasks WHERE id = $1", n).Scan(&project); errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("task %s: %w", r.TaskID, supervisor.ErrNotFound)
@@ -76,7 +73,7 @@ FROM sessions WHERE station = $1`
 			ended, lastOut *time.Time
 		)
 		err := row.Scan(&r.ID, &n, &r.Kind, &r.PID, &r.State, &started, &ended, &r.Backend, &r.Handle, &r.Token, &lastOut)
-		r.TaskID = taskID(n)
+		r.TaskID = supervisor.TaskID(n)
 		r.StartedAt, r.EndedAt, r.LastOutputAt = started.UTC(), fromDB(ended), fromDB(lastOut)
 		return r, err
 	})
@@ -105,7 +102,7 @@ RETURNING s.task_id, t.project, s.kind, s.pid, s.started_at`, s.station, id, sta
 		if err != nil {
 			return err
 		}
-		r.TaskID = taskID(n)
+		r.TaskID = supervisor.TaskID(n)
 		return notifySession(ctx, tx, s.station, r, project)
 	})
 	if err != nil {
@@ -137,7 +134,7 @@ ORDER BY s.started_at, s.id`, s.station)
 			lastOut *time.Time
 		)
 		err := row.Scan(&si.Station, &si.ID, &n, &si.Project, &si.Kind, &si.PID, &state, &started, &lastOut)
-		si.TaskID, si.StartedAt, si.LastOutputAt = taskID(n), started.UTC(), fromDB(lastOut)
+		si.TaskID, si.StartedAt, si.LastOutputAt = supervisor.TaskID(n), started.UTC(), fromDB(lastOut)
 		si.State, _ = supervisor.ParseSessionState(state)
 		return si, err
 	})
@@ -170,7 +167,7 @@ RETURNING id, kind, pid, started_at, ended_at`, n, station)
 		return err
 	}
 	ended, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (supervisor.SessionRecord, error) {
-		r := supervisor.SessionRecord{TaskID: taskID(n), State: "lost"}
+		r := supervisor.SessionRecord{TaskID: supervisor.TaskID(n), State: "lost"}
 		return r, row.Scan(&r.ID, &r.Kind, &r.PID, &r.StartedAt, &r.EndedAt)
 	})
 	if err != nil {

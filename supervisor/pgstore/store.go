@@ -158,8 +158,8 @@ ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen, instance = excl
 		return err
 	})
 	for _, h := range held {
-		s.held[taskID(h.Task)] = h.Epoch
-		s.epochs[taskID(h.Task)] = h.Epoch
+		s.held[supervisor.TaskID(h.Task)] = h.Epoch
+		s.epochs[supervisor.TaskID(h.Task)] = h.Epoch
 	}
 	return err
 }

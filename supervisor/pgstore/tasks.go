@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -31,7 +30,7 @@ func scanTask(r pgx.Row) (supervisor.Task, error) {
 	if err := r.Scan(&n, &t.Project, &t.Title, &t.Body, &state, &t.Attempt, &t.Reason, &t.Summary, &t.Notes, &created, &updated); err != nil {
 		return supervisor.Task{}, err
 	}
-	t.ID = taskID(n)
+	t.ID = supervisor.TaskID(n)
 	t.State = supervisor.TaskState(state)
 	if len(t.Notes) == 0 {
 		t.Notes = nil // '{}' and a fresh task read back alike
@@ -58,8 +57,8 @@ func getTask(ctx context.Context, q querier, n int64, lock bool) (supervisor.Tas
 // AddTask puts a new task in todo, attempt 1, and writes its first history
 // row ("" → todo) in the same transaction.
 func (s *Store) AddTask(ctx context.Context, nt supervisor.NewTask) (supervisor.Task, error) {
-	if strings.TrimSpace(nt.Project) == "" || strings.TrimSpace(nt.Title) == "" {
-		return supervisor.Task{}, fmt.Errorf("add task: a task needs a project and a title")
+	if err := nt.Validate(); err != nil {
+		return supervisor.Task{}, fmt.Errorf("add task: %w", err)
 	}
 	var t supervisor.Task
 	err := s.write(ctx, func(tx pgx.Tx) error {
@@ -71,7 +70,7 @@ RETURNING `+taskColumns, nt.Project, nt.Title, nt.Body, supervisor.TaskTodo))
 		if err != nil {
 			return err
 		}
-		n, _ := parseTaskID(t.ID)
+		n, _ := supervisor.ParseTaskID(t.ID)
 		return s.record(ctx, tx, n, supervisor.Transition{TaskID: t.ID, To: t.State, Attempt: 1, At: t.CreatedAt})
 	})
 	if err != nil {
@@ -82,7 +81,7 @@ RETURNING `+taskColumns, nt.Project, nt.Title, nt.Body, supervisor.TaskTodo))
 
 // Task returns one task; errors.Is supervisor.ErrNotFound when id names none.
 func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, supervisor.ErrNotFound)
 	}
@@ -109,12 +108,12 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 	if f.Newest {
 		cmp = "<"
 	}
-	if f.After != "" {
-		n, ok := parseTaskID(f.After)
-		if !ok {
-			return nil, supervisor.BadCursor(f.After)
-		}
-		args = append(args, n)
+	after, err := f.Cursor()
+	if err != nil {
+		return nil, err
+	}
+	if after != 0 {
+		args = append(args, after)
 		sql += fmt.Sprintf(" AND id "+cmp+" $%d", len(args))
 	}
 	sql += " ORDER BY id"

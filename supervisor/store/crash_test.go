@@ -55,7 +55,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	ctx := context.Background()
 	for ; ; seq++ {
-		id := taskID(int64(seq%crashTasks + 1))
+		id := supervisor.TaskID(int64(seq%crashTasks + 1))
 		cur, err := s.Task(ctx, id)
 		if err != nil {
 			fail(err)
@@ -162,7 +162,7 @@ func checkAfterCrash(t *testing.T, path string, acked map[int]string, first int)
 
 	onBoard := map[int]string{} // seq → task id, from the history
 	for n := 1; n <= crashTasks; n++ {
-		id := taskID(int64(n))
+		id := supervisor.TaskID(int64(n))
 		task, err := s.Task(ctx, id)
 		if err != nil {
 			t.Fatal(err)

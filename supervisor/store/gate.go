@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // GateResult returns the remembered verdict of project's gate on commit
@@ -26,8 +28,8 @@ func (s *Store) GateResult(ctx context.Context, project, sha string) (passed boo
 // of its output (what a requeued session is shown when it failed); a rerun
 // replaces it.
 func (s *Store) SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error {
-	if project == "" || sha == "" {
-		return fmt.Errorf("save gate result: empty project or sha")
+	if err := supervisor.CheckGateResult(project, sha); err != nil {
+		return err
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gate_results (project, sha, passed, output_tail, at) VALUES (?, ?, ?, ?, ?)

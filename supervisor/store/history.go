@@ -18,7 +18,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?)`, n, tr.From, tr.To, tr.Attempt, tr.Reason, tr.Acto
 // History lists a task's transitions oldest first, starting with the
 // "" → todo row AddTask wrote.
 func (s *Store) History(ctx context.Context, id string) ([]supervisor.Transition, error) {
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return nil, fmt.Errorf("history of task %s: %w", id, supervisor.ErrNotFound)
 	}

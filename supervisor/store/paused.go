@@ -4,15 +4,18 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // SetPaused pauses project's queue with reason, or resumes it. Pausing a
 // paused project replaces the reason.
 func (s *Store) SetPaused(ctx context.Context, project string, paused bool, reason string) error {
-	if project == "" {
-		return fmt.Errorf("pause: empty project name")
+	verb, err := supervisor.CheckPause(project, paused)
+	if err != nil {
+		return err
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		if !paused {
 			_, err := tx.ExecContext(ctx, "DELETE FROM paused WHERE project = ?", project)
 			return err
@@ -22,10 +25,6 @@ ON CONFLICT (project) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
 		return err
 	})
 	if err != nil {
-		verb := "resume"
-		if paused {
-			verb = "pause"
-		}
 		return fmt.Errorf("%s project %s: %w", verb, project, err)
 	}
 	return nil

@@ -13,18 +13,15 @@ import (
 // (errors.Is supervisor.ErrNotFound otherwise): a restarted station reads
 // these to learn which tasks lost their session.
 func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
-	if r.ID == "" {
-		return fmt.Errorf("save session: empty id")
-	}
-	n, ok := parseTaskID(r.TaskID)
-	if !ok {
-		return fmt.Errorf("save session %s: task %s: %w", r.ID, r.TaskID, supervisor.ErrNotFound)
+	n, err := supervisor.CheckSession(r)
+	if err != nil {
+		return err
 	}
 	var ended any // NULL while live
 	if !r.EndedAt.IsZero() {
 		ended = toMS(r.EndedAt)
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		var one int
 		if err := tx.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE id = ?", n).Scan(&one); errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("task %s: %w", r.TaskID, supervisor.ErrNotFound)
@@ -74,7 +71,7 @@ func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.Sessi
 		if err := rows.Scan(&r.ID, &n, &r.Kind, &r.PID, &r.State, &started, &ended, &r.Backend, &r.Handle, &r.Token, &lastOut); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
-		r.TaskID = taskID(n)
+		r.TaskID = supervisor.TaskID(n)
 		r.StartedAt = fromMS(started)
 		if ended.Valid {
 			r.EndedAt = fromMS(ended.Int64)

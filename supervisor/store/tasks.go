@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -33,7 +32,7 @@ func scanTask(r rowScanner) (supervisor.Task, error) {
 	if err := r.Scan(&n, &t.Project, &t.Title, &t.Body, &state, &t.Attempt, &t.Reason, &t.Summary, &notes, &created, &updat); err != nil {
 		return supervisor.Task{}, err
 	}
-	t.ID = taskID(n)
+	t.ID = supervisor.TaskID(n)
 	t.State = supervisor.TaskState(state)
 	// Most tasks have no notes: skip the decoder for them (a board listing
 	// reads every row).
@@ -61,8 +60,8 @@ func getTask(ctx context.Context, q queryer, n int64) (supervisor.Task, error) {
 // AddTask puts a new task in todo, attempt 1, and writes its first history
 // row ("" → todo) in the same transaction.
 func (s *Store) AddTask(ctx context.Context, nt supervisor.NewTask) (supervisor.Task, error) {
-	if strings.TrimSpace(nt.Project) == "" || strings.TrimSpace(nt.Title) == "" {
-		return supervisor.Task{}, fmt.Errorf("add task: a task needs a project and a title")
+	if err := nt.Validate(); err != nil {
+		return supervisor.Task{}, fmt.Errorf("add task: %w", err)
 	}
 	now := s.stamp()
 	t := supervisor.Task{
@@ -84,7 +83,7 @@ VALUES (?, ?, ?, ?, 1, ?, ?)`, t.Project, t.Title, t.Body, t.State, now, now)
 		if err != nil {
 			return err
 		}
-		t.ID = taskID(n)
+		t.ID = supervisor.TaskID(n)
 		return insertTransition(ctx, tx, n, supervisor.Transition{To: t.State, Attempt: 1, At: t.CreatedAt})
 	})
 	if err != nil {
@@ -95,7 +94,7 @@ VALUES (?, ?, ?, ?, 1, ?, ?)`, t.Project, t.Title, t.Body, t.State, now, now)
 
 // Task returns one task; errors.Is supervisor.ErrNotFound when id names none.
 func (s *Store) Task(ctx context.Context, id string) (supervisor.Task, error) {
-	n, ok := parseTaskID(id)
+	n, ok := supervisor.ParseTaskID(id)
 	if !ok {
 		return supervisor.Task{}, fmt.Errorf("task %s: %w", id, supervisor.ErrNotFound)
 	}
@@ -122,13 +121,13 @@ func (s *Store) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superviso
 	if f.Newest {
 		cmp = "<"
 	}
-	if f.After != "" {
-		n, ok := parseTaskID(f.After)
-		if !ok {
-			return nil, supervisor.BadCursor(f.After)
-		}
+	after, err := f.Cursor()
+	if err != nil {
+		return nil, err
+	}
+	if after != 0 {
 		q += " AND id " + cmp + " ?"
-		args = append(args, n)
+		args = append(args, after)
 	}
 	q += " ORDER BY id"
 	if f.Newest {
