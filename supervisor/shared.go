@@ -454,3 +454,16 @@ func (st *Station) startHeartbeat(ctx context.Context) {
 // notifications call it: a task added at another station, or a slot freed
 // there, is not announced here otherwise. It never blocks.
 func (st *Station) Wake() { st.poke() }
+
+// Pinner is a shared board that can pin a task to one station: the one
+// whose worktree alone holds the task's work, because its project pushes
+// no branches to a remote (or the last push failed). Other stations do not
+// claim a pinned task; a person may lift the pin when that station is gone
+// for good (`task requeue --anywhere`).
+type Pinner interface {
+	// Pin pins task id to this station.
+	Pin(ctx context.Context, id string) error
+	// Unpin lifts this station's pin of task id; with anyStation,
+	// whoever's it is.
+	Unpin(ctx context.Context, id string, anyStation bool) error
+}

@@ -55,6 +55,10 @@ type Task struct {
 	Notes     []string  `json:"notes,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Pinned, on a shared board, names the station whose worktree alone
+	// holds the task's work (its project pushes no branches, or its last
+	// push failed): no other station claims it.
+	Pinned string `json:"pinned,omitempty"`
 }
 
 // Transition is one entry of a task's history.

@@ -125,6 +125,11 @@ CREATE TABLE project_settings (
 	updated_at  timestamptz NOT NULL
 );
 `,
+	// 4: a task whose work is only in one station's worktree (its project
+	// pushes no branches) is pinned to that station: no other claims it.
+	`
+ALTER TABLE tasks ADD COLUMN pinned_to text NOT NULL DEFAULT '';
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a

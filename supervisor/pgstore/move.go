@@ -68,12 +68,14 @@ func (s *Store) Claim(ctx context.Context, project, actor string) (supervisor.Ta
 	return t, found, nil
 }
 
-// claim moves the oldest todo task of project to working in tx. SKIP
+// claim moves the oldest todo task of project to working in tx, skipping
+// tasks pinned to another station (their work is only there). SKIP
 // LOCKED: a todo row another claimer has locked is about to be taken, so
 // this one takes the next instead of queueing behind it.
 func (s *Store) claim(ctx context.Context, tx pgx.Tx, project, actor string) (supervisor.Task, bool, error) {
 	cur, err := scanTask(tx.QueryRow(ctx, "SELECT "+taskColumns+
-		" FROM tasks WHERE project = $1 AND state = $2 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED", project, supervisor.TaskTodo))
+		" FROM tasks WHERE project = $1 AND state = $2 AND pinned_to IN ('', $3) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+		project, supervisor.TaskTodo, s.station))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return supervisor.Task{}, false, nil
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-const taskColumns = "id, project, title, body, state, attempt, reason, summary, notes, created_at, updated_at"
+const taskColumns = "id, project, title, body, state, attempt, reason, summary, notes, created_at, updated_at, pinned_to"
 
 // querier is what reads need: the pool, or a transaction when the read
 // decides a write.
@@ -27,7 +27,7 @@ func scanTask(r pgx.Row) (supervisor.Task, error) {
 		state            string
 		created, updated time.Time
 	)
-	if err := r.Scan(&n, &t.Project, &t.Title, &t.Body, &state, &t.Attempt, &t.Reason, &t.Summary, &t.Notes, &created, &updated); err != nil {
+	if err := r.Scan(&n, &t.Project, &t.Title, &t.Body, &state, &t.Attempt, &t.Reason, &t.Summary, &t.Notes, &created, &updated, &t.Pinned); err != nil {
 		return supervisor.Task{}, err
 	}
 	t.ID = supervisor.TaskID(n)
