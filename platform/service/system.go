@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/buildstation/buildstation/internal/atomicfile"
 )
 
 // OS is the real System. Its registry and service methods exist on Windows
@@ -19,29 +21,13 @@ var _ System = OS{}
 
 func (OS) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
 
-// WriteFile writes through a temporary file and a rename, so a unit or plist
+// WriteFile replaces path whole (internal/atomicfile), so a unit or plist
 // is never seen half-written.
 func (OS) WriteFile(path string, data []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".buildstation-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, mode)
 }
 
 func (OS) Remove(path string) error { return os.Remove(path) }

@@ -3,10 +3,11 @@ package config
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/buildstation/buildstation/internal/atomicfile"
 )
 
 // EditableKeys are the per-project overrides a person may change from the
@@ -108,35 +109,12 @@ func tomlString(s string) string {
 	return b.String()
 }
 
-// WriteFile replaces path with data atomically (a temp file renamed over
-// it), keeping the old file's mode, so a crash never leaves half a config.
+// WriteFile replaces path with data atomically (internal/atomicfile),
+// keeping the old file's mode, so a crash never leaves half a config.
 func WriteFile(path string, data []byte) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }
