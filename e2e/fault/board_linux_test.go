@@ -38,7 +38,7 @@ func TestBoardLockedOrReadOnly(t *testing.T) {
 	// sentence that says what to do").
 	refused := func(t *testing.T, want, todo string) {
 		t.Helper()
-		cmd := exec.Command(bin, "daemon", "--home", home)
+		cmd := exec.Command(rig.Bin(), "daemon", "--home", home)
 		cmd.Env = env(home)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()

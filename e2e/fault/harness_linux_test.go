@@ -19,36 +19,25 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 )
 
-var bin string // the buildstation binary under test
-
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(envFlood); spec != "" {
 		os.Exit(flood(spec)) // this test binary is a session's agent
 	}
-	var cleanup func()
-	var err error
-	bin, cleanup, err = rig.Build("bs-fault-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	rig.Main(m, rig.Options{})
 }
 
 // env puts the binary under test first on PATH, so agents may run it.
-func env(home string) []string { return rig.Env(bin, home) }
+func env(home string) []string { return rig.Env(rig.Bin(), home) }
 
 // startStation runs the daemon on home and waits for its API to answer.
 func startStation(t *testing.T, home string) *rig.Station {
 	t.Helper()
-	return rig.Start(t, bin, home, env(home))
+	return rig.StartOn(t, home)
 }
 
 // cli runs the CLI on home; it never fails the test, so goroutines may call it.
 func cli(home string, args ...string) (stdout, stderr string, code int) {
-	stdout, stderr, code, err := rig.CLI(bin, env(home), args...)
+	stdout, stderr, code, err := rig.CLI(rig.Bin(), env(home), args...)
 	if err != nil {
 		return "", err.Error(), -1
 	}

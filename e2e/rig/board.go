@@ -4,6 +4,7 @@ package rig
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -86,15 +87,12 @@ func (s *Station) SessionOf(taskID string) (Session, bool) {
 // CLI is what a script would do; the station itself never polls.
 func (s *Station) WaitState(id, state string, d time.Duration) Task {
 	s.T.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		t := s.Task(id)
-		if t.State == state {
-			return t
+	var t Task
+	Eventually(s.T, d, func() error {
+		if t = s.Task(id); t.State != state {
+			return fmt.Errorf("task %s is %s (%s)", id, t.State, t.Reason)
 		}
-		if time.Now().After(deadline) {
-			s.T.Fatalf("task %s is %s (%s), not %s after %s\nstation log:\n%s\ntranscript:\n%s", id, t.State, t.Reason, state, d, s.Log, s.Transcript(id, t.Attempt))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	}, fmt.Sprintf("task %s %s", id, state), "station log:", s.Log, Later(func() string { return "transcript:\n" + s.Transcript(id, t.Attempt) }))
+	return t
 }

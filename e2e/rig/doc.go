@@ -1,6 +1,9 @@
-// Package rig is test support for the end-to-end tests under e2e/: it builds
-// the buildstation binary once per test binary, runs `buildstation daemon`
-// as a subprocess on a temp home, drives it through the CLI and its --json
-// output, and makes real git repos. It is imported only by _test files;
-// nothing that ships depends on it. Unix only: it signals process groups.
+// Package rig is the one harness of the end-to-end suites under e2e/: Main
+// is every suite's TestMain (it builds the buildstation binary once per test
+// binary); Start and StartOn run `buildstation daemon` as a subprocess on a
+// temp home and stop it at the test's end; the CLI and its --json output
+// drive it; GitRepo makes real repositories; ClaudeBin finds the real Claude
+// Code CLI; Eventually waits for what a real process does. It is imported
+// only by _test files; nothing that ships depends on it. Its station half
+// is Unix only: it signals process groups.
 package rig

@@ -1,6 +1,7 @@
 package rig
 
 import (
+	"errors"
 	"os"
 	"testing"
 	"time"
@@ -10,15 +11,14 @@ import (
 // once the session ended), or fails the test.
 func WaitGone(t *testing.T, path string, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
+	Eventually(t, d, func() error {
 		_, err := os.Stat(path)
-		if os.IsNotExist(err) {
-			return
+		switch {
+		case os.IsNotExist(err):
+			return nil
+		case err != nil:
+			return err
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is still there after %s (err %v)", path, d, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return errors.New("it is still there")
+	}, path+" removed")
 }

@@ -50,6 +50,13 @@ func Env(bin, home string, more ...string) []string {
 		"XDG_CACHE_HOME="+filepath.Join(filepath.Dir(home), "cache-"+filepath.Base(home))), more...)
 }
 
+// StartOn runs the binary Main built as a station on home, with Env's
+// environment and more, and waits for its API to answer.
+func StartOn(t *testing.T, home string, more ...string) *Station {
+	t.Helper()
+	return Start(t, Bin(), home, Env(Bin(), home, more...))
+}
+
 // Start runs `bin daemon --home home` with env as its whole environment
 // (the CLI gets the same) and waits for its API to answer. The station runs
 // in its own process group, so a test that fails mid-way still ends every
@@ -66,18 +73,17 @@ func Start(t *testing.T, bin, home string, env []string) *Station {
 	}
 	go func() { _ = s.cmd.Wait(); close(s.done) }()
 	t.Cleanup(s.Stop)
-	deadline := time.Now().Add(15 * time.Second)
-	for !s.answers() {
+	// A poll, not an event: nothing tells a client the API is up before it
+	// answers.
+	Eventually(t, 15*time.Second, func() bool {
+		if s.answers() {
+			return true
+		}
 		if !s.Running() {
 			t.Fatalf("station exited before it answered:\n%s", s.Log)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("station did not come up:\n%s", s.Log)
-		}
-		// A poll, not an event: nothing tells a client the API is up
-		// before it answers. Short, as a kill -9 test restarts it often.
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false
+	}, "the station's API to answer", s.Log)
 	return s
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/buildstation/buildstation/e2e/rig"
 )
 
 // Completion works in a real bash: the script buildstation prints, sourced,
@@ -29,7 +31,7 @@ compopt() { :; } # only a completion bash calls may use it
 __start_buildstation
 printf '%s\n' "${COMPREPLY[@]}"`
 		cmd := exec.Command("bash", "-c", script, "bash", line)
-		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(rig.Bin())+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+t.TempDir())
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("complete %q: %v\n%s", line, err, out)

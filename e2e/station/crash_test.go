@@ -32,7 +32,7 @@ func TestBadConfigsAreRefusedAndChangeNothing(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			home := rig.WriteConfig(t, tt.cfg)
-			cmd := exec.Command(bin, "daemon", "--home", home)
+			cmd := exec.Command(rig.Bin(), "daemon", "--home", home)
 			out, err := cmd.CombinedOutput()
 			ee, ok := err.(*exec.ExitError)
 			if !ok || ee.ExitCode() != 1 {
@@ -80,7 +80,7 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 	// A second station on the same home says who owns it and exits 0, so a
 	// supervisor (launchd KeepAlive, the logon task) does not restart it in
 	// a loop; the first one goes on.
-	out, err := exec.Command(bin, "daemon", "--home", home).CombinedOutput()
+	out, err := exec.Command(rig.Bin(), "daemon", "--home", home).CombinedOutput()
 	if want := fmt.Sprintf("another station owns this home (pid %d", s.PID()); err != nil || !strings.Contains(string(out), want) {
 		t.Fatalf("second station: %v %s, want exit 0 and %q", err, out, want)
 	}

@@ -14,26 +14,13 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 )
 
-var bin string // the buildstation binary under test
-
-func TestMain(m *testing.M) {
-	var cleanup func()
-	var err error
-	bin, cleanup, err = rig.Build("bs-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { rig.Main(m, rig.Options{}) }
 
 // startStation runs `buildstation daemon` on home, with env beyond the
 // rig's own, and waits for its API.
 func startStation(t *testing.T, home string, env ...string) *rig.Station {
 	t.Helper()
-	return rig.Start(t, bin, home, rig.Env(bin, home, env...))
+	return rig.StartOn(t, home, env...)
 }
 
 // projectTOML is a [[projects]] table running the fake agent.

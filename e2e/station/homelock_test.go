@@ -21,7 +21,7 @@ import (
 func TestTwoStationsOneHome(t *testing.T) {
 	for round := 1; round <= 20; round++ {
 		home := rig.WriteConfig(t, "max_sessions = 1\n")
-		env := rig.Env(bin, home)
+		env := rig.Env(rig.Bin(), home)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		type result struct {
 			out  rig.Buffer
@@ -32,7 +32,7 @@ func TestTwoStationsOneHome(t *testing.T) {
 		var ready sync.WaitGroup
 		ready.Add(1)
 		for _, r := range rs {
-			r.cmd = exec.CommandContext(ctx, bin, "daemon", "--home", home)
+			r.cmd = exec.CommandContext(ctx, rig.Bin(), "daemon", "--home", home)
 			r.cmd.Env = env
 			r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.out
 			go func() {
@@ -94,7 +94,7 @@ func checkLoser(t *testing.T, round int, err error, out *rig.Buffer) {
 }
 
 func cli(env []string, args ...string) (string, error) {
-	c := exec.Command(bin, args...)
+	c := exec.Command(rig.Bin(), args...)
 	c.Env = env
 	out, err := c.CombinedOutput()
 	return string(out), err

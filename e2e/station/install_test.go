@@ -24,7 +24,7 @@ func TestInstalledStationIsOnTheAgentsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	installed := filepath.Join(gobin, "buildstation")
-	b, err := os.ReadFile(bin)
+	b, err := os.ReadFile(rig.Bin())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 	id := s.AddTask("web", "reader", "print ready; read; complete got it")
 	waitTranscript(s, id, "ready", 20*time.Second)
 
-	cmd := exec.Command(bin, "session", "attach", id)
-	cmd.Env = rig.Env(bin, home, "TERM=xterm")
+	cmd := exec.Command(rig.Bin(), "session", "attach", id)
+	cmd.Env = rig.Env(rig.Bin(), home, "TERM=xterm")
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 100, Rows: 30})
 	if err != nil {
 		t.Fatal(err)

@@ -16,24 +16,7 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 )
 
-var bin string // the buildstation binary under test
-
-func TestMain(m *testing.M) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Println("tmux is not installed; skipping the tmux backend's end-to-end tests")
-		os.Exit(0)
-	}
-	var cleanup func()
-	var err error
-	bin, cleanup, err = rig.Build("bs-e2e-tmux-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { rig.Main(m, rig.Options{Need: "tmux"}) }
 
 // newHome writes config.toml in a fresh home, and kills the home's tmux
 // server after the test: it outlives every station by design.
@@ -60,7 +43,7 @@ func tmux(home string, args ...string) *exec.Cmd {
 // startStation runs `buildstation daemon` on home and waits for its API.
 func startStation(t *testing.T, home string) *rig.Station {
 	t.Helper()
-	return rig.Start(t, bin, home, rig.Env(bin, home))
+	return rig.StartOn(t, home)
 }
 
 // waitTranscript polls until the task's transcript holds want.

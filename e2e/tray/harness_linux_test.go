@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,26 +20,8 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 )
 
-var bin string // the buildstation binary under test, built with cgo (the tray)
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "bs-e2e-tray-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "buildstation")
-	build := exec.Command("go", "build", "-o", bin, "github.com/buildstation/buildstation")
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the tray: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// TestMain builds buildstation with cgo, as the tray ships.
+func TestMain(m *testing.M) { rig.Main(m, rig.Options{CGO: true}) }
 
 // need skips the test when a program is missing on a developer's machine
 // and fails it in CI, where a skipped tray suite would look like a pass.
@@ -294,8 +275,8 @@ func (w *watcher) waitView(t *testing.T, it item, d time.Duration, what string, 
 func startTray(t *testing.T, home, display, bus string, args ...string) *rig.Buffer {
 	t.Helper()
 	out := &rig.Buffer{}
-	cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
-	cmd.Env = append(rig.Env(bin, home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY=")
+	cmd := exec.Command(rig.Bin(), append([]string{"--home", home}, args...)...)
+	cmd.Env = append(rig.Env(rig.Bin(), home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY=")
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

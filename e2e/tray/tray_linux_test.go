@@ -23,7 +23,7 @@ func TestTrayRegistersAndFollowsTheBoard(t *testing.T) {
 	w := newWatcher(t, bus)
 	cfg := fmt.Sprintf("\n[[projects]]\nname = \"web\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\nidle_window = \"10m\"\nblock_window = \"10m\"\n", t.TempDir())
 	home := rig.WriteConfig(t, cfg)
-	s := rig.Start(t, bin, home, rig.Env(bin, home))
+	s := rig.StartOn(t, home)
 	out := startTray(t, home, display, bus, "--hidden")
 
 	it := w.waitItem(t, 60*time.Second, out)
@@ -79,8 +79,8 @@ func TestTrayWithoutDisplayOrOpenGL(t *testing.T) {
 	} {
 		for _, args := range [][]string{{"--hidden"}, {"demo"}} {
 			home := t.TempDir()
-			cmd := exec.Command(bin, append([]string{"--home", home}, args...)...)
-			cmd.Env = append(rig.Env(bin, home), "DISPLAY="+c.display, "WAYLAND_DISPLAY=")
+			cmd := exec.Command(rig.Bin(), append([]string{"--home", home}, args...)...)
+			cmd.Env = append(rig.Env(rig.Bin(), home), "DISPLAY="+c.display, "WAYLAND_DISPLAY=")
 			out, err := cmd.CombinedOutput()
 			code := cmd.ProcessState.ExitCode()
 			text := strings.TrimSpace(string(out))

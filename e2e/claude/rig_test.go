@@ -1,6 +1,6 @@
 //go:build linux
 
-package e2e
+package claude
 
 import (
 	"encoding/json"
@@ -38,7 +38,7 @@ type rigOptions struct {
 
 func newRig(t *testing.T, o rigOptions, script ...turn) *rig {
 	t.Helper()
-	claude := claudeBin(t)
+	claude := e2erig.ClaudeBin(t)
 	if o.window == "" {
 		o.window = "4s"
 	}

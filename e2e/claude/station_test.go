@@ -1,6 +1,6 @@
 //go:build linux
 
-package e2e
+package claude
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ type station struct {
 func startStation(t *testing.T, config string) *station {
 	t.Helper()
 	home := e2erig.WriteConfig(t, config)
-	return &station{e2erig.Start(t, bin, home, stationEnv(home))}
+	return &station{e2erig.Start(t, e2erig.Bin(), home, stationEnv(home))}
 }
 
 // stationEnv is the station's environment: the test's own, without anything
