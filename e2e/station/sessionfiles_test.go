@@ -15,13 +15,14 @@ import (
 
 // sessionFilesAgent is a shell-script agent that writes down what it was
 // given: its whole environment, its prompt file's path, the modes of that
-// file and its folder, and the prompt itself (proof it can read it). Then
-// it completes its task, or with "wait" as its argument runs on.
+// file and its folder, and the prompt itself (proof it can read it), each
+// file written aside and renamed, so the test never reads one half-written.
+// Then it completes its task, or with "wait" as its argument runs on.
 const sessionFilesAgent = `out=%q
 env > "$out/env.tmp" && mv "$out/env.tmp" "$out/env"
-printf '%%s' "$BUILDSTATION_PROMPT_FILE" > "$out/path"
-stat -c %%a "$BUILDSTATION_PROMPT_FILE" > "$out/mode"
-stat -c %%a "$(dirname "$BUILDSTATION_PROMPT_FILE")" > "$out/dirmode"
+printf '%%s' "$BUILDSTATION_PROMPT_FILE" > "$out/path.tmp" && mv "$out/path.tmp" "$out/path"
+stat -c %%a "$BUILDSTATION_PROMPT_FILE" > "$out/mode.tmp" && mv "$out/mode.tmp" "$out/mode"
+stat -c %%a "$(dirname "$BUILDSTATION_PROMPT_FILE")" > "$out/dirmode.tmp" && mv "$out/dirmode.tmp" "$out/dirmode"
 cat "$BUILDSTATION_PROMPT_FILE" > "$out/prompt.tmp" && mv "$out/prompt.tmp" "$out/prompt"
 if [ "$1" = wait ]; then
 	while :; do sleep 1; done
