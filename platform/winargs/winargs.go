@@ -72,25 +72,10 @@ func ComposeCommandLine(args []string) string {
 // (a registry command, a task's arguments) receives. Tests read the lines
 // this package and the installers write back with it.
 func Split(s string) []string {
-	var args []string
+	prog, i := splitProgram(s)
+	args := []string{prog}
 	var cur strings.Builder
 	inQuote, have := false, false
-	// argv[0] ends at the first space outside quotes, with no escapes.
-	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			inQuote = !inQuote
-			continue
-		}
-		if (c == ' ' || c == '\t') && !inQuote {
-			break
-		}
-		cur.WriteByte(c)
-	}
-	args = append(args, cur.String())
-	cur.Reset()
-	inQuote = false
 	for i < len(s) {
 		c := s[i]
 		switch {
@@ -102,20 +87,7 @@ func Split(s string) []string {
 			}
 			i++
 		case c == '\\':
-			n := 0
-			for i < len(s) && s[i] == '\\' {
-				n++
-				i++
-			}
-			if i < len(s) && s[i] == '"' {
-				cur.WriteString(strings.Repeat(`\`, n/2))
-				if n%2 == 1 {
-					cur.WriteByte('"')
-					i++
-				}
-			} else {
-				cur.WriteString(strings.Repeat(`\`, n))
-			}
+			i = backslashes(s, i, &cur)
 			have = true
 		case c == '"':
 			if inQuote && i+1 < len(s) && s[i+1] == '"' {
@@ -136,4 +108,45 @@ func Split(s string) []string {
 		args = append(args, cur.String())
 	}
 	return args
+}
+
+// splitProgram reads argv[0], which ends at the first space outside quotes
+// and has no escapes, and returns it with the index just past it.
+func splitProgram(s string) (string, int) {
+	var cur strings.Builder
+	inQuote := false
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			inQuote = !inQuote
+			continue
+		}
+		if (c == ' ' || c == '\t') && !inQuote {
+			break
+		}
+		cur.WriteByte(c)
+	}
+	return cur.String(), i
+}
+
+// backslashes reads a run of backslashes at s[i]: before a quote they
+// halve, an odd one escaping the quote; elsewhere they are literal. It
+// returns the index past what it read.
+func backslashes(s string, i int, cur *strings.Builder) int {
+	n := 0
+	for i < len(s) && s[i] == '\\' {
+		n++
+		i++
+	}
+	if i < len(s) && s[i] == '"' {
+		cur.WriteString(strings.Repeat(`\`, n/2))
+		if n%2 == 1 {
+			cur.WriteByte('"')
+			i++
+		}
+		return i
+	}
+	cur.WriteString(strings.Repeat(`\`, n))
+	return i
 }
