@@ -124,46 +124,16 @@ func showToast(appID, doc, tag string) error {
 		}
 		strs[s] = h
 	}
-	ins, err := ole.RoActivateInstance("Windows.Data.Xml.Dom.XmlDocument")
+	iDoc, err := loadXML(strs[doc])
 	if err != nil {
-		return fmt.Errorf("create the toast's XML document: %w", err)
-	}
-	xmlDoc := unsafe.Pointer(ins)
-	defer release(xmlDoc)
-	xmlIO, err := queryInterface(xmlDoc, iidXmlDocumentIO)
-	if err != nil {
-		return fmt.Errorf("load the toast's XML: %w", err)
-	}
-	defer release(xmlIO)
-	if err := method(xmlIO, 0, strs[doc]); err != nil {
-		return fmt.Errorf("load the toast's XML: %w", err)
-	}
-	iDoc, err := queryInterface(xmlDoc, iidXmlDocument)
-	if err != nil {
-		return fmt.Errorf("load the toast's XML: %w", err)
+		return err
 	}
 	defer release(iDoc)
-	fac, err := factory("Windows.UI.Notifications.ToastNotification", iidToastNotificationFactory)
+	toast, err := newToast(iDoc, strs[tag], strs[toastGroup])
 	if err != nil {
-		return fmt.Errorf("create a toast: %w", err)
-	}
-	defer release(fac)
-	var toast unsafe.Pointer
-	if err := method(fac, 0, uintptr(iDoc), uintptr(unsafe.Pointer(&toast))); err != nil {
-		return fmt.Errorf("create a toast: %w", err)
+		return err
 	}
 	defer release(toast)
-	t2, err := queryInterface(toast, iidToastNotification2)
-	if err != nil {
-		return fmt.Errorf("tag the toast: %w", err)
-	}
-	defer release(t2)
-	if err := method(t2, 0, strs[tag]); err != nil {
-		return fmt.Errorf("tag the toast: %w", err)
-	}
-	if err := method(t2, 2, strs[toastGroup]); err != nil {
-		return fmt.Errorf("group the toast: %w", err)
-	}
 	mgr, err := factory("Windows.UI.Notifications.ToastNotificationManager", iidToastNotificationManagerStatics)
 	if err != nil {
 		return fmt.Errorf("reach the toast manager: %w", err)
@@ -178,6 +148,59 @@ func showToast(appID, doc, tag string) error {
 		return fmt.Errorf("show the toast: %w", err)
 	}
 	return nil
+}
+
+// loadXML loads doc (an HSTRING) into a WinRT XmlDocument and returns its
+// IXmlDocument, which holds its own reference: the caller releases it.
+func loadXML(doc uintptr) (unsafe.Pointer, error) {
+	ins, err := ole.RoActivateInstance("Windows.Data.Xml.Dom.XmlDocument")
+	if err != nil {
+		return nil, fmt.Errorf("create the toast's XML document: %w", err)
+	}
+	xmlDoc := unsafe.Pointer(ins)
+	defer release(xmlDoc)
+	xmlIO, err := queryInterface(xmlDoc, iidXmlDocumentIO)
+	if err != nil {
+		return nil, fmt.Errorf("load the toast's XML: %w", err)
+	}
+	defer release(xmlIO)
+	if err := method(xmlIO, 0, doc); err != nil {
+		return nil, fmt.Errorf("load the toast's XML: %w", err)
+	}
+	iDoc, err := queryInterface(xmlDoc, iidXmlDocument)
+	if err != nil {
+		return nil, fmt.Errorf("load the toast's XML: %w", err)
+	}
+	return iDoc, nil
+}
+
+// newToast makes a toast of iDoc tagged tag in group (HSTRINGs), so it can
+// be removed by tag later; the caller releases it.
+func newToast(iDoc unsafe.Pointer, tag, group uintptr) (unsafe.Pointer, error) {
+	fac, err := factory("Windows.UI.Notifications.ToastNotification", iidToastNotificationFactory)
+	if err != nil {
+		return nil, fmt.Errorf("create a toast: %w", err)
+	}
+	defer release(fac)
+	var toast unsafe.Pointer
+	if err := method(fac, 0, uintptr(iDoc), uintptr(unsafe.Pointer(&toast))); err != nil {
+		return nil, fmt.Errorf("create a toast: %w", err)
+	}
+	t2, err := queryInterface(toast, iidToastNotification2)
+	if err != nil {
+		release(toast)
+		return nil, fmt.Errorf("tag the toast: %w", err)
+	}
+	defer release(t2)
+	if err := method(t2, 0, tag); err != nil {
+		release(toast)
+		return nil, fmt.Errorf("tag the toast: %w", err)
+	}
+	if err := method(t2, 2, group); err != nil {
+		release(toast)
+		return nil, fmt.Errorf("group the toast: %w", err)
+	}
+	return toast, nil
 }
 
 // removeToast removes the toast tagged tag from the screen and the Action
