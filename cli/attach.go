@@ -67,30 +67,50 @@ func (e *env) sessionAttach(id string) error {
 	restore := func() {}
 	if inTTY {
 		fmt.Fprintf(e.stderr, "attached to %s; press Ctrl-] to detach\n", id)
-		old, err := term.MakeRaw(inFd)
-		if err != nil {
-			return fmt.Errorf("put the terminal in raw mode: %v; attach from an interactive terminal", err)
-		}
-		restoreOut := enableVT(e.stdout)
-		var once sync.Once
-		restore = func() {
-			once.Do(func() {
-				restoreOut()
-				_ = term.Restore(inFd, old)
-			})
+		if restore, err = e.rawTerminal(inFd); err != nil {
+			return err
 		}
 		defer restore()
 	}
-	if sizeFd, ok := sizeSource(e.stdout, e.stdin); ok {
-		sendSize := func() {
-			if w, h, err := term.GetSize(sizeFd); err == nil && w > 0 && h > 0 {
-				_ = conn.Resize(uint16(w), uint16(h))
-			}
-		}
-		sendSize()
-		go watchResize(ctx, sizeFd, sendSize)
-	}
+	e.followSize(ctx, conn)
+	return e.stream(ctx, conn, id, inTTY, restore)
+}
 
+// rawTerminal puts the terminal on fd in raw mode (and stdout in VT mode on
+// Windows) and returns what undoes both, safe to call twice.
+func (e *env) rawTerminal(fd int) (func(), error) {
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return nil, fmt.Errorf("put the terminal in raw mode: %v; attach from an interactive terminal", err)
+	}
+	restoreOut := enableVT(e.stdout)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			restoreOut()
+			_ = term.Restore(fd, old)
+		})
+	}, nil
+}
+
+// followSize sends the terminal's size now and whenever it changes.
+func (e *env) followSize(ctx context.Context, conn *api.AttachConn) {
+	sizeFd, ok := sizeSource(e.stdout, e.stdin)
+	if !ok {
+		return
+	}
+	sendSize := func() {
+		if w, h, err := term.GetSize(sizeFd); err == nil && w > 0 && h > 0 {
+			_ = conn.Resize(uint16(w), uint16(h))
+		}
+	}
+	sendSize()
+	go watchResize(ctx, sizeFd, sendSize)
+}
+
+// stream copies the session's output out and stdin in until the session
+// ends, the user detaches or ctx ends.
+func (e *env) stream(ctx context.Context, conn *api.AttachConn, id string, inTTY bool, restore func()) error {
 	outDone := make(chan error, 1)
 	go func() {
 		_, err := io.Copy(e.stdout, conn)
