@@ -25,40 +25,7 @@ var Roles struct {
 // roleCmds are the role verbs. Their arguments go to the role unparsed (it
 // has its own few flags); --help and -h are answered here.
 func (e *env) roleCmds() []*cobra.Command {
-	mk := func(use, short, long, example string, run *RoleFunc) *cobra.Command {
-		c := &cobra.Command{
-			Use: use, Short: short, Long: long, Example: example,
-			DisableFlagParsing: true,
-			RunE: func(c *cobra.Command, args []string) error {
-				home, rest := e.home, make([]string, 0, len(args))
-				for i := 0; i < len(args); i++ {
-					a := args[i]
-					switch {
-					case a == "--help" || a == "-h":
-						return c.Help()
-					case a == "--home":
-						if i+1 >= len(args) {
-							return usagef("--home needs a folder")
-						}
-						home = args[i+1]
-						i++
-					case strings.HasPrefix(a, "--home="):
-						home = strings.TrimPrefix(a, "--home=")
-					default:
-						rest = append(rest, a)
-					}
-				}
-				if *run == nil {
-					return fmt.Errorf("this build has no %q; build the full binary with make build", c.Name())
-				}
-				if code := (*run)(e.ctx, home, rest); code != 0 {
-					return &exitCode{code}
-				}
-				return nil
-			},
-		}
-		return c
-	}
+	mk := e.roleCmd
 	fake := mk("fake-agent [SCRIPT]", "A scripted agent for the demo and the tests", "", "  buildstation fake-agent 'print hello; sleep 1s; complete done'", &Roles.FakeAgent)
 	fake.Hidden = true
 	return []*cobra.Command{
@@ -78,7 +45,8 @@ requeued. With a cgo build and no --headless, the tray shows it too.`,
 		mk("service install|uninstall|start|stop|status [--dry-run]", "Install the station as a background service, and the tray at login",
 			`Install (or remove, start, stop, inspect) the station as the user's
 background service — macOS: LaunchAgents; Linux: a systemd user unit and an
-XDG autostart entry; Windows: a service running as the installing user —
+XDG autostart entry; Windows: a Task Scheduler task of the installing user,
+no admin needed (--system: a Windows service instead, which needs admin) —
 and register the buildstation:// link scheme. --dry-run prints every file
 and command instead. Install and uninstall are idempotent.`,
 			"  buildstation service install --dry-run\n  buildstation service status", &Roles.Service),
@@ -89,4 +57,52 @@ buildstation:// links call.`,
 			"  buildstation open t2.1", &Roles.Open),
 		fake,
 	}
+}
+
+// roleCmd is one role verb: it takes --home and --help itself and hands the
+// rest of the line to run untouched.
+func (e *env) roleCmd(use, short, long, example string, run *RoleFunc) *cobra.Command {
+	return &cobra.Command{
+		Use: use, Short: short, Long: long, Example: example,
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			home, rest, help, err := splitHome(e.home, args)
+			switch {
+			case err != nil:
+				return err
+			case help:
+				return c.Help()
+			case *run == nil:
+				return fmt.Errorf("this build has no %q; build the full binary with make build", c.Name())
+			}
+			if code := (*run)(e.ctx, home, rest); code != 0 {
+				return &exitCode{code}
+			}
+			return nil
+		},
+	}
+}
+
+// splitHome takes --home (both spellings) and --help out of a role's
+// arguments; home is the root's --home unless the role's own overrides it.
+func splitHome(home string, args []string) (string, []string, bool, error) {
+	rest := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "-h":
+			return home, nil, true, nil
+		case a == "--home":
+			if i+1 >= len(args) {
+				return "", nil, false, usagef("--home needs a folder")
+			}
+			home = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--home="):
+			home = strings.TrimPrefix(a, "--home=")
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return home, rest, false, nil
 }
