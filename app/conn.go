@@ -2,12 +2,15 @@ package app
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
 )
 
 // conn keeps the tray connected to the station: it dials, reads the board
@@ -106,7 +109,15 @@ type state struct {
 	doneTotal int // done tasks on the board, from its counts and events since
 	sessions  map[string]supervisor.SessionInfo
 	projects  []supervisor.ProjectInfo
+	// board is a shared board's link, nil on a station's own board.
+	// While it is down, tasks, doneTotal and projects are the last ones
+	// read: the board cannot say, and an empty dashboard would say
+	// everything was gone.
+	board *supervisor.BoardLink
 }
+
+// boardDown reports whether a shared board is known not to answer.
+func (s *state) boardDown() bool { return s.board != nil && !s.board.Reachable }
 
 // setTask folds one task's new version into s: it keeps the done count
 // and drops what the board does not show (cancelled tasks, done ones past
@@ -147,6 +158,10 @@ func (s *state) trimDone() {
 
 func (s *state) snapshot() Snapshot {
 	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal}
+	if s.board != nil {
+		b := *s.board
+		snap.Board = &b
+	}
 	for _, t := range s.tasks {
 		snap.Tasks = append(snap.Tasks, t)
 	}
@@ -179,6 +194,11 @@ func compareIDs(a, b string) int {
 
 // readAll replaces s with the station's board: the board's counts, every
 // task of the live columns and the newest done ones, not its history.
+//
+// A shared board that does not answer is no failure: the station still
+// answers for its own sessions, so those are read, and the board's tasks
+// and projects stay as last read until the board is back (an EventBoard
+// says when).
 func readAll(ctx context.Context, cl Client, s *state) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -186,6 +206,37 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 	if err != nil {
 		return err
 	}
+	s.board = st.Board
+	if !s.boardDown() {
+		err = readBoard(ctx, cl, s, st)
+		if err == nil {
+			return nil
+		}
+		if !unreachable(err) {
+			return err
+		}
+		// The board went away between the reads: the station knows
+		// since when, and keeps the rest.
+		if st, serr := cl.Status(ctx); serr == nil && st.Board != nil && !st.Board.Reachable {
+			s.board = st.Board
+		} else {
+			return err
+		}
+	}
+	sessions, err := cl.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	s.setSessions(sessions)
+	if s.tasks == nil {
+		s.tasks = map[string]supervisor.Task{}
+	}
+	return nil
+}
+
+// readBoard reads what the board holds, tasks, sessions and projects, into
+// s; s changes only when every read succeeded.
+func readBoard(ctx context.Context, cl Client, s *state, st supervisor.Status) error {
 	var tasks []supervisor.Task
 	for _, col := range Columns {
 		f := supervisor.TaskFilter{State: col}
@@ -211,14 +262,25 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 		s.tasks[t.ID] = t
 	}
 	s.doneTotal = st.Tasks[supervisor.TaskDone]
+	s.setSessions(sessions)
+	s.projects = projects
+	return nil
+}
+
+func (s *state) setSessions(sessions []supervisor.SessionInfo) {
 	s.sessions = make(map[string]supervisor.SessionInfo, len(sessions))
 	for _, si := range sessions {
 		if si.State != supervisor.SessEnded {
 			s.sessions[si.ID] = si
 		}
 	}
-	s.projects = projects
-	return nil
+}
+
+// unreachable reports whether the station refused a read because its
+// shared board did not answer (503).
+func unreachable(err error) bool {
+	var ae *api.Error
+	return errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable
 }
 
 // follow subscribes first and reads the board second, so nothing that
@@ -289,6 +351,18 @@ func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Even
 		if e.Notice != nil && c.onNotice != nil {
 			c.onNotice(*e.Notice)
 		}
+	case supervisor.EventBoard:
+		if e.Board == nil {
+			return false
+		}
+		wasDown := s.boardDown()
+		b := *e.Board
+		s.board = &b
+		if wasDown && b.Reachable {
+			// What changed on the board meanwhile was not streamed.
+			c.Refresh()
+		}
+		return true
 	case supervisor.EventProject:
 		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()

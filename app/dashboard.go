@@ -188,7 +188,11 @@ func (d *dashboard) update() {
 	set("Needs you", c.Permission, LevelAttention)
 	set("Blocked", c.Blocked, LevelBlocked)
 	set("Done", c.Done, LevelNone)
-	if s.Connected {
+	d.conn.Importance = widget.LowImportance
+	if away := BoardAway(s); away != "" {
+		d.conn.Importance = widget.WarningImportance
+		d.conn.SetText(away)
+	} else if s.Connected {
 		d.conn.SetText("connected")
 	} else if s.Err != "" {
 		d.conn.SetText(clip(s.Err, 90))

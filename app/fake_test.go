@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,26 @@ type fakeClient struct {
 	transcripts map[string]supervisor.Transcript
 	// reads are the task filters the UI asked for, in order
 	reads []supervisor.TaskFilter
+	// board is the shared board's link Status reports (nil: the
+	// station's own board); while it is down, the board's reads answer
+	// 503 as a real station's API does.
+	board *supervisor.BoardLink
+}
+
+// setBoard changes the board's link as the station sees it.
+func (f *fakeClient) setBoard(l supervisor.BoardLink) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.board = &l
+}
+
+// away is the station's answer to a read the board must serve while the
+// board does not answer; f.mu is held.
+func (f *fakeClient) away() error {
+	if f.board == nil || f.board.Reachable {
+		return nil
+	}
+	return &api.Error{Status: http.StatusServiceUnavailable, Message: "the shared board did not answer (board unreachable); the station keeps retrying, try again in a moment"}
 }
 
 func newFake() *fakeClient {
@@ -41,6 +62,9 @@ func (f *fakeClient) Tasks(ctx context.Context, flt supervisor.TaskFilter) ([]su
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads = append(f.reads, flt)
+	if err := f.away(); err != nil {
+		return nil, err
+	}
 	var out []supervisor.Task
 	for _, t := range f.tasks {
 		if (flt.State == "" || t.State == flt.State) && (flt.Project == "" || t.Project == flt.Project) {
@@ -56,6 +80,13 @@ func (f *fakeClient) Status(ctx context.Context) (supervisor.Status, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := supervisor.Status{Tasks: map[supervisor.TaskState]int{}}
+	if f.board != nil {
+		b := *f.board
+		st.Board = &b
+		if !b.Reachable {
+			return st, nil // the board's counts are unknown
+		}
+	}
 	for _, t := range f.tasks {
 		st.Tasks[t.State]++
 	}
@@ -71,6 +102,9 @@ func (f *fakeClient) Sessions(ctx context.Context) ([]supervisor.SessionInfo, er
 func (f *fakeClient) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.away(); err != nil {
+		return nil, err
+	}
 	return append([]supervisor.ProjectInfo(nil), f.projects...), nil
 }
 

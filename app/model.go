@@ -19,6 +19,20 @@ type Snapshot struct {
 	// DoneTotal is how many tasks are done on the board: Tasks holds only
 	// the newest of them.
 	DoneTotal int
+	// Board is a shared board's link, nil on a station's own board. While
+	// it is down, Tasks, DoneTotal and Projects are the last ones read.
+	Board *supervisor.BoardLink
+}
+
+// BoardAway is the line that says a shared board does not answer, in the
+// words of "buildstation status": "Board unreachable since 12:03:10,
+// retrying (3 transitions queued)"; empty while it answers.
+func BoardAway(s Snapshot) string {
+	if !s.Connected || s.Board == nil || s.Board.Reachable {
+		return ""
+	}
+	away := s.Board.Away()
+	return strings.ToUpper(away[:1]) + away[1:]
 }
 
 // Counts are the figures at the top of the dashboard and in the tray menu.
@@ -112,6 +126,16 @@ func BadgeFor(s Snapshot) Badge {
 		return Badge{LevelWorking, waiting}
 	}
 	return Badge{Level: LevelNone, Count: waiting}
+}
+
+// TooltipFor is the tray's tooltip for a snapshot: the badge in words, or
+// first of all that a shared board does not answer.
+func TooltipFor(s Snapshot) string {
+	c := Count(s)
+	if away := BoardAway(s); away != "" {
+		return "Build Station: " + away + " — " + c.Header()
+	}
+	return BadgeFor(s).Tooltip(c)
 }
 
 // Tooltip says the counts in words, for the tray title where the OS shows

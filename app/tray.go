@@ -47,7 +47,7 @@ func (u *UI) refreshTray() {
 			da.SetSystemTrayIcon(trayResource(res, template))
 		}
 	}
-	if tip := b.Tooltip(Count(u.snap)); tip != u.tray.tooltip && u.o.SetTooltip != nil {
+	if tip := TooltipFor(u.snap); tip != u.tray.tooltip && u.o.SetTooltip != nil {
 		u.tray.tooltip = tip
 		u.o.SetTooltip(tip)
 	}
@@ -60,6 +60,10 @@ func (u *UI) TrayMenu() *fyne.Menu {
 	// The first line is the counts in words. It is a live item (it
 	// opens the dashboard), not a disabled one: trays grey disabled
 	// items out, and this is the line a person reads.
+	if away := BoardAway(u.snap); away != "" {
+		// The board's counts are the last known; say so first.
+		items = append(items, fyne.NewMenuItem(away, u.ShowDashboard))
+	}
 	if u.snap.Connected {
 		items = append(items, fyne.NewMenuItem(Count(u.snap).Header(), u.ShowDashboard))
 	} else {

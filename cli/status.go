@@ -65,17 +65,7 @@ func (e *env) status(asJSON bool) error {
 
 // boardAway is the line that says a shared board does not answer:
 // "board unreachable since 12:03:10, retrying (3 transitions queued)".
-func boardAway(l *supervisor.BoardLink) string {
-	line := "board unreachable"
-	if !l.DownSince.IsZero() {
-		line += " since " + l.DownSince.Local().Format("15:04:05")
-	}
-	line += ", retrying"
-	if l.Queued > 0 {
-		line += fmt.Sprintf(" (%d transitions queued)", l.Queued)
-	}
-	return line
-}
+func boardAway(l *supervisor.BoardLink) string { return l.Away() }
 
 // fillStatus gives every task column a count, zero included, so scripts can
 // read st.tasks.done without checking it exists.

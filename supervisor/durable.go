@@ -112,6 +112,20 @@ type BoardLink struct {
 	Error  string `json:"error,omitempty"`
 }
 
+// Away says that the board does not answer, as status and the tray say
+// it: "board unreachable since 12:03:10, retrying (3 transitions queued)".
+func (l BoardLink) Away() string {
+	line := "board unreachable"
+	if !l.DownSince.IsZero() {
+		line += " since " + l.DownSince.Local().Format("15:04:05")
+	}
+	line += ", retrying"
+	if l.Queued > 0 {
+		line += fmt.Sprintf(" (%d transitions queued)", l.Queued)
+	}
+	return line
+}
+
 // link tracks the board's reachability and the outbox's length.
 type link struct {
 	mu        sync.Mutex
