@@ -295,7 +295,7 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	u := d.u
 	var si *supervisor.SessionInfo
 	if s, ok := SessionFor(u.snap, t.ID); ok {
-		s = Projected(s, u.snap.Projects)
+		s = s.Projected()
 		si = &s
 	}
 	c := CardFor(t, si, now)

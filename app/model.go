@@ -269,34 +269,6 @@ func Timing(si supervisor.SessionInfo, now time.Time) string {
 	return strings.Join(parts, " · ")
 }
 
-// Projected moves a session's next nudge to where the watchdog will put
-// it. The station re-arms its timer only when the timer fires, so while a
-// session prints its NextAt is the next check, not the next nudge; the
-// nudge comes one idle window after the last output. The window is the
-// project's (the review window for a review session).
-func Projected(si supervisor.SessionInfo, projects []supervisor.ProjectInfo) supervisor.SessionInfo {
-	if si.NextAction != "nudge" || si.NextAt == nil || si.LastOutputAt.IsZero() {
-		return si
-	}
-	for _, p := range projects {
-		if p.Name != si.Project {
-			continue
-		}
-		w := p.IdleWindow
-		if si.Kind == "review" {
-			w = p.ReviewIdleWindow
-		}
-		d, err := time.ParseDuration(w)
-		if err != nil || d <= 0 {
-			return si
-		}
-		if next := si.LastOutputAt.Add(d); next.After(*si.NextAt) {
-			si.NextAt = &next
-		}
-	}
-	return si
-}
-
 // Short writes a duration the way the cards do: "45s", "1m48s", "3m02s",
 // "2h05m".
 func Short(d time.Duration) string {

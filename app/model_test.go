@@ -136,20 +136,3 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
-
-func TestProjected(t *testing.T) {
-	check := t0.Add(10 * time.Second)
-	projects := []supervisor.ProjectInfo{{Name: "web", IdleWindow: "5m", ReviewIdleWindow: "10m"}}
-	si := supervisor.SessionInfo{Project: "web", State: supervisor.SessWorking, NextAction: "nudge", NextAt: &check, LastOutputAt: t0.Add(time.Minute)}
-	if got := Projected(si, projects).NextAt; !got.Equal(t0.Add(6 * time.Minute)) {
-		t.Errorf("work session: next nudge %v, want last output + 5m", got)
-	}
-	si.Kind = "review"
-	if got := Projected(si, projects).NextAt; !got.Equal(t0.Add(11 * time.Minute)) {
-		t.Errorf("review session: next nudge %v, want last output + 10m", got)
-	}
-	si.NextAction = "block"
-	if got := Projected(si, projects).NextAt; !got.Equal(check) {
-		t.Errorf("a block is not moved by output: %v", got)
-	}
-}

@@ -37,13 +37,13 @@ type Board interface {
 // SessionRecord is what the board keeps of a session, so a restarted station
 // knows which tasks lost theirs.
 type SessionRecord struct {
-	ID        string    `json:"id"`
-	TaskID    string    `json:"task_id"`
-	Kind      string    `json:"kind"` // "work" or "review"
-	PID       int       `json:"pid"`
-	State     string    `json:"state"`
-	StartedAt time.Time `json:"started_at"`
-	EndedAt   time.Time `json:"ended_at,omitzero"`
+	ID        string      `json:"id"`
+	TaskID    string      `json:"task_id"`
+	Kind      SessionKind `json:"kind"`
+	PID       int         `json:"pid"`
+	State     string      `json:"state"`
+	StartedAt time.Time   `json:"started_at"`
+	EndedAt   time.Time   `json:"ended_at,omitzero"`
 	// Backend and Handle find a session that outlives the station (tmux);
 	// Token lets its agent keep reporting after a restart.
 	Backend string `json:"backend,omitempty"`

@@ -11,8 +11,8 @@ import (
 // renderPrompt writes the task as the agent's first message. It ends with
 // how to finish, because most stalls are an agent that finished and forgot
 // the workflow's last step.
-func renderPrompt(t Task, kind string, agent config.Agent, ws Workspace) string {
-	if kind == "review" {
+func renderPrompt(t Task, kind SessionKind, agent config.Agent, ws Workspace) string {
+	if kind == KindReview {
 		return renderReviewPrompt(t, agent, ws)
 	}
 	var b strings.Builder
@@ -84,9 +84,9 @@ func short(sha string) string {
 func completeHint(spec sessionSpec) string {
 	generic := spec.Profile == "generic"
 	switch {
-	case spec.Kind == "review" && generic:
+	case spec.Kind == KindReview && generic:
 		return "run `buildstation agent review approve --notes \"…\"` (or `changes`) with your verdict"
-	case spec.Kind == "review":
+	case spec.Kind == KindReview:
 		return "call the complete_review tool with your verdict"
 	case generic:
 		return "run `buildstation agent complete --summary \"what you did\"`"

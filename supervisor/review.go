@@ -27,7 +27,7 @@ func (st *Station) startReviews(ctx context.Context, p projectSlot) {
 		if st.sessionForTask(t.ID) != nil || !st.mayReview(t.ID) {
 			continue
 		}
-		st.start(ctx, p.Project, t, "review")
+		st.start(ctx, p.Project, t, KindReview)
 	}
 }
 
@@ -38,7 +38,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	if err != nil {
 		return err
 	}
-	if s.spec.Kind != "review" {
+	if s.spec.Kind != KindReview {
 		return Invalidf("session %s is not a review; finish coding with complete_task", id)
 	}
 	notes = strings.TrimSpace(notes)

@@ -445,7 +445,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if summary == "" {
 		return Invalidf("complete needs a summary of what was done; pass --summary")
 	}
-	if s.spec.Kind == "review" {
+	if s.spec.Kind == KindReview {
 		return Invalidf("this is a review session; finish it with complete_review (approve or changes)")
 	}
 	to := TaskDone
@@ -473,10 +473,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 	if reason == "" {
 		return Invalidf("block needs a reason a person can act on; pass --reason")
 	}
-	from := []TaskState{TaskWorking}
-	if s.spec.Kind == "review" {
-		from = []TaskState{TaskReview}
-	}
+	from := []TaskState{s.spec.Kind.TaskState()}
 	t, queued, err := st.move(ctx, s.spec.TaskID, Move{From: from, To: TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
 		return st.agentMoveErr(s, err)

@@ -45,8 +45,8 @@ const (
 // sessionSpec is everything a session needs to run, fixed at start.
 type sessionSpec struct {
 	ID, TaskID, Project string
-	Attempt             int    // the task's run this session is
-	Kind                string // "work" or "review"
+	Attempt             int // the task's run this session is
+	Kind                SessionKind
 	Token               string
 	Title               string
 	Dir                 string
@@ -621,10 +621,7 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 		s.apply(c.input, now)
 	case cmdSettings:
 		set := c.settings
-		s.spec.IdleWindow, s.spec.BlockWindow = set.IdleWindow, set.BlockWindow
-		if s.spec.Kind == "review" {
-			s.spec.IdleWindow = set.ReviewIdleWindow
-		}
+		s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow
 		s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
 		s.wd.CanNudge = set.Nudge != ""
 	case cmdMCPReady:
@@ -734,6 +731,7 @@ func (s *session) snapshot() SessionInfo {
 		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
 		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
 		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch, Station: s.st.stationName(),
+		IdleWindow: Duration(s.spec.IdleWindow),
 	}
 	if !s.nudgedAt.IsZero() {
 		t := s.nudgedAt
@@ -742,7 +740,6 @@ func (s *session) snapshot() SessionInfo {
 	if s.wd.State != SessEnded {
 		t := s.deadline()
 		info.NextAt = &t
-		info.window = s.window()
 		switch s.wd.State {
 		case SessNudged, SessIdle:
 			info.NextAction = "block"
@@ -767,13 +764,8 @@ func (s *session) Info() SessionInfo {
 	}
 	info := *p
 	info.LastOutputAt = s.con.lastOutputAt()
-	// A chatty session's timer is re-armed only when it fires; what a person
-	// wants is when the nudge would really come: a window after its output.
-	if info.NextAt != nil && info.NextAction == "nudge" && (info.State == info.baseState() || info.State == SessStarting) {
-		if due := info.LastOutputAt.Add(info.window); due.After(*info.NextAt) {
-			info.NextAt = &due
-		}
-	}
+	// What a person wants is when the nudge would really come.
+	info = info.Projected()
 	if !info.LastOutputAt.IsZero() {
 		if info.Evidence == nil {
 			info.Evidence = map[string]time.Time{}

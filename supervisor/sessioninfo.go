@@ -1,6 +1,9 @@
 package supervisor
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // SessionState is what the watchdog knows of a live session.
 type SessionState int
@@ -57,7 +60,7 @@ type SessionInfo struct {
 	ID           string       `json:"id"`
 	TaskID       string       `json:"task_id"`
 	Project      string       `json:"project"`
-	Kind         string       `json:"kind"` // "work" or "review"
+	Kind         SessionKind  `json:"kind"`
 	State        SessionState `json:"state"`
 	PID          int          `json:"pid"`
 	StartedAt    time.Time    `json:"started_at"`
@@ -77,10 +80,46 @@ type SessionInfo struct {
 	// (empty on this station's own board). Its console is on that machine
 	// only: another station lists the session but cannot attach to it.
 	Station string `json:"station,omitempty"`
+	// IdleWindow is the idle window in force for this session: its kind's
+	// window (SessionKind.Window) under its project's settings as they are
+	// now. Absent for another station's session.
+	IdleWindow Duration `json:"idle_window,omitempty"`
+}
 
-	// window is the current stage's length, for projecting NextAt from the
-	// latest output (the loop's timer is re-armed lazily).
-	window time.Duration
+// Projected is s with NextAt moved to where the watchdog will really nudge.
+// The session's loop re-arms its timer only when the timer fires (a chatty
+// agent costs nothing), so while a healthy session prints, its NextAt is the
+// next check, not the next nudge: that comes one idle window after the
+// latest output. A block, or a nudge in any other state, is not moved by
+// output.
+func (s SessionInfo) Projected() SessionInfo {
+	if s.NextAt == nil || s.NextAction != "nudge" || s.LastOutputAt.IsZero() || s.IdleWindow <= 0 {
+		return s
+	}
+	if s.State != s.Kind.Base() && s.State != SessStarting {
+		return s
+	}
+	if due := s.LastOutputAt.Add(time.Duration(s.IdleWindow)); due.After(*s.NextAt) {
+		s.NextAt = &due
+	}
+	return s
+}
+
+// Duration is a time.Duration written as Go writes one ("5m0s"), as the
+// project's windows are in ProjectInfo.
+type Duration time.Duration
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("read a duration: %w", err)
+	}
+	*d = Duration(v)
+	return nil
 }
 
 // Status is the station's counts, what `status --json` prints and the tray
@@ -120,12 +159,4 @@ type ProjectInfo struct {
 	PauseReason      string `json:"pause_reason,omitempty"`
 	Running          int    `json:"running"`
 	Queued           int    `json:"queued"`
-}
-
-// baseState is the state a live session returns to when alive.
-func (s SessionInfo) baseState() SessionState {
-	if s.Kind == "review" {
-		return SessReviewing
-	}
-	return SessWorking
 }

@@ -316,7 +316,7 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 	m := Move{From: []TaskState{TaskWorking}, To: TaskTodo, BumpAttempt: true, Actor: "station",
 		Note: fmt.Sprintf("Station %s lost touch with the board and stopped this session before its lease could run out; "+
 			"the worktree on that station holds the work so far.", name)}
-	if s.spec.Kind == "review" {
+	if s.spec.Kind == KindReview {
 		m = Move{From: []TaskState{TaskReview}, To: TaskBlocked, Actor: "station",
 			Reason: fmt.Sprintf("station %s lost touch with the board and stopped the review; requeue the task to review it again", name)}
 	}
@@ -401,9 +401,9 @@ func (st *Station) releaseLease(ctx context.Context, s *session) {
 	case err != nil && !unreachable(err):
 		return
 	case err != nil:
-	case t.State == TaskReview && s.spec.Kind == "work":
+	case t.State == TaskReview && s.spec.Kind == KindWork:
 		return
-	case t.State == TaskWorking && sessionID(t, "work") != s.spec.ID:
+	case t.State == TaskWorking && sessionID(t, KindWork) != s.spec.ID:
 		return
 	}
 	if err := st.releaseTask(ctx, sb, s.spec.TaskID); err != nil {

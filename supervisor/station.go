@@ -252,10 +252,7 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 		return false
 	}
 	task, err := st.board.Task(ctx, r.TaskID)
-	want := TaskWorking
-	if r.Kind == "review" {
-		want = TaskReview
-	}
+	want := r.Kind.TaskState()
 	_, lost := st.shared()
 	if sb, ok := st.shared(); ok {
 		lost = !slices.Contains(sb.Held(), r.TaskID)
@@ -362,7 +359,7 @@ func (st *Station) schedule(ctx context.Context) {
 				break
 			}
 			st.publishTask(task)
-			st.start(ctx, p, task, "work")
+			st.start(ctx, p, task, KindWork)
 		}
 	}
 }
@@ -383,7 +380,7 @@ func (p projectSlot) free() bool {
 
 // start spawns a session for a claimed task. A command that cannot start
 // blocks the task with a reason; the station goes on.
-func (st *Station) start(ctx context.Context, p config.Project, task Task, kind string) {
+func (st *Station) start(ctx context.Context, p config.Project, task Task, kind SessionKind) {
 	id := sessionID(task, kind)
 	st.mu.Lock()
 	st.starting[task.ID] = true
@@ -435,9 +432,9 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	st.register(ctx, s, time.Now())
 }
 
-func sessionID(task Task, kind string) string {
+func sessionID(task Task, kind SessionKind) string {
 	id := fmt.Sprintf("%s.%d", task.ID, task.Attempt)
-	if kind == "review" {
+	if kind == KindReview {
 		id += ".review"
 	}
 	return id
@@ -496,7 +493,7 @@ func (st *Station) spawnerFor(backend string) (Spawner, string, error) {
 }
 
 // spawn prepares a session's files and environment and starts its process.
-func (st *Station) spawn(p config.Project, task Task, kind, id string, ws Workspace, token string) (*session, error) {
+func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id string, ws Workspace, token string) (*session, error) {
 	cfg := st.Config()
 	agent, err := cfg.AgentFor(p)
 	if err != nil {
@@ -580,15 +577,10 @@ func (e *filesError) Error() string { return "write session files in " + e.dir +
 func (e *filesError) Unwrap() error { return e.err }
 
 // newSession builds the session object around a running process.
-func (st *Station) newSession(p config.Project, task Task, kind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {
+func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {
 	set := p.Settings
-	window := set.IdleWindow
-	base := SessWorking
-	if kind == "review" {
-		window, base = set.ReviewIdleWindow, SessReviewing
-	}
 	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
-		IdleWindow: window, BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
+		IdleWindow: kind.Window(set), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
 	if a, err := st.Config().AgentFor(p); err == nil {
 		spec.Profile = a.Profile
@@ -596,7 +588,7 @@ func (st *Station) newSession(p config.Project, task Task, kind, id string, ws W
 	log := st.log.With("session", id)
 	tw := newTranscriptWriter(transcript, log)
 	con := newConsole(tw, log)
-	s := newSession(st, spec, proc, con, base)
+	s := newSession(st, spec, proc, con, kind.Base())
 	s.closeTranscript = tw.Close
 	return s
 }
@@ -604,10 +596,7 @@ func (st *Station) newSession(p config.Project, task Task, kind, id string, ws W
 // settle records how a session ended, frees its slot and looks for work.
 func (st *Station) settle(s *session, o outcome) {
 	ctx := context.WithoutCancel(st.ctx)
-	from := []TaskState{TaskWorking}
-	if s.spec.Kind == "review" {
-		from = []TaskState{TaskReview}
-	}
+	from := []TaskState{s.spec.Kind.TaskState()}
 	switch o.kind {
 	case outExited:
 		reason := fmt.Sprintf("agent exited with code %d before completing the task", o.code)
@@ -729,10 +718,7 @@ func (st *Station) blockMove(ctx context.Context, taskID string, m Move, body, s
 // blockFromSession is the session goroutine's way to block its own task;
 // body is the notice's plain text ("" shows the reason).
 func (st *Station) blockFromSession(s *session, reason, body, actor string) {
-	from := []TaskState{TaskWorking}
-	if s.spec.Kind == "review" {
-		from = []TaskState{TaskReview}
-	}
+	from := []TaskState{s.spec.Kind.TaskState()}
 	st.settleBlockKeeping(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, body, actor, s.spec.ID)
 }
 

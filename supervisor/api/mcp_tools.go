@@ -216,7 +216,7 @@ func (t *mcpTools) getTask(ctx context.Context, id string, _ noInput) (*mcp.Call
 	b := TaskBrief{
 		ID: task.ID, Title: task.Title, Body: task.Body, State: string(task.State), Attempt: task.Attempt,
 		Notes: task.Notes, EarlierReasons: earlierReasons(hist), Summary: task.Summary,
-		Kind: sess.Kind, Dir: sess.Dir, Branch: sess.Branch,
+		Kind: string(sess.Kind), Dir: sess.Dir, Branch: sess.Branch,
 	}
 	if b.Notes == nil {
 		b.Notes = []string{}

@@ -67,20 +67,11 @@ type Settings struct {
 	Backend          string        // backend: "pty" or "tmux"
 	IdleWindow       time.Duration // idle_window: console silence that starts the check
 	BlockWindow      time.Duration // block_window: silence after the nudge that blocks
-	ReviewIdleWindow time.Duration // review_idle_window: IdleWindow for review sessions
+	ReviewIdleWindow time.Duration // review_idle_window: IdleWindow for review sessions (supervisor.SessionKind.Window)
 	CPUAlive         float64       // cpu_alive: share of one core (0.10 = "10%") that counts as life
 	Breaker          Breaker       // breaker: blocks that pause a project's queue
 	Nudge            string        // nudge: text typed into a quiet session
 	PermissionMode   string        // permission_mode: "" = the agent's own default
-}
-
-// WindowFor is the idle window for a session: reviews read quietly, so they
-// get their own, longer one.
-func (s Settings) WindowFor(review bool) time.Duration {
-	if review {
-		return s.ReviewIdleWindow
-	}
-	return s.IdleWindow
 }
 
 // Breaker pauses a project's queue after Count blocks within Within, so a

@@ -287,13 +287,6 @@ agent = "codex2"
 	}
 }
 
-func TestWindowFor(t *testing.T) {
-	s := Settings{IdleWindow: time.Minute, ReviewIdleWindow: time.Hour}
-	if s.WindowFor(false) != time.Minute || s.WindowFor(true) != time.Hour {
-		t.Errorf("WindowFor = %v, %v", s.WindowFor(false), s.WindowFor(true))
-	}
-}
-
 func mustParse(t *testing.T, path, text string) *Config {
 	t.Helper()
 	cfg, err := Parse(path, []byte(text))
