@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/buildstation/buildstation/platform/treekill"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -25,9 +27,7 @@ type proc struct {
 	code int
 	err  error
 
-	stopMu  sync.Mutex
-	stopped bool
-	stopErr error
+	stopOnce treekill.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -85,7 +85,7 @@ func (p *proc) Write(b []byte) (int, error) { return p.master.Write(b) }
 // uses the ioctl through SyscallConn rather than pty.Setsize, which calls Fd
 // and would put the master back into blocking mode.
 func (p *proc) Resize(cols, rows uint16) error {
-	cols, rows = size(cols, rows)
+	cols, rows = Size(cols, rows)
 	rc, err := p.master.SyscallConn()
 	if err != nil {
 		return err

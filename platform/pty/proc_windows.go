@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/treekill"
+
 	"golang.org/x/sys/windows"
 )
 
@@ -47,9 +49,7 @@ type proc struct {
 	inMu        sync.Mutex
 	inClosed    bool // Write and Resize fail once the console is gone
 
-	stopMu  sync.Mutex
-	stopped bool
-	stopErr error
+	stopOnce treekill.Once
 
 	closeOnce sync.Once
 }
@@ -148,7 +148,7 @@ func (p *proc) Write(b []byte) (int, error) {
 
 // Resize sets the console size.
 func (p *proc) Resize(cols, rows uint16) error {
-	cols, rows = size(cols, rows)
+	cols, rows = Size(cols, rows)
 	p.inMu.Lock()
 	defer p.inMu.Unlock()
 	if p.inClosed {

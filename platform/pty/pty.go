@@ -30,8 +30,9 @@ type SignalError struct {
 
 func (e *SignalError) Error() string { return "agent killed by signal: " + e.Signal.String() }
 
-// size applies the defaults to a zero width or height.
-func size(cols, rows uint16) (uint16, uint16) {
+// Size applies the defaults to a zero width or height; package tmux sizes
+// its windows by it too.
+func Size(cols, rows uint16) (uint16, uint16) {
 	if cols == 0 {
 		cols = DefaultCols
 	}
@@ -41,10 +42,11 @@ func size(cols, rows uint16) (uint16, uint16) {
 	return cols, rows
 }
 
-// checkDir reports a missing or non-directory working directory by name.
+// CheckDir reports a missing or non-directory working directory by name.
 // Without it the OS reports a failed chdir as if the command itself were
-// missing ("fork/exec /usr/bin/claude: no such file or directory").
-func checkDir(dir string) error {
+// missing ("fork/exec /usr/bin/claude: no such file or directory"). Package
+// tmux checks its agents' folders with it too.
+func CheckDir(dir string) error {
 	if dir == "" {
 		return nil
 	}

@@ -20,7 +20,7 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("start agent: empty command")
 	}
-	if err := checkDir(spec.Dir); err != nil {
+	if err := CheckDir(spec.Dir); err != nil {
 		return nil, err
 	}
 	path, err := lookPath(spec.Argv[0], envValue(spec.Env, "PATH", false))
@@ -28,7 +28,7 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
 	cmd := &exec.Cmd{Path: path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env}
-	cols, rows := size(spec.Cols, spec.Rows)
+	cols, rows := Size(spec.Cols, spec.Rows)
 	master, err := pty.StartWithAttrs(cmd, &pty.Winsize{Cols: cols, Rows: rows},
 		&syscall.SysProcAttr{Setsid: true, Setctty: true})
 	if err != nil {

@@ -23,7 +23,7 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if !IsConPtyAvailable() {
 		return nil, fmt.Errorf("start agent: %w", noConPTY())
 	}
-	if err := checkDir(spec.Dir); err != nil {
+	if err := CheckDir(spec.Dir); err != nil {
 		return nil, err
 	}
 	pathEnv, pathext := envValue(spec.Env, "PATH", true), envValue(spec.Env, "PATHEXT", true)
@@ -48,7 +48,7 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	cols, rows := size(spec.Cols, spec.Rows)
+	cols, rows := Size(spec.Cols, spec.Rows)
 	c, err := startConsole(app, line, spec.Dir, block, cols, rows)
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)

@@ -16,15 +16,10 @@ import (
 // setsid has left the group, and once its parent dies it is reparented to
 // init and the walk from the agent no longer finds it.
 //
-// Stop is idempotent: later calls return the first call's result at once.
+// Stop is idempotent (treekill.Once): later calls return the first call's
+// result.
 func (p *proc) Stop(grace time.Duration) error {
-	p.stopMu.Lock()
-	defer p.stopMu.Unlock()
-	if !p.stopped {
-		p.stopErr = p.stop(grace)
-		p.stopped = true
-	}
-	return p.stopErr
+	return p.stopOnce.Stop(func() error { return p.stop(grace) })
 }
 
 func (p *proc) stop(grace time.Duration) error {

@@ -19,15 +19,10 @@ const killWait = 5 * time.Second
 // a second net for a process that left the job (a job-breakaway flag on a
 // nested job the agent made itself).
 //
-// Stop is idempotent: later calls return the first call's result at once.
+// Stop is idempotent (treekill.Once): later calls return the first call's
+// result.
 func (p *proc) Stop(grace time.Duration) error {
-	p.stopMu.Lock()
-	defer p.stopMu.Unlock()
-	if !p.stopped {
-		p.stopErr = p.stop(grace)
-		p.stopped = true
-	}
-	return p.stopErr
+	return p.stopOnce.Stop(func() error { return p.stop(grace) })
 }
 
 func (p *proc) stop(grace time.Duration) error {

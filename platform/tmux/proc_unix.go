@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/buildstation/buildstation/platform/pty"
+	"github.com/buildstation/buildstation/platform/treekill"
 )
 
 // proc is one agent window: its pane's process, and the FIFO its output
@@ -33,9 +36,7 @@ type proc struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	stopMu  sync.Mutex
-	stopped bool
-	stopErr error
+	stopOnce treekill.Once
 
 	// marker is the session's own environment entry (empty for an adopted
 	// session: the spec is gone); Stop also ends the processes carrying it.
@@ -84,7 +85,7 @@ func (p *proc) Write(b []byte) (int, error) {
 // when a person attaches with a smaller terminal; tmux shows the rest as
 // the edge of the window.
 func (p *proc) Resize(cols, rows uint16) error {
-	cols, rows = size(cols, rows)
+	cols, rows = pty.Size(cols, rows)
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
 	_, err := p.sp.do(ctx, "resize-window", "-t", p.w.id, "-x", strconv.Itoa(int(cols)), "-y", strconv.Itoa(int(rows)))

@@ -29,7 +29,7 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("start agent: empty command")
 	}
-	if err := checkDir(spec.Dir); err != nil {
+	if err := pty.CheckDir(spec.Dir); err != nil {
 		return nil, err
 	}
 	bin, err := tmuxPath()
@@ -94,7 +94,7 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	cols, rows := size(spec.Cols, spec.Rows)
+	cols, rows := pty.Size(spec.Cols, spec.Rows)
 	if _, err := s.do(ctx, s.windowSetup(w, cols, rows)...); err != nil {
 		return fail(err)
 	}

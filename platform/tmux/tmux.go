@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -20,11 +21,11 @@ const SocketName = "tmux.sock"
 // SessionName is the tmux session that holds every agent window.
 const SessionName = "buildstation"
 
-// Default window size when a SpawnSpec leaves it zero, as in package pty:
-// wide enough that an agent's TUI does not wrap its status line.
+// Default window size when a SpawnSpec leaves it zero: package pty's, wide
+// enough that an agent's TUI does not wrap its status line.
 const (
-	DefaultCols = 120
-	DefaultRows = 40
+	DefaultCols = pty.DefaultCols
+	DefaultRows = pty.DefaultRows
 )
 
 // Timing. waitCheck is how often the monitor scans every pane at once where
@@ -85,17 +86,6 @@ func (e *SignalError) Error() string { return fmt.Sprintf("agent killed by signa
 // still ran: the window lives on for a later Adopt.
 var ErrDetached = errors.New("tmux window left running: the session was detached, not ended")
 
-// size applies the defaults to a zero width or height.
-func size(cols, rows uint16) (uint16, uint16) {
-	if cols == 0 {
-		cols = DefaultCols
-	}
-	if rows == 0 {
-		rows = DefaultRows
-	}
-	return cols, rows
-}
-
 // handle is what Adopt takes: the window id, which tmux never reuses while
 // its server lives, and the window's name (the session id), which guards
 // against a restarted server that numbered a new window the same.
@@ -107,21 +97,6 @@ func parseHandle(h string) (windowID, name string, ok bool) {
 		return "", "", false
 	}
 	return windowID, name, true
-}
-
-// checkDir reports a missing or non-directory working directory by name.
-func checkDir(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("start agent: working directory: %w", err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("start agent: working directory %s is not a directory", dir)
-	}
-	return nil
 }
 
 // use records that a Proc holds (or let go of) a run folder.
