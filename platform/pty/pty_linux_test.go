@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -12,16 +13,16 @@ import (
 func TestCloseEndsRead(t *testing.T) {
 	// A grandchild keeps the terminal open after the agent exits; Close
 	// must still end a pending Read.
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & echo started"}})
-	out := collect(p)
-	out.waitFor(t, "started")
-	if _, err := waitCode(t, p); err != nil {
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & echo started"}})
+	out := proctest.Collect(p)
+	out.WaitFor(t, "started")
+	if _, err := proctest.WaitCode(t, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := out.end(t); err != io.EOF {
+	if err := out.End(t); err != io.EOF {
 		t.Errorf("Read after Close = %v, want io.EOF", err)
 	}
 }

@@ -13,67 +13,68 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/internal/typetest"
+	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
 func TestOutputThenEOF(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello"}})
-	out := collect(p)
-	if err := out.end(t); err != io.EOF {
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello"}})
+	out := proctest.Collect(p)
+	if err := out.End(t); err != io.EOF {
 		t.Errorf("final Read error = %v, want io.EOF", err)
 	}
 	if !strings.Contains(out.String(), "hello") {
 		t.Errorf("output = %q, want it to contain hello", out.String())
 	}
-	if code, err := waitCode(t, p); code != 0 || err != nil {
+	if code, err := proctest.WaitCode(t, p); code != 0 || err != nil {
 		t.Errorf("Wait = %d, %v; want 0, nil", code, err)
 	}
 }
 
 func TestWaitExitCode(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
 	for range 3 { // cached: every caller gets the same answer
-		if code, err := waitCode(t, p); code != 3 || err != nil {
+		if code, err := proctest.WaitCode(t, p); code != 3 || err != nil {
 			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
 		}
 	}
 }
 
 func TestWriteEchoes(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"cat"}})
-	out := collect(p)
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"cat"}})
+	out := proctest.Collect(p)
 	if _, err := p.Write([]byte("ping-42\n")); err != nil {
 		t.Fatal(err)
 	}
 	// The terminal echoes the line and cat prints it back: twice.
-	out.waitFor(t, "ping-42\r\nping-42\r\n")
+	out.WaitFor(t, "ping-42\r\nping-42\r\n")
 }
 
 func TestResize(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
 		Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"},
 	})
-	out := collect(p)
-	out.waitFor(t, "40 120") // the default size
+	out := proctest.Collect(p)
+	out.WaitFor(t, "40 120") // the default size
 	if err := p.Resize(100, 30); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Write([]byte("\n")); err != nil {
 		t.Fatal(err)
 	}
-	out.waitFor(t, "30 100")
+	out.WaitFor(t, "30 100")
 }
 
 func TestEnvAndDir(t *testing.T) {
 	dir := t.TempDir()
-	p := spawn(t, supervisor.SpawnSpec{
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
 		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; pwd -P`},
 		Dir:  dir,
 		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz"},
 		Cols: 500, // keep a long temp path on one line
 	})
-	out := collect(p)
-	_ = out.end(t)
+	out := proctest.Collect(p)
+	_ = out.End(t)
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -92,12 +93,12 @@ func TestPathFromSpecEnv(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho fake agent ran\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := spawn(t, supervisor.SpawnSpec{
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
 		Argv: []string{"bs-fake-agent"},
 		Env:  []string{"PATH=" + bin + string(filepath.ListSeparator) + os.Getenv("PATH")},
 	})
-	out := collect(p)
-	out.waitFor(t, "fake agent ran")
+	out := proctest.Collect(p)
+	out.WaitFor(t, "fake agent ran")
 }
 
 func TestSpawnErrors(t *testing.T) {
@@ -137,12 +138,12 @@ func TestSpawnErrors(t *testing.T) {
 // UTF-8 and checks the agent read exactly those bytes (the tmux backend has
 // the same test: both must type text alike).
 func TestWriteEveryCharacter(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
-	out := collect(p)
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := proctest.Collect(p)
 	for _, in := range typetest.Lines() {
 		if _, err := p.Write([]byte(in + "\r")); err != nil {
 			t.Fatal(err)
 		}
-		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
+		out.WaitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
 	}
 }

@@ -12,30 +12,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-func countComm(procs map[int]proctree.Proc, pids []int, comm string) int {
-	n := 0
-	for _, pid := range pids {
-		if procs[pid].Comm == comm {
-			n++
-		}
-	}
-	return n
-}
-
 func TestStopKillsGrandchildren(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
-	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return countComm(procs, kids, "sleep") == 2
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
+	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return proctest.CountComm(procs, kids, "sleep") == 2
 	})
 	if err := p.Stop(5 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	assertAllDead(t, append(kids, p.Pid())...)
-	if code, err := waitCode(t, p); code != -1 || !isSignal(err, syscall.SIGTERM) {
+	proctest.AssertAllDead(t, append(kids, p.Pid())...)
+	if code, err := proctest.WaitCode(t, p); code != -1 || !isSignal(err, syscall.SIGTERM) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
 	}
 }
@@ -44,31 +35,31 @@ func TestStopKillsSetsidGrandchild(t *testing.T) {
 	if !isOnPath("setsid") {
 		t.Skip("setsid (util-linux) not installed")
 	}
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "setsid sleep 300 & sleep 300 & wait"}})
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "setsid sleep 300 & sleep 300 & wait"}})
 	var escaped int
-	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
 		for _, pid := range kids {
 			if pr := procs[pid]; pr.Comm == "sleep" && pr.Session != p.Pid() && pr.PGID != p.Pid() {
 				escaped = pid
 			}
 		}
-		return escaped != 0 && countComm(procs, kids, "sleep") == 2
+		return escaped != 0 && proctest.CountComm(procs, kids, "sleep") == 2
 	})
 	if err := p.Stop(5 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	assertAllDead(t, append(kids, p.Pid())...)
-	if running(escaped) {
+	proctest.AssertAllDead(t, append(kids, p.Pid())...)
+	if proctest.Running(escaped) {
 		t.Errorf("the setsid grandchild %d survived Stop", escaped)
 	}
 }
 
 func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
-	out := collect(p)
-	out.waitFor(t, "armed")
-	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return countComm(procs, kids, "sleep") == 1
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
+	out := proctest.Collect(p)
+	out.WaitFor(t, "armed")
+	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return proctest.CountComm(procs, kids, "sleep") == 1
 	})
 	const grace = 300 * time.Millisecond
 	start := time.Now()
@@ -78,14 +69,14 @@ func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
 	if took := time.Since(start); took < grace {
 		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
 	}
-	assertAllDead(t, append(kids, p.Pid())...)
-	if code, err := waitCode(t, p); code != -1 || !isSignal(err, syscall.SIGKILL) {
+	proctest.AssertAllDead(t, append(kids, p.Pid())...)
+	if code, err := proctest.WaitCode(t, p); code != -1 || !isSignal(err, syscall.SIGKILL) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
 	}
 }
 
 func TestStopIdempotent(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -104,12 +95,12 @@ func TestStopIdempotent(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("a second Stop took %v; want it at once", took)
 	}
-	assertAllDead(t, p.Pid())
+	proctest.AssertAllDead(t, p.Pid())
 }
 
 func TestStopAfterExit(t *testing.T) {
-	p := spawn(t, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"}})
-	if _, err := waitCode(t, p); err != nil {
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"}})
+	if _, err := proctest.WaitCode(t, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Stop(time.Minute); err != nil {
@@ -135,13 +126,13 @@ func TestStopKillsOrphanedSetsidGrandchild(t *testing.T) {
 		t.Skip("needs setsid and /proc environ (Linux)")
 	}
 	marker := fmt.Sprintf("BUILDSTATION_SESSION_ID=orphan-test-%d", time.Now().UnixNano())
-	p := spawn(t, supervisor.SpawnSpec{
+	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
 		Argv:   []string{"sh", "-c", "(setsid sleep 301 &); echo forked; sleep 300"},
 		Env:    append(os.Environ(), marker),
 		Marker: marker,
 	})
-	out := collect(p)
-	out.waitFor(t, "forked")
+	out := proctest.Collect(p)
+	out.WaitFor(t, "forked")
 	var orphan int
 	deadline := time.Now().Add(5 * time.Second)
 	for orphan == 0 && time.Now().Before(deadline) {
@@ -159,7 +150,7 @@ func TestStopKillsOrphanedSetsidGrandchild(t *testing.T) {
 	if err := p.Stop(time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if running(orphan) {
+	if proctest.Running(orphan) {
 		syscall.Kill(orphan, syscall.SIGKILL)
 		t.Fatalf("the orphaned setsid grandchild %d survived Stop", orphan)
 	}

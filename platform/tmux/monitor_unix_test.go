@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/typetest"
+	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -21,25 +22,25 @@ func TestExitSeenWithoutPolling(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
 	s.WaitCheck = time.Hour
-	exits := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 4"}})
-	killed := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
-	other := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	exits := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 4"}})
+	killed := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	other := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
 
 	if _, err := exits.Write([]byte("go\r")); err != nil {
 		t.Fatal(err)
 	}
-	if code, err := waitCode(t, exits); code != 4 || err != nil {
+	if code, err := proctest.WaitCode(t, exits); code != 4 || err != nil {
 		t.Errorf("Wait = %d, %v; want 4, nil", code, err)
 	}
 	id, _, _ := parseHandle(killed.(supervisor.Handled).Handle())
 	if _, err := s.run(t.Context(), "kill-window", "-t", id); err != nil {
 		t.Fatal(err)
 	}
-	if code, err := waitCode(t, killed); code != -1 || err == nil || !strings.Contains(err.Error(), "gone") {
+	if code, err := proctest.WaitCode(t, killed); code != -1 || err == nil || !strings.Contains(err.Error(), "gone") {
 		t.Errorf("Wait of a window killed by hand = %d, %v; want -1 and gone", code, err)
 	}
 	killServer(s.Socket())
-	if code, err := waitCode(t, other); code != -1 || err == nil {
+	if code, err := proctest.WaitCode(t, other); code != -1 || err == nil {
 		t.Errorf("Wait after the server was killed = %d, %v; want -1 and an error", code, err)
 	}
 }
@@ -50,19 +51,19 @@ func TestExitSeenByScan(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
 	s.noControl = true
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 5"}})
-	q := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; exit 5"}})
+	q := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
 	if _, err := p.Write([]byte("go\r")); err != nil {
 		t.Fatal(err)
 	}
-	if code, err := waitCode(t, p); code != 5 || err != nil {
+	if code, err := proctest.WaitCode(t, p); code != 5 || err != nil {
 		t.Errorf("Wait = %d, %v; want 5, nil", code, err)
 	}
 	id, _, _ := parseHandle(q.(supervisor.Handled).Handle())
 	if _, err := s.run(t.Context(), "kill-window", "-t", id); err != nil {
 		t.Fatal(err)
 	}
-	if code, err := waitCode(t, q); code != -1 || err == nil {
+	if code, err := proctest.WaitCode(t, q); code != -1 || err == nil {
 		t.Errorf("Wait of a window killed by hand = %d, %v; want -1 and an error", code, err)
 	}
 }
@@ -75,7 +76,7 @@ func TestOneClientForAllSessions(t *testing.T) {
 	s := newSpawner(t)
 	var ps []supervisor.Proc
 	for range 6 {
-		ps = append(ps, spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}}))
+		ps = append(ps, proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}}))
 	}
 	clients := func() []string {
 		out, _ := exec.Command("ps", "-eo", "pid,args").Output()
@@ -87,7 +88,7 @@ func TestOneClientForAllSessions(t *testing.T) {
 		}
 		return got
 	}
-	end := time.Now().Add(deadline)
+	end := time.Now().Add(proctest.Deadline)
 	for {
 		c := clients()
 		if len(c) == 1 && strings.Contains(c[0], " -C ") {
@@ -103,7 +104,7 @@ func TestOneClientForAllSessions(t *testing.T) {
 		_ = p.Close()
 	}
 	for len(clients()) > 0 {
-		if time.Now().After(end.Add(deadline)) {
+		if time.Now().After(end.Add(proctest.Deadline)) {
 			t.Fatalf("tmux clients after the last session ended:\n%s", strings.Join(clients(), "\n"))
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -117,9 +118,9 @@ func TestOneClientForAllSessions(t *testing.T) {
 func TestCommandsThroughControlClient(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
-	out := collect(p)
-	end := time.Now().Add(deadline)
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := proctest.Collect(p)
+	end := time.Now().Add(proctest.Deadline)
 	for s.mon.client() == nil {
 		if time.Now().After(end) {
 			t.Fatal("the control client never came up")
@@ -132,7 +133,7 @@ func TestCommandsThroughControlClient(t *testing.T) {
 		if _, err := p.Write([]byte(in + "\r")); err != nil {
 			t.Fatal(err)
 		}
-		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
+		out.WaitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
 	}
 	if err := p.Resize(90, 30); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/typetest"
+	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -22,12 +23,12 @@ import (
 func TestOutputThenEOF(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello; sleep 0.2; echo bye"}})
-	out := collect(p)
-	if code, err := waitCode(t, p); code != 0 || err != nil {
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo hello; sleep 0.2; echo bye"}})
+	out := proctest.Collect(p)
+	if code, err := proctest.WaitCode(t, p); code != 0 || err != nil {
 		t.Errorf("Wait = %d, %v; want 0, nil", code, err)
 	}
-	if err := out.end(t); err != io.EOF {
+	if err := out.End(t); err != io.EOF {
 		t.Errorf("final Read error = %v, want io.EOF", err)
 	}
 	if got := out.String(); !strings.Contains(got, "hello\r\nbye\r\n") {
@@ -38,9 +39,9 @@ func TestOutputThenEOF(t *testing.T) {
 func TestWaitExitCode(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
 	for range 3 { // cached: every caller gets the same answer
-		if code, err := waitCode(t, p); code != 3 || err != nil {
+		if code, err := proctest.WaitCode(t, p); code != 3 || err != nil {
 			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
 		}
 	}
@@ -57,12 +58,12 @@ func TestNoOutputLost(t *testing.T) {
 	s := newSpawner(t)
 	// Printed at once and in bulk: nothing before the pipe attached, and
 	// nothing at the very end, may go missing.
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo first; i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo last"}})
-	out := collect(p)
-	if _, err := waitCode(t, p); err != nil {
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo first; i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo last"}})
+	out := proctest.Collect(p)
+	if _, err := proctest.WaitCode(t, p); err != nil {
 		t.Fatal(err)
 	}
-	_ = out.end(t)
+	_ = out.End(t)
 	got := out.String()
 	for _, want := range []string{"first\r\n", "line-0\r\n", "line-1234\r\n", "line-2999\r\n", "last\r\n"} {
 		if !strings.Contains(got, want) {
@@ -76,14 +77,14 @@ func TestEnvAndDir(t *testing.T) {
 	t.Setenv("BS_SERVER_ONLY", "leak")
 	s := newSpawner(t)
 	dir := t.TempDir()
-	p := spawn(t, s, supervisor.SpawnSpec{
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{
 		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; echo "quote=$BS_Q"; echo "server=${BS_SERVER_ONLY-unset}"; pwd -P`},
 		Dir:  dir,
 		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz", `BS_Q=it's "$HOME" #{pane_id}`},
 		Cols: 500, // keep a long temp path on one line
 	})
-	out := collect(p)
-	_ = out.end(t)
+	out := proctest.Collect(p)
+	_ = out.End(t)
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -101,9 +102,9 @@ func TestExactEnv(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
 	env := []string{"PATH=" + os.Getenv("PATH"), "BS_A=1", "BS_ODD%%=() { odd; }"}
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"env"}, Env: env})
-	out := collect(p)
-	_ = out.end(t)
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"env"}, Env: env})
+	out := proctest.Collect(p)
+	_ = out.End(t)
 	got := strings.Split(strings.TrimSpace(strings.ReplaceAll(out.String(), "\r\n", "\n")), "\n")
 	for _, kv := range env {
 		if !slices.Contains(got, kv) {
@@ -121,7 +122,7 @@ func TestExactEnv(t *testing.T) {
 func TestWindowNamedAfterSession(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
 		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t42.1")})
 	h := p.(supervisor.Handled).Handle()
 	if !strings.HasSuffix(h, "/t42.1") || !strings.HasPrefix(h, "@") {
@@ -135,16 +136,16 @@ func TestWindowNamedAfterSession(t *testing.T) {
 func TestWriteTyped(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; echo got:$x; read y; echo got:$y"}})
-	out := collect(p)
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "read x; echo got:$x; read y; echo got:$y"}})
+	out := proctest.Collect(p)
 	for _, in := range []string{"hi", "\r", "-l Enter ü", "\r"} {
 		if _, err := p.Write([]byte(in)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out.waitFor(t, "got:hi\r\n")
-	out.waitFor(t, "got:-l Enter ü\r\n")
-	if code, err := waitCode(t, p); code != 0 || err != nil {
+	out.WaitFor(t, "got:hi\r\n")
+	out.WaitFor(t, "got:-l Enter ü\r\n")
+	if code, err := proctest.WaitCode(t, p); code != 0 || err != nil {
 		t.Errorf("Wait = %d, %v", code, err)
 	}
 }
@@ -152,30 +153,30 @@ func TestWriteTyped(t *testing.T) {
 func TestResize(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"}})
-	out := collect(p)
-	out.waitFor(t, "40 120") // the default size
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"}})
+	out := proctest.Collect(p)
+	out.WaitFor(t, "40 120") // the default size
 	if err := p.Resize(100, 30); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Write([]byte("\r")); err != nil {
 		t.Fatal(err)
 	}
-	out.waitFor(t, "30 100")
+	out.WaitFor(t, "30 100")
 }
 
 func TestStopKillsGrandchildren(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
-	kids := waitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return countComm(procs, kids, "sleep") == 2
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
+	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
+		return proctest.CountComm(procs, kids, "sleep") == 2
 	})
 	if err := p.Stop(5 * time.Second); err != nil {
 		t.Fatal(err)
 	}
-	assertAllDead(t, append(kids, p.Pid())...)
-	code, err := waitCode(t, p)
+	proctest.AssertAllDead(t, append(kids, p.Pid())...)
+	code, err := proctest.WaitCode(t, p)
 	var se *SignalError
 	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGTERM) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
@@ -188,9 +189,9 @@ func TestStopKillsGrandchildren(t *testing.T) {
 func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
-	out := collect(p)
-	out.waitFor(t, "armed")
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
+	out := proctest.Collect(p)
+	out.WaitFor(t, "armed")
 	const grace = 300 * time.Millisecond
 	start := time.Now()
 	if err := p.Stop(grace); err != nil {
@@ -199,8 +200,8 @@ func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
 	if took := time.Since(start); took < grace {
 		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
 	}
-	assertAllDead(t, p.Pid())
-	code, err := waitCode(t, p)
+	proctest.AssertAllDead(t, p.Pid())
+	code, err := proctest.WaitCode(t, p)
 	var se *SignalError
 	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGKILL) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
@@ -220,8 +221,8 @@ func TestAdoptAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := collect(p)
-	out.waitFor(t, "ready")
+	out := proctest.Collect(p)
+	out.WaitFor(t, "ready")
 	handle, pid := p.(supervisor.Handled).Handle(), p.Pid()
 	// A crash closes nothing; closing the reader's side is the closest a
 	// test can come while keeping the race detector happy.
@@ -231,7 +232,7 @@ func TestAdoptAfterRestart(t *testing.T) {
 	if code, err := p.Wait(); code != -1 || !errors.Is(err, ErrDetached) {
 		t.Errorf("Wait after Close of a live window = %d, %v; want -1, ErrDetached", code, err)
 	}
-	if !running(pid) {
+	if !proctest.Running(pid) {
 		t.Fatal("Close of a live window ended its agent")
 	}
 
@@ -245,22 +246,22 @@ func TestAdoptAfterRestart(t *testing.T) {
 	if q.Pid() != pid || q.(supervisor.Handled).Handle() != handle {
 		t.Errorf("adopted pid %d handle %q; want %d %q", q.Pid(), q.(supervisor.Handled).Handle(), pid, handle)
 	}
-	out2 := collect(q)
+	out2 := proctest.Collect(q)
 	for _, in := range []string{"again", "\r"} {
 		if _, err := q.Write([]byte(in)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out2.waitFor(t, "got:again\r\n")
+	out2.WaitFor(t, "got:again\r\n")
 	for _, in := range []string{"bye", "\r"} {
 		if _, err := q.Write([]byte(in)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if code, err := waitCode(t, q); code != 7 || err != nil {
+	if code, err := proctest.WaitCode(t, q); code != 7 || err != nil {
 		t.Errorf("Wait = %d, %v; want 7, nil", code, err)
 	}
-	if err := out2.end(t); err != io.EOF {
+	if err := out2.End(t); err != io.EOF {
 		t.Errorf("final Read = %v, want io.EOF", err)
 	}
 }
@@ -272,13 +273,13 @@ func TestAdoptGone(t *testing.T) {
 	if _, ok, err := s.Adopt("@1/t1.1"); ok || err != nil {
 		t.Errorf("Adopt with no server = %v, %v; want false, nil", ok, err)
 	}
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"},
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 0"},
 		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t1.1")})
 	handle := p.(supervisor.Handled).Handle()
-	if _, err := waitCode(t, p); err != nil {
+	if _, err := proctest.WaitCode(t, p); err != nil {
 		t.Fatal(err)
 	}
-	live := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
+	live := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"},
 		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t2.1")})
 	liveID := strings.Split(live.(supervisor.Handled).Handle(), "/")[0]
 	s2 := New(s.Socket())
@@ -329,12 +330,12 @@ func TestSpawnErrors(t *testing.T) {
 func TestWriteEveryCharacter(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
-	out := collect(p)
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
+	out := proctest.Collect(p)
 	for _, in := range typetest.Lines() {
 		if _, err := p.Write([]byte(in + "\r")); err != nil {
 			t.Fatal(err)
 		}
-		out.waitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
+		out.WaitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
 	}
 }
