@@ -57,18 +57,10 @@ func startConsole(app, cmdline, dir string, env []uint16, cols, rows uint16) (c 
 		return nil, noConPTY()
 	}
 	c = &console{}
-	var inR, outW windows.Handle
-	var inW, outR windows.Handle
-	if err := windows.CreatePipe(&inR, &inW, nil, 0); err != nil {
-		return nil, fmt.Errorf("create console input pipe: %w", err)
+	inR, outW, err := c.pipes()
+	if err != nil {
+		return nil, err
 	}
-	if err := windows.CreatePipe(&outR, &outW, nil, 0); err != nil {
-		windows.CloseHandle(inR)
-		windows.CloseHandle(inW)
-		return nil, fmt.Errorf("create console output pipe: %w", err)
-	}
-	c.in = os.NewFile(uintptr(inW), "conpty-in")
-	c.out = os.NewFile(uintptr(outR), "conpty-out")
 	// The console holds its own copies of its pipe ends; ours must go, or
 	// the output pipe would never break after ClosePseudoConsole.
 	defer windows.CloseHandle(inR)
@@ -89,60 +81,94 @@ func startConsole(app, cmdline, dir string, env []uint16, cols, rows uint16) (c 
 	if err := windows.CreatePseudoConsole(windows.Coord{X: int16(cols), Y: int16(rows)}, inR, outW, 0, &c.hpc); err != nil {
 		return nil, fmt.Errorf("create pseudo console: %w", err)
 	}
-
-	attrs, err := windows.NewProcThreadAttributeList(1)
+	attrs, err := consoleAttrs(c.hpc)
 	if err != nil {
-		return nil, fmt.Errorf("create attribute list: %w", err)
+		return nil, err
 	}
 	defer attrs.Delete()
-	// The attribute's value is the HPCON itself, not a pointer to it; the
-	// raw call avoids turning a handle into an unsafe.Pointer.
-	if r, _, e := procUpdateProcThreadAttr.Call(uintptr(unsafe.Pointer(attrs.List())), 0,
-		windows.PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE, uintptr(c.hpc), unsafe.Sizeof(c.hpc), 0, 0); r == 0 {
-		return nil, fmt.Errorf("attach pseudo console: %w", e)
-	}
-
 	si := &windows.StartupInfoEx{ProcThreadAttributeList: attrs.List()}
 	si.Cb = uint32(unsafe.Sizeof(*si))
 	// Null standard handles: without this flag a child of a station whose
 	// own stdio is redirected (a service, a log file) would inherit those
 	// instead of the console's.
 	si.Flags = windows.STARTF_USESTDHANDLES
+	if err := c.spawnInJob(app, cmdline, dir, env, si); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
 
+// pipes makes the console's two pipes, keeps our ends (c.in, c.out) and
+// returns the console's ends.
+func (c *console) pipes() (inR, outW windows.Handle, err error) {
+	var inW, outR windows.Handle
+	if err := windows.CreatePipe(&inR, &inW, nil, 0); err != nil {
+		return 0, 0, fmt.Errorf("create console input pipe: %w", err)
+	}
+	if err := windows.CreatePipe(&outR, &outW, nil, 0); err != nil {
+		windows.CloseHandle(inR)
+		windows.CloseHandle(inW)
+		return 0, 0, fmt.Errorf("create console output pipe: %w", err)
+	}
+	c.in = os.NewFile(uintptr(inW), "conpty-in")
+	c.out = os.NewFile(uintptr(outR), "conpty-out")
+	return inR, outW, nil
+}
+
+// consoleAttrs is the attribute list that puts a new process in the
+// pseudo console hpc; the caller deletes it.
+func consoleAttrs(hpc windows.Handle) (*windows.ProcThreadAttributeListContainer, error) {
+	attrs, err := windows.NewProcThreadAttributeList(1)
+	if err != nil {
+		return nil, fmt.Errorf("create attribute list: %w", err)
+	}
+	// The attribute's value is the HPCON itself, not a pointer to it; the
+	// raw call avoids turning a handle into an unsafe.Pointer.
+	if r, _, e := procUpdateProcThreadAttr.Call(uintptr(unsafe.Pointer(attrs.List())), 0,
+		windows.PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE, uintptr(hpc), unsafe.Sizeof(hpc), 0, 0); r == 0 {
+		attrs.Delete()
+		return nil, fmt.Errorf("attach pseudo console: %w", e)
+	}
+	return attrs, nil
+}
+
+// spawnInJob starts the process suspended, puts it in a new job before it
+// runs an instruction, then resumes it. What it made is in c for the
+// caller's cleanup.
+func (c *console) spawnInJob(app, cmdline, dir string, env []uint16, si *windows.StartupInfoEx) error {
 	appp, err := windows.UTF16PtrFromString(app)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	linep, err := windows.UTF16PtrFromString(cmdline)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var dirp *uint16
 	if dir != "" {
 		if dirp, err = windows.UTF16PtrFromString(dir); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	c.job, err = newJob()
-	if err != nil {
-		return nil, fmt.Errorf("create job object: %w", err)
+	if c.job, err = newJob(); err != nil {
+		return fmt.Errorf("create job object: %w", err)
 	}
 	var pi windows.ProcessInformation
 	flags := uint32(windows.EXTENDED_STARTUPINFO_PRESENT | windows.CREATE_UNICODE_ENVIRONMENT | windows.CREATE_SUSPENDED)
 	if err := windows.CreateProcess(appp, linep, nil, nil, false, flags, &env[0], dirp, &si.StartupInfo, &pi); err != nil {
-		return nil, err
+		return err
 	}
 	defer windows.CloseHandle(pi.Thread)
 	c.process, c.pid = pi.Process, int(pi.ProcessId)
 	if err := windows.AssignProcessToJobObject(c.job, pi.Process); err != nil {
 		_ = windows.TerminateProcess(pi.Process, 1)
-		return nil, fmt.Errorf("put the agent in a job object: %w", err)
+		return fmt.Errorf("put the agent in a job object: %w", err)
 	}
 	if _, err := windows.ResumeThread(pi.Thread); err != nil {
 		_ = windows.TerminateJobObject(c.job, 1)
-		return nil, fmt.Errorf("resume the agent: %w", err)
+		return fmt.Errorf("resume the agent: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
 // closeConsole closes the pseudo console: conhost ends, and the output pipe
