@@ -26,23 +26,9 @@ import (
 // both the script and Spawn; only then does the agent run, so not a byte of
 // its output is lost. Every step that fails takes the window down again.
 func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
-	if len(spec.Argv) == 0 {
-		return nil, errors.New("start agent: empty command")
-	}
-	if err := pty.CheckDir(spec.Dir); err != nil {
+	bin, agent, envBin, err := programs(spec)
+	if err != nil {
 		return nil, err
-	}
-	bin, err := tmuxPath()
-	if err != nil {
-		return nil, fmt.Errorf("start agent: %w", err)
-	}
-	agent, err := pty.LookPath(spec.Argv[0], envValue(spec.Env, "PATH"))
-	if err != nil {
-		return nil, fmt.Errorf("start agent: %w", err)
-	}
-	envBin, err := exec.LookPath("env")
-	if err != nil {
-		return nil, fmt.Errorf("start agent: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
@@ -55,62 +41,94 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if name == "" {
 		name = "bs-" + nonce
 	}
-	dir, err := s.makeRunDir("spawn-" + nonce)
-	if err != nil {
-		return nil, fmt.Errorf("start agent: %w", err)
-	}
 	ready, started := "bs-go-"+nonce, "bs-piped-"+nonce
-	script := filepath.Join(dir, "launch.sh")
-	if err := os.WriteFile(script, []byte(launchScript(bin, s.sock, ready, envBin, agent, spec.Argv, spec.Env)), 0o600); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("start agent: write launch script: %w", err)
-	}
-	fifo, err := openFIFO(filepath.Join(dir, "out"))
+	dir, script, fifo, err := s.prepareLaunch(nonce, launchScript(bin, s.sock, ready, envBin, agent, spec.Argv, spec.Env))
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
-
 	args := []string{"new-window", "-d", "-P", "-F", "#{window_id} #{pane_id} #{pane_pid}", "-t", "=" + SessionName + ":", "-n", name}
 	if spec.Dir != "" {
 		args = append(args, "-c", spec.Dir)
 	}
 	out, err := s.do(ctx, append(args, "/bin/sh", script)...)
-	if err != nil {
-		fifo.Close()
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	var w window
+	if err == nil {
+		w, err = parseWindow(out)
 	}
-	w, err := parseWindow(out)
 	if err != nil {
 		fifo.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
 	w.name = name
-	fail := func(err error) (supervisor.Proc, error) {
+	if err := s.readyWindow(ctx, bin, w, spec, fifo, started, ready); err != nil {
 		_, _ = s.do(context.Background(), "kill-window", "-t", w.id)
 		fifo.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	cols, rows := pty.Size(spec.Cols, spec.Rows)
-	if _, err := s.do(ctx, s.windowSetup(w, cols, rows)...); err != nil {
-		return fail(err)
-	}
-	// The pipe signals Spawn and the script; Spawn waits for it so that
-	// a pipe that never attaches is an error now, not a silent agent.
-	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", started)
-	wait.Env = clientEnv()
-	if _, err := s.do(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), started, ready))); err != nil {
-		return fail(err)
-	}
-	if err := wait.Run(); err != nil {
-		return fail(fmt.Errorf("output pipe did not attach: %w", err))
-	}
 	p := s.newProc(w, dir, fifo)
 	p.marker = spec.Marker
 	return p, nil
+}
+
+// programs checks spec and finds the programs a launch needs: tmux, the
+// agent (on the session's PATH) and env.
+func programs(spec supervisor.SpawnSpec) (bin, agent, envBin string, err error) {
+	if len(spec.Argv) == 0 {
+		return "", "", "", errors.New("start agent: empty command")
+	}
+	if err := pty.CheckDir(spec.Dir); err != nil {
+		return "", "", "", err
+	}
+	if bin, err = tmuxPath(); err != nil {
+		return "", "", "", fmt.Errorf("start agent: %w", err)
+	}
+	if agent, err = pty.LookPath(spec.Argv[0], envValue(spec.Env, "PATH")); err != nil {
+		return "", "", "", fmt.Errorf("start agent: %w", err)
+	}
+	if envBin, err = exec.LookPath("env"); err != nil {
+		return "", "", "", fmt.Errorf("start agent: %w", err)
+	}
+	return bin, agent, envBin, nil
+}
+
+// prepareLaunch makes the spawn's private folder with its launch script
+// and its output FIFO; on error nothing is left behind.
+func (s *Spawner) prepareLaunch(nonce, launch string) (dir, script string, fifo *os.File, err error) {
+	if dir, err = s.makeRunDir("spawn-" + nonce); err != nil {
+		return "", "", nil, err
+	}
+	script = filepath.Join(dir, "launch.sh")
+	if err := os.WriteFile(script, []byte(launch), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", "", nil, fmt.Errorf("write launch script: %w", err)
+	}
+	if fifo, err = openFIFO(filepath.Join(dir, "out")); err != nil {
+		os.RemoveAll(dir)
+		return "", "", nil, err
+	}
+	return dir, script, fifo, nil
+}
+
+// readyWindow sizes the new window and attaches its output pipe, which
+// signals both this call and the launch script.
+func (s *Spawner) readyWindow(ctx context.Context, bin string, w window, spec supervisor.SpawnSpec, fifo *os.File, started, ready string) error {
+	cols, rows := pty.Size(spec.Cols, spec.Rows)
+	if _, err := s.do(ctx, s.windowSetup(w, cols, rows)...); err != nil {
+		return err
+	}
+	// Spawn waits for the pipe so that a pipe that never attaches is an
+	// error now, not a silent agent.
+	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", started)
+	wait.Env = clientEnv()
+	if _, err := s.do(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), started, ready))); err != nil {
+		return err
+	}
+	if err := wait.Run(); err != nil {
+		return fmt.Errorf("output pipe did not attach: %w", err)
+	}
+	return nil
 }
 
 // windowSetup is the command list that readies a fresh window: its
