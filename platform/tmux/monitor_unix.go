@@ -182,6 +182,25 @@ func (m *monitor) control() error {
 	c := &ctlClient{in: in}
 	ended := make(chan error, 1)
 	go func() { ended <- m.read(out, c) }()
+	res := m.serveControl(c, in, ended)
+	m.mu.Lock()
+	if m.ctl == c {
+		m.ctl = nil
+	}
+	m.mu.Unlock()
+	c.close()
+	in.Close()
+	_ = cmd.Wait()
+	if errors.Is(res, errCtlGone) {
+		// It ended before the subscription was answered.
+		res = errNoControl
+	}
+	return res
+}
+
+// serveControl subscribes the control client c to pane deaths and keeps it
+// until it ends or no pane is left to watch; it returns why it ended.
+func (m *monitor) serveControl(c *ctlClient, in io.Closer, ended <-chan error) error {
 	// The subscription reports every pane once when it starts, so a death
 	// while no client ran is seen now. An error means a tmux without
 	// subscriptions.
@@ -197,41 +216,26 @@ func (m *monitor) control() error {
 		}
 		subscribed <- err
 	}()
-	var res error
-	for done := false; !done; {
+	for {
 		select {
 		case err := <-subscribed:
 			if err != nil {
 				in.Close()
 				<-ended
-				res, done = err, true
+				return err
 			}
-		case res = <-ended:
-			done = true
+		case res := <-ended:
+			return res
 		case <-m.kick:
 			m.mu.Lock()
 			empty := len(m.panes) == 0
 			m.mu.Unlock()
 			if empty {
 				in.Close() // a control client ends at the end of its input
-				res = <-ended
-				done = true
+				return <-ended
 			}
 		}
 	}
-	m.mu.Lock()
-	if m.ctl == c {
-		m.ctl = nil
-	}
-	m.mu.Unlock()
-	c.close()
-	in.Close()
-	_ = cmd.Wait()
-	if errors.Is(res, errCtlGone) {
-		// It ended before the subscription was answered.
-		res = errNoControl
-	}
-	return res
 }
 
 // subscribe asks the control client for pane deaths. The line can reach
