@@ -16,8 +16,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// notifier is how the station shows notices on this build: the tray's
-// clickable notifications when it runs, the log otherwise.
+// notifier is the station's Notifier: the log. A person sees notices
+// elsewhere: the tray shows them from the event stream, and while no tray
+// does, the station shows its own through desktop below.
 func notifier(log *slog.Logger) supervisor.Notifier {
 	return supervisor.LogNotifier{Log: log}
 }

@@ -57,7 +57,7 @@ func hookInput(h HookEvent) (wdInput, string) {
 
 // AgentHook records one hook of a session.
 func (st *Station) AgentHook(ctx context.Context, id string, h HookEvent) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -76,6 +77,28 @@ func short(sha string) string {
 		return sha[:10]
 	}
 	return sha
+}
+
+// renderNudge fills the nudge text's placeholders: {idle} (how long the
+// console was silent), {task}, {evidence} (what each of layers last showed)
+// and {complete}.
+func renderNudge(spec sessionSpec, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
+	idle := spec.IdleWindow
+	if !lastOutput.IsZero() {
+		idle = now.Sub(lastOutput).Round(time.Second)
+	}
+	var ev []string
+	for _, l := range layers {
+		if t, ok := evidence[l]; ok {
+			ev = append(ev, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
+		} else {
+			ev = append(ev, l+" nothing")
+		}
+	}
+	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "),
+		"{complete}", completeHint(spec))
+	// A TUI submits on Enter; a newline inside the text would submit early.
+	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
 }
 
 // completeHint is the nudge's {complete}: the one way this agent has to say

@@ -34,7 +34,7 @@ func (st *Station) startReviews(ctx context.Context, p projectSlot) {
 // AgentReview settles a review: approve → done; changes → back to todo for
 // another round (attempt + 1) with the reviewer's notes on the task.
 func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}

@@ -168,7 +168,9 @@ func (st *Station) lookup(id string) *session {
 	return found
 }
 
-func (st *Station) mustSession(id string) (*session, error) {
+// agentSession finds the live session an agent's report names (by its
+// session or task id); none is a not-found error.
+func (st *Station) agentSession(id string) (*session, error) {
 	return st.localSession(id, "")
 }
 
@@ -437,7 +439,7 @@ func (st *Station) SessionByToken(token string) (SessionInfo, bool) {
 
 // AgentComplete settles a session's task as done and ends the session.
 func (st *Station) AgentComplete(ctx context.Context, id, summary string) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}
@@ -465,7 +467,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 
 // AgentBlock blocks a session's task with the agent's reason.
 func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}
@@ -520,7 +522,7 @@ func (st *Station) endLater(s *session, how outcomeKind) {
 
 // AgentProgress records a progress report: evidence of life on the board.
 func (st *Station) AgentProgress(ctx context.Context, id, message string) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}
@@ -533,7 +535,7 @@ func (st *Station) AgentProgress(ctx context.Context, id, message string) error 
 
 // AgentStatus sets whether the agent is working or reviewing.
 func (st *Station) AgentStatus(ctx context.Context, id, status string) error {
-	s, err := st.mustSession(id)
+	s, err := st.agentSession(id)
 	if err != nil {
 		return err
 	}

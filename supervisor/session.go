@@ -42,7 +42,10 @@ const (
 	promptRetry = 5 * time.Second
 )
 
-// sessionSpec is everything a session needs to run, fixed at start.
+// sessionSpec is everything a session needs to run, set before its goroutine
+// starts. Its identity (ids, kind, token, task, folder) stays; the windows,
+// the nudge and cpu_alive follow the project's settings when they change
+// (cmdSettings), and only the session's goroutine changes them.
 type sessionSpec struct {
 	ID, TaskID, Project string
 	Attempt             int // the task's run this session is
@@ -83,6 +86,16 @@ const (
 	outDetached                    // the station is shutting down; the session lives on (tmux)
 	outFenced                      // the station could not prove the task's lease (self-fencing)
 )
+
+var outcomeKindNames = [...]string{"exited", "blocked", "ended", "stopped", "detached", "fenced"}
+
+// String names how a session ended, as the log says it ("how").
+func (k outcomeKind) String() string {
+	if int(k) < len(outcomeKindNames) {
+		return outcomeKindNames[k]
+	}
+	return "unknown"
+}
 
 // command is a message to a session's goroutine.
 type command struct {
@@ -468,7 +481,7 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := s.st.renderNudge(s.spec, s.con.lastLiveAt(), now, s.evidence) + s.st.gateNote(s.spec)
+	text := renderNudge(s.spec, s.st.layers(), s.con.lastLiveAt(), now, s.evidence) + s.st.gateNote(s.spec)
 	s.typeText(text, now)
 	s.st.judgeHead(s.spec)
 	if s.silentSince.IsZero() {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -769,26 +768,6 @@ func (st *Station) layers() []string {
 		names = append(names, p.Layer())
 	}
 	return names
-}
-
-// renderNudge fills the nudge text's placeholders.
-func (st *Station) renderNudge(spec sessionSpec, lastOutput, now time.Time, evidence map[string]time.Time) string {
-	idle := spec.IdleWindow
-	if !lastOutput.IsZero() {
-		idle = now.Sub(lastOutput).Round(time.Second)
-	}
-	var ev []string
-	for _, l := range st.layers() {
-		if t, ok := evidence[l]; ok {
-			ev = append(ev, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
-		} else {
-			ev = append(ev, l+" nothing")
-		}
-	}
-	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "),
-		"{complete}", completeHint(spec))
-	// A TUI submits on Enter; a newline inside the text would submit early.
-	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
 }
 
 func newToken() (string, error) {

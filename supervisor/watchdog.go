@@ -46,8 +46,9 @@ func (e wdEffect) String() string { return wdEffectNames[e] }
 type wdState struct {
 	State SessionState
 	Base  SessionState
-	// NudgeText is empty when nudging is turned off; then an idle session
-	// goes straight from idle to blocked after the block window.
+	// CanNudge is false when nudging is turned off (an empty nudge): then
+	// an idle session goes straight from idle to blocked after the block
+	// window.
 	CanNudge bool
 }
 

@@ -69,4 +69,16 @@ func TestWatchdogNamesCoverAll(t *testing.T) {
 			t.Errorf("state %v does not round-trip", s)
 		}
 	}
+	// The log says how each session ended by name.
+	seen := map[string]bool{}
+	for k := outExited; k <= outFenced; k++ {
+		if n := k.String(); n == "unknown" || seen[n] {
+			t.Errorf("outcome %d is named %q", int(k), n)
+		} else {
+			seen[n] = true
+		}
+	}
+	if n := (outFenced + 1).String(); n != "unknown" {
+		t.Errorf("an outcome past the last is named %q", n)
+	}
 }
