@@ -1,0 +1,196 @@
+package guard
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// message is one line of the station's feed (JSON).
+type message struct {
+	Op      string   `json:"op"` // "watch", "unwatch", "deadline", "stop"
+	Session *Session `json:"session,omitempty"`
+	ID      string   `json:"id,omitempty"`
+	// In is the deadline as a duration from when the guard reads the line
+	// (nanoseconds); Until the same deadline by the wall clock (Unix
+	// nanoseconds).
+	In    time.Duration `json:"in,omitempty"`
+	Until int64         `json:"until,omitempty"`
+}
+
+// Options wires Run to its edges.
+type Options struct {
+	Log *slog.Logger
+	// End ends one session's whole process tree.
+	End func(Session) error
+	// TakenOver reports whether another station of the same home has
+	// started since the fed station's feed closed.
+	TakenOver func() bool
+	// Poll is how often the guard looks at its clocks (and, once the
+	// station is gone, for a station that takes over). A timer on the
+	// monotonic clock alone would sleep through a wall clock that jumped
+	// when the machine slept, and a takeover announces itself only in a
+	// file.
+	Poll time.Duration
+}
+
+// Run reads the station's feed from in and carries out next's decisions
+// until the station stops it, its feed closes and there is nothing left to
+// guard, or ctx ends (a signal to the guard: it leaves everything be).
+func Run(ctx context.Context, in io.Reader, o Options) error {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Poll <= 0 {
+		o.Poll = 50 * time.Millisecond
+	}
+	msgs := make(chan message)
+	go func() {
+		defer close(msgs)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			var m message
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
+				continue
+			}
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(o.Poll)
+	defer tick.Stop()
+	var s state
+	// apply feeds one input to next and carries out its effects; it
+	// reports whether the guard is done.
+	apply := func(in input) bool {
+		in.at, in.wall = time.Now(), time.Now().Round(0)
+		var effs []effect
+		s, effs = next(s, in)
+		for _, e := range effs {
+			switch e.kind {
+			case effEnd:
+				end(e.sessions, s.gone, o)
+			case effExit:
+				if in.kind == inTick && in.takenOver {
+					o.Log.Info("fence guard: another station took this home over; leaving its sessions to it")
+				}
+				return true
+			}
+		}
+		return false
+	}
+	// receive turns what the reader got into an input; ok is false for a
+	// line to skip.
+	receive := func(m message, open bool) (input, bool) {
+		if !open {
+			msgs = nil
+			return input{kind: inClosed}, true
+		}
+		in, err := decode(m)
+		if err != nil {
+			o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
+			return in, false
+		}
+		return in, true
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m, open := <-msgs:
+			if in, ok := receive(m, open); ok && apply(in) {
+				return nil
+			}
+		case <-tick.C:
+			if now := time.Now(); msgs != nil && s.due(now, now.Round(0)) {
+				// Before acting on a deadline, read what the station has
+				// sent meanwhile: a guard that was itself held up (a
+				// loaded or waking machine) may have a newer deadline
+				// waiting in its pipe.
+				quiet := time.NewTimer(o.Poll)
+			drain:
+				for {
+					select {
+					case m, open := <-msgs:
+						if in, ok := receive(m, open); ok && apply(in) {
+							quiet.Stop()
+							return nil
+						}
+						if msgs == nil {
+							break drain
+						}
+					case <-quiet.C:
+						break drain
+					}
+				}
+				quiet.Stop()
+			}
+			in := input{kind: inTick}
+			if s.gone && o.TakenOver != nil {
+				in.takenOver = o.TakenOver()
+			}
+			if apply(in) {
+				return nil
+			}
+		}
+	}
+}
+
+// decode turns a feed line into an input.
+func decode(m message) (input, error) {
+	switch m.Op {
+	case "watch":
+		if m.Session == nil || m.Session.ID == "" {
+			return input{}, fmt.Errorf("watch without a session")
+		}
+		return input{kind: inWatch, session: *m.Session}, nil
+	case "unwatch":
+		return input{kind: inUnwatch, session: Session{ID: m.ID}}, nil
+	case "deadline":
+		in := input{kind: inDeadline, in: m.In}
+		if m.Until != 0 {
+			in.until = time.Unix(0, m.Until)
+		}
+		return in, nil
+	case "stop":
+		return input{kind: inStop}, nil
+	}
+	return input{}, fmt.Errorf("unknown op %q", m.Op)
+}
+
+// end writes each session's note, then ends them all at once: the margin
+// before the lease can run out is short.
+func end(sessions []Session, gone bool, o Options) {
+	why := "the station stopped proving its leases (stopped, or stuck)"
+	if gone {
+		why = "the station died and no station took its home over"
+	}
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		o.Log.Warn("fence guard: "+why+"; ending its session before its lease can run out, so no other station runs the task twice",
+			"session", s.ID, "pid", s.Leader)
+		if s.Note != "" {
+			if err := os.WriteFile(s.Note, []byte("fenced by the guard\n"), 0o600); err != nil && !os.IsNotExist(err) {
+				o.Log.Warn("fence guard: note the fence", "session", s.ID, "dir", filepath.Dir(s.Note), "err", err)
+			}
+		}
+		wg.Go(func() {
+			if err := o.End(s); err != nil {
+				o.Log.Error("fence guard: end session", "session", s.ID, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+}
