@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -150,4 +151,75 @@ func (b *sharedMem) reapCount() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.reaps
+}
+
+// recGuard records what the station tells its fence guard.
+type recGuard struct {
+	mu        sync.Mutex
+	watched   map[string]string // id → note
+	unwatched []string
+	deadlines []time.Duration
+}
+
+func (g *recGuard) Watch(id string, pid int, marker, note string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.watched[id] = note
+}
+
+func (g *recGuard) Unwatch(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.unwatched = append(g.unwatched, id)
+}
+
+func (g *recGuard) Deadline(in time.Duration, _ time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.deadlines = append(g.deadlines, in)
+}
+
+// The station feeds its guard the self-fence's deadline at each renewal
+// and its sessions as they start and end; a session the guard ended (its
+// note written, its agent gone) is settled as a fenced one: requeued, not
+// blocked as an agent that exited.
+func TestSharedBoardFeedsItsGuard(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newSharedMem("A")
+		g := &recGuard{watched: map[string]string{}}
+		h := startWith(t, func(o *Options) {
+			o.Board = b
+			o.Config.Lease = 3 * time.Second
+			o.Guard = g
+		}, project("web", 5*time.Minute, 5*time.Minute))
+		h.board = b.memBoard
+		task := h.add("web", "a")
+		p := h.proc()
+		advance(2 * time.Second)
+		g.mu.Lock()
+		deadlines := slices.Clone(g.deadlines)
+		note, watched := g.watched[task.ID+".1"]
+		g.mu.Unlock()
+		if len(deadlines) < 2 || deadlines[len(deadlines)-1] != 3*time.Second*3/4 {
+			t.Fatalf("deadlines fed = %v, want one per renewal, each lease - lease/4 (2.25s)", deadlines)
+		}
+		if !watched || note == "" {
+			t.Fatalf("session %s.1 not under the guard: %v", task.ID, g.watched)
+		}
+		// What the guard does: its note, then the agent's end.
+		if err := os.WriteFile(note, []byte("fenced by the guard\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p.exit(-1)
+		advance(time.Second)
+		g.mu.Lock()
+		unwatched := slices.Clone(g.unwatched)
+		g.mu.Unlock()
+		if !slices.Contains(unwatched, task.ID+".1") {
+			t.Fatalf("ended session not taken from the guard: %v", unwatched)
+		}
+		if got := h.task(task.ID); got.Attempt != 2 || got.State == TaskBlocked {
+			t.Fatalf("task = %s attempt %d (%s), want requeued as attempt 2 as after the station's own fence", got.State, got.Attempt, got.Reason)
+		}
+	})
 }

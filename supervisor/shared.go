@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -203,6 +204,10 @@ func (st *Station) beat(ctx context.Context, sb SharedBoard, lease time.Duration
 	st.fence.proven, st.fence.provenWall = sent, sentWall
 	failedAt := st.fence.failedAt
 	st.fence.mu.Unlock()
+	if g := st.opt.Guard; g != nil {
+		keep := lease - fenceMargin(lease)
+		g.Deadline(time.Until(sent.Add(keep)), sentWall.Add(keep))
+	}
 	if !st.Link().Reachable {
 		st.log.Info("board reachable again", "station", sb.Station())
 		st.link.up()
@@ -310,14 +315,17 @@ func (st *Station) loseTask(id string) {
 // session's task goes back to todo, its next attempt resuming from what
 // the worktree holds; a review's is blocked for a person. The write is
 // fenced by the lease's epoch: if the lease was reaped or let again, the
-// board refuses it, and the new owner's record stands.
+// board refuses it, and the new owner's record stands. It is for this
+// session's run of the task alone (Move.Attempt): a task requeued by a
+// person meanwhile, and claimed again by this very station under a new
+// lease, must not be requeued once more from under its new session.
 func (st *Station) settleFenced(ctx context.Context, s *session) {
 	name := st.stationName()
-	m := Move{From: []TaskState{TaskWorking}, To: TaskTodo, BumpAttempt: true, Actor: "station",
+	m := Move{From: []TaskState{TaskWorking}, To: TaskTodo, BumpAttempt: true, Actor: "station", Attempt: s.spec.Attempt,
 		Note: fmt.Sprintf("Station %s lost touch with the board and stopped this session before its lease could run out; "+
 			"the worktree on that station holds the work so far.", name)}
 	if s.spec.Kind == KindReview {
-		m = Move{From: []TaskState{TaskReview}, To: TaskBlocked, Actor: "station",
+		m = Move{From: []TaskState{TaskReview}, To: TaskBlocked, Actor: "station", Attempt: s.spec.Attempt,
 			Reason: fmt.Sprintf("station %s lost touch with the board and stopped the review; requeue the task to review it again", name)}
 	}
 	t, queued, err := st.move(ctx, s.spec.TaskID, m)
@@ -467,3 +475,47 @@ type Pinner interface {
 	// whoever's it is.
 	Unpin(ctx context.Context, id string, anyStation bool) error
 }
+
+// Guard is the station's end of its fence guard (platform/guard), a
+// process outside the station. Its calls never wait on the guard.
+type Guard interface {
+	// Watch tells it of a live session: its agent's pid, the marker
+	// every process of the session carries, and the file it writes
+	// before it ends the session.
+	Watch(id string, pid int, marker, note string)
+	// Unwatch tells it a session ended.
+	Unwatch(id string)
+	// Deadline tells it the station's agents must be gone within in
+	// (monotonic) and by until (wall clock), unless told again: the
+	// moment this station's own fence would end them.
+	Deadline(in time.Duration, until time.Time)
+}
+
+// guardNote is the file the guard writes into a session's own folder
+// before it ends the session.
+func (st *Station) guardNote(id string) string {
+	return filepath.Join(st.opt.SessionFiles, id, "fenced-by-guard")
+}
+
+// guardWatch puts a live session under the guard.
+func (st *Station) guardWatch(s *session) {
+	if st.opt.Guard == nil {
+		return
+	}
+	st.opt.Guard.Watch(s.spec.ID, s.proc.Pid(), sessionMarker(s.spec.Token), st.guardNote(s.spec.ID))
+}
+
+// guardUnwatch takes an ended session from the guard, and reports whether
+// the guard had ended it.
+func (st *Station) guardUnwatch(s *session) (fenced bool) {
+	if st.opt.Guard == nil {
+		return false
+	}
+	st.opt.Guard.Unwatch(s.spec.ID)
+	_, err := os.Stat(st.guardNote(s.spec.ID))
+	return err == nil
+}
+
+// GuardGrace is how long the guard gives a session's agent between the
+// polite signal and the kill: what the station's own fence gives it.
+const GuardGrace = fenceStopGrace

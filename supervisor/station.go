@@ -53,6 +53,11 @@ type Options struct {
 	// (its prompt file, a profile's files), outside the home; "" is a
 	// folder of this home's own under the user's cache folder.
 	SessionFiles string
+	// Guard is the fence guard (platform/guard) of a station on a shared
+	// board: a process of its own that ends the station's sessions when
+	// the station stops proving its leases and cannot end them itself
+	// (stopped, or stuck). nil: no guard.
+	Guard Guard
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -470,6 +475,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	if err := st.saveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}
+	st.guardWatch(s)
 	st.log.Info("session started", "session", s.spec.ID, "task", s.spec.TaskID, "pid", s.proc.Pid(), "dir", s.spec.Dir, "backend", s.backend)
 	go func() {
 		defer st.wg.Done()
@@ -596,6 +602,12 @@ func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id 
 func (st *Station) settle(s *session, o outcome) {
 	ctx := context.WithoutCancel(st.ctx)
 	from := []TaskState{s.spec.Kind.TaskState()}
+	if st.guardUnwatch(s) && o.kind == outExited {
+		// The guard ended it while this station could not prove the
+		// lease: settled as this station's own fence would.
+		st.log.Warn("the fence guard ended this session while the station could not prove its lease", "session", s.spec.ID, "task", s.spec.TaskID)
+		o.kind = outFenced
+	}
 	switch o.kind {
 	case outExited:
 		reason := fmt.Sprintf("agent exited with code %d before completing the task", o.code)
