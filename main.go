@@ -16,6 +16,7 @@ import (
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/demo"
+	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -31,6 +32,15 @@ func run(args []string) int {
 	home, verb, rest := splitArgs(args)
 	if verb == "" || verb == "--hidden" {
 		return runTray(ctx, home, verb, rest)
+	}
+	if verb == guard.Verb {
+		// Hidden: what a station on a shared board starts beside itself.
+		log, closeLog := stationLog(home, false)
+		defer closeLog()
+		if err := daemon.RunGuard(ctx, home, rest, os.Stdin, log); err != nil {
+			return fail(err)
+		}
+		return 0
 	}
 	// Every other verb goes through the command line, which owns help,
 	// completion and flags; the roles that need the OS edges come back here.

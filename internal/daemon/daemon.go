@@ -21,6 +21,7 @@ import (
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/notices"
 	"github.com/buildstation/buildstation/platform/gitwt"
+	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
@@ -131,10 +132,27 @@ func Run(ctx context.Context, o Options) error {
 		defer ob.Close()
 		box = ob
 	}
+	var fenceGuard supervisor.Guard
+	if cfg.Shared() && o.Self != "" {
+		// A process of its own ends this station's agents if the
+		// station stops while they run on (see platform/guard). Without
+		// it the station still fences itself whenever it runs at all.
+		g, err := guard.Start(o.Self, o.Home, supervisor.GuardGrace, o.Log)
+		if err != nil {
+			o.Log.Error("no fence guard: agents of a stopped station would run on", "err", err)
+		} else {
+			defer func() {
+				if err := g.Close(); err != nil {
+					o.Log.Warn("stop the fence guard", "err", err)
+				}
+			}()
+			fenceGuard = g
+		}
+	}
 	st, err := supervisor.New(supervisor.Options{
 		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
-		EndMarked: treekill.EndMarked,
+		EndMarked: treekill.EndMarked, Guard: fenceGuard,
 	})
 	if err != nil {
 		ln.Close()
