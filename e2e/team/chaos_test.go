@@ -3,7 +3,10 @@
 package team
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -75,6 +78,40 @@ func TestChaosFrozenStation(t *testing.T) {
 	f.thaw(pids)
 	f.mon.heal()
 	f.finish(f.settle(3 * time.Minute))
+}
+
+// A station process stopped (SIGSTOP on it alone) while its agents run
+// on, for longer than lease + grace: it cannot end them itself, so its
+// fence guard (a process of its own) does, before the others are let the
+// tasks; when the station resumes it finds its sessions ended, and no
+// task ran twice.
+func TestChaosStoppedStation(t *testing.T) {
+	c := newCluster(t)
+	f := newFleet(t, c, map[string]int{"web": 4}, map[string]int{"A": 2, "B": 2}, "4")
+	f.add("web", 16)
+	f.mon.waitRunning("A", 30*time.Second)
+	f.mon.fault()
+	pid := f.stations["A"].PID()
+	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	time.Sleep(lease + grace + 2*time.Second)
+	// The reaper blocked A's tasks ("station A lost"); a person requeues
+	// them at B, which runs them while A is still stopped.
+	blocked := f.tasksIn("blocked")
+	if len(blocked) == 0 {
+		t.Error("no task of the stopped station was reaped")
+	}
+	for _, id := range blocked {
+		if out, errOut, code, err := rig.CLI(bin, f.env("B"), "task", "requeue", id); err != nil || code != 0 {
+			t.Errorf("task requeue %s at B: exit %d %v: %s%s", id, code, err, out, errOut)
+		}
+	}
+	time.Sleep(3 * time.Second)
+	_ = syscall.Kill(pid, syscall.SIGCONT)
+	f.mon.heal()
+	f.finish(f.settle(3 * time.Minute))
+	if log, _ := os.ReadFile(filepath.Join(f.homes["A"], "logs", "station.log")); !strings.Contains(string(log), "fence guard: the station stopped proving its leases") {
+		t.Errorf("station A's fence guard did not say it ended A's sessions:\n%s", tail(string(log), 40))
+	}
 }
 
 // A station killed with SIGKILL, restarted after its leases were reaped:

@@ -228,6 +228,24 @@ func (f *fleet) settle(d time.Duration) map[string]int {
 	}
 }
 
+// tasksIn lists the tasks in state, by id.
+func (f *fleet) tasksIn(state string) []string {
+	f.t.Helper()
+	var ids []string
+	err := f.c.Query(f.db, func(ctx context.Context, conn *pgx.Conn) error {
+		rows, err := conn.Query(ctx, "SELECT 't' || id FROM tasks WHERE state = $1 ORDER BY id", state)
+		if err != nil {
+			return err
+		}
+		ids, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ids
+}
+
 // dump logs every station's log, for a failure.
 func (f *fleet) dump() {
 	for name, s := range f.stations {

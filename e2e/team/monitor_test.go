@@ -46,6 +46,28 @@ func (a *agent) state() string {
 
 func (a *agent) alive() bool { s := a.state(); return s != "" && s != "Z" && s != "X" }
 
+// dying reports whether a SIGKILL waits for the process: it runs none of
+// its own code any more, though a loaded machine may show it runnable (R)
+// for a while before the kernel tears it down — a frozen agent that its
+// station kills is woken only to die.
+func (a *agent) dying() bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", a.pid))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k != "SigPnd" && k != "ShdPnd" {
+			continue
+		}
+		mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		if err == nil && mask&(1<<(9-1)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // monitor samples the agents every few milliseconds and records every
 // breach of the guarantees: a task run twice at once, a project over its
 // cap, a slot stranded.
@@ -161,8 +183,8 @@ func (m *monitor) sample() map[string]int {
 			a.dead = true
 			continue
 		}
-		if s == "T" || s == "t" {
-			continue // frozen: not running
+		if s == "T" || s == "t" || a.dying() {
+			continue // frozen, or killed: not running
 		}
 		perTask[a.task] = append(perTask[a.task], a)
 		perProject[a.project]++
@@ -264,4 +286,26 @@ func (m *monitor) all() []*agent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.agents)
+}
+
+// waitRunning waits until station runs an agent that has not yet
+// completed, so a fault hits work in progress.
+func (m *monitor) waitRunning(station string, d time.Duration) {
+	m.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		m.mu.Lock()
+		n := 0
+		for _, a := range m.agents {
+			if a.station == station && !a.dead && !m.acked[a.task] {
+				n++
+			}
+		}
+		m.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	m.t.Fatalf("station %s ran no agent within %v", station, d)
 }
