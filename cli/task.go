@@ -144,7 +144,11 @@ func (e *env) taskLs(state, project string, limit int, after string, asJSON bool
 	}
 	t := newTable(e.stdout, "ID", "PROJECT", "STATE", "ATTEMPT", "TITLE", "REASON")
 	for _, tk := range tasks {
-		t.row(tk.ID, tk.Project, string(tk.State), strconv.Itoa(tk.Attempt), tk.Title, tk.Reason)
+		reason := tk.Reason
+		if pin := tk.PinNote(); pin != "" {
+			reason = strings.TrimPrefix(reason+"; "+pin, "; ")
+		}
+		t.row(tk.ID, tk.Project, string(tk.State), strconv.Itoa(tk.Attempt), tk.Title, reason)
 	}
 	if err := t.flush(); err != nil {
 		return err
@@ -206,6 +210,9 @@ func printTask(e *env, d api.TaskDetail) error {
 	if t.Summary != "" {
 		fmt.Fprintf(w, "summary:  %s\n", line(t.Summary))
 	}
+	if pin := t.PinNote(); pin != "" {
+		fmt.Fprintf(w, "pinned:   %s\n", line(pin))
+	}
 	fmt.Fprintf(w, "created:  %s\n", t.CreatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "updated:  %s\n", t.UpdatedAt.Local().Format(time.DateTime))
 	for _, n := range t.Notes {
@@ -227,13 +234,20 @@ func printTask(e *env, d api.TaskDetail) error {
 
 func (e *env) taskRequeueCmd() *cobra.Command {
 	var note string
+	var anywhere bool
 	c := &cobra.Command{
 		Use:   "requeue ID",
 		Short: "Run a blocked (or any unfinished) task again from its last green commit",
 		Long: `Requeue a task: its worktree is reset to the last green commit (everything
 later is saved on a branch first) and a fresh session starts with the reason
-it was blocked and your note.`,
-		Example:           `  buildstation task requeue t3 --note "use the v2 API, the v1 one is gone"`,
+it was blocked and your note.
+
+On a shared board, a task pinned to another station (its work is only in
+that station's worktree) is requeued at that station; --anywhere lifts the
+pin when that station is gone for good, and any station starts the task
+again from what the project's remote holds of it, or from its base.`,
+		Example: `  buildstation task requeue t3 --note "use the v2 API, the v1 one is gone"
+  buildstation task requeue t3 --anywhere   # its station is gone for good`,
 		Args:              positional(1, 1),
 		ValidArgsFunction: e.completeTasks,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -241,7 +255,11 @@ it was blocked and your note.`,
 			if err != nil {
 				return err
 			}
-			t, err := c.Requeue(e.ctx, args[0], note)
+			requeue := c.Requeue
+			if anywhere {
+				requeue = c.RequeueAnywhere
+			}
+			t, err := requeue(e.ctx, args[0], note)
 			if err != nil {
 				return err
 			}
@@ -250,6 +268,7 @@ it was blocked and your note.`,
 		},
 	}
 	c.Flags().StringVar(&note, "note", "", "a `note` for the next session")
+	c.Flags().BoolVar(&anywhere, "anywhere", false, "let any station start it, though it is pinned to another (that station is gone for good)")
 	return c
 }
 

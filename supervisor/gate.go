@@ -40,14 +40,23 @@ func (st *Station) gateNote(spec sessionSpec) string {
 func (st *Station) judgeHead(spec sessionSpec) {
 	ws := st.opt.Workspaces
 	p, ok := st.Config().Project(spec.Project)
-	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
+	if ws == nil || !ok || spec.Branch == "" {
+		return
+	}
+	if p.Gate == "" {
+		st.checkpoint(spec) // every commit is green
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
 		defer cancel()
-		if _, _, err := ws.HeadGate(ctx, p, spec.TaskID, true); err != nil {
+		v, _, err := ws.HeadGate(ctx, p, spec.TaskID, true)
+		if err != nil {
 			st.log.Warn("gate on nudged session's HEAD", "task", spec.TaskID, "err", err)
+			return
+		}
+		if v.Passed && p.Remote != "" {
+			st.pushBranches(p, spec.TaskID, "gate passed", false)
 		}
 	}()
 }

@@ -8,8 +8,13 @@ import (
 
 // resume resets a blocked task's worktree to its last green commit and
 // returns the notes its next session is handed: why it was blocked, the
-// failing gate's output, what was kept and where the rest went.
-func (st *Station) resume(ctx context.Context, t Task) ([]string, error) {
+// failing gate's output, what was kept and where the rest went. With a
+// remote, it first takes the newest work any station pushed of the task,
+// and pushes the reset branch and the save after, before the task is
+// requeued: whichever station takes it up fetches exactly that. elsewhere
+// names the station that held the task's work, when a person let any
+// station take it (requeue --anywhere).
+func (st *Station) resume(ctx context.Context, t Task, elsewhere string) ([]string, error) {
 	var notes []string
 	if t.Reason != "" {
 		notes = append(notes, fmt.Sprintf("Attempt %d was blocked: %s", t.Attempt, t.Reason))
@@ -18,6 +23,12 @@ func (st *Station) resume(ctx context.Context, t Task) ([]string, error) {
 	p, ok := st.Config().Project(t.Project)
 	if ws == nil || !ok {
 		return notes, nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, pushTimeout)
+	synced, err := ws.Sync(sctx, p, t.ID)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("requeue task %s: %w; try again when the remote answers", t.ID, err)
 	}
 	w, err := ws.Prepare(ctx, p, t.ID)
 	if err != nil {
@@ -30,7 +41,24 @@ func (st *Station) resume(ctx context.Context, t Task) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("requeue task %s: resume from the last green commit: %w", t.ID, err)
 	}
-	return append(notes, resumeNote(r, w.Branch)), nil
+	notes = append(notes, resumeNote(r, w.Branch))
+	if elsewhere != "" {
+		notes = append(notes, fmt.Sprintf("Work of earlier attempts that station %s did not push is on that station only (branch %s there); this attempt goes on without it.",
+			elsewhere, w.Branch))
+	}
+	if synced.Remote != "" {
+		// Before the move to todo: the station that takes the task up
+		// fetches what this push leaves on the remote. A failed push
+		// keeps the task pinned here, where the reset worktree is.
+		pctx, cancel := context.WithTimeout(ctx, pushTimeout)
+		pub, err := ws.Publish(pctx, p, t.ID)
+		st.pushed(pctx, t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
+		cancel()
+	} else if _, shared := st.shared(); shared && elsewhere == "" {
+		// No remote: the worktree reset here is the task's work now.
+		st.pin(ctx, t.ID)
+	}
+	return notes, nil
 }
 
 // resumeNote tells the next session, in words, where it starts from.

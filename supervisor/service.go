@@ -77,8 +77,21 @@ func (st *Station) History(ctx context.Context, id string) ([]Transition, error)
 }
 
 // Requeue moves a blocked task back to the queue for a fresh attempt. The
-// old reason stays in the history.
+// old reason stays in the history. On a shared board a task pinned to
+// another station (its work is only there) is refused: see
+// RequeueAnywhere.
 func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
+	return st.requeue(ctx, id, note, false)
+}
+
+// RequeueAnywhere is Requeue that lifts the task's pin to another station
+// first, for a station gone for good: the task starts from what its
+// project's remote holds of it, or from its base.
+func (st *Station) RequeueAnywhere(ctx context.Context, id, note string) (Task, error) {
+	return st.requeue(ctx, id, note, true)
+}
+
+func (st *Station) requeue(ctx context.Context, id, note string, anywhere bool) (Task, error) {
 	cur, err := st.Task(ctx, id)
 	if err != nil {
 		return Task{}, err
@@ -86,9 +99,19 @@ func (st *Station) Requeue(ctx context.Context, id, note string) (Task, error) {
 	if cur.State != TaskBlocked && cur.State != TaskCancelled {
 		return Task{}, Conflictf("task %s is %s; only a blocked or cancelled task can be requeued", id, cur.State)
 	}
+	if err := st.requeuePinned(cur, anywhere); err != nil {
+		return Task{}, err
+	}
+	elsewhere := ""
+	if anywhere && cur.Pinned != "" && cur.Pinned != st.stationName() {
+		if err := st.liftPin(ctx, cur); err != nil {
+			return Task{}, err
+		}
+		elsewhere = cur.Pinned
+	}
 	// Resume before the move: if the worktree cannot be reset, the task
 	// stays blocked and nothing has changed.
-	notes, err := st.resume(ctx, cur)
+	notes, err := st.resume(ctx, cur, elsewhere)
 	if err != nil {
 		return Task{}, err
 	}
@@ -283,6 +306,9 @@ func (st *Station) Status(ctx context.Context) (Status, error) {
 	s.Warnings = st.opt.Warnings
 	if w := st.configWarning(); w != "" {
 		s.Warnings = append(slices.Clone(s.Warnings), w)
+	}
+	if ws := st.pushWarnings(); len(ws) > 0 {
+		s.Warnings = append(slices.Clone(s.Warnings), ws...)
 	}
 	return s, nil
 }

@@ -632,6 +632,11 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 			s.why = c.text
 		}
 		s.apply(c.input, now)
+		if c.input == inReport || c.input == inWaiting {
+			// The agent reported progress or ended its turn: a moment it
+			// has likely just committed. Pushed in the background.
+			s.st.checkpoint(s.spec)
+		}
 	case cmdSettings:
 		set := c.settings
 		s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow

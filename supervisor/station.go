@@ -84,6 +84,7 @@ type Station struct {
 	starting map[string]bool           // tasks whose session is being started
 	link     link                      // shared board: reachability and outbox
 	fence    fence                     // shared board: proof of leases
+	push     pushes                    // pushes of task branches in flight
 	wg       sync.WaitGroup            // live session goroutines
 	ctx      context.Context
 }
@@ -126,6 +127,7 @@ func New(opt Options) (*Station, error) {
 		states:   stateLog{kick: make(chan struct{}, 1)},
 		starting: map[string]bool{},
 		fence:    fence{claimed: map[string]time.Time{}, fenced: map[string]bool{}},
+		push:     pushes{running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}},
 	}, nil
 }
 
@@ -394,12 +396,29 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 		delete(st.starting, task.ID)
 		st.mu.Unlock()
 	}()
+	// Before the worktree is prepared: a task that ran on another
+	// station goes on from the work that station pushed.
+	fetched, err := st.syncBranches(ctx, p, task)
+	if err != nil {
+		st.log.Error("fetch the task's branches", "task", task.ID, "err", err)
+		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
+			fmt.Sprintf("cannot fetch the task's branches: %v; its last attempt's work may be on the remote only: requeue it when the remote answers", err),
+			"", "station", id, false)
+		return
+	}
 	ws, err := st.workspace(ctx, p, task.ID)
 	if err != nil {
 		st.log.Error("prepare worktree", "task", task.ID, "err", err)
 		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
 			fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
 		return
+	}
+	if _, shared := st.shared(); shared && ws.Git && task.Pinned != st.stationName() {
+		// Its work is in this worktree only, until a push carries it.
+		st.pin(ctx, task.ID)
+	}
+	if fetched != "" {
+		task.Notes = append(slices.Clone(task.Notes), fetched)
 	}
 	token, err := newToken()
 	if err != nil {
@@ -631,6 +650,9 @@ func (st *Station) settle(s *session, o outcome) {
 	st.release(s)
 	st.releaseLease(ctx, s)
 	st.dropSessionDir(s.spec.ID)
+	if p, ok := st.Config().Project(s.spec.Project); ok && s.spec.Branch != "" {
+		st.pushBranches(p, s.spec.TaskID, "session end", true)
+	}
 	info := s.Info()
 	info.State = SessEnded
 	st.bus.Publish(Event{Kind: EventSession, Session: &info})
@@ -663,6 +685,8 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if err := st.opt.Workspaces.Remove(ctx, p, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}
+	// Removing it may have saved uncommitted files on a branch.
+	st.pushBranches(p, taskID, "worktree removed", true)
 }
 
 // release frees a session's slot and forgets it.

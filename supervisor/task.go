@@ -61,6 +61,16 @@ type Task struct {
 	Pinned string `json:"pinned,omitempty"`
 }
 
+// PinNote says, for a task waiting for a station (todo, blocked or
+// cancelled) that is pinned to one, where it can run; "" otherwise. A
+// running or finished task's pin says nothing a person needs.
+func (t Task) PinNote() string {
+	if t.Pinned == "" || t.State != TaskTodo && t.State != TaskBlocked && t.State != TaskCancelled {
+		return ""
+	}
+	return "pinned to station " + t.Pinned + ": its work is only there"
+}
+
 // Transition is one entry of a task's history.
 type Transition struct {
 	TaskID  string    `json:"task_id"`

@@ -57,6 +57,14 @@ func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task,
 	return out, err
 }
 
+// RequeueAnywhere is Requeue of a task pinned to another station, lifting
+// the pin: any station may start it.
+func (c *Client) RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error) {
+	var out supervisor.Task
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", requeueRequest{Note: note, Anywhere: true}, &out)
+	return out, err
+}
+
 // Cancel takes a task off the board, ending its session if it has one.
 func (c *Client) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
 	var out supervisor.Task

@@ -87,13 +87,24 @@ func (s *Server) taskDetail(r *http.Request, id string) (TaskDetail, error) {
 	return TaskDetail{Task: t, History: h}, nil
 }
 
+// requeueRequest is a requeue's body: noteRequest, and anywhere to lift
+// the task's pin to another station.
+type requeueRequest struct {
+	Note     string `json:"note"`
+	Anywhere bool   `json:"anywhere,omitempty"`
+}
+
 func (s *Server) requeueTask(w http.ResponseWriter, r *http.Request) {
-	var req noteRequest
+	var req requeueRequest
 	if !decode(w, r, &req) {
 		return
 	}
 	id := r.PathValue("id")
-	t, err := s.st.Requeue(r.Context(), id, req.Note)
+	requeue := s.st.Requeue
+	if req.Anywhere {
+		requeue = s.st.RequeueAnywhere
+	}
+	t, err := requeue(r.Context(), id, req.Note)
 	if err != nil {
 		s.stationError(w, r, err, taskNotFound(id))
 		return

@@ -14,6 +14,7 @@ type Station interface {
 	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
 	History(ctx context.Context, id string) ([]supervisor.Transition, error)
 	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
+	RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error)
 	Cancel(ctx context.Context, id string) (supervisor.Task, error)
 
 	Sessions() []supervisor.SessionInfo

@@ -191,6 +191,13 @@ func (f *Station) Requeue(ctx context.Context, id, note string) (supervisor.Task
 	return f.move(id, supervisor.TaskTodo, true, supervisor.TaskBlocked)
 }
 
+func (f *Station) RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("RequeueAnywhere", "", note)
+	return f.move(id, supervisor.TaskTodo, true, supervisor.TaskBlocked)
+}
+
 func (f *Station) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
