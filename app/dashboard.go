@@ -322,6 +322,12 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 		r.Importance = widget.DangerImportance
 		parts = append(parts, r)
 	}
+	if c.Pinned != "" {
+		pl := widget.NewLabel(c.Pinned)
+		pl.Wrapping = fyne.TextWrapWord
+		pl.Importance = widget.WarningImportance
+		parts = append(parts, pl)
+	}
 	if btns := d.actions(t, c); len(btns) > 0 {
 		parts = append(parts, container.NewGridWithColumns(2, btns...))
 	}

@@ -204,6 +204,7 @@ type Card struct {
 	Level   Level  // the badge's colour
 	Timing  string // "silent 3m12s · nudge in 1m48s"; empty when no session
 	Reason  string // blocked cards: why
+	Pinned  string // a waiting task only one station may run: "pinned to station buildbox: its work is only there"
 	Session string // the live session's id, when there is one
 }
 
@@ -219,6 +220,7 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	if t.State == supervisor.TaskBlocked {
 		c.Reason = t.Reason
 	}
+	c.Pinned = t.PinNote()
 	if si == nil || si.State == supervisor.SessEnded {
 		return c
 	}

@@ -109,6 +109,8 @@ func TestCardFor(t *testing.T) {
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNeedsPermission, LastOutputAt: t0},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "needs-permission", Level: LevelAttention, Session: "s2",
 				Timing: "waiting for you to answer a prompt in its console"}},
+		{"pinned to a station", func() supervisor.Task { t := task("t7", supervisor.TaskTodo); t.Pinned = "buildbox"; return t }(), nil,
+			Card{Title: "Task t7", Meta: "t7 · web · attempt 1", Badge: "todo", Level: LevelNone, Pinned: "pinned to station buildbox: its work is only there"}},
 		{"on another station", task("t6", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "t6.1", TaskID: "t6", State: supervisor.SessWorking, Station: "buildbox"},
 			Card{Title: "Task t6", Meta: "t6 · web · attempt 1 · on buildbox", Badge: "working", Level: LevelWorking, Session: "t6.1"}},
