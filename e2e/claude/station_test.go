@@ -57,17 +57,11 @@ func (s *station) log() string {
 	return string(b)
 }
 
-// until polls cond every 200 ms (the CLI is what a script would poll; the
-// station itself never polls) and fails with the whole story after d.
+// until waits for cond (the CLI is what a script would poll; the station
+// itself never polls) and fails with the whole story after d.
 func (s *station) until(what string, d time.Duration, api *fakeAPI, taskID string, cond func() bool) {
 	s.T.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			s.T.Fatalf("waited %s for %s\n%s", d, what, s.story(api, taskID))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	e2erig.Eventually(s.T, d, cond, what, e2erig.Later(func() string { return s.story(api, taskID) }))
 }
 
 // story is everything a failure report needs: the station log, the API's

@@ -3,6 +3,7 @@
 package fault
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
@@ -293,18 +295,14 @@ func chainOK(d api.TaskDetail) string {
 // running count equal to its sessions, and every working task with one.
 func checkSlots(t *testing.T, c *api.Client) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	var why string
-	for {
-		why = slotsWrong(c)
-		if why == "" {
-			return
+	// An error, not a fatal: the caller reports the station's output too.
+	if err := testwait.Poll(5*time.Second, "every slot held by a live session after a restart", func() error {
+		if why := slotsWrong(c); why != "" {
+			return errors.New(why)
 		}
-		if time.Now().After(deadline) {
-			t.Errorf("5s after a restart: %s", why)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+		return nil
+	}); err != nil {
+		t.Error(err)
 	}
 }
 

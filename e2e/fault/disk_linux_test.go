@@ -61,20 +61,16 @@ block_window = "30s"
 	// written: it must not take the station down, and its reason must say
 	// what to fix.
 	next := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "after the disk filled"))
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		tk := s.Task(next)
-		if tk.State == "done" || tk.State == "blocked" {
-			t.Logf("a task started on the full disk ends %s: %q", tk.State, tk.Reason)
-			if tk.State == "blocked" && !strings.Contains(tk.Reason, "no space left") {
-				t.Errorf("blocked for a full disk with a reason that does not say so: %q", tk.Reason)
-			}
-			break
+	var tk rig.Task
+	rig.Eventually(t, 20*time.Second, func() error {
+		if tk = s.Task(next); tk.State != "done" && tk.State != "blocked" {
+			return fmt.Errorf("it is %s", tk.State)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("task on a full disk is still %s after 20s", tk.State)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return nil
+	}, "the task on a full disk to end")
+	t.Logf("a task started on the full disk ends %s: %q", tk.State, tk.Reason)
+	if tk.State == "blocked" && !strings.Contains(tk.Reason, "no space left") {
+		t.Errorf("blocked for a full disk with a reason that does not say so: %q", tk.Reason)
 	}
 	if !s.Running() {
 		t.Fatalf("the station died on a full disk:\n%s", rig.Tail(s.Log.String(), 3000))

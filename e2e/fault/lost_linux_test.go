@@ -30,14 +30,12 @@ block_window = "1m"
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "lost"))
 	sid := id + ".1"
 	var tree []procInfo
-	deadline := time.Now().Add(15 * time.Second)
-	for len(tree) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the agent's tree has %d processes, want 2", len(tree))
+	rig.Eventually(t, 15*time.Second, func() error {
+		if tree = tagged(home, sid); len(tree) < 2 {
+			return fmt.Errorf("%d processes, want 2", len(tree))
 		}
-		time.Sleep(100 * time.Millisecond)
-		tree = tagged(home, sid)
-	}
+		return nil
+	}, "the agent's tree")
 	t.Cleanup(func() {
 		for _, p := range tree {
 			killPid(p)

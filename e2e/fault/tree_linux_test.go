@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // TestBlockLeavesNoProcess blocks (by the watchdog) a session whose agent
@@ -54,14 +55,12 @@ block_window = "2s"
 			sid := id + ".1"
 			// Wait for the whole tree to be up, and record it.
 			var tree []procInfo
-			deadline := time.Now().Add(10 * time.Second)
-			for len(tree) < tt.want {
-				if time.Now().After(deadline) {
-					t.Fatalf("the agent's tree has %d processes, want %d", len(tree), tt.want)
+			rig.Eventually(t, 10*time.Second, func() error {
+				if tree = tagged(home, sid); len(tree) < tt.want {
+					return fmt.Errorf("%d processes, want %d", len(tree), tt.want)
 				}
-				time.Sleep(100 * time.Millisecond)
-				tree = tagged(home, sid)
-			}
+				return nil
+			}, "the agent's whole tree")
 			var desc []string
 			for _, p := range tree {
 				desc = append(desc, fmt.Sprintf("%d (ppid %d) %s", p.pid, p.ppid, cmdline(p.pid)))
@@ -74,46 +73,38 @@ block_window = "2s"
 			}
 			// The session is over once it leaves the list: its Stop has
 			// returned (grace, then kill of the tree).
-			deadline = time.Now().Add(15 * time.Second)
-			for {
-				live := false
+			rig.Eventually(t, 15*time.Second, func() bool {
 				ss, err := s.Client().Sessions(t.Context())
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, x := range ss {
-					live = live || x.ID == sid
+					if x.ID == sid {
+						return false
+					}
 				}
-				if !live {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("session %s still listed 15s after its block", sid)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return true
+			}, "session "+sid+" gone from the list after its block")
 			// Give the kernel a moment to tear down what was killed.
-			var left []string
-			deadline = time.Now().Add(3 * time.Second)
-			for {
-				left = left[:0]
+			err := testwait.Poll(3*time.Second, "the session's tree gone after the block", func() error {
+				var left []string
 				for _, p := range tree {
 					if running(p) {
 						left = append(left, fmt.Sprintf("%d (ppid now %d) %s", p.pid, mustProc(p.pid).ppid, cmdline(p.pid)))
 					}
 				}
-				if len(left) == 0 || time.Now().After(deadline) {
-					break
+				if len(left) > 0 {
+					return fmt.Errorf("%d of the session's %d processes still run:\n  %s", len(left), len(tree), strings.Join(left, "\n  "))
 				}
-				time.Sleep(100 * time.Millisecond)
-			}
+				return nil
+			})
 			for _, p := range tree {
 				if running(p) {
 					t.Cleanup(func() { killPid(p) })
 				}
 			}
-			if len(left) > 0 {
-				t.Errorf("after the block, %d of the session's %d processes still run:\n  %s", len(left), len(tree), strings.Join(left, "\n  "))
+			if err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -142,30 +133,19 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 	a.WaitState(ida, "working", 10*time.Second)
 	b.WaitState(idb, "working", 10*time.Second)
 	var treeB []procInfo
-	deadline := time.Now().Add(10 * time.Second)
-	for len(treeB) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("station b's agent never showed up")
-		}
-		time.Sleep(50 * time.Millisecond)
+	rig.Eventually(t, 10*time.Second, func() bool {
 		treeB = tagged(b.Home, idb+".1")
-	}
+		return len(treeB) > 0
+	}, "station b's agent")
 	a.Must("task", "cancel", ida)
 	// Wait for a's session to be ended (its Stop has run).
-	deadline = time.Now().Add(15 * time.Second)
-	for {
+	rig.Eventually(t, 15*time.Second, func() bool {
 		ss, err := a.Client().Sessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ss) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("station a's session did not end after its task was cancelled")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(ss) == 0
+	}, "station a's session to end after its task was cancelled")
 	time.Sleep(500 * time.Millisecond)
 	for _, p := range treeB {
 		if !running(p) {

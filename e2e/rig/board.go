@@ -4,6 +4,7 @@ package rig
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -95,4 +96,32 @@ func (s *Station) WaitState(id, state string, d time.Duration) Task {
 		return nil
 	}, fmt.Sprintf("task %s %s", id, state), "station log:", s.Log, Later(func() string { return "transcript:\n" + s.Transcript(id, t.Attempt) }))
 	return t
+}
+
+// WaitTranscript waits up to d for the first attempt's transcript of task
+// id to hold want.
+func (s *Station) WaitTranscript(id, want string, d time.Duration) {
+	s.T.Helper()
+	Eventually(s.T, d, func() bool { return strings.Contains(s.Transcript(id, 1), want) },
+		fmt.Sprintf("the transcript of %s to show %q", id, want),
+		Later(func() string { return "transcript:\n" + s.Transcript(id, 1) }), "station log:", s.Log)
+}
+
+// WaitSession waits up to d for task id's session to be listed with a pid
+// (a session is listed a moment before its pid is known) and, unless ok is
+// nil, to pass ok; it returns the session.
+func (s *Station) WaitSession(id string, d time.Duration, ok func(Session) bool) Session {
+	s.T.Helper()
+	var got Session
+	Eventually(s.T, d, func() error {
+		var listed bool
+		if got, listed = s.SessionOf(id); !listed {
+			return errors.New("none listed")
+		}
+		if got.PID == 0 || ok != nil && !ok(got) {
+			return fmt.Errorf("listed as %+v", got)
+		}
+		return nil
+	}, "the session of task "+id, Later(func() string { return fmt.Sprintf("task: %+v", s.Task(id)) }), "station log:", s.Log)
+	return got
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"testing"
+	"time"
 )
 
 // Alive reports whether pid is a live (not zombie) process: a session's
@@ -21,4 +23,22 @@ func Alive(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}
+
+// WaitEnded waits up to d until none of pids is alive (what names them),
+// or fails the test naming those that still run.
+func WaitEnded(t *testing.T, d time.Duration, what string, pids ...int) {
+	t.Helper()
+	Eventually(t, d, func() error {
+		var alive []int
+		for _, pid := range pids {
+			if Alive(pid) {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) > 0 {
+			return fmt.Errorf("pids %v of %v still run", alive, pids)
+		}
+		return nil
+	}, what+" to end")
 }

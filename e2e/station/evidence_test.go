@@ -3,6 +3,7 @@
 package station_test
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,13 +19,12 @@ func TestSilentBuildIsQuietNotNudged(t *testing.T) {
 	s := startStation(t, rig.WriteConfig(t, projectTOML("web", rig.GitRepo(t), "1s", "1s")))
 	id := s.AddTask("web", "build", "print building; child-spin 4s; complete built")
 	sawQuiet := false
-	deadline := time.Now().Add(15 * time.Second)
-	for s.Task(id).State == "working" && time.Now().Before(deadline) {
+	rig.Eventually(t, 15*time.Second, func() bool {
 		if ss, ok := s.SessionOf(id); ok && ss.State == "quiet" && strings.Contains(ss.Why, "CPU") {
 			sawQuiet = true
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return s.Task(id).State != "working"
+	}, "the build to end", s.Log)
 	got := s.WaitState(id, "done", time.Second)
 	if !sawQuiet {
 		t.Error("never saw the session quiet with CPU named")
@@ -128,17 +128,12 @@ func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
 	s.WaitState(done, "done", 10*time.Second)
 	s.WaitState(blocked, "blocked", 10*time.Second)
 	s.Must("task", "cancel", blocked)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		out := rig.Git(t, repo, "worktree", "list")
-		if !strings.Contains(out, "/"+done+" ") && !strings.Contains(out, "/"+blocked+" ") {
-			break
+	rig.Eventually(t, 5*time.Second, func() error {
+		if out := rig.Git(t, repo, "worktree", "list"); strings.Contains(out, "/"+done+" ") || strings.Contains(out, "/"+blocked+" ") {
+			return errors.New(out)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("worktrees not removed:\n%s", out)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	}, "the worktrees removed")
 	if !strings.Contains(rig.Git(t, repo, "log", "--oneline", rig.TaskBranch(t, repo, done)), "finished work") {
 		t.Fatal("the done task's branch lost its commit")
 	}

@@ -4,6 +4,7 @@ package station_test
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"sync"
@@ -60,17 +61,12 @@ func TestTwoStationsOneHome(t *testing.T) {
 			t.Fatalf("round %d: both stations kept running (no lock):\n%s\n---\n%s", round, &rs[0].out, &rs[1].out)
 		}
 		// The winner owns the home and answers (it may still be starting).
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			out, err := cli(env, "status")
-			if err == nil {
-				break
+		rig.Eventually(t, 20*time.Second, func() error {
+			if out, err := cli(env, "status"); err != nil {
+				return fmt.Errorf("%v\n%s", err, out)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d: the winner does not answer: %v\n%s\nwinner log:\n%s", round, err, out, &winner.out)
-			}
-			time.Sleep(50 * time.Millisecond) // polling another process's API
-		}
+			return nil
+		}, fmt.Sprintf("round %d: the winner to answer", round), "winner log:", &winner.out)
 		select {
 		case err := <-winner.exit:
 			t.Fatalf("round %d: both stations exited (%v):\n%s", round, err, &winner.out)

@@ -26,13 +26,7 @@ func TestLogsOfAnEndedSessionAndTaskIDsForSessions(t *testing.T) {
 	}
 
 	live := s.AddTask("web", "reader", "print ready; read; complete got it")
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(s.Transcript(live, 1), "ready") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the reader never started:\n%s", s.Log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	s.WaitTranscript(live, "ready", 20*time.Second)
 	s.Must("session", "send", live, "go on") // the task id, not t2.1
 	s.WaitState(live, "done", 20*time.Second)
 

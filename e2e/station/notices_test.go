@@ -68,17 +68,6 @@ func sessionBus(t *testing.T) (string, *notifyServer) {
 	return addr, srv
 }
 
-func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, d)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // A station with no tray reaches a person by itself: its [hooks] programs
 // get each event as JSON on stdin (argv, no shell), and its notices show on
 // the desktop's notification service, withdrawn when what they announced is
@@ -113,7 +102,7 @@ timeout = "10s"
 		ev  map[string]any
 	}
 	var lines []line
-	waitFor(t, "three hook runs (nudge, block, done)", 20*time.Second, func() bool {
+	rig.Eventually(t, 20*time.Second, func() bool {
 		b, _ := os.ReadFile(filepath.Join(dir, "events"))
 		lines = nil
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -124,7 +113,7 @@ timeout = "10s"
 			}
 		}
 		return len(lines) >= 3
-	})
+	}, "three hook runs (nudge, block, done)")
 	want := []struct{ arg, event, task string }{{"nudge;$(id)", "nudge", wedged}, {"block", "block", wedged}, {"done", "done", finished}}
 	for i, w := range want {
 		if lines[i].arg != w.arg || lines[i].ev["event"] != w.event || lines[i].ev["task_id"] != w.task || lines[i].ev["project"] != "web" {
@@ -166,10 +155,10 @@ timeout = "10s"
 	}()
 	second := s.AddTask("web", "wedged again", "print still; wedge")
 	s.WaitState(second, "blocked", 30*time.Second)
-	waitFor(t, "the second block's hook", 20*time.Second, func() bool {
+	rig.Eventually(t, 20*time.Second, func() bool {
 		b, _ := os.ReadFile(filepath.Join(dir, "events"))
 		return strings.Count(string(b), `"task_id":"`+second+`"`) >= 2
-	})
+	}, "the second block's hook")
 	if shown, _ := desk.state(); len(shown) != 2 {
 		t.Errorf("with a tray connected the station still showed %q", shown[2:])
 	}

@@ -34,13 +34,7 @@ func TestConfigEditsAreAppliedLive(t *testing.T) {
 	}
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s never happened:\n%s", what, s.Log)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		rig.Eventually(t, 20*time.Second, ok, what, s.Log)
 	}
 
 	added := cfg + projectTOML("api", t.TempDir(), "30s", "30s")

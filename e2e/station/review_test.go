@@ -37,26 +37,21 @@ func TestReviewRoundTrip(t *testing.T) {
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature"))
 
 	// Coding completes → review; the review runs as its own counted state.
-	sawReviewing := false
-	deadline := time.Now().Add(20 * time.Second)
-	for !sawReviewing && time.Now().Before(deadline) {
+	rig.Eventually(t, 20*time.Second, func() bool {
 		var st struct {
 			Reviewing int `json:"reviewing"`
 		}
-		if err := json.Unmarshal([]byte(s.Must("status", "--json")), &st); err == nil && st.Reviewing == 1 {
-			sawReviewing = true
-			if ss, ok := s.SessionOf(id); !ok || ss.State != "reviewing" || !strings.HasSuffix(ss.ID, ".review") {
-				t.Fatalf("review session: %+v", ss)
-			}
-			if got := s.Task(id); got.State != "review" {
-				t.Fatalf("task %s during its review", got.State)
-			}
+		if err := json.Unmarshal([]byte(s.Must("status", "--json")), &st); err != nil || st.Reviewing != 1 {
+			return false
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if !sawReviewing {
-		t.Fatalf("no review session counted as reviewing:\n%s", s.Log)
-	}
+		if ss, ok := s.SessionOf(id); !ok || ss.State != "reviewing" || !strings.HasSuffix(ss.ID, ".review") {
+			t.Fatalf("review session: %+v", ss)
+		}
+		if got := s.Task(id); got.State != "review" {
+			t.Fatalf("task %s during its review", got.State)
+		}
+		return true
+	}, "a review session counted as reviewing", s.Log)
 	// Changes → back to todo with attempt 2 and the notes, then approve → done.
 	got := s.WaitState(id, "done", 40*time.Second)
 	if got.Attempt != 2 {

@@ -45,16 +45,12 @@ func sessionFilesStation(t *testing.T, mode string) (s *rig.Station, out, cache 
 // waitFile waits for a file the agent writes.
 func waitFile(t *testing.T, s *rig.Station, path string) string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if b, err := os.ReadFile(path); err == nil {
-			return string(b)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the agent never wrote %s\nstation log:\n%s", path, s.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var b []byte
+	rig.Eventually(t, 30*time.Second, func() (err error) {
+		b, err = os.ReadFile(path)
+		return err
+	}, "the agent to write "+path, "station log:", s.Log)
+	return string(b)
 }
 
 // An agent runs as the station's user, so a path into the home would lead

@@ -250,17 +250,10 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 
 	// session ls on B lists A's session, naming A; A's own names A too.
 	var remote rig.Session
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if s, ok := b.SessionOf(running); ok {
-			remote = s
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("B does not list A's session of %s\nB:\n%s", running, b.Log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	rig.Eventually(t, 15*time.Second, func() (ok bool) {
+		remote, ok = b.SessionOf(running)
+		return ok
+	}, "B to list A's session of "+running, "B:", b.Log)
 	own, ok := a.SessionOf(running)
 	if !ok || own.Station != "A" || own.ID != remote.ID {
 		t.Fatalf("A lists its session as %+v, %v", own, ok)

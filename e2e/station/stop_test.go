@@ -16,13 +16,7 @@ func TestStopSaysWhatHappensToTheSessions(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "busy", "print working; wedge")
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(s.Transcript(id, 1), "working") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the session never started:\n%s", s.Log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	s.WaitTranscript(id, "working", 20*time.Second)
 	s.Stop()
 	want := "buildstation: stopping the station: ending 1 session (" + id + ".1; their tasks are blocked: requeue them"
 	if !strings.Contains(s.Log.String(), want) {

@@ -43,18 +43,12 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 		t.Fatalf("second task of a 1-slot project is %s, want todo while the first runs", st)
 	}
 	var sess rig.Session
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	rig.Eventually(t, 5*time.Second, func() bool {
 		var ok bool
 		// The session is listed before its pid is known: wait for both.
-		if sess, ok = s.SessionOf(wedged); ok && sess.PID != 0 && strings.Contains(s.Transcript(wedged, 1), "child-sleep: pid") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("wedged session did not start its child")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		sess, ok = s.SessionOf(wedged)
+		return ok && sess.PID != 0 && strings.Contains(s.Transcript(wedged, 1), "child-sleep: pid")
+	}, "the wedged session to start its child")
 	m := regexp.MustCompile(`child-sleep: pid (\d+)`).FindStringSubmatch(s.Transcript(wedged, 1))
 	child, _ := strconv.Atoi(m[1])
 	if !rig.Alive(child) || !rig.Alive(sess.PID) {
@@ -66,13 +60,7 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 			t.Errorf("block reason %q lacks %q", got.Reason, want)
 		}
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for rig.Alive(child) || rig.Alive(sess.PID) {
-		if time.Now().After(deadline) {
-			t.Fatalf("after the block: agent alive %v, its child alive %v", rig.Alive(sess.PID), rig.Alive(child))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	rig.WaitEnded(t, 5*time.Second, "the agent and its child after the block", sess.PID, child)
 	// The lock was released: the next task of the project ran.
 	s.WaitState(next, "done", 10*time.Second)
 	if !strings.Contains(s.Log.String(), "kind=nudge") || !strings.Contains(s.Log.String(), "kind=block") {
@@ -186,13 +174,7 @@ func TestSessionSendTypesTextThenEnter(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(s.Transcript(id, 1), "ready>") {
-		if time.Now().After(deadline) {
-			t.Fatal("agent never prompted")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.WaitTranscript(id, "ready>", 10*time.Second)
 	s.Must("session", "send", id+".1", "hello there")
 	s.WaitState(id, "done", 10*time.Second)
 	if !strings.Contains(s.Transcript(id, 1), "got: hello there") {

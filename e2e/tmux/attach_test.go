@@ -4,6 +4,7 @@ package tmux_test
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"strings"
 	"sync"
@@ -23,7 +24,7 @@ func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
 	s := startStation(t, home)
 	id := s.AddTask("web", "reader", "print ready; read; complete got it")
-	waitTranscript(s, id, "ready", 20*time.Second)
+	s.WaitTranscript(id, "ready", 20*time.Second)
 
 	cmd := exec.Command(rig.Bin(), "session", "attach", id)
 	cmd.Env = rig.Env(rig.Bin(), home, "TERM=xterm")
@@ -47,14 +48,8 @@ func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 		}
 	}()
 	seen := func(want string) bool { mu.Lock(); defer mu.Unlock(); return strings.Contains(screen.String(), want) }
-	deadline := time.Now().Add(15 * time.Second)
-	for !seen("ready") {
-		if time.Now().After(deadline) {
-			mu.Lock()
-			t.Fatalf("the attached console never showed the agent:\n%q", screen.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	rig.Eventually(t, 15*time.Second, func() bool { return seen("ready") }, "the attached console to show the agent",
+		rig.Later(func() string { mu.Lock(); defer mu.Unlock(); return fmt.Sprintf("%q", screen.String()) }))
 	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
 		t.Fatal(err)
 	}

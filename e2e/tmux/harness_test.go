@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
 )
@@ -44,18 +43,6 @@ func tmux(home string, args ...string) *exec.Cmd {
 func startStation(t *testing.T, home string) *rig.Station {
 	t.Helper()
 	return rig.StartOn(t, home)
-}
-
-// waitTranscript polls until the task's transcript holds want.
-func waitTranscript(s *rig.Station, id, want string, d time.Duration) {
-	s.T.Helper()
-	deadline := time.Now().Add(d)
-	for !strings.Contains(s.Transcript(id, 1), want) {
-		if time.Now().After(deadline) {
-			s.T.Fatalf("transcript of %s never held %q:\n%s\nstation log:\n%s", id, want, s.Transcript(id, 1), s.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // projectTOML is a [[projects]] table running the fake agent in tmux.

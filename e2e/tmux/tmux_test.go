@@ -31,24 +31,19 @@ func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 	}
 	// The window was the session's, and it goes with it (the task is done
 	// first; the session is ended right after).
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		out, _ := tmux(s.Home, "list-windows", "-a", "-F", "#{window_name}").Output()
-		if !strings.Contains(string(out), id+".1") {
-			break
+	rig.Eventually(t, 10*time.Second, func() error {
+		if out, _ := tmux(s.Home, "list-windows", "-a", "-F", "#{window_name}").Output(); strings.Contains(string(out), id+".1") {
+			return fmt.Errorf("windows:\n%s", out)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the finished session's window is still there:\n%s", out)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	}, "the finished session's window to go")
 }
 
 func TestTmuxWedgedAgentIsBlockedAndItsTreeKilled(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "1s")))
 	id := s.AddTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
-	waitTranscript(s, id, "child-sleep: pid", 10*time.Second)
+	s.WaitTranscript(id, "child-sleep: pid", 10*time.Second)
 	sess, ok := s.SessionOf(id)
 	if !ok {
 		t.Fatal("no session for the wedged task")
@@ -62,13 +57,7 @@ func TestTmuxWedgedAgentIsBlockedAndItsTreeKilled(t *testing.T) {
 	if !strings.Contains(got.Reason, "watchdog") || !strings.Contains(got.Reason, `"migrating"`) {
 		t.Errorf("block reason %q", got.Reason)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for rig.Alive(child) || rig.Alive(sess.PID) {
-		if time.Now().After(deadline) {
-			t.Fatalf("after the block: agent alive %v, its child alive %v", rig.Alive(sess.PID), rig.Alive(child))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	rig.WaitEnded(t, 5*time.Second, "the agent and its child after the block", sess.PID, child)
 }
 
 // TestTmuxSessionSurvivesKill9 crashes the station while an agent runs in
@@ -80,7 +69,7 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
 	s := startStation(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; heartbeat 300ms 1s; complete after the restart")
-	waitTranscript(s, id, "ready>", 10*time.Second)
+	s.WaitTranscript(id, "ready>", 10*time.Second)
 	before, ok := s.SessionOf(id)
 	if !ok {
 		t.Fatal("no session before the crash")
@@ -91,18 +80,8 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	}
 
 	s2 := startStation(t, home)
-	var after rig.Session
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		// The adopted session shows once its goroutine has published it.
-		if after, ok = s2.SessionOf(id); ok && after.PID != 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no live session after the restart (%+v); task %+v\nlog:\n%s", after, s2.Task(id), s2.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	// The adopted session shows once its goroutine has published it.
+	after := s2.WaitSession(id, 5*time.Second, nil)
 	if after.PID != before.PID || after.ID != before.ID {
 		t.Fatalf("session after the restart %+v, before %+v", after, before)
 	}
@@ -121,7 +100,7 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	s2.Must("session", "send", after.ID, "hello again")
 	// The typed line reached the agent, and its output after the restart
 	// reached the transcript.
-	waitTranscript(s2, id, "complete: after the restart", 10*time.Second)
+	s2.WaitTranscript(id, "complete: after the restart", 10*time.Second)
 	tr := s2.Transcript(id, 1)
 	for _, want := range []string{"started", "got: hello again", "heartbeat 1"} {
 		if !strings.Contains(tr, want) {
@@ -129,10 +108,10 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 		}
 	}
 	var got rig.Task
-	deadline = time.Now().Add(10 * time.Second)
-	for got = s2.Task(id); got.State == "working" && time.Now().Before(deadline); got = s2.Task(id) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	rig.Eventually(t, 10*time.Second, func() bool {
+		got = s2.Task(id)
+		return got.State != "working"
+	}, "the task to finish after the restart")
 	for _, h := range got.History {
 		if strings.Contains(h.Reason, "restarted") {
 			t.Errorf("the task was blocked by the restart: %+v", got.History)
@@ -168,7 +147,7 @@ func TestTmuxSessionSendKeepsSemicolon(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
-	waitTranscript(s, id, "ready>", 10*time.Second)
+	s.WaitTranscript(id, "ready>", 10*time.Second)
 	s.Must("session", "send", id+".1", `hello; a\; ü;`)
 	s.WaitState(id, "done", 10*time.Second)
 	if tr := s.Transcript(id, 1); !strings.Contains(tr, `got: hello; a\; ü;`) {
@@ -186,8 +165,8 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 	home := newHome(t, projectTOML("web", dir, "30s", "30s"))
 	s := startStation(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; wedge")
-	waitTranscript(s, id, "ready>", 10*time.Second)
-	before := sessionWithPID(s, id)
+	s.WaitTranscript(id, "ready>", 10*time.Second)
+	before := s.WaitSession(id, 10*time.Second, nil)
 	s.Kill9()
 	if !rig.Alive(before.PID) {
 		t.Fatal("the agent died with the station")
@@ -220,8 +199,8 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
 	s := startStation(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; complete after the restart")
-	waitTranscript(s, id, "ready>", 10*time.Second)
-	before := sessionWithPID(s, id)
+	s.WaitTranscript(id, "ready>", 10*time.Second)
+	before := s.WaitSession(id, 10*time.Second, nil)
 	url := s.Client().BaseURL
 	s.Stop()
 	if !rig.Alive(before.PID) {
@@ -231,16 +210,7 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 	if u := s2.Client().BaseURL; u != url {
 		t.Errorf("the station came back at %s, not %s where its sessions look for it", u, url)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if after, ok := s2.SessionOf(id); ok && after.PID == before.PID {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the session was not adopted; task %+v\nlog:\n%s", s2.Task(id), s2.Log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s2.WaitSession(id, 10*time.Second, func(after rig.Session) bool { return after.PID == before.PID })
 	prompt := promptFileOf(t, before.PID)
 	if strings.HasPrefix(prompt, home) {
 		t.Errorf("the prompt file %s is in the home", prompt)
@@ -254,20 +224,4 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
 	}
 	rig.WaitGone(t, filepath.Dir(prompt), 10*time.Second)
-}
-
-// sessionWithPID waits for task id's session to be listed with its pid (a
-// session is listed a moment before its pid is known).
-func sessionWithPID(s *rig.Station, id string) rig.Session {
-	s.T.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if ses, ok := s.SessionOf(id); ok && ses.PID > 0 {
-			return ses
-		}
-		if time.Now().After(deadline) {
-			s.T.Fatalf("task %s has no session with a pid", id)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -253,22 +253,20 @@ type menuNode struct {
 // waitView reads the item until ok accepts what it shows.
 func (w *watcher) waitView(t *testing.T, it item, d time.Duration, what string, ok func(view) bool) view {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	var last view
-	var lastErr error
-	for time.Now().Before(deadline) {
-		v, err := w.read(it)
-		if err == nil && ok(v) {
-			return v
+	// A poll: the item's PropertiesChanged signals are not what a host
+	// re-reads the menu on, and a poll is what this test can trust on a
+	// loaded machine.
+	var v view
+	rig.Eventually(t, d, func() (err error) {
+		if v, err = w.read(it); err != nil {
+			return err
 		}
-		last, lastErr = v, err
-		// A poll: the item's PropertiesChanged signals are not what a
-		// host re-reads the menu on, and a poll is what this test can
-		// trust on a loaded machine.
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("the tray never showed %s within %s; last read: tooltip %q, menu %q, icon %dpx (err %v)", what, d, last.Tooltip, last.Menu, last.IconW, lastErr)
-	return last
+		if !ok(v) {
+			return fmt.Errorf("tooltip %q, menu %q, icon %dpx", v.Tooltip, v.Menu, v.IconW)
+		}
+		return nil
+	}, "the tray to show "+what)
+	return v
 }
 
 // tray runs `buildstation --hidden` on home with the display and bus.

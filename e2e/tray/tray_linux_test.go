@@ -46,13 +46,7 @@ func TestTrayRegistersAndFollowsTheBoard(t *testing.T) {
 	if bytes.Equal(working.Icon, idle.Icon) {
 		t.Fatal("the icon did not change when a session started working")
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(s.Transcript(id, 1), "go?") {
-		if time.Now().After(deadline) {
-			t.Fatal("the agent never prompted")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.WaitTranscript(id, "go?", 30*time.Second)
 	s.Must("session", "send", id+".1", "yes")
 	s.WaitState(id, "blocked", 30*time.Second)
 	blocked := w.waitView(t, it, 60*time.Second, "a blocked task", func(v view) bool {
