@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
@@ -328,13 +330,9 @@ func TestConsoleAttaches(t *testing.T) {
 		t.Errorf("typed %q, want %q", typed, "y\r")
 	}
 	con.Out <- []byte("live line\r\n")
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(RowsText(c.term.Rows()), "live line") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the console shows:\n%s", RowsText(c.term.Rows()))
-		}
-		time.Sleep(5 * time.Millisecond) // waiting on the network, not a timer
-	}
+	// Waiting on the network, not a timer.
+	testwait.Eventually(t, 5*time.Second, func() bool { return strings.Contains(RowsText(c.term.Rows()), "live line") },
+		"the console to show the live line", testwait.Later(func() string { return RowsText(c.term.Rows()) }))
 	if got := RowsText(c.term.Rows()); !strings.Contains(got, "hello from the replay") {
 		t.Errorf("replay missing:\n%s", got)
 	}
@@ -436,13 +434,13 @@ func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
 	if d == nil || d.focused != "t3" || !d.pane.root.Visible() {
 		t.Fatalf("the dashboard is not focused on t3's card (focused %q)", d.focused)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(d.pane.view.Text(), "Taking the schema lock") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the last screen shows:\n%s\nstatus %q", d.pane.view.Text(), d.pane.status.Text)
+	// The transcript is read off the UI goroutine.
+	testwait.Eventually(t, 5*time.Second, func() error {
+		if !strings.Contains(d.pane.view.Text(), "Taking the schema lock") {
+			return fmt.Errorf("the last screen shows:\n%s\nstatus %q", d.pane.view.Text(), d.pane.status.Text)
 		}
-		time.Sleep(5 * time.Millisecond) // the transcript is read off the UI goroutine
-	}
+		return nil
+	}, "the card's last screen")
 	head := strings.Join(texts(d.pane.head), "\n")
 	if !strings.Contains(head, "idle for 10m; no commits, no CPU") || !strings.Contains(head, "Requeue…") {
 		t.Fatalf("the card pane says:\n%s", head)

@@ -11,19 +11,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // waitUntil polls cond: the processes under test run in real time, so there
 // is no fake clock to advance.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Eventually(t, 10*time.Second, cond, what)
 }
 
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }

@@ -3,6 +3,7 @@
 package fakeagent
 
 import (
+	"fmt"
 	"io"
 	"os/exec"
 	"reflect"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/term"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // TestRealPTY runs the fake agent as a program on a real PTY, as the station
@@ -43,13 +46,12 @@ func TestRealPTY(t *testing.T) {
 	go io.Copy(&out, ptmx) // ends when the test closes ptmx
 	expect := func(want string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the console shows %q, want %q in it", out.String(), want)
+		testwait.Eventually(t, 10*time.Second, func() error {
+			if s := out.String(); !strings.Contains(s, want) {
+				return fmt.Errorf("the console shows %q", s)
 			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			return nil
+		}, fmt.Sprintf("%q on the console", want))
 	}
 	write := func(s string) {
 		t.Helper()

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -68,13 +69,7 @@ func (s *syncBuf) String() string {
 
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 20s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Eventually(t, 20*time.Second, ok, what)
 }
 
 // hookScript writes a shell script that saves its stdin and arguments.

@@ -4,12 +4,14 @@ package evidence
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -50,22 +52,19 @@ func TestCPURealReapedChildren(t *testing.T) {
 		}
 	}
 	since := time.Now()
-	var life supervisor.Life
-	var alive bool
-	// Real work, really waited for: up to 30 s on a loaded machine.
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+	// Real work, really waited for: up to 30 s on a loaded machine, a probe
+	// a second.
+	testwait.Eventually(t, 30*time.Second, func() error {
 		time.Sleep(time.Second)
-		var err error
-		if life, alive, err = c.Probe(context.Background(), bt, since); err != nil {
+		life, alive, err := c.Probe(context.Background(), bt, since)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if alive && strings.Contains(life.Detail, exitedLabel) {
-			break
+		if !alive || !strings.Contains(life.Detail, exitedLabel) {
+			return fmt.Errorf("alive=%v (%q)", alive, life.Detail)
 		}
-	}
-	if !alive || !strings.Contains(life.Detail, exitedLabel) {
-		t.Fatalf("the build: alive=%v (%q), want alive with the work of exited children", alive, life.Detail)
-	}
+		return nil
+	}, "the build alive with the work of exited children")
 	if life, alive, err := c.Probe(context.Background(), it, since); err != nil || alive {
 		t.Fatalf("sleeping tree: alive=%v (%q) err=%v, want not alive", alive, life.Detail, err)
 	}

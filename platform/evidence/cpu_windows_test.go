@@ -2,12 +2,14 @@ package evidence
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/windows"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -44,15 +46,17 @@ func TestCPUJobAccountingRealTree(t *testing.T) {
 	}
 	since := time.Now()
 	var life supervisor.Life
-	var alive bool
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && !alive; {
+	// A probe every 2 s: the job's CPU shows between probes.
+	testwait.Eventually(t, 60*time.Second, func() error {
 		time.Sleep(2 * time.Second)
+		var alive bool
 		if life, alive, err = c.Probe(context.Background(), tg, since); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if !alive || !strings.Contains(life.Detail, "CPU") {
-		t.Fatalf("a child's CPU in the job showed no life (job total %v): %q", acct.JobCPU(), life.Detail)
-	}
+		if !alive || !strings.Contains(life.Detail, "CPU") {
+			return fmt.Errorf("job total %v: alive=%v %q", acct.JobCPU(), alive, life.Detail)
+		}
+		return nil
+	}, "a child's CPU in the job to show life")
 	t.Logf("life: %s (job total %v)", life.Detail, acct.JobCPU())
 }

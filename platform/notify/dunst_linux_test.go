@@ -13,6 +13,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -64,11 +65,7 @@ func dunstctl(t *testing.T, args ...string) string {
 
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !ok(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 20s", what)
-		}
-	}
+	testwait.Eventually(t, 20*time.Second, ok, what)
 }
 
 // Against a real notification daemon (dunst under Xvfb): a notice with

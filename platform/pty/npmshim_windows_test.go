@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -62,17 +63,13 @@ func TestSpawnNpmShimRunsItsProgram(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 	var got []string
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testwait.Eventually(t, 10*time.Second, func() error {
 		b, err := os.ReadFile(out)
-		if err == nil && json.Unmarshal(b, &got) == nil {
-			break
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the program never recorded its arguments: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return json.Unmarshal(b, &got)
+	}, "the program to record its arguments")
 	if !slices.Equal(got, hostileArgs) {
 		t.Fatalf("the program got %q\nwant %q", got, hostileArgs)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
@@ -134,19 +135,15 @@ func TestStopKillsOrphanedSetsidGrandchild(t *testing.T) {
 	out := proctest.Collect(p)
 	out.WaitFor(t, "forked")
 	var orphan int
-	deadline := time.Now().Add(5 * time.Second)
-	for orphan == 0 && time.Now().Before(deadline) {
+	testwait.Eventually(t, 5*time.Second, func() bool {
 		for _, pid := range proctree.Marked("", marker) {
 			procs, _ := proctree.Current()
 			if pr := procs[pid]; pr.Comm == "sleep" && pr.PPID == 1 || pr.Comm == "sleep" && pr.Session != p.Pid() {
 				orphan = pid
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if orphan == 0 {
-		t.Fatal("the orphaned setsid sleep never showed up")
-	}
+		return orphan != 0
+	}, "the orphaned setsid sleep")
 	if err := p.Stop(time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // TestCoalescerShares: callers that ask while a read runs share one next
@@ -45,19 +47,11 @@ func TestCoalescerShares(t *testing.T) {
 		})
 	}
 	// Let them all queue, then release the first read.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testwait.Eventually(t, 5*time.Second, func() bool {
 		c.mu.Lock()
-		n := 0
-		if c.next != nil {
-			n = len(c.next.keys)
-		}
-		c.mu.Unlock()
-		if n == len(keys) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer c.mu.Unlock()
+		return c.next != nil && len(c.next.keys) == len(keys)
+	}, "every caller queued behind the first read")
 	close(gate)
 	wg.Wait()
 	if n := reads.Load(); n != 2 {

@@ -3,12 +3,14 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
@@ -209,12 +211,7 @@ func TestNoticesShownWhileATrayListens(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	waitFor := func(want bool) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); srv.NoticesShown() != want; {
-			if time.Now().After(deadline) {
-				t.Fatalf("NoticesShown stayed %v", !want)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Eventually(t, 10*time.Second, func() bool { return srv.NoticesShown() == want }, fmt.Sprintf("NoticesShown to turn %v", want))
 	}
 	other, stopOther := context.WithCancel(ctx)
 	if _, err := (&api.Client{BaseURL: base, Token: stationToken}).Events(other); err != nil {
