@@ -64,8 +64,8 @@ func (st *Station) pushBranches(p config.Project, taskID, why string, settle boo
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
 			pub, err := st.opt.Workspaces.Publish(ctx, req.p, taskID)
-			st.pushed(ctx, taskID, req, pub, err)
 			cancel()
+			st.pushed(taskID, req, pub, err)
 			st.push.mu.Lock()
 			next, more := st.push.again[taskID]
 			delete(st.push.again, taskID)
@@ -82,10 +82,13 @@ func (st *Station) pushBranches(p config.Project, taskID, why string, settle boo
 
 // pushed records how a push went: a failure pins the task here; a settling
 // push that left nothing behind lifts this station's pin.
-func (st *Station) pushed(ctx context.Context, taskID string, req pushReq, pub Published, err error) {
+func (st *Station) pushed(taskID string, req pushReq, pub Published, err error) {
 	if err == nil && pub.Remote == "" {
 		return // no remote: the pin set at start stays
 	}
+	// Its own deadline: the push's may be what ran out.
+	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	defer cancel()
 	st.push.mu.Lock()
 	if err != nil {
 		st.push.failed[taskID] = fmt.Sprintf("task %s: %v; its work is safe on this station, which keeps the task until a push succeeds", taskID, err)
@@ -166,24 +169,28 @@ func (st *Station) unpin(ctx context.Context, id string) {
 // syncBranches fetches the task's branches from its project's remote
 // before a session starts there, and returns the note that tells the
 // session it goes on from another station's work, if it does. A fetch that
-// fails is an error for a task that ran before (its work may be on the
-// remote only); a new task starts without it.
-func (st *Station) syncBranches(ctx context.Context, p config.Project, task Task) (string, error) {
+// fails blocks a task that ran before (its work may be on the remote
+// only), with the reason; a new task starts without it.
+func (st *Station) syncBranches(ctx context.Context, p config.Project, task Task) (note, blocked string) {
 	ws := st.opt.Workspaces
 	if ws == nil {
-		return "", nil
+		return "", ""
 	}
 	sctx, cancel := context.WithTimeout(ctx, pushTimeout)
 	s, err := ws.Sync(sctx, p, task.ID)
 	cancel()
-	if err != nil {
-		if task.Attempt > 1 || s.Remote == "" {
-			return "", err
-		}
+	switch {
+	case err != nil && s.Remote == "":
+		// Not the remote's answer: the project's setup (the error says
+		// what to fix).
+		return "", fmt.Sprintf("cannot fetch the task's branches: %v", err)
+	case err != nil && task.Attempt > 1:
+		return "", fmt.Sprintf("cannot fetch the task's branches: %v; its last attempt's work may be on the remote only: requeue it when the remote answers", err)
+	case err != nil:
 		st.log.Warn("cannot fetch a new task's branches; it starts here without them", "task", task.ID, "err", err)
-		return "", nil
+		return "", ""
 	}
-	return st.syncNote(ctx, p, task.ID, s), nil
+	return st.syncNote(ctx, p, task.ID, s), ""
 }
 
 // syncNote tells a session whose worktree took another station's work

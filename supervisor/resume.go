@@ -52,8 +52,8 @@ func (st *Station) resume(ctx context.Context, t Task, elsewhere string) ([]stri
 		// keeps the task pinned here, where the reset worktree is.
 		pctx, cancel := context.WithTimeout(ctx, pushTimeout)
 		pub, err := ws.Publish(pctx, p, t.ID)
-		st.pushed(pctx, t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
 		cancel()
+		st.pushed(t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
 	} else if _, shared := st.shared(); shared && elsewhere == "" {
 		// No remote: the worktree reset here is the task's work now.
 		st.pin(ctx, t.ID)

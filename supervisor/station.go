@@ -398,12 +398,10 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	}()
 	// Before the worktree is prepared: a task that ran on another
 	// station goes on from the work that station pushed.
-	fetched, err := st.syncBranches(ctx, p, task)
-	if err != nil {
-		st.log.Error("fetch the task's branches", "task", task.ID, "err", err)
-		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
-			fmt.Sprintf("cannot fetch the task's branches: %v; its last attempt's work may be on the remote only: requeue it when the remote answers", err),
-			"", "station", id, false)
+	fetched, blocked := st.syncBranches(ctx, p, task)
+	if blocked != "" {
+		st.log.Error("fetch the task's branches", "task", task.ID, "reason", blocked)
+		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, blocked, "", "station", id, false)
 		return
 	}
 	ws, err := st.workspace(ctx, p, task.ID)
