@@ -43,7 +43,7 @@ func (st *Station) ReloadConfig(ctx context.Context) error {
 	st.mu.Unlock()
 	for _, s := range st.liveSessions() {
 		if p, ok := cfg.Project(s.spec.Project); ok {
-			_ = s.send(ctx, command{kind: cmdSettings, settings: p.Settings})
+			_ = s.send(ctx, command{kind: cmdSettings, settings: st.effective(p)})
 		}
 	}
 	st.log.Info("config.toml reloaded", "projects", len(cfg.Projects))

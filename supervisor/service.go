@@ -383,9 +383,10 @@ func (st *Station) Projects(ctx context.Context) ([]ProjectInfo, error) {
 			agent = strings.Join(p.Command, " ")
 		}
 		reason, isPaused := paused[p.Name]
+		set := st.effective(p)
 		info := ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
-			IdleWindow: p.Settings.IdleWindow.String(), BlockWindow: p.Settings.BlockWindow.String(),
-			ReviewIdleWindow: p.Settings.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
+			IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
+			ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
 			Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.running[p.Name]}
 		for _, t := range todo {
 			if t.Project == p.Name {

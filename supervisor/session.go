@@ -639,9 +639,15 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 		}
 	case cmdSettings:
 		set := c.settings
+		was := s.window()
 		s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow
 		s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
 		s.wd.CanNudge = set.Nudge != ""
+		if s.window() != was {
+			s.rearm() // the deadline moved with the window; next_at says so
+		} else {
+			s.publish() // the session's info names its windows
+		}
 	case cmdMCPReady:
 		if !s.mcpReady {
 			s.mcpReady = true
@@ -749,7 +755,7 @@ func (s *session) snapshot() SessionInfo {
 		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
 		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
 		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch, Station: s.st.stationName(),
-		IdleWindow: Duration(s.spec.IdleWindow),
+		IdleWindow: Duration(s.spec.IdleWindow), BlockWindow: Duration(s.spec.BlockWindow),
 	}
 	if !s.nudgedAt.IsZero() {
 		t := s.nudgedAt

@@ -84,6 +84,10 @@ type SessionInfo struct {
 	// window (SessionKind.Window) under its project's settings as they are
 	// now. Absent for another station's session.
 	IdleWindow Duration `json:"idle_window,omitempty"`
+	// BlockWindow is the silence after the nudge that blocks this
+	// session. Both windows are its project's, each lengthened to a
+	// shared board's floor (BoardWindows).
+	BlockWindow Duration `json:"block_window,omitempty"`
 }
 
 // Projected is s with NextAt moved to where the watchdog will really nudge.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -41,7 +42,7 @@ func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[
 	p, _ := cfg.Project(name)
 	for _, s := range st.liveSessions() {
 		if s.spec.Project == name {
-			_ = s.send(ctx, command{kind: cmdSettings, settings: p.Settings})
+			_ = s.send(ctx, command{kind: cmdSettings, settings: st.effective(p)})
 		}
 	}
 	st.log.Info("project settings changed", "project", name, "set", set)
@@ -57,4 +58,72 @@ func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[
 		}
 	}
 	return ProjectInfo{}, NotFoundf("project %q vanished", name)
+}
+
+// BoardWindows are a shared board's watchdog windows for a project, set
+// with "buildstation board cap" (0: the board sets none). They are the
+// team's floor: every station waits at least this long before it nudges
+// (Idle; ReviewIdle for a review) and, after the nudge, before it blocks
+// (Block). A station's config.toml may lengthen a window, never shorten it:
+// a window too short kills healthy builds, the costlier mistake, and one
+// station's hasty setting must not do that to a task the team shares.
+type BoardWindows struct {
+	Idle, Block, ReviewIdle time.Duration
+}
+
+// WindowBoard is a shared board that keeps watchdog windows per project
+// (pgstore). Reading them is cheap; the station reads them at every beat
+// and before each session it starts.
+type WindowBoard interface {
+	ProjectWindows(ctx context.Context) (map[string]BoardWindows, error)
+}
+
+// effective is p's settings as this station applies them: config.toml's,
+// each window lengthened to the shared board's floor for p.
+func (st *Station) effective(p config.Project) config.Settings {
+	set := p.Settings
+	if m := st.windows.Load(); m != nil {
+		w := (*m)[p.Name]
+		set.IdleWindow = max(set.IdleWindow, w.Idle)
+		set.BlockWindow = max(set.BlockWindow, w.Block)
+		set.ReviewIdleWindow = max(set.ReviewIdleWindow, w.ReviewIdle)
+	}
+	return set
+}
+
+// refreshWindows reads the shared board's windows; when a project's
+// changed, its running sessions take the new effective windows at once,
+// and trays hear of it. A board that does not answer keeps the last ones.
+func (st *Station) refreshWindows(ctx context.Context) {
+	wb, ok := st.board.(WindowBoard)
+	if !ok {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
+	got, err := wb.ProjectWindows(rctx)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			st.log.Warn("read the shared board's watchdog windows; keeping the last read", "err", err)
+		}
+		return
+	}
+	var old map[string]BoardWindows
+	if p := st.windows.Swap(&got); p != nil {
+		old = *p
+	}
+	for _, p := range st.Config().Projects {
+		if old[p.Name] == got[p.Name] {
+			continue
+		}
+		set := st.effective(p)
+		st.log.Info("the shared board's watchdog windows changed", "project", p.Name,
+			"idle_window", set.IdleWindow, "block_window", set.BlockWindow, "review_idle_window", set.ReviewIdleWindow)
+		for _, s := range st.liveSessions() {
+			if s.spec.Project == p.Name {
+				_ = s.send(ctx, command{kind: cmdSettings, settings: set})
+			}
+		}
+		st.bus.Publish(Event{Kind: EventProject, Project: p.Name})
+	}
 }

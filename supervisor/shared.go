@@ -69,6 +69,8 @@ func (st *Station) claim(ctx context.Context, p config.Project) (Task, bool, err
 	t, ok, err := sb.ClaimLeased(ctx, p.Name, p.Concurrency, st.Config().Lease)
 	if ok {
 		st.claimedAt(t.ID, sent)
+		// The new session runs under the board's windows as they are now.
+		st.refreshWindows(ctx)
 	}
 	return t, ok, err
 }
@@ -222,6 +224,7 @@ func (st *Station) beat(ctx context.Context, sb SharedBoard, lease time.Duration
 		return
 	}
 	st.publishLink()
+	st.refreshWindows(ctx)
 	st.reconcile(ctx, sb)
 	grace := reapGrace(lease)
 	if failedAt.IsZero() || time.Since(failedAt) >= grace {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -87,6 +88,10 @@ type Station struct {
 	push     pushes                    // pushes of task branches in flight
 	wg       sync.WaitGroup            // live session goroutines
 	ctx      context.Context
+
+	// windows are the shared board's watchdog windows by project, the
+	// floor of config.toml's (refreshWindows); nil before the first read.
+	windows atomic.Pointer[map[string]BoardWindows]
 }
 
 // New builds a station; Run starts it.
@@ -481,7 +486,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	// (`project set` sends them only to sessions already live): the session
 	// starts with those in force. Its command queue is free yet.
 	if p, ok := st.Config().Project(s.spec.Project); ok {
-		s.cmds <- command{kind: cmdSettings, settings: p.Settings}
+		s.cmds <- command{kind: cmdSettings, settings: st.effective(p)}
 	}
 	rec := SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind, PID: s.proc.Pid(),
 		State: SessStarting.String(), StartedAt: started.UTC(), Backend: s.backend, Token: s.spec.Token}
@@ -600,7 +605,7 @@ func (e *filesError) Unwrap() error { return e.err }
 
 // newSession builds the session object around a running process.
 func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {
-	set := p.Settings
+	set := st.effective(p)
 	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: kind.Window(set), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
