@@ -130,6 +130,15 @@ CREATE TABLE project_settings (
 	`
 ALTER TABLE tasks ADD COLUMN pinned_to text NOT NULL DEFAULT '';
 `,
+	// 5: the board's watchdog windows for a project, in milliseconds
+	// (NULL: none). They are the team's floor: a station may wait longer
+	// before it nudges or blocks, never less.
+	`
+ALTER TABLE project_settings
+	ADD COLUMN idle_window_ms        bigint CHECK (idle_window_ms >= 1000),
+	ADD COLUMN block_window_ms       bigint CHECK (block_window_ms >= 1000),
+	ADD COLUMN review_idle_window_ms bigint CHECK (review_idle_window_ms >= 1000);
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a
