@@ -10,6 +10,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
 )
@@ -31,52 +32,189 @@ func (e *env) boardCmd() *cobra.Command {
 }
 
 func (e *env) boardCapCmd() *cobra.Command {
-	var stations []string
+	var (
+		stations []string
+		windows  [3]string // idle, block, review idle: "" when not given
+	)
 	c := &cobra.Command{
-		Use:   "cap PROJECT CONCURRENCY",
-		Short: "Set a shared board's own cap for a project, which every station obeys",
+		Use:   "cap PROJECT [CONCURRENCY]",
+		Short: "Show or set a shared board's own settings for a project, which every station obeys",
 		Long: `Set a shared board's own settings for a project: at most CONCURRENCY
 sessions across all stations (each station's config.toml may only narrow
 it), and with --stations only those stations run it. CONCURRENCY 0 with no
---stations removes the board's settings.`,
+--stations and no window removes the board's settings.
+
+The watchdog windows (--idle-window, --block-window, --review-idle-window)
+are the team's floor for the project: every station waits at least this
+long before it nudges a silent session, and after the nudge before it
+blocks it; a station's config.toml may lengthen a window, never shorten
+it. A window not given is kept; 0 removes it. With PROJECT alone and no
+flags, cap prints the project's settings.`,
 		Example: `  buildstation board cap web 2
-  buildstation board cap web 3 --stations buildbox,laptop`,
-		Args: positional(2, 2),
-		RunE: func(_ *cobra.Command, args []string) error { return e.boardCap(args[0], args[1], stations) },
+  buildstation board cap web 3 --stations buildbox,laptop
+  buildstation board cap web 2 --idle-window 15m --review-idle-window 30m
+  buildstation board cap web --block-window 10m
+  buildstation board cap web`,
+		Args: positional(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			conc := ""
+			if len(args) == 2 {
+				conc = args[1]
+			}
+			return e.boardCap(args[0], conc, stations, c.Flags().Changed("stations"), windows)
+		},
 	}
 	c.Flags().StringSliceVar(&stations, "stations", nil, "the stations that may run the project (default: any)")
+	c.Flags().StringVar(&windows[0], "idle-window", "", "the least silence before any station nudges (0 removes it)")
+	c.Flags().StringVar(&windows[1], "block-window", "", "the least silence after the nudge before any station blocks (0 removes it)")
+	c.Flags().StringVar(&windows[2], "review-idle-window", "", "the idle window's floor for review sessions (0 removes it)")
 	return c
 }
 
-func (e *env) boardCap(project, conc string, stations []string) error {
-	n, err := strconv.Atoi(conc)
-	if err != nil || n < 0 {
-		return usagef("concurrency %q is not a whole number of sessions; pass 0 or more", conc)
+// windowFlags are the window flags' names, in the order boardCapCmd keeps
+// them.
+var windowFlags = [3]string{"idle-window", "block-window", "review-idle-window"}
+
+func (e *env) boardCap(project, conc string, stations []string, stationsGiven bool, windows [3]string) error {
+	n := -1 // not given: keep the board's
+	if conc != "" {
+		var err error
+		n, err = strconv.Atoi(conc)
+		if err != nil || n < 0 {
+			return usagef("concurrency %q is not a whole number of sessions; pass 0 or more", conc)
+		}
+	}
+	if n < 0 && stationsGiven {
+		return usagef("--stations goes with CONCURRENCY: pass 0 for no cap (buildstation board cap %s 0 --stations A,B)", project)
+	}
+	var set [3]*time.Duration
+	for i, w := range windows {
+		if w == "" {
+			continue
+		}
+		d, err := time.ParseDuration(w)
+		if w == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d != 0 && d < time.Second {
+			return usagef("--%s %q is not a window; use Go durations like \"90s\" or \"15m\", from 1s up, or 0 to remove the board's", windowFlags[i], w)
+		}
+		set[i] = &d
 	}
 	_, cfg, err := e.boardConfig()
 	if err != nil {
 		return err
 	}
 	if !cfg.Shared() {
-		return usagef("board cap is for a shared board; this home's board is station.db, where the project's concurrency in config.toml is the cap")
+		return usagef("board cap is for a shared board; this home's board is station.db, where config.toml's concurrency and windows are the project's")
 	}
-	if err := pgstore.SetProjectCap(e.ctx, cfg.Board, pgstore.ProjectCap{Project: project, Concurrency: n, Stations: stations}); err != nil {
-		return err
-	}
-	if n == 0 && len(stations) == 0 {
-		fmt.Fprintf(e.stdout, "project %s: no board cap; each station's config decides\n", textsafe.Line(project))
+	if n < 0 && set == [3]*time.Duration{} {
+		caps, err := pgstore.ProjectCaps(e.ctx, cfg.Board)
+		if err != nil {
+			return err
+		}
+		c := pgstore.ProjectCap{Project: project}
+		for _, have := range caps {
+			if have.Project == project {
+				c = have
+			}
+		}
+		e.printCap(c)
 		return nil
 	}
-	if n > 0 {
-		fmt.Fprintf(e.stdout, "project %s: at most %d sessions across all stations", textsafe.Line(project), n)
-	} else {
-		fmt.Fprintf(e.stdout, "project %s: as many sessions as each station's config allows", textsafe.Line(project))
+	c, err := pgstore.UpdateProjectCap(e.ctx, cfg.Board, project, func(c *pgstore.ProjectCap) {
+		if n >= 0 {
+			c.Concurrency, c.Stations = n, stations
+			if n == 0 && len(stations) == 0 && set == [3]*time.Duration{} {
+				// The documented way to remove the board's settings.
+				*c = pgstore.ProjectCap{Project: c.Project}
+			}
+		}
+		for i, w := range []*time.Duration{&c.IdleWindow, &c.BlockWindow, &c.ReviewIdleWindow} {
+			if set[i] != nil {
+				*w = *set[i]
+			}
+		}
+	})
+	if err != nil {
+		return err
 	}
-	if len(stations) > 0 {
-		fmt.Fprintf(e.stdout, ", on %s", textsafe.Line(strings.Join(stations, ", ")))
+	e.printCap(c)
+	return nil
+}
+
+// printCap says a project's settings on the board: its cap, then its
+// windows when it has any.
+func (e *env) printCap(c pgstore.ProjectCap) {
+	name := textsafe.Line(c.Project)
+	switch {
+	case c.Concurrency == 0 && len(c.Stations) == 0 && c.Windows() == supervisor.BoardWindows{}:
+		fmt.Fprintf(e.stdout, "project %s: no board cap; each station's config decides\n", name)
+		return
+	case c.Concurrency > 0:
+		fmt.Fprintf(e.stdout, "project %s: at most %d sessions across all stations", name, c.Concurrency)
+	default:
+		fmt.Fprintf(e.stdout, "project %s: as many sessions as each station's config allows", name)
+	}
+	if len(c.Stations) > 0 {
+		fmt.Fprintf(e.stdout, ", on %s", textsafe.Line(strings.Join(c.Stations, ", ")))
 	}
 	fmt.Fprintln(e.stdout)
-	return nil
+	if w := capWindows(c); w != "" {
+		fmt.Fprintf(e.stdout, "project %s: watchdog windows %s (every station waits at least this long)\n", name, w)
+	}
+}
+
+// capWindows writes a project's board windows as config.toml names them:
+// "idle_window 15m, review_idle_window 30m"; empty when it has none.
+func capWindows(c pgstore.ProjectCap) string {
+	var parts []string
+	for _, w := range []struct {
+		key string
+		d   time.Duration
+	}{{"idle_window", c.IdleWindow}, {"block_window", c.BlockWindow}, {"review_idle_window", c.ReviewIdleWindow}} {
+		if w.d > 0 {
+			parts = append(parts, w.key+" "+shortDur(w.d))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortDur writes a window as a person would: "15m", "1h30m", "90s".
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// capJSON is a project's board settings in board status --json.
+type capJSON struct {
+	Project          string   `json:"project"`
+	Concurrency      int      `json:"concurrency,omitempty"`
+	Stations         []string `json:"stations,omitempty"`
+	IdleWindow       string   `json:"idle_window,omitempty"`
+	BlockWindow      string   `json:"block_window,omitempty"`
+	ReviewIdleWindow string   `json:"review_idle_window,omitempty"`
+}
+
+func capsJSON(caps []pgstore.ProjectCap) []capJSON {
+	out := make([]capJSON, 0, len(caps))
+	str := func(d time.Duration) string {
+		if d <= 0 {
+			return ""
+		}
+		return shortDur(d)
+	}
+	for _, c := range caps {
+		out = append(out, capJSON{Project: c.Project, Concurrency: c.Concurrency, Stations: c.Stations,
+			IdleWindow: str(c.IdleWindow), BlockWindow: str(c.BlockWindow), ReviewIdleWindow: str(c.ReviewIdleWindow)})
+	}
+	return out
 }
 
 // The board verbs open the board config.toml names themselves, not through
@@ -108,8 +246,20 @@ func (e *env) boardStatus(asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	var caps []pgstore.ProjectCap
+	if r.Kind == "postgres" {
+		if caps, err = pgstore.ProjectCaps(e.ctx, cfg.Board); err != nil {
+			return err
+		}
+	}
 	if asJSON {
-		return printJSON(e.stdout, r)
+		if r.Kind != "postgres" {
+			return printJSON(e.stdout, r)
+		}
+		return printJSON(e.stdout, struct {
+			boardopen.Report
+			Projects []capJSON `json:"projects"`
+		}{r, capsJSON(caps)})
 	}
 	fmt.Fprintf(e.stdout, "%s: schema version %d", describeBoard(r), r.Version)
 	if r.Integrity != "" {
@@ -118,6 +268,9 @@ func (e *env) boardStatus(asJSON bool) error {
 	fmt.Fprintln(e.stdout)
 	if r.Kind != "postgres" {
 		return nil
+	}
+	for _, c := range caps {
+		e.printCap(c)
 	}
 	if len(r.Stations) == 0 {
 		fmt.Fprintf(e.stdout, "no live stations (none renewed within the lease, %s)\n", cfg.Lease)
