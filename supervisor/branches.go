@@ -20,10 +20,17 @@ import (
 // task is pinned to the station that holds its work (Pinner): no other
 // station claims it.
 
-// pushTimeout bounds one fetch or push of a task's branches: a remote that
-// does not answer must not hold a requeue for long, nor leave pushes
-// running forever.
-const pushTimeout = 2 * time.Minute
+// pushTimeout bounds one push of a task's branches: a remote that does not
+// answer must not hold a requeue for long, nor leave pushes running
+// forever. fetchTimeout bounds a fetch, which the scheduler waits for
+// before a session starts.
+const (
+	pushTimeout  = 2 * time.Minute
+	fetchTimeout = 30 * time.Second
+)
+
+// progressPrefix starts the why of an agent's progress report.
+const progressPrefix = "progress: "
 
 // pushes runs at most one push per task at a time; a push asked for
 // meanwhile runs once more after it, so the newest work always goes.
@@ -176,7 +183,7 @@ func (st *Station) syncBranches(ctx context.Context, p config.Project, task Task
 	if ws == nil {
 		return "", ""
 	}
-	sctx, cancel := context.WithTimeout(ctx, pushTimeout)
+	sctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	s, err := ws.Sync(sctx, p, task.ID)
 	cancel()
 	switch {

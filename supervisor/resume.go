@@ -24,7 +24,7 @@ func (st *Station) resume(ctx context.Context, t Task, elsewhere string) ([]stri
 	if ws == nil || !ok {
 		return notes, nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, pushTimeout)
+	sctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	synced, err := ws.Sync(sctx, p, t.ID)
 	cancel()
 	if err != nil {

@@ -557,7 +557,7 @@ func (st *Station) AgentProgress(ctx context.Context, id, message string) error 
 	if message == "" {
 		return Invalidf("progress needs a message saying what you are doing")
 	}
-	return s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: "progress: " + message})
+	return s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: progressPrefix + message})
 }
 
 // AgentStatus sets whether the agent is working or reviewing.

@@ -632,9 +632,10 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 			s.why = c.text
 		}
 		s.apply(c.input, now)
-		if c.input == inReport || c.input == inWaiting {
-			// The agent reported progress or ended its turn: a moment it
-			// has likely just committed. Pushed in the background.
+		if c.input == inWaiting || strings.HasPrefix(c.text, progressPrefix) {
+			// The agent ended its turn or reported progress: a moment it
+			// has likely just committed (not every tool call: too often).
+			// Pushed in the background.
 			s.st.checkpoint(s.spec)
 		}
 	case cmdSettings:
