@@ -72,6 +72,15 @@ func (c *console) write(p []byte, now time.Time) {
 	c.mu.Unlock()
 }
 
+// restore puts back what an adopted session's transcript ends with, so its
+// console shows the last screens again at once, and when that was written.
+func (c *console) restore(tail []byte, lastOutput time.Time) {
+	c.mu.Lock()
+	c.appendRing(tail)
+	c.mu.Unlock()
+	c.lastOutput.Store(lastOutput.UnixNano())
+}
+
 func (c *console) appendRing(p []byte) {
 	if len(p) >= ringSize {
 		c.buf = append(c.buf[:0], p[len(p)-ringSize:]...)

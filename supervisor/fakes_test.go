@@ -2,10 +2,12 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -155,6 +157,19 @@ type fakeProc struct {
 	exited chan int
 	once   sync.Once
 	stops  int
+	// stuck, once set by stick, holds every Write until the terminal is
+	// closed: an agent that never reads its input. inWrite counts the
+	// writes held now, each a goroutine.
+	stuck   chan struct{}
+	closed  bool
+	inWrite atomic.Int32
+}
+
+// stick makes the terminal stop taking input.
+func (p *fakeProc) stick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stuck = make(chan struct{})
 }
 
 func newFakeProc(spec SpawnSpec, pid int) *fakeProc {
@@ -165,6 +180,15 @@ func newFakeProc(spec SpawnSpec, pid int) *fakeProc {
 func (p *fakeProc) Read(b []byte) (int, error) { return p.outR.Read(b) }
 
 func (p *fakeProc) Write(b []byte) (int, error) {
+	p.inWrite.Add(1)
+	defer p.inWrite.Add(-1)
+	p.mu.Lock()
+	stuck := p.stuck
+	p.mu.Unlock()
+	if stuck != nil {
+		<-stuck
+		return 0, errors.New("write /dev/ptmx: file already closed")
+	}
 	p.mu.Lock()
 	p.writes = append(p.writes, string(b))
 	p.mu.Unlock()
@@ -203,7 +227,15 @@ func (p *fakeProc) Stop(time.Duration) error {
 	return nil
 }
 
-func (p *fakeProc) Close() error { return nil }
+func (p *fakeProc) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stuck != nil && !p.closed {
+		close(p.stuck)
+	}
+	p.closed = true
+	return nil
+}
 
 func (p *fakeProc) Writes() []string {
 	p.mu.Lock()

@@ -222,8 +222,13 @@ func (st *Station) Send(ctx context.Context, id, text string) error {
 	if err != nil {
 		return err
 	}
-	return s.send(ctx, command{kind: cmdSend, text: text})
+	// Sent is typed: a healthy terminal takes it at once. One whose agent
+	// does not read keeps it queued, and the caller is not kept waiting.
+	return s.sendWithin(ctx, command{kind: cmdSend, text: text}, time.After(sendPatience))
 }
+
+// sendPatience is how long Send waits to see its text typed.
+const sendPatience = 2 * time.Second
 
 // Nudge types the nudge into a session now.
 func (st *Station) Nudge(ctx context.Context, id string) error {
@@ -257,7 +262,7 @@ func (st *Station) Attach(id string) (*Attachment, error) {
 	return &Attachment{
 		Replay: replay,
 		Output: v.c,
-		Input:  s.proc,
+		Input:  consoleKeys{s},
 		Resize: s.proc.Resize,
 		Close: func() {
 			if once.CompareAndSwap(false, true) {

@@ -118,6 +118,7 @@ const (
 	cmdEnd                     // end the session; the task was settled elsewhere
 	cmdSettings                // the project's settings changed: new windows apply now
 	cmdMCPReady                // the agent listed the station's MCP tools
+	cmdKeys                    // a person's keys from a console: text, raw
 )
 
 var sessionSeq atomic.Int64
@@ -129,6 +130,7 @@ type session struct {
 	st   *Station
 	proc Proc
 	con  *console
+	keys *typist // the one writer into the terminal
 	log  *slog.Logger
 	seq  int64 // start order, for listing
 	// backend names the Spawner that started it ("pty", "tmux").
@@ -153,7 +155,6 @@ type session struct {
 	armedWall time.Time // the wall clock then, to notice a laptop sleep
 	nudgedAt  time.Time
 	echoUntil time.Time
-	enterC    <-chan time.Time
 	// promptC fires when the first prompt is to be typed; promptDue is
 	// true until it was.
 	promptC   <-chan time.Time
@@ -175,9 +176,11 @@ type session struct {
 }
 
 func newSession(st *Station, spec sessionSpec, proc Proc, con *console, base SessionState) *session {
+	log := st.log.With("session", spec.ID, "task", spec.TaskID)
 	s := &session{
 		spec: spec, st: st, proc: proc, con: con,
-		log:        st.log.With("session", spec.ID, "task", spec.TaskID),
+		keys:       newTypist(proc, &con.echo, log),
+		log:        log,
 		cmds:       make(chan command, 16),
 		activity:   make(chan struct{}, 1),
 		readerDone: make(chan struct{}),
@@ -242,6 +245,7 @@ func (s *session) run(ctx context.Context) outcome {
 		s.wd.State = s.wd.Base
 	}
 	go s.readLoop()
+	go s.keys.run(s.done)
 	s.st.observe(s.target())
 	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
 	defer s.timer.Stop()
@@ -273,9 +277,6 @@ func (s *session) run(ctx context.Context) outcome {
 			}
 		case <-s.timer.C:
 			s.onDeadline(ctx)
-		case <-s.enterC:
-			s.enterC = nil
-			s.write("\r")
 		case <-s.promptC:
 			s.typePrompt(time.Now())
 		case c := <-s.cmds:
@@ -482,7 +483,7 @@ func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
 	text := renderNudge(s.spec, s.st.layers(), s.con.lastLiveAt(), now, s.evidence) + s.st.gateNote(s.spec)
-	s.typeText(text, now)
+	s.typeText(text, now, nil)
 	s.st.judgeHead(s.spec)
 	if s.silentSince.IsZero() {
 		s.log.Info("nudged", "silent_since", "no output yet")
@@ -510,55 +511,46 @@ func (s *session) typePrompt(now time.Time) {
 		s.log.Warn("the agent did not list the station's MCP tools in time; typing its prompt anyway", "waited", promptWait)
 	}
 	s.log.Info("typing the prompt", "bytes", len(s.spec.Prompt))
-	// One writer for text and Enter: a long prompt takes the agent a while
-	// to read, and an Enter written meanwhile by another goroutine could
-	// land inside it.
-	text := s.spec.Prompt
+	// Its Enter follows the text once the agent has read it all: a long
+	// prompt takes a while to read.
 	s.echoUntil = now.Add(enterDelay + echoGrace)
-	go func() {
-		if _, err := io.WriteString(s.proc, text); err != nil {
-			s.log.Warn("type the prompt", "err", err)
-			return
-		}
-		select {
-		case <-time.After(enterDelay):
-		case <-s.done:
-			return
-		}
-		if _, err := io.WriteString(s.proc, "\r"); err != nil {
-			s.log.Warn("type the prompt's Enter", "err", err)
-		}
-	}()
+	s.keys.add(keys{text: s.spec.Prompt, enter: enterDelay})
 	s.arm(now)
 }
 
-// typeText writes text now and Enter after enterDelay. The text is one
-// line with no control characters: a carriage return in a task title or a
-// program's request would submit a line of its own (and in Claude Code a
-// line starting with "!" runs a shell command); the only Enter is ours.
-func (s *session) typeText(text string, now time.Time) {
+// typeText types text, then Enter enterDelay after it; false when the
+// terminal's backlog is full. The text is one line with no control
+// characters: a carriage return in a task title or a program's request
+// would submit a line of its own (and in Claude Code a line starting with
+// "!" runs a shell command); the only Enter is ours.
+func (s *session) typeText(text string, now time.Time, written chan<- error) bool {
 	s.echoUntil = now.Add(enterDelay + echoGrace)
-	s.write(textsafe.Typed(text))
-	s.enterC = time.After(enterDelay)
+	return s.keys.add(keys{text: textsafe.Typed(text), echo: true, enter: enterDelay, written: written})
 }
 
-func (s *session) write(text string) {
-	// Before the write: the echo may come back before it returns.
-	s.con.echo.typed(text)
-	// A PTY's input buffer holds a few KiB; the agent reading it is not our
-	// business, but we must not hang the loop on an agent that never reads.
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if _, err := io.WriteString(s.proc, text); err != nil {
-			s.log.Warn("type into session", "err", err)
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		s.log.Warn("typing into the session is stuck; the agent does not read its input")
+// typeCommand queues what a send (typed as the station types) or a
+// console (a person's keys, as they are) asks to type; the typist answers
+// c once the text is written.
+func (s *session) typeCommand(c command, now time.Time) error {
+	if s.wd.State == SessEnded {
+		return Conflictf("session %s has ended", s.spec.ID)
 	}
+	queued := false
+	if c.kind == cmdSend {
+		queued = s.typeText(c.text, now, c.reply)
+	} else {
+		queued = s.keys.add(keys{text: c.text, written: c.reply})
+	}
+	if !queued {
+		return s.notReading()
+	}
+	return nil
+}
+
+// notReading is the answer to typing into a session whose terminal takes
+// nothing more.
+func (s *session) notReading() error {
+	return Conflictf("session %s does not read its input (what was typed before is still waiting); it may be wedged: look at its console, or block it", s.spec.ID)
 }
 
 // blockReason says why the watchdog gave up, naming the heuristic, the
@@ -606,12 +598,10 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 	now := time.Now()
 	var err error
 	switch c.kind {
-	case cmdSend:
-		if s.wd.State == SessEnded {
-			err = Conflictf("session %s has ended", s.spec.ID)
-			break
+	case cmdSend, cmdKeys:
+		if err = s.typeCommand(c, now); err == nil {
+			return outcome{}, false // the typist answers once the text is written
 		}
-		s.typeText(c.text, now)
 	case cmdNudge:
 		if s.wd.State == SessNeedsPermission {
 			err = Conflictf("session %s waits on a permission dialog and an Enter would approve it; open its console and answer it yourself", s.spec.ID)
@@ -710,6 +700,12 @@ func (s *session) detach() {
 
 // send delivers a command and waits for its answer, unless the session ends.
 func (s *session) send(ctx context.Context, c command) error {
+	return s.sendWithin(ctx, c, nil)
+}
+
+// sendWithin is send that waits for the answer only until patience fires
+// (nil: no limit), then takes the delivered command as done.
+func (s *session) sendWithin(ctx context.Context, c command, patience <-chan time.Time) error {
 	c.reply = make(chan error, 1)
 	select {
 	case s.cmds <- c:
@@ -722,6 +718,8 @@ func (s *session) send(ctx context.Context, c command) error {
 	case err := <-c.reply:
 		return err
 	case <-s.done:
+		return nil
+	case <-patience:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -301,13 +301,7 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	}
 	s := st.newSession(p, task, r.Kind, r.ID, ws, r.Token, proc, transcript)
 	s.backend, s.resumeFrom = r.Backend, lastOutput
-	// The console shows the last screens again at once.
-	if tail := readTail(transcript, ringSize); len(tail) > 0 {
-		s.con.mu.Lock()
-		s.con.appendRing(tail)
-		s.con.mu.Unlock()
-	}
-	s.con.lastOutput.Store(lastOutput.UnixNano())
+	s.con.restore(readTail(transcript, ringSize), lastOutput)
 	st.register(ctx, s, r.StartedAt)
 	st.log.Info("adopted a session that outlived the station", "session", r.ID, "task", r.TaskID, "silent_since", lastOutput)
 	return true

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -16,8 +17,10 @@ const transcriptBacklog = 8 << 20
 // once; one goroutine writes what gathered in large writes. A disk slower
 // than the agent must not stall the reader (the agent would block on its
 // terminal and look idle), so when the backlog is full a chunk is dropped
-// and counted instead; the count is logged when the transcript closes. A
-// failed write (full disk) is said once and the transcript stops.
+// and counted instead: the transcript says where output is missing and how
+// much (gapNote), and the log says so at the first drop and when the
+// transcript closes. A failed write (full disk) is said once and the
+// transcript stops.
 type transcriptWriter struct {
 	f   io.WriteCloser
 	log *slog.Logger
@@ -26,6 +29,7 @@ type transcriptWriter struct {
 	pending []byte
 	spare   []byte
 	closing bool
+	gap     int // bytes dropped since the last chunk kept, not yet noted
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -53,12 +57,14 @@ func (w *transcriptWriter) Write(p []byte) (int, error) {
 	}
 	w.mu.Lock()
 	if len(w.pending)+len(p) > w.limit {
+		w.gap += len(p)
 		w.mu.Unlock()
 		if w.dropped.Add(int64(len(p))) == int64(len(p)) {
 			w.log.Warn("transcript write is behind the agent; dropping output from the transcript (the console keeps it)")
 		}
 		return len(p), nil
 	}
+	w.noteGapLocked()
 	w.pending = append(w.pending, p...)
 	w.mu.Unlock()
 	select {
@@ -66,6 +72,21 @@ func (w *transcriptWriter) Write(p []byte) (int, error) {
 	default:
 	}
 	return len(p), nil
+}
+
+// noteGapLocked puts the note of a gap where the dropped output was. It
+// may take the backlog a line past its limit.
+func (w *transcriptWriter) noteGapLocked() {
+	if w.gap > 0 {
+		w.pending = append(w.pending, gapNote(w.gap)...)
+		w.gap = 0
+	}
+}
+
+// gapNote is what the transcript holds in place of n bytes it dropped: a
+// line of its own, so that `logs` shows it as one.
+func gapNote(n int) string {
+	return fmt.Sprintf("\r\n[buildstation: %d bytes of output missing here: the disk was slower than the agent]\r\n", n)
 }
 
 func (w *transcriptWriter) loop() {
@@ -102,6 +123,7 @@ func (w *transcriptWriter) loop() {
 func (w *transcriptWriter) Close() error {
 	w.mu.Lock()
 	w.closing = true
+	w.noteGapLocked()
 	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:
