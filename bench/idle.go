@@ -136,9 +136,9 @@ concurrency = 400
 	sock := filepath.Join(home, "tmux.sock")
 	roots := func() []int {
 		if backend != "tmux" {
-			return []int{st.pid()}
+			return []int{st.PID()}
 		}
-		pids := descendants(st.pid(), tmuxHelper)
+		pids := descendants(st.PID(), tmuxHelper)
 		out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
 		if server, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && server > 0 {
 			pids = append(pids, descendants(server, tmuxHelper)...)

@@ -4,33 +4,31 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
+	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
 
-// station is a real `buildstation daemon` subprocess on its own home.
+// station is a real `buildstation daemon` subprocess on its own home (the
+// e2e suites' harness runs it), with an API client.
 type station struct {
-	home   string
-	cmd    *exec.Cmd
+	*rig.Daemon
 	c      *api.Client
-	done   chan struct{}
 	Ready  time.Duration // from exec to the first answered status
 	logOut *os.File
 }
 
 // env is what the station and its sessions see: the binary under test
-// first on PATH, so projects may run `buildstation fake-agent`.
-func env(home string) []string {
-	return append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home)
-}
+// first on PATH, so projects may run `buildstation fake-agent`, and a
+// cache folder beside the home for the sessions' own files.
+func env(home string) []string { return rig.Env(bin, home) }
 
 // newHome makes a home with config.toml.
 func newHome(name, cfg string) (string, error) {
@@ -61,58 +59,36 @@ func endTmux(home string) {
 	_ = c.Run()
 }
 
-// startStation runs the daemon on home and waits until status answers.
+// startStation runs the daemon on home and waits until status answers,
+// timing it: every 2 ms, as start-up is one of the figures.
 func startStation(home string) (*station, error) {
 	_ = os.Remove(filepath.Join(home, "station.json")) // never dial a stale one
 	out, err := os.OpenFile(filepath.Join(home, "daemon.out"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	s := &station{home: home, done: make(chan struct{}), logOut: out}
-	s.cmd = exec.Command(bin, "daemon", "--home", home)
-	s.cmd.Env = env(home)
-	s.cmd.Stdout, s.cmd.Stderr = out, out
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	t0 := time.Now()
-	if err := s.cmd.Start(); err != nil {
+	d, err := rig.StartDaemon(bin, home, env(home), out)
+	if err != nil {
+		out.Close()
 		return nil, err
 	}
-	go func() { _ = s.cmd.Wait(); close(s.done) }()
-	deadline := t0.Add(30 * time.Second)
-	for {
-		if c, err := api.Dial(home); err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			_, err = c.Status(ctx)
-			cancel()
-			if err == nil {
-				s.Ready, s.c = time.Since(t0), c
-				return s, nil
-			}
-		}
-		select {
-		case <-s.done:
-			return nil, fmt.Errorf("station on %s exited before it answered; see %s", home, out.Name())
-		default:
-		}
-		if time.Now().After(deadline) {
-			s.stop()
-			return nil, fmt.Errorf("station on %s did not answer in 30s", home)
-		}
-		time.Sleep(2 * time.Millisecond)
+	s := &station{Daemon: d, logOut: out}
+	if err := d.WaitReady(30*time.Second, 2*time.Millisecond); err != nil {
+		s.stop()
+		return nil, fmt.Errorf("%w; see %s", err, out.Name())
 	}
+	s.Ready = time.Since(t0)
+	if s.c, err = api.Dial(home); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
 }
-
-func (s *station) pid() int { return s.cmd.Process.Pid }
 
 // stop ends the station politely (it ends its sessions), then for good.
 func (s *station) stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(20 * time.Second):
-		_ = syscall.Kill(-s.pid(), syscall.SIGKILL)
-		<-s.done
-	}
+	s.StopWithin(20 * time.Second)
 	s.logOut.Close()
 }
 
@@ -131,54 +107,47 @@ func (s *station) addTasks(project string, n int) ([]string, error) {
 
 // waitSessions waits until want sessions run and none printed for quiet.
 func (s *station) waitSessions(want int, quiet, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
+	return testwait.Poll(timeout, fmt.Sprintf("%d sessions to settle", want), func() error {
 		ss, err := s.c.Sessions(context.Background())
-		if err == nil && len(ss) >= want {
-			calm := true
-			for _, x := range ss {
-				if x.LastOutputAt.IsZero() || time.Since(x.LastOutputAt) < quiet {
-					calm = false
-				}
-			}
-			if calm {
-				return nil
+		if err != nil {
+			return err
+		}
+		if len(ss) < want {
+			return fmt.Errorf("%d sessions", len(ss))
+		}
+		for _, x := range ss {
+			if x.LastOutputAt.IsZero() || time.Since(x.LastOutputAt) < quiet {
+				return fmt.Errorf("session %s printed within %s", x.ID, quiet)
 			}
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%d sessions of %d settled after %s (%v)", len(ss), want, timeout, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
-// waitTasks waits until every task is in a final or blocked column.
+// waitState waits until every task of ids is in state, and returns them.
 func (s *station) waitState(ids []string, state supervisor.TaskState, timeout time.Duration) ([]supervisor.Task, error) {
 	want := map[string]bool{}
 	for _, id := range ids {
 		want[id] = true
 	}
-	deadline := time.Now().Add(timeout)
-	for {
+	var got []supervisor.Task
+	err := testwait.Poll(timeout, fmt.Sprintf("%d tasks %s", len(ids), state), func() error {
 		ts, err := s.c.Tasks(context.Background(), supervisor.TaskFilter{State: state})
-		if err == nil {
-			var got []supervisor.Task
-			for _, t := range ts {
-				if want[t.ID] {
-					got = append(got, t)
-				}
-			}
-			if len(got) == len(ids) {
-				return got, nil
-			}
-			if time.Now().After(deadline) {
-				return got, fmt.Errorf("%d of %d tasks %s after %s", len(got), len(ids), state, timeout)
-			}
-		} else if time.Now().After(deadline) {
-			return nil, errors.Join(fmt.Errorf("tasks not %s after %s", state, timeout), err)
+		if err != nil {
+			return err
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		got = got[:0]
+		for _, t := range ts {
+			if want[t.ID] {
+				got = append(got, t)
+			}
+		}
+		if len(got) < len(ids) {
+			return fmt.Errorf("%d of them", len(got))
+		}
+		return nil
+	})
+	return got, err
 }
 
 func contextBG() context.Context { return context.Background() }

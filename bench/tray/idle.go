@@ -15,6 +15,7 @@ import (
 
 	fyneapp "fyne.io/fyne/v2/app"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -49,24 +50,18 @@ func benchIdle(trayBin string, dur time.Duration) error {
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		return err
 	}
-	station := exec.Command(trayBin, "daemon", "--home", home)
-	station.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := station.Start(); err != nil {
-		return err
-	}
-	defer stopGroup(station)
-	cl, err := dial(home)
+	cl, stop, err := startStation(trayBin, home)
 	if err != nil {
 		return err
 	}
+	defer stop()
 	ctx := t0ctx()
 	for i := range 10 {
 		if _, err := cl.AddTask(ctx, supervisor.NewTask{Project: "idle", Title: fmt.Sprintf("idle %d", i), Body: "script: heartbeat 5s forever"}); err != nil {
 			return fmt.Errorf("add an idle task: %w", err)
 		}
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	if err := testwait.Poll(60*time.Second, "10 live sessions", func() error {
 		ss, _ := cl.Sessions(ctx)
 		live := 0
 		for _, s := range ss {
@@ -74,13 +69,12 @@ func benchIdle(trayBin string, dur time.Duration) error {
 				live++
 			}
 		}
-		if live >= 10 {
-			break
+		if live < 10 {
+			return fmt.Errorf("%d started", live)
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("only %d of 10 sessions started", live)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return nil
+	}); err != nil {
+		return err
 	}
 	env := append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS="+bus)
 	progress("tray idle with 10 live sessions for %s", dur)

@@ -23,7 +23,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -31,6 +30,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/app"
+	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 )
@@ -205,20 +206,14 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		return err
 	}
-	station := exec.Command(bin, "daemon", "--home", home)
-	station.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	station.Stdout, station.Stderr = nil, nil
-	if err := station.Start(); err != nil {
-		return fmt.Errorf("start the station: %w", err)
-	}
-	var stopped sync.Once
-	stop := func() { stopped.Do(func() { stopGroup(station) }) }
-	atExit = append(atExit, stop)
-	defer stop()
-	cl, err := dial(home)
+	cl, stopStation, err := startStation(bin, home)
 	if err != nil {
 		return err
 	}
+	var stopped sync.Once
+	stop := func() { stopped.Do(stopStation) }
+	atExit = append(atExit, stop)
+	defer stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	task, err := cl.AddTask(ctx, supervisor.NewTask{Project: "flood", Title: "Print 1 MB/s of ANSI"})
@@ -266,18 +261,24 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	return runErr
 }
 
-func dial(home string) (*api.Client, error) {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		cl, err := api.Dial(home)
-		if err == nil {
-			return cl, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("the station did not answer: %w", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+// startStation runs `bin daemon` on home (the e2e suites' harness) until
+// its API answers, and returns a client and how to stop it.
+func startStation(bin, home string) (*api.Client, func(), error) {
+	d, err := rig.StartDaemon(bin, home, os.Environ(), nil)
+	if err != nil {
+		return nil, nil, err
 	}
+	stop := func() { d.StopWithin(15 * time.Second) }
+	if err := d.WaitReady(30*time.Second, 100*time.Millisecond); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	cl, err := api.Dial(home)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return cl, stop, nil
 }
 
 func rowsContain(rows []widget.TextGridRow, s string) bool {
@@ -296,20 +297,16 @@ func rowsContain(rows []widget.TextGridRow, s string) bool {
 // measure runs the two phases: console closed (the baseline), then open.
 func measure(ctx context.Context, cl *api.Client, ui *app.UI, taskID string, dur time.Duration, stopFile string, frames, endSeen *atomic.Int64) ([]phase, error) {
 	var sessionID string
-	deadline := time.Now().Add(60 * time.Second)
-	for sessionID == "" {
-		ss, err := cl.Sessions(ctx)
-		if err == nil {
-			for _, s := range ss {
-				if s.TaskID == taskID && s.State != supervisor.SessEnded {
-					sessionID = s.ID
-				}
+	if err := testwait.Poll(60*time.Second, "the flood session to start", func() bool {
+		ss, _ := cl.Sessions(ctx)
+		for _, s := range ss {
+			if s.TaskID == taskID && s.State != supervisor.SessEnded {
+				sessionID = s.ID
 			}
 		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("the flood session did not start")
-		}
-		time.Sleep(200 * time.Millisecond)
+		return sessionID != ""
+	}); err != nil {
+		return nil, err
 	}
 	time.Sleep(2 * time.Second) // let the dashboard settle
 	progress("console closed for %s (baseline)", dur)

@@ -4,13 +4,11 @@ package rig
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,14 +18,12 @@ import (
 // Station is one `buildstation daemon` subprocess on a home, driven through
 // the CLI as a user or a script would.
 type Station struct {
-	T    *testing.T
-	Home string
-	Log  *Buffer // the daemon's stdout and stderr
+	*Daemon
+	T   *testing.T
+	Log *Buffer // the daemon's stdout and stderr
 
-	bin  string
-	env  []string
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the daemon has exited and been reaped
+	bin string
+	env []string
 }
 
 // WriteConfig writes cfg as config.toml in a fresh home.
@@ -63,75 +59,23 @@ func StartOn(t *testing.T, home string, more ...string) *Station {
 // agent; it stops at the test's cleanup.
 func Start(t *testing.T, bin, home string, env []string) *Station {
 	t.Helper()
-	s := &Station{T: t, Home: home, Log: &Buffer{}, bin: bin, env: env, done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "daemon", "--home", home)
-	s.cmd.Env = env
-	s.cmd.Stdout, s.cmd.Stderr = s.Log, s.Log
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := s.cmd.Start(); err != nil {
+	s := &Station{T: t, Log: &Buffer{}, bin: bin, env: env}
+	d, err := StartDaemon(bin, home, env, s.Log)
+	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = s.cmd.Wait(); close(s.done) }()
+	s.Daemon = d
 	t.Cleanup(s.Stop)
-	// A poll, not an event: nothing tells a client the API is up before it
-	// answers.
-	Eventually(t, 15*time.Second, func() bool {
-		if s.answers() {
-			return true
-		}
-		if !s.Running() {
-			t.Fatalf("station exited before it answered:\n%s", s.Log)
-		}
-		return false
-	}, "the station's API to answer", s.Log)
+	// Every 10 ms: a kill -9 test restarts the station often.
+	if err := d.WaitReady(15*time.Second, 10*time.Millisecond); err != nil {
+		t.Fatalf("%v:\n%s", err, s.Log)
+	}
 	return s
-}
-
-// answers reports whether the station's API answers a status call.
-func (s *Station) answers() bool {
-	c, err := api.Dial(s.Home)
-	if err != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_, err = c.Status(ctx)
-	return err == nil
-}
-
-// PID is the daemon's process id.
-func (s *Station) PID() int { return s.cmd.Process.Pid }
-
-// Running reports whether the daemon has not exited.
-func (s *Station) Running() bool {
-	select {
-	case <-s.done:
-		return false
-	default:
-		return true
-	}
 }
 
 // Stop ends the station politely (it ends its sessions), and kills its
 // whole group if it lingers.
-func (s *Station) Stop() {
-	if !s.Running() {
-		return
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(15 * time.Second):
-		_ = syscall.Kill(-s.PID(), syscall.SIGKILL)
-		<-s.done
-	}
-}
-
-// Kill9 kills the station with SIGKILL, as a crash would.
-func (s *Station) Kill9() {
-	_ = s.cmd.Process.Kill()
-	<-s.done
-}
+func (s *Station) Stop() { s.StopWithin(15 * time.Second) }
 
 // Client dials the running station's API, for reads; acts go through the
 // CLI, as a user's would.

@@ -5,7 +5,8 @@
 // Tests that wait on a clock fake time with testing/synctest instead; this
 // is for real processes, where there is no clock to advance.
 //
-// It is test support: only _test files and e2e/rig import it.
+// It is test support: only _test files, e2e/rig and the bench program
+// import it; nothing that ships does.
 package testwait
 
 import (
