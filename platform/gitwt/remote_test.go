@@ -192,3 +192,49 @@ func TestRemoteMissing(t *testing.T) {
 		t.Fatalf("Sync with a named remote missing: %v", err)
 	}
 }
+
+// A station whose worktree of the task was removed (the task finished
+// there once) takes another station's newer push: its branch moves to it,
+// its own commit the push lacks kept on -local, and the worktree is added
+// again at the push.
+func TestSyncMovesABranchWithoutWorktree(t *testing.T) {
+	t.Parallel()
+	ctx, _, a, b, pa, pb := twoStations(t, "")
+	wa, err := a.Prepare(ctx, pa, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitFile(t, wa.Dir, "a.txt", "a\n", "A's")
+	if _, err := a.Publish(ctx, pa, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	unpushed := commitFile(t, wa.Dir, "a.txt", "a2\n", "A's unpushed")
+	if err := a.Remove(ctx, pa, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Sync(ctx, pb, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := b.Prepare(ctx, pb, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := commitFile(t, wb.Dir, "b.txt", "b\n", "B's")
+	if _, err := b.Publish(ctx, pb, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.Sync(ctx, pa, "t1")
+	if err != nil || !s.Fetched || s.From != theirs || s.Saved != "bs/b1/t1-local" {
+		t.Fatalf("Sync on A = %+v, %v; want B's push, A's commit saved", s, err)
+	}
+	if got := rev(t, pa.Path, "rev-parse", "bs/b1/t1-local"); got != unpushed {
+		t.Fatalf("-local at %s, want A's unpushed %s", got, unpushed)
+	}
+	w, err := a.Prepare(ctx, pa, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head := rev(t, w.Dir, "rev-parse", "HEAD"); head != theirs {
+		t.Fatalf("A's new worktree at %s, want %s", head, theirs)
+	}
+}
