@@ -18,30 +18,36 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 )
 
-// A shared PostgreSQL board stops under a station: the tray's tooltip and
-// its menu's first line, read over D-Bus as a desktop's tray host reads
-// them, say "Board unreachable since HH:MM:SS, retrying" with the same
-// time `status` says; started again, the line goes.
+// A shared PostgreSQL board stops under a station while its agent works:
+// the agent completes all the same (the station queues the transitions),
+// the tray's tooltip and its menu's first line, read over D-Bus as a
+// desktop's tray host reads them, say "Board unreachable since HH:MM:SS,
+// retrying (N transitions queued)" with the same time `status` says;
+// started again, the line goes and the task is done.
 func TestTrayShowsSharedBoardOutage(t *testing.T) {
 	pg := newServer(t)
 	display := startXvfb(t)
 	bus := privateBus(t)
 	w := newWatcher(t, bus)
-	cfg := fmt.Sprintf("board = %q\nstation = \"buildbox\"\nlease = \"6s\"\n\n[[projects]]\nname = \"web\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\n",
+	cfg := fmt.Sprintf("board = %q\nstation = \"buildbox\"\nlease = \"30s\"\n\n[[projects]]\nname = \"web\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\n",
 		pg.url(), t.TempDir())
 	home := rig.WriteConfig(t, cfg)
 	s := rig.StartOn(t, home)
 	out := startTray(t, home, display, bus, "--hidden")
 
 	it := w.waitItem(t, 60*time.Second, out)
-	w.waitView(t, it, 60*time.Second, "a connected station", func(v view) bool {
-		return strings.Contains(v.Tooltip, "Working 0") && !strings.Contains(v.Tooltip, "unreachable")
+	id := s.AddTask("web", "Add /healthz", "print ready; read-prompt go?; complete added /healthz")
+	w.waitView(t, it, 60*time.Second, "a working session", func(v view) bool {
+		return strings.Contains(v.Tooltip, "Working 1") && !strings.Contains(v.Tooltip, "unreachable")
 	})
+	s.WaitTranscript(id, "go?", 30*time.Second)
 
 	pg.ctl(t, "stop", "-m", "fast")
-	away := w.waitView(t, it, 60*time.Second, "the board away", func(v view) bool {
+	s.Must("session", "send", id+".1", "yes") // the agent completes; the board is away
+	away := w.waitView(t, it, 60*time.Second, "the board away, with transitions queued", func(v view) bool {
 		return strings.HasPrefix(v.Tooltip, "Build Station: Board unreachable since ") &&
-			len(v.Menu) > 0 && strings.HasPrefix(v.Menu[0], "Board unreachable since ")
+			len(v.Menu) > 0 && strings.HasPrefix(v.Menu[0], "Board unreachable since ") &&
+			strings.HasSuffix(v.Menu[0], "transitions queued)")
 	})
 	t.Logf("while the board is away, the tooltip: %q; the menu's first line: %q", away.Tooltip, away.Menu[0])
 	since := regexp.MustCompile(`unreachable since (\d\d:\d\d:\d\d), retrying`)
@@ -51,15 +57,16 @@ func TestTrayShowsSharedBoardOutage(t *testing.T) {
 	if tray == nil || cli == nil || tray[1] != cli[1] {
 		t.Errorf("the tray says %q, status says %q: not the same words and time", away.Menu[0], status)
 	}
-	if !strings.Contains(away.Tooltip, "Working 0") {
+	if !strings.Contains(away.Tooltip, " — Working ") {
 		t.Errorf("the tooltip lost the counts while the board is away: %q", away.Tooltip)
 	}
 
 	pg.start(t)
-	w.waitView(t, it, 60*time.Second, "the board back", func(v view) bool {
+	w.waitView(t, it, 90*time.Second, "the board back", func(v view) bool {
 		return !strings.Contains(v.Tooltip, "unreachable") && strings.Contains(v.Tooltip, "Working 0") &&
 			len(v.Menu) > 0 && !strings.Contains(v.Menu[0], "unreachable")
 	})
+	s.WaitState(id, "done", 30*time.Second)
 }
 
 // server is a PostgreSQL server of the test's own (the shared one of
