@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/internal/fakeagent"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // runFakeAgent plays a script in place of an agent CLI: the demo's agents and
@@ -28,7 +28,7 @@ func runFakeAgent(ctx context.Context, args []string) int {
 	self, _ := os.Executable()
 	dir, _ := os.Getwd()
 	env := fakeagent.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Dir: dir, Self: self}
-	if c, err := api.FromEnv(); err == nil {
+	if c, err := client.FromEnv(); err == nil {
 		env.Reporter = reporter{c}
 	}
 	return fakeagent.Run(ctx, script, env)
@@ -65,7 +65,7 @@ func scriptFromPrompt(path string) (string, error) {
 }
 
 // reporter adapts the API client to the fake agent's Reporter.
-type reporter struct{ c *api.Client }
+type reporter struct{ c *client.Client }
 
 func (r reporter) Complete(ctx context.Context, s string) error { return r.c.AgentComplete(ctx, s) }
 func (r reporter) Block(ctx context.Context, s string) error    { return r.c.AgentBlock(ctx, s) }

@@ -16,7 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/buildstation/buildstation/platform/service"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -138,11 +139,11 @@ of your own, which needs none of this.`
 // stationState says whether a station answers on home: the part of
 // status no unit file or registry value can tell.
 func stationState(ctx context.Context, home string) string {
-	f, err := api.ReadStationFile(home)
+	f, err := apitype.ReadStationFile(home)
 	if err != nil {
 		return fmt.Sprintf("station on %s: not running (no station.json)", home)
 	}
-	c, err := api.Dial(home)
+	c, err := client.Dial(home)
 	if err == nil {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()

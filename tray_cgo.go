@@ -28,7 +28,7 @@ import (
 	"github.com/buildstation/buildstation/platform/notify"
 	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/platform/terminal"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -174,7 +174,7 @@ func serveTray(ctx context.Context, c trayConfig) int {
 		// none of its own, so none appears twice.
 		opts.Connect = func(ctx context.Context, first bool) (app.Client, error) {
 			cl, err := c.connect(ctx, first)
-			if ac, ok := cl.(*api.Client); ok {
+			if ac, ok := cl.(*client.Client); ok {
 				ac.ShowsNotices = true
 			}
 			return cl, err
@@ -262,7 +262,7 @@ func displayProblem() (msg string) {
 // answers, it starts one detached (it outlives the tray) and waits for it.
 func stationConnect(home string, log *slog.Logger) app.Connect {
 	return func(ctx context.Context, first bool) (app.Client, error) {
-		c, err := api.Dial(home)
+		c, err := client.Dial(home)
 		if err == nil || !first {
 			if err != nil {
 				return nil, err
@@ -312,7 +312,7 @@ func startInstalled(home string, log *slog.Logger) bool {
 func waitStation(ctx context.Context, home string, limit time.Duration) (app.Client, error) {
 	deadline := time.Now().Add(limit)
 	for {
-		c, err := api.Dial(home)
+		c, err := client.Dial(home)
 		if err == nil {
 			return c, nil
 		}

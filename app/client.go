@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-// Client is the part of the station's API the tray uses. *api.Client
+// Client is the part of the station's API the tray uses. *client.Client
 // satisfies it; tests hand in a fake.
 type Client interface {
 	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
@@ -23,14 +23,14 @@ type Client interface {
 	Pause(ctx context.Context, name, reason string) error
 	Resume(ctx context.Context, name string) error
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
-	Attach(ctx context.Context, id string) (*api.AttachConn, error)
+	Attach(ctx context.Context, id string) (*client.AttachConn, error)
 	// Transcript reads a session's output (from < 0: the end's last bytes);
 	// a task id picks its latest session.
 	Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error)
 	Events(ctx context.Context) (<-chan supervisor.Event, error)
 }
 
-var _ Client = (*api.Client)(nil)
+var _ Client = (*client.Client)(nil)
 
 // Connect returns a client for the running station, starting one first if
 // the caller's policy says so. It is called again whenever the event stream

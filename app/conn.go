@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // conn keeps the tray connected to the station: it dials, reads the board
@@ -279,7 +279,7 @@ func (s *state) setSessions(sessions []supervisor.SessionInfo) {
 // unreachable reports whether the station refused a read because its
 // shared board did not answer (503).
 func unreachable(err error) bool {
-	var ae *api.Error
+	var ae *apitype.Error
 	return errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable
 }
 

@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // Console rendering limits: at most ~30 frames a second however fast the
@@ -42,7 +42,7 @@ type console struct {
 	cancel context.CancelFunc
 	kick   chan struct{}
 	in     chan []byte // typed bytes, in order, for the writer goroutine
-	conn   atomic.Pointer[api.AttachConn]
+	conn   atomic.Pointer[client.AttachConn]
 	// live is set once the replay has been read: the emulator's answers
 	// to queries in the replay are stale and must not be typed into the
 	// session.
@@ -232,7 +232,7 @@ func (c *console) input(p []byte) {
 }
 
 // write types queued keys into the session, in order.
-func (c *console) write(ctx context.Context, conn *api.AttachConn) {
+func (c *console) write(ctx context.Context, conn *client.AttachConn) {
 	for {
 		select {
 		case <-ctx.Done():

@@ -9,7 +9,8 @@ import (
 	"sync"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // call is one recorded call on fakeClient.
@@ -48,7 +49,7 @@ func (f *fakeClient) away() error {
 	if f.board == nil || f.board.Reachable {
 		return nil
 	}
-	return &api.Error{Status: http.StatusServiceUnavailable, Message: "the shared board did not answer (board unreachable); the station keeps retrying, try again in a moment"}
+	return &apitype.Error{Status: http.StatusServiceUnavailable, Message: "the shared board did not answer (board unreachable); the station keeps retrying, try again in a moment"}
 }
 
 func newFake() *fakeClient {
@@ -167,7 +168,7 @@ func (f *fakeClient) Transcript(ctx context.Context, id string, from int64) (sup
 	return tr, nil
 }
 
-func (f *fakeClient) Attach(ctx context.Context, id string) (*api.AttachConn, error) {
+func (f *fakeClient) Attach(ctx context.Context, id string) (*client.AttachConn, error) {
 	return nil, errors.New("the fake has no consoles")
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // newTestUI makes a UI on Fyne's test app, connected to client without
@@ -303,7 +304,7 @@ func TestConsoleAttaches(t *testing.T) {
 	con := fake.AddConsole("s1", []byte("\x1b[1mhello\x1b[0m from the replay\r\n"))
 	srv := httptest.NewServer(api.NewServer(fake, "tok", nil).Handler())
 	defer srv.Close()
-	client := &api.Client{BaseURL: srv.URL, Token: "tok", HTTP: srv.Client()}
+	client := &client.Client{BaseURL: srv.URL, Token: "tok", HTTP: srv.Client()}
 	u := newTestUI(t, client, t0)
 	u.OpenConsole("s1")
 	c := u.consoles["s1"]

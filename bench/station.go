@@ -13,14 +13,14 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // station is a real `buildstation daemon` subprocess on its own home (the
 // e2e suites' harness runs it), with an API client.
 type station struct {
 	*rig.Daemon
-	c      *api.Client
+	c      *client.Client
 	Ready  time.Duration // from exec to the first answered status
 	logOut *os.File
 }
@@ -79,7 +79,7 @@ func startStation(home string) (*station, error) {
 		return nil, fmt.Errorf("%w; see %s", err, out.Name())
 	}
 	s.Ready = time.Since(t0)
-	if s.c, err = api.Dial(home); err != nil {
+	if s.c, err = client.Dial(home); err != nil {
 		s.stop()
 		return nil, err
 	}

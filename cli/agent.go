@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 func (e *env) agentCmd() *cobra.Command {
@@ -67,7 +69,7 @@ func (e *env) agentComplete(summary string) error {
 	if strings.TrimSpace(summary) == "" {
 		return usagef("agent complete needs --summary saying what was done")
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func (e *env) agentBlock(reason string) error {
 	if strings.TrimSpace(reason) == "" {
 		return usagef("agent block needs --reason saying what a person must do")
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func (e *env) agentProgress(pos []string) error {
 	if strings.TrimSpace(msg) == "" {
 		return usagef("agent progress needs a message")
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -101,7 +103,7 @@ func (e *env) agentStatus(pos []string) error {
 	if pos[0] != "working" && pos[0] != "reviewing" {
 		return usagef("unknown status %q; use working or reviewing", pos[0])
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -117,7 +119,7 @@ func (e *env) agentReview(verdict, notes string) error {
 	case verdict == "changes" && strings.TrimSpace(notes) == "":
 		return usagef("agent review changes needs --notes saying what must change")
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -137,7 +139,7 @@ func (e *env) retry(what string, call func(ctx context.Context) error) error {
 	wait := 500 * time.Millisecond
 	for {
 		err := call(e.ctx)
-		var ae *api.Error
+		var ae *apitype.Error
 		if err == nil || errors.As(err, &ae) && ae.Status != http.StatusServiceUnavailable && ae.Status != http.StatusBadGateway && ae.Status != http.StatusGatewayTimeout {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // The hook runs inside the agent's own turn, so it must never get in the
@@ -60,7 +60,7 @@ func (e *env) sendHook(args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := api.FromEnv()
+	c, err := client.FromEnv()
 	if err != nil {
 		return err
 	}

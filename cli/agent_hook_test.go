@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // agentEnv starts a station with session s7 (task t1) and points the agent
@@ -16,7 +16,7 @@ func agentEnv(t *testing.T) *station {
 	s := startStation(t)
 	s.addTask(t, "one")
 	s.fake.AddSession(supervisor.SessionInfo{ID: "s7", TaskID: "t1", State: supervisor.SessWorking}, "tok-s7")
-	sf, err := api.ReadStationFile(s.home)
+	sf, err := apitype.ReadStationFile(s.home)
 	if err != nil {
 		t.Fatal(err)
 	}

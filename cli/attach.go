@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 func (e *env) sessionAttachCmd() *cobra.Command {
@@ -94,7 +94,7 @@ func (e *env) rawTerminal(fd int) (func(), error) {
 }
 
 // followSize sends the terminal's size now and whenever it changes.
-func (e *env) followSize(ctx context.Context, conn *api.AttachConn) {
+func (e *env) followSize(ctx context.Context, conn *client.AttachConn) {
 	sizeFd, ok := sizeSource(e.stdout, e.stdin)
 	if !ok {
 		return
@@ -110,7 +110,7 @@ func (e *env) followSize(ctx context.Context, conn *api.AttachConn) {
 
 // stream copies the session's output out and stdin in until the session
 // ends, the user detaches or ctx ends.
-func (e *env) stream(ctx context.Context, conn *api.AttachConn, id string, inTTY bool, restore func()) error {
+func (e *env) stream(ctx context.Context, conn *client.AttachConn, id string, inTTY bool, restore func()) error {
 	outDone := make(chan error, 1)
 	go func() {
 		_, err := io.Copy(e.stdout, conn)
@@ -145,7 +145,7 @@ func (e *env) stream(ctx context.Context, conn *api.AttachConn, id string, inTTY
 // detach key (true); otherwise at the end of input (false). A read still
 // blocked on a terminal when the session ends is left behind: the process
 // is about to exit.
-func pumpInput(conn *api.AttachConn, in io.Reader, tty bool) bool {
+func pumpInput(conn *client.AttachConn, in io.Reader, tty bool) bool {
 	if !tty {
 		_, _ = io.Copy(conn, in)
 		return false

@@ -16,6 +16,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 type station struct {
@@ -28,7 +29,7 @@ type station struct {
 func startStation(t *testing.T) *station {
 	t.Helper()
 	home := t.TempDir()
-	tok, err := api.LoadOrCreateToken(home)
+	tok, err := apitype.LoadOrCreateToken(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func startStation(t *testing.T) *station {
 	done := make(chan error, 1)
 	go func() { done <- api.NewServer(fake, tok, nil).Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
-	if err := api.WriteStationFile(home, api.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid(), StartedAt: time.Now()}); err != nil {
+	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid(), StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("BUILDSTATION_HOME", "") // only --home chooses the home here
@@ -313,7 +314,7 @@ func TestAgentCommands(t *testing.T) {
 	s := startStation(t)
 	s.addTask(t, "one")
 	s.fake.AddSession(supervisor.SessionInfo{ID: "s7", TaskID: "t1", State: supervisor.SessWorking}, "tok-s7")
-	sf, err := api.ReadStationFile(s.home)
+	sf, err := apitype.ReadStationFile(s.home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // Transcripts are rendered on a terminal of the size sessions get (the
@@ -56,7 +56,7 @@ them, escape sequences and all; -f follows a live session until it ends
 	return c
 }
 
-func (e *env) logs(c *api.Client, id string, follow, raw bool) error {
+func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
 	data, t, err := readTranscript(e.ctx, c, id, 0)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (e *env) logs(c *api.Client, id string, follow, raw bool) error {
 
 // readTranscript reads a transcript from offset to its end, in the chunks
 // the station answers with; t is the last answer.
-func readTranscript(ctx context.Context, c *api.Client, id string, offset int64) ([]byte, transcriptEnd, error) {
+func readTranscript(ctx context.Context, c *client.Client, id string, offset int64) ([]byte, transcriptEnd, error) {
 	var all []byte
 	for {
 		t, err := c.Transcript(ctx, id, offset)

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -66,10 +66,10 @@ type exitCode struct{ code int }
 func (e *exitCode) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // client dials the station of the chosen home.
-func (e *env) client() (*api.Client, error) {
+func (e *env) client() (*client.Client, error) {
 	home, err := config.Home(e.home)
 	if err != nil {
 		return nil, err
 	}
-	return api.Dial(home)
+	return client.Dial(home)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 func (e *env) taskCmd() *cobra.Command {
@@ -196,7 +196,7 @@ func (e *env) taskShowCmd() *cobra.Command {
 	return c
 }
 
-func printTask(e *env, d api.TaskDetail) error {
+func printTask(e *env, d apitype.TaskDetail) error {
 	t := d.Task
 	w := e.stdout
 	// Every string here is from the board: safe for the terminal.

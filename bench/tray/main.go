@@ -33,7 +33,7 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 const endMark = "FLOOD-STOPPED"
@@ -227,7 +227,7 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	ui := app.New(app.Options{
 		App: a, NoSystemTray: true, // no tray host here, and the tray is not what is measured
 		Connect: func(ctx context.Context, first bool) (app.Client, error) {
-			return api.Dial(home)
+			return client.Dial(home)
 		},
 		OnConsoleFrame: func(id string, rows []widget.TextGridRow) {
 			frames.Add(1)
@@ -263,7 +263,7 @@ func run(bin string, dur time.Duration, stopX func()) error {
 
 // startStation runs `bin daemon` on home (the e2e suites' harness) until
 // its API answers, and returns a client and how to stop it.
-func startStation(bin, home string) (*api.Client, func(), error) {
+func startStation(bin, home string) (*client.Client, func(), error) {
 	d, err := rig.StartDaemon(bin, home, os.Environ(), nil)
 	if err != nil {
 		return nil, nil, err
@@ -273,7 +273,7 @@ func startStation(bin, home string) (*api.Client, func(), error) {
 		stop()
 		return nil, nil, err
 	}
-	cl, err := api.Dial(home)
+	cl, err := client.Dial(home)
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -295,7 +295,7 @@ func rowsContain(rows []widget.TextGridRow, s string) bool {
 }
 
 // measure runs the two phases: console closed (the baseline), then open.
-func measure(ctx context.Context, cl *api.Client, ui *app.UI, taskID string, dur time.Duration, stopFile string, frames, endSeen *atomic.Int64) ([]phase, error) {
+func measure(ctx context.Context, cl *client.Client, ui *app.UI, taskID string, dur time.Duration, stopFile string, frames, endSeen *atomic.Int64) ([]phase, error) {
 	var sessionID string
 	if err := testwait.Poll(60*time.Second, "the flood session to start", func() bool {
 		ss, _ := cl.Sessions(ctx)

@@ -18,7 +18,8 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // ack is a transition the station acknowledged: a CLI call that returned
@@ -175,7 +176,7 @@ func drive(home string, w int, log *ackLog, stop <-chan struct{}) {
 
 // pick returns a random task in state, or "" (a read, not an act).
 func pick(home string, state supervisor.TaskState, r *rand.Rand) string {
-	c, err := api.Dial(home)
+	c, err := client.Dial(home)
 	if err != nil {
 		return ""
 	}
@@ -223,7 +224,7 @@ func checkBoard(t *testing.T, s *rig.Station, acks, agentAcks []ack) int {
 	for _, task := range tasks {
 		// The station goes on moving tasks while we read: a task read
 		// with a history that ends elsewhere is read again.
-		var d api.TaskDetail
+		var d apitype.TaskDetail
 		consistent := false
 		for range 5 {
 			if d, err = c.Task(bg(), task.ID); err != nil {
@@ -273,7 +274,7 @@ func checkBoard(t *testing.T, s *rig.Station, acks, agentAcks []ack) int {
 }
 
 // chainOK says what is wrong with a task's history, or "".
-func chainOK(d api.TaskDetail) string {
+func chainOK(d apitype.TaskDetail) string {
 	h := d.History
 	if len(h) == 0 || h[0].From != "" || h[0].To != supervisor.TaskTodo {
 		return "history does not start with \"\" → todo"
@@ -293,7 +294,7 @@ func chainOK(d api.TaskDetail) string {
 // a moment where no slot is held without a live session: at most
 // max_sessions sessions, each project within its concurrency and its
 // running count equal to its sessions, and every working task with one.
-func checkSlots(t *testing.T, c *api.Client) {
+func checkSlots(t *testing.T, c *client.Client) {
 	t.Helper()
 	// An error, not a fatal: the caller reports the station's output too.
 	if err := testwait.Poll(5*time.Second, "every slot held by a live session after a restart", func() error {
@@ -306,7 +307,7 @@ func checkSlots(t *testing.T, c *api.Client) {
 	}
 }
 
-func slotsWrong(c *api.Client) string {
+func slotsWrong(c *client.Client) string {
 	working, err := c.Tasks(bg(), supervisor.TaskFilter{State: supervisor.TaskWorking})
 	if err != nil {
 		return err.Error()

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // Daemon is one `buildstation daemon` process on a home, in a process group
@@ -61,7 +61,7 @@ func (d *Daemon) WaitReady(timeout, every time.Duration) error {
 
 // Answers reports whether the daemon's API answers a status call.
 func (d *Daemon) Answers() bool {
-	c, err := api.Dial(d.Home)
+	c, err := client.Dial(d.Home)
 	if err != nil {
 		return false
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // Station is one `buildstation daemon` subprocess on a home, driven through
@@ -79,9 +79,9 @@ func (s *Station) Stop() { s.StopWithin(15 * time.Second) }
 
 // Client dials the running station's API, for reads; acts go through the
 // CLI, as a user's would.
-func (s *Station) Client() *api.Client {
+func (s *Station) Client() *client.Client {
 	s.T.Helper()
-	c, err := api.Dial(s.Home)
+	c, err := client.Dial(s.Home)
 	if err != nil {
 		s.T.Fatalf("dial station: %v", err)
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -214,7 +214,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 	// A tray on B follows B's event stream.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cl, err := api.Dial(b.Home)
+	cl, err := client.Dial(b.Home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/outbox"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
@@ -89,7 +90,7 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("open the board: %w", err)
 	}
 	defer board.Close()
-	token, err := api.LoadOrCreateToken(o.Home)
+	token, err := apitype.LoadOrCreateToken(o.Home)
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func Run(ctx context.Context, o Options) error {
 	defer func() { cancel(); sub.Close(); <-followed }()
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ctx, ln) }()
-	if err := api.WriteStationFile(o.Home, api.StationFile{URL: url, PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
+	if err := apitype.WriteStationFile(o.Home, apitype.StationFile{URL: url, PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
 		cancel()
 		return err
 	}
@@ -259,10 +260,10 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Statio
 // restart must not strand the sessions it leaves running either. A port
 // someone else took meanwhile is not ours: the station takes a new one, and
 // its agents, which verify the station before sending their token
-// (api.Client.verifyStation), refuse to talk to the program at the old one.
+// (client.Client.verifyStation), refuse to talk to the program at the old one.
 func listen(home string) (net.Listener, error) {
 	var ports []string
-	if f, err := api.ReadStationFile(home); err == nil {
+	if f, err := apitype.ReadStationFile(home); err == nil {
 		if u, err := neturl.Parse(f.URL); err == nil && u.Hostname() == "127.0.0.1" && u.Port() != "" {
 			ports = append(ports, u.Port())
 		}

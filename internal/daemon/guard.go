@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/platform/guard"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // RunGuard is the hidden verb a station starts its fence guard with
@@ -33,7 +33,7 @@ func RunGuard(ctx context.Context, home string, args []string, in io.Reader, log
 		// A station that takes the home over writes its own pid into
 		// station.json before it adopts a session.
 		TakenOver: func() bool {
-			f, err := api.ReadStationFile(home)
+			f, err := apitype.ReadStationFile(home)
 			return err == nil && f.PID != *pid
 		},
 	})

@@ -19,7 +19,8 @@ import (
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -120,8 +121,8 @@ func wipe(home string) error {
 	if _, err := os.Stat(filepath.Join(home, marker)); err != nil {
 		return fmt.Errorf("%s is not empty and is not a demo home; pass --home with a new or empty folder", home)
 	}
-	if f, err := api.ReadStationFile(home); err == nil {
-		if c, err := api.Dial(home); err == nil {
+	if f, err := apitype.ReadStationFile(home); err == nil {
+		if c, err := client.Dial(home); err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			if _, err := c.Status(ctx); err == nil {
@@ -148,7 +149,7 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 		return err
 	case <-ready:
 	}
-	c, err := api.Dial(home)
+	c, err := client.Dial(home)
 	if err != nil {
 		return err
 	}
@@ -173,7 +174,7 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 // narrator prints each change as a line a newcomer can follow, and requeues
 // the wedged task once, as a person would from the window.
 type narrator struct {
-	c        *api.Client
+	c        *client.Client
 	out      io.Writer
 	cmd      string // how to run this binary on the demo home, from a shell
 	start    time.Time

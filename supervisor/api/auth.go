@@ -9,6 +9,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 type ctxKey int
@@ -46,7 +47,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, "requests from a web page (with an Origin header) are refused; call the API from a local program")
 			return
 		}
-		if r.URL.Path == provePath {
+		if r.URL.Path == apitype.ProvePath {
 			// The station proves itself here before an agent sends its
 			// token (prove.go): no token is asked for.
 			next.ServeHTTP(w, r)
@@ -58,17 +59,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		ctx := context.WithValue(r.Context(), principalKey, p)
-		if o := r.Header.Get(originHeader); o != "" {
+		if o := r.Header.Get(apitype.OriginHeader); o != "" {
 			ctx = supervisor.WithOrigin(ctx, textsafe.Line(o))
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
-
-// originHeader names the session a station-token request came from inside
-// (the CLI finds BUILDSTATION_SESSION_ID in its environment), so operator
-// actions record it.
-const originHeader = "Buildstation-Origin-Session"
 
 // hostAllowed accepts only the loopback address and port the request came in
 // on, by IP or as localhost. A DNS-rebinding page reaches us under its own

@@ -9,6 +9,8 @@ import (
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // The client's methods reach the routes and decode their answers.
@@ -69,7 +71,7 @@ func TestClientRoundTrip(t *testing.T) {
 	}
 
 	_, err = c.Task(ctx, "t9")
-	var ae *api.Error
+	var ae *apitype.Error
 	if !asError(err, &ae) || ae.Status != 404 || !strings.Contains(ae.Message, "buildstation task ls") {
 		t.Fatalf("Task(t9) err = %#v", err)
 	}
@@ -77,7 +79,7 @@ func TestClientRoundTrip(t *testing.T) {
 
 func TestDialNoStation(t *testing.T) {
 	home := t.TempDir()
-	_, err := api.Dial(home)
+	_, err := client.Dial(home)
 	want := `no station is running for ` + home + `; start one with "buildstation daemon"`
 	if err == nil || err.Error() != want {
 		t.Fatalf("no file: err = %v, want %s", err, want)
@@ -86,20 +88,20 @@ func TestDialNoStation(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	if err := api.WriteStationFile(home, api.StationFile{URL: "http://" + addr}); err != nil {
+	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + addr}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.LoadOrCreateToken(home); err != nil {
+	if _, err := apitype.LoadOrCreateToken(home); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.Dial(home); err == nil || err.Error() != want {
+	if _, err := client.Dial(home); err == nil || err.Error() != want {
 		t.Fatalf("stale file: err = %v, want %s", err, want)
 	}
 }
 
 func TestDial(t *testing.T) {
 	home := t.TempDir()
-	tok, err := api.LoadOrCreateToken(home)
+	tok, err := apitype.LoadOrCreateToken(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +113,10 @@ func TestDial(t *testing.T) {
 	defer cancel()
 	e := newEnv(t)
 	go api.NewServer(e.fake, tok, nil).Serve(ctx, ln)
-	if err := api.WriteStationFile(home, api.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid()}); err != nil {
+	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid()}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := api.Dial(home)
+	c, err := client.Dial(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,22 +126,22 @@ func TestDial(t *testing.T) {
 }
 
 func TestFromEnv(t *testing.T) {
-	t.Setenv(api.EnvURL, "")
-	t.Setenv(api.EnvToken, "")
-	if _, err := api.FromEnv(); err == nil || !strings.HasPrefix(err.Error(), "BUILDSTATION_URL is not set; run this from inside a Build Station session") {
+	t.Setenv(apitype.EnvURL, "")
+	t.Setenv(apitype.EnvToken, "")
+	if _, err := client.FromEnv(); err == nil || !strings.HasPrefix(err.Error(), "BUILDSTATION_URL is not set; run this from inside a Build Station session") {
 		t.Fatalf("err = %v", err)
 	}
-	t.Setenv(api.EnvURL, "http://127.0.0.1:1")
-	if _, err := api.FromEnv(); err == nil || err.Error() != "BUILDSTATION_TOKEN is not set; run this from inside a Build Station session" {
+	t.Setenv(apitype.EnvURL, "http://127.0.0.1:1")
+	if _, err := client.FromEnv(); err == nil || err.Error() != "BUILDSTATION_TOKEN is not set; run this from inside a Build Station session" {
 		t.Fatalf("err = %v", err)
 	}
-	t.Setenv(api.EnvToken, "tok")
-	t.Setenv(api.EnvSessionID, "")
-	if _, err := api.FromEnv(); err == nil || err.Error() != "BUILDSTATION_SESSION_ID is not set; run this from inside a Build Station session" {
+	t.Setenv(apitype.EnvToken, "tok")
+	t.Setenv(apitype.EnvSessionID, "")
+	if _, err := client.FromEnv(); err == nil || err.Error() != "BUILDSTATION_SESSION_ID is not set; run this from inside a Build Station session" {
 		t.Fatalf("err = %v", err)
 	}
-	t.Setenv(api.EnvSessionID, "t1.1")
-	c, err := api.FromEnv()
+	t.Setenv(apitype.EnvSessionID, "t1.1")
+	c, err := client.FromEnv()
 	if err != nil || c.Token != "tok" || c.BaseURL != "http://127.0.0.1:1" || c.SessionID != "t1.1" {
 		t.Fatalf("FromEnv = %+v, %v", c, err)
 	}

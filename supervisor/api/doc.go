@@ -1,5 +1,6 @@
-// Package api is the station's local HTTP API and the client that the tray,
-// the CLI and the agent side use to reach it.
+// Package api is the station's local HTTP API (the server side; the client
+// the tray, the CLI and the agent side use is supervisor/client, and the
+// shapes both speak are in supervisor/apitype).
 //
 // The API listens on loopback only. Every request carries a bearer token:
 // the station token (the file "token" in the home folder) may do everything;
@@ -15,5 +16,5 @@
 // so the same guard and a session token stand in front of it.
 //
 // Errors are JSON objects {"error": "..."} holding one sentence that says
-// what to do; the client returns them as *Error.
+// what to do; supervisor/client returns them as *apitype.Error.
 package api

@@ -5,23 +5,11 @@ import (
 	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// Error is an answer the station refused, with its one-sentence reason.
-type Error struct {
-	Status  int    // HTTP status
-	Message string // what to do, as the station said it
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// errorBody is the JSON shape of every refusal.
-type errorBody struct {
-	Error string `json:"error"`
-}
-
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, errorBody{Error: msg})
+	writeJSON(w, status, apitype.ErrorBody{Error: msg})
 }
 
 // stationError answers err from the station: ErrNotFound is a 404 with

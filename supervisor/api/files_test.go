@@ -10,21 +10,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-func asError(err error, target **api.Error) bool { return errors.As(err, target) }
+func asError(err error, target **apitype.Error) bool { return errors.As(err, target) }
 
 func TestStationFileRoundTrip(t *testing.T) {
 	home := t.TempDir()
-	if _, err := api.ReadStationFile(home); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := apitype.ReadStationFile(home); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("no file: err = %v, want fs.ErrNotExist", err)
 	}
-	want := api.StationFile{URL: "http://127.0.0.1:1234", PID: 42, StartedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
-	if err := api.WriteStationFile(home, want); err != nil {
+	want := apitype.StationFile{URL: "http://127.0.0.1:1234", PID: 42, StartedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if err := apitype.WriteStationFile(home, want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := api.ReadStationFile(home)
+	got, err := apitype.ReadStationFile(home)
 	if err != nil || got != want {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
@@ -42,10 +42,10 @@ func TestStationFileRoundTrip(t *testing.T) {
 
 func TestToken(t *testing.T) {
 	home := t.TempDir()
-	if _, err := api.ReadToken(home); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := apitype.ReadToken(home); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("no token: err = %v, want fs.ErrNotExist", err)
 	}
-	tok, err := api.LoadOrCreateToken(home)
+	tok, err := apitype.LoadOrCreateToken(home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,19 +54,19 @@ func TestToken(t *testing.T) {
 	}
 	path := filepath.Join(home, "token")
 	checkMode(t, path)
-	again, err := api.LoadOrCreateToken(home)
+	again, err := apitype.LoadOrCreateToken(home)
 	if err != nil || again != tok {
 		t.Fatalf("second load = %q, %v; want the same token", again, err)
 	}
 	if runtime.GOOS != "windows" {
 		os.Chmod(path, 0o644)
-		if _, err := api.LoadOrCreateToken(home); err != nil {
+		if _, err := apitype.LoadOrCreateToken(home); err != nil {
 			t.Fatal(err)
 		}
 		checkMode(t, path)
 	}
-	if read, err := api.ReadToken(home); err != nil || read != tok {
-		t.Fatalf("ReadToken = %q, %v", read, err)
+	if read, err := apitype.ReadToken(home); err != nil || read != tok {
+		t.Fatalf("apitype.ReadToken = %q, %v", read, err)
 	}
 }
 

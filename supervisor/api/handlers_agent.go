@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // The agent routes take the session from the token (RequireSession put it
 // in the context), never from the body: a session acts on its own task only.
 
 func (s *Server) agentComplete(w http.ResponseWriter, r *http.Request) {
-	var req summaryRequest
+	var req apitype.SummaryRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -24,7 +25,7 @@ func (s *Server) agentComplete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) agentBlock(w http.ResponseWriter, r *http.Request) {
-	var req reasonRequest
+	var req apitype.ReasonRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -36,7 +37,7 @@ func (s *Server) agentBlock(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) agentProgress(w http.ResponseWriter, r *http.Request) {
-	var req messageRequest
+	var req apitype.MessageRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -51,7 +52,7 @@ func (s *Server) agentProgress(w http.ResponseWriter, r *http.Request) {
 // reviewing, and hooks may report others (waiting, needs-permission); the
 // station decides which it takes.
 func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
-	var req statusRequest
+	var req apitype.StatusRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -78,7 +79,7 @@ func (s *Server) agentHook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) agentReview(w http.ResponseWriter, r *http.Request) {
-	var req reviewRequest
+	var req apitype.ReviewRequest
 	if !decode(w, r, &req) {
 		return
 	}

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // attachSession serves the attach stream described in attach.go.
 func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) {
 	if !isUpgrade(r) {
-		w.Header().Set("Upgrade", AttachProtocol)
-		writeError(w, http.StatusUpgradeRequired, `attach is a raw stream; send Connection: Upgrade and Upgrade: `+AttachProtocol+` (or use "buildstation session attach")`)
+		w.Header().Set("Upgrade", apitype.AttachProtocol)
+		writeError(w, http.StatusUpgradeRequired, `attach is a raw stream; send Connection: Upgrade and Upgrade: `+apitype.AttachProtocol+` (or use "buildstation session attach")`)
 		return
 	}
 	id := r.PathValue("id")
@@ -40,7 +41,7 @@ func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) {
 	// The server's read/write timeouts were for a short request; a console
 	// stays open as long as the viewer wants.
 	_ = conn.SetDeadline(time.Time{})
-	if _, err := fmt.Fprintf(brw, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n", AttachProtocol); err != nil {
+	if _, err := fmt.Fprintf(brw, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n", apitype.AttachProtocol); err != nil {
 		return
 	}
 	if err := brw.Flush(); err != nil {
@@ -85,12 +86,12 @@ func (s *Server) pumpOutput(conn net.Conn, att *supervisor.Attachment) {
 // readInput applies the viewer's frames until the connection ends.
 func (s *Server) readInput(ctx context.Context, br *bufio.Reader, att *supervisor.Attachment, id string) {
 	for {
-		typ, payload, err := readFrame(br)
+		typ, payload, err := apitype.ReadFrame(br)
 		if err != nil {
 			return
 		}
 		switch typ {
-		case frameInput:
+		case apitype.FrameInput:
 			if len(payload) == 0 || att.Input == nil {
 				continue
 			}
@@ -98,8 +99,8 @@ func (s *Server) readInput(ctx context.Context, br *bufio.Reader, att *superviso
 				s.log.DebugContext(ctx, "attach input", "session", id, "err", err)
 				return
 			}
-		case frameResize:
-			cols, rows, err := parseResize(payload)
+		case apitype.FrameResize:
+			cols, rows, err := apitype.ParseResize(payload)
 			if err != nil {
 				return
 			}
@@ -117,7 +118,7 @@ func (s *Server) readInput(ctx context.Context, br *bufio.Reader, att *superviso
 
 // isUpgrade reports whether r asks to switch to the attach protocol.
 func isUpgrade(r *http.Request) bool {
-	if !strings.EqualFold(r.Header.Get("Upgrade"), AttachProtocol) {
+	if !strings.EqualFold(r.Header.Get("Upgrade"), apitype.AttachProtocol) {
 		return false
 	}
 	for _, v := range r.Header.Values("Connection") {

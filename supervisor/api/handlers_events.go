@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // events streams supervisor events as Server-Sent Events, one JSON object
@@ -20,7 +22,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 	sub := s.st.Subscribe(256)
 	defer sub.Close()
-	if r.Header.Get(HeaderShowsNotices) == "1" {
+	if r.Header.Get(apitype.HeaderShowsNotices) == "1" {
 		s.noticeShowers.Add(1)
 		defer s.noticeShowers.Add(-1)
 	}

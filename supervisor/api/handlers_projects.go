@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +29,7 @@ func (s *Server) getProjects(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) pauseProject(w http.ResponseWriter, r *http.Request) {
-	var req reasonRequest
+	var req apitype.ReasonRequest
 	if !decode(w, r, &req) {
 		return
 	}

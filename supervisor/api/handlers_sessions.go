@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
@@ -26,7 +27,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) sendSession(w http.ResponseWriter, r *http.Request) {
-	var req textRequest
+	var req apitype.TextRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -52,7 +53,7 @@ func (s *Server) nudgeSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) blockSession(w http.ResponseWriter, r *http.Request) {
-	var req reasonRequest
+	var req apitype.ReasonRequest
 	if !decode(w, r, &req) {
 		return
 	}

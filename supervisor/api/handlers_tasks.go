@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
-	var req addTaskRequest
+	var req apitype.AddTaskRequest
 	if !decode(w, r, &req) {
 		return
 	}
@@ -72,30 +73,23 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 }
 
 // taskDetail is a task and its history, history never null.
-func (s *Server) taskDetail(r *http.Request, id string) (TaskDetail, error) {
+func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, error) {
 	t, err := s.st.Task(r.Context(), id)
 	if err != nil {
-		return TaskDetail{}, err
+		return apitype.TaskDetail{}, err
 	}
 	h, err := s.st.History(r.Context(), id)
 	if err != nil && !errors.Is(err, supervisor.ErrNotFound) {
-		return TaskDetail{}, err
+		return apitype.TaskDetail{}, err
 	}
 	if h == nil {
 		h = []supervisor.Transition{}
 	}
-	return TaskDetail{Task: t, History: h}, nil
-}
-
-// requeueRequest is a requeue's body: noteRequest, and anywhere to lift
-// the task's pin to another station.
-type requeueRequest struct {
-	Note     string `json:"note"`
-	Anywhere bool   `json:"anywhere,omitempty"`
+	return apitype.TaskDetail{Task: t, History: h}, nil
 }
 
 func (s *Server) requeueTask(w http.ResponseWriter, r *http.Request) {
-	var req requeueRequest
+	var req apitype.RequeueRequest
 	if !decode(w, r, &req) {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 var _ api.Station = (*apitest.Station)(nil)
@@ -49,8 +50,8 @@ func newFake(t *testing.T) *apitest.Station {
 	return fake
 }
 
-func (e *testEnv) client(token string) *api.Client {
-	return &api.Client{BaseURL: e.srv.URL, Token: token, HTTP: e.srv.Client()}
+func (e *testEnv) client(token string) *client.Client {
+	return &client.Client{BaseURL: e.srv.URL, Token: token, HTTP: e.srv.Client()}
 }
 
 // do sends a raw request; headers are "Key: value" strings.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // A Claude Code hook's JSON, with the many fields the station does not read.
@@ -73,7 +73,7 @@ func TestClientHookAndReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := c.AgentReview(t.Context(), "changes", "")
-	var ae *api.Error
+	var ae *apitype.Error
 	if !asError(err, &ae) || ae.Status != 400 || !strings.Contains(ae.Message, "notes") {
 		t.Fatalf("changes without notes: err = %#v", err)
 	}

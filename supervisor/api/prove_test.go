@@ -9,19 +9,19 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // An agent's client has the station prove itself before each call, and the
 // real station does.
 func TestAgentClientVerifiesTheStation(t *testing.T) {
 	e := newEnv(t)
-	c := &api.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1", HTTP: e.srv.Client()}
+	c := &client.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1", HTTP: e.srv.Client()}
 	if err := c.AgentProgress(t.Context(), "step"); err != nil {
 		t.Fatal(err)
 	}
 	// A token of another session cannot pass for s1's.
-	c = &api.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1", HTTP: e.srv.Client()}
+	c = &client.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1", HTTP: e.srv.Client()}
 	if err := c.AgentProgress(t.Context(), "step"); err == nil || !strings.Contains(err.Error(), "not this session's station") {
 		t.Fatalf("s1's proof checked against s2's token: %v", err)
 	}
@@ -55,7 +55,7 @@ func TestAgentClientRefusesAnImpostor(t *testing.T) {
 				tt.serve(w, r)
 			}))
 			defer thief.Close()
-			c := &api.Client{BaseURL: thief.URL, Token: "tok-s1", SessionID: "s1"}
+			c := &client.Client{BaseURL: thief.URL, Token: "tok-s1", SessionID: "s1"}
 			err := c.AgentComplete(t.Context(), "done")
 			if err == nil || !strings.Contains(err.Error(), "not this session's station") {
 				t.Errorf("complete through an impostor: %v, want a refusal", err)

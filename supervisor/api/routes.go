@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
+)
 
 // routes registers every route. Station routes need the station token; agent
 // routes need a session token and act on that token's session only.
@@ -33,7 +37,7 @@ func (s *Server) routes() {
 
 	stream("GET /v1/events", s.events)
 
-	s.mux.Handle("POST "+provePath, s.bounded(http.HandlerFunc(s.proveStation)))
+	s.mux.Handle("POST "+apitype.ProvePath, s.bounded(http.HandlerFunc(s.proveStation)))
 	ag("POST /v1/agent/complete", s.agentComplete)
 	ag("POST /v1/agent/block", s.agentBlock)
 	ag("POST /v1/agent/progress", s.agentProgress)

@@ -35,10 +35,6 @@ type Server struct {
 	noticeShowers atomic.Int64
 }
 
-// HeaderShowsNotices on GET /v1/events says the client shows the notices it
-// receives on the desktop (a tray), so the station need not.
-const HeaderShowsNotices = "X-Buildstation-Shows-Notices"
-
 // NoticesShown reports whether a client that shows notices is connected.
 func (s *Server) NoticesShown() bool { return s.noticeShowers.Load() > 0 }
 

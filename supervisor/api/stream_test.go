@@ -14,10 +14,12 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // serve runs a real Server on a loopback listener, as the station does.
-func serve(t testing.TB, fake *apitest.Station) *api.Client {
+func serve(t testing.TB, fake *apitest.Station) *client.Client {
 	t.Helper()
 	ln, err := api.Listen()
 	if err != nil {
@@ -32,7 +34,7 @@ func serve(t testing.TB, fake *apitest.Station) *api.Client {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return &api.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
+	return &client.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
 }
 
 // readN reads exactly len(want) bytes and compares.
@@ -123,9 +125,9 @@ func TestAttachDetachClosesAttachment(t *testing.T) {
 func TestAttachUnknownSession(t *testing.T) {
 	c := serve(t, apitest.New())
 	_, err := c.Attach(t.Context(), "s9")
-	var ae *api.Error
+	var ae *apitype.Error
 	if !asError(err, &ae) || ae.Status != 404 {
-		t.Fatalf("err = %v, want a 404 *api.Error", err)
+		t.Fatalf("err = %v, want a 404 *apitype.Error", err)
 	}
 }
 
@@ -163,7 +165,7 @@ func TestEventsEndOnShutdown(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
-	c := &api.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
+	c := &client.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
 	events, err := c.Events(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +216,7 @@ func TestNoticesShownWhileATrayListens(t *testing.T) {
 		testwait.Eventually(t, 10*time.Second, func() bool { return srv.NoticesShown() == want }, fmt.Sprintf("NoticesShown to turn %v", want))
 	}
 	other, stopOther := context.WithCancel(ctx)
-	if _, err := (&api.Client{BaseURL: base, Token: stationToken}).Events(other); err != nil {
+	if _, err := (&client.Client{BaseURL: base, Token: stationToken}).Events(other); err != nil {
 		t.Fatal(err)
 	}
 	// The handler counts a stream before its headers go out, so this is
@@ -223,7 +225,7 @@ func TestNoticesShownWhileATrayListens(t *testing.T) {
 		t.Fatal("a stream that does not show notices counts as a tray")
 	}
 	tray, stopTray := context.WithCancel(ctx)
-	if _, err := (&api.Client{BaseURL: base, Token: stationToken, ShowsNotices: true}).Events(tray); err != nil {
+	if _, err := (&client.Client{BaseURL: base, Token: stationToken, ShowsNotices: true}).Events(tray); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(true)

@@ -1,4 +1,4 @@
-package api
+package client
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"sync"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // AttachConn is a live console on one session (see attach.go for the wire
@@ -27,7 +29,7 @@ func (c *Client) Attach(ctx context.Context, id string) (*AttachConn, error) {
 		return nil, err
 	}
 	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", AttachProtocol)
+	req.Header.Set("Upgrade", apitype.AttachProtocol)
 	resp, err := c.streamClient().Do(req)
 	if err != nil {
 		return nil, c.transportError(err)
@@ -56,8 +58,8 @@ func (a *AttachConn) Write(p []byte) (int, error) {
 	defer a.wmu.Unlock()
 	n := 0
 	for len(p) > 0 {
-		chunk := p[:min(len(p), maxFrame)]
-		if err := writeFrame(a.rwc, frameInput, chunk); err != nil {
+		chunk := p[:min(len(p), apitype.MaxFrame)]
+		if err := apitype.WriteFrame(a.rwc, apitype.FrameInput, chunk); err != nil {
 			return n, err
 		}
 		n += len(chunk)
@@ -70,7 +72,7 @@ func (a *AttachConn) Write(p []byte) (int, error) {
 func (a *AttachConn) Resize(cols, rows uint16) error {
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
-	return writeFrame(a.rwc, frameResize, resizePayload(cols, rows))
+	return apitype.WriteFrame(a.rwc, apitype.FrameResize, apitype.ResizePayload(cols, rows))
 }
 
 // Close detaches; the session goes on.

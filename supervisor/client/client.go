@@ -1,4 +1,4 @@
-package api
+package client
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -38,13 +39,6 @@ type Client struct {
 	SessionID string
 }
 
-// Environment a session gets (docs/contract.md, "Environment a session gets").
-const (
-	EnvURL       = "BUILDSTATION_URL"
-	EnvToken     = "BUILDSTATION_TOKEN"
-	EnvSessionID = "BUILDSTATION_SESSION_ID"
-)
-
 // requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
 const requestTimeout = 30 * time.Second
 
@@ -55,14 +49,14 @@ func Dial(home string) (*Client, error) {
 	if err := config.CheckHome(home); err != nil {
 		return nil, err
 	}
-	sf, err := ReadStationFile(home)
+	sf, err := apitype.ReadStationFile(home)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, noStation(home)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w; restart the station with \"buildstation daemon\"", err)
 	}
-	tok, err := ReadToken(home)
+	tok, err := apitype.ReadToken(home)
 	if err != nil {
 		return nil, fmt.Errorf("%w; restart the station with \"buildstation daemon\"", err)
 	}
@@ -81,15 +75,15 @@ func Dial(home string) (*Client, error) {
 // FromEnv returns the agent side's client, from the variables the station
 // sets in every session.
 func FromEnv() (*Client, error) {
-	for _, k := range []string{EnvURL, EnvToken, EnvSessionID} {
+	for _, k := range []string{apitype.EnvURL, apitype.EnvToken, apitype.EnvSessionID} {
 		if os.Getenv(k) == "" {
 			return nil, fmt.Errorf("%s is not set; run this from inside a Build Station session", k)
 		}
 	}
 	return &Client{
-		BaseURL:   strings.TrimRight(os.Getenv(EnvURL), "/"),
-		Token:     os.Getenv(EnvToken),
-		SessionID: os.Getenv(EnvSessionID),
+		BaseURL:   strings.TrimRight(os.Getenv(apitype.EnvURL), "/"),
+		Token:     os.Getenv(apitype.EnvToken),
+		SessionID: os.Getenv(apitype.EnvSessionID),
 		HTTP:      &http.Client{Timeout: requestTimeout},
 	}, nil
 }
@@ -136,8 +130,8 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	if c.SessionID == "" && c.home != "" {
 		// A station-token call made from inside a session: say so.
-		if id := os.Getenv(EnvSessionID); id != "" {
-			req.Header.Set(originHeader, id)
+		if id := os.Getenv(apitype.EnvSessionID); id != "" {
+			req.Header.Set(apitype.OriginHeader, id)
 		}
 	}
 	if body != nil {
@@ -182,14 +176,14 @@ func (c *Client) transportError(err error) error {
 	return fmt.Errorf("reach the station at %s: %w", c.BaseURL, err)
 }
 
-// readError decodes the station's {"error": ...} answer into an *Error.
+// readError decodes the station's {"error": ...} answer into an *apitype.Error.
 func readError(resp *http.Response) error {
-	var body errorBody
+	var body apitype.ErrorBody
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if json.Unmarshal(b, &body) != nil || body.Error == "" {
 		body.Error = fmt.Sprintf("the station answered %s; see the station log", resp.Status)
 	}
-	return &Error{Status: resp.StatusCode, Message: body.Error}
+	return &apitype.Error{Status: resp.StatusCode, Message: body.Error}
 }
 
 // esc escapes one path segment (an id or a project name).

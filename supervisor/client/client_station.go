@@ -1,4 +1,4 @@
-package api
+package client
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // AddTask puts a new task on the board.
 func (c *Client) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks", addTaskRequest{Project: t.Project, Title: t.Title, Body: t.Body}, &out)
+	err := c.do(ctx, http.MethodPost, "/v1/tasks", apitype.AddTaskRequest{Project: t.Project, Title: t.Title, Body: t.Body}, &out)
 	return out, err
 }
 
@@ -44,8 +45,8 @@ func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervis
 }
 
 // Task returns one task and its history.
-func (c *Client) Task(ctx context.Context, id string) (TaskDetail, error) {
-	var out TaskDetail
+func (c *Client) Task(ctx context.Context, id string) (apitype.TaskDetail, error) {
+	var out apitype.TaskDetail
 	err := c.do(ctx, http.MethodGet, "/v1/tasks/"+esc(id), nil, &out)
 	return out, err
 }
@@ -53,7 +54,7 @@ func (c *Client) Task(ctx context.Context, id string) (TaskDetail, error) {
 // Requeue starts a blocked task over, with note handed to the next session.
 func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", noteRequest{Note: note}, &out)
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", apitype.NoteRequest{Note: note}, &out)
 	return out, err
 }
 
@@ -61,7 +62,7 @@ func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task,
 // the pin: any station may start it.
 func (c *Client) RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", requeueRequest{Note: note, Anywhere: true}, &out)
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", apitype.RequeueRequest{Note: note, Anywhere: true}, &out)
 	return out, err
 }
 
@@ -88,7 +89,7 @@ func (c *Client) Session(ctx context.Context, id string) (supervisor.SessionInfo
 
 // Send types text into a session, then Enter.
 func (c *Client) Send(ctx context.Context, id, text string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/send", textRequest{Text: text}, nil)
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/send", apitype.TextRequest{Text: text}, nil)
 }
 
 // Nudge types the nudge text into a session now, as the watchdog would.
@@ -98,7 +99,7 @@ func (c *Client) Nudge(ctx context.Context, id string) error {
 
 // Block blocks a session's task with reason and ends the session.
 func (c *Client) Block(ctx context.Context, id, reason string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/block", reasonRequest{Reason: reason}, nil)
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/block", apitype.ReasonRequest{Reason: reason}, nil)
 }
 
 // Status returns the station's counts.
@@ -117,7 +118,7 @@ func (c *Client) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
 
 // Pause stops a project's queue: running sessions go on, no new one starts.
 func (c *Client) Pause(ctx context.Context, name, reason string) error {
-	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/pause", reasonRequest{Reason: reason}, nil)
+	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/pause", apitype.ReasonRequest{Reason: reason}, nil)
 }
 
 // Resume restarts a paused project's queue.

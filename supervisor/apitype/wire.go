@@ -1,4 +1,4 @@
-package api
+package apitype
 
 import "github.com/buildstation/buildstation/supervisor"
 
@@ -12,31 +12,38 @@ type TaskDetail struct {
 // Request bodies. Field names are the API's; supervisor.NewTask has no JSON
 // tags because it is not a wire type.
 type (
-	addTaskRequest struct {
+	AddTaskRequest struct {
 		Project string `json:"project"`
 		Title   string `json:"title"`
 		Body    string `json:"body"`
 	}
-	noteRequest struct {
+	NoteRequest struct {
 		Note string `json:"note"`
 	}
-	reasonRequest struct {
+	ReasonRequest struct {
 		Reason string `json:"reason"`
 	}
-	textRequest struct {
+	TextRequest struct {
 		Text string `json:"text"`
 	}
-	summaryRequest struct {
+	SummaryRequest struct {
 		Summary string `json:"summary"`
 	}
-	messageRequest struct {
+	MessageRequest struct {
 		Message string `json:"message"`
 	}
-	statusRequest struct {
+	StatusRequest struct {
 		Status string `json:"status"`
 	}
-	reviewRequest struct {
+	ReviewRequest struct {
 		Verdict string `json:"verdict"`
 		Notes   string `json:"notes"`
 	}
 )
+
+// RequeueRequest is a requeue's body: NoteRequest, and anywhere to lift
+// the task's pin to another station.
+type RequeueRequest struct {
+	Note     string `json:"note"`
+	Anywhere bool   `json:"anywhere,omitempty"`
+}

@@ -1,4 +1,4 @@
-package api
+package client
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // Events subscribes to the station's event stream. The channel is closed
@@ -20,7 +21,7 @@ func (c *Client) Events(ctx context.Context) (<-chan supervisor.Event, error) {
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	if c.ShowsNotices {
-		req.Header.Set(HeaderShowsNotices, "1")
+		req.Header.Set(apitype.HeaderShowsNotices, "1")
 	}
 	resp, err := c.streamClient().Do(req)
 	if err != nil {

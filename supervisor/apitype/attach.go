@@ -1,4 +1,4 @@
-package api
+package apitype
 
 // The attach stream: GET /v1/sessions/{id}/attach is a raw, bidirectional
 // byte stream over one TCP connection, opened with an HTTP Upgrade so it
@@ -35,15 +35,15 @@ const AttachProtocol = "buildstation-attach"
 
 // Frame types of the client → server direction.
 const (
-	frameInput  byte = 'i'
-	frameResize byte = 'r'
+	FrameInput  byte = 'i'
+	FrameResize byte = 'r'
 )
 
-// maxFrame is the largest payload one frame holds (the length is 16 bits).
-const maxFrame = 1<<16 - 1
+// MaxFrame is the largest payload one frame holds (the length is 16 bits).
+const MaxFrame = 1<<16 - 1
 
-// writeFrame writes one frame; payload must be at most maxFrame bytes.
-func writeFrame(w io.Writer, typ byte, payload []byte) error {
+// WriteFrame writes one frame; payload must be at most MaxFrame bytes.
+func WriteFrame(w io.Writer, typ byte, payload []byte) error {
 	buf := make([]byte, 3+len(payload))
 	buf[0] = typ
 	binary.BigEndian.PutUint16(buf[1:3], uint16(len(payload)))
@@ -52,8 +52,8 @@ func writeFrame(w io.Writer, typ byte, payload []byte) error {
 	return err
 }
 
-// readFrame reads one frame.
-func readFrame(r io.Reader) (typ byte, payload []byte, err error) {
+// ReadFrame reads one frame.
+func ReadFrame(r io.Reader) (typ byte, payload []byte, err error) {
 	var hdr [3]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return 0, nil, err
@@ -65,14 +65,14 @@ func readFrame(r io.Reader) (typ byte, payload []byte, err error) {
 	return hdr[0], payload, nil
 }
 
-func resizePayload(cols, rows uint16) []byte {
+func ResizePayload(cols, rows uint16) []byte {
 	var p [4]byte
 	binary.BigEndian.PutUint16(p[0:2], cols)
 	binary.BigEndian.PutUint16(p[2:4], rows)
 	return p[:]
 }
 
-func parseResize(p []byte) (cols, rows uint16, err error) {
+func ParseResize(p []byte) (cols, rows uint16, err error) {
 	if len(p) != 4 {
 		return 0, 0, errors.New("resize frame payload is not 4 bytes")
 	}

@@ -1,4 +1,4 @@
-package api
+package apitype
 
 import (
 	"crypto/rand"
