@@ -244,6 +244,21 @@ func TestStatusAndProjects(t *testing.T) {
 	s.ok(t, "project", "resume", "web")
 }
 
+// A window set shorter than the shared board's is saved but does not take
+// effect: project set says so on stderr, and says nothing otherwise.
+func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
+	s := startStation(t)
+	s.fake.IdleFloor = 15 * time.Minute
+	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle 20m, block 5m, review idle 10m\n" {
+		t.Errorf("project set above the floor: %q", out)
+	}
+	r := run(t, "", "--home", s.home, "project", "set", "web", "idle_window=1m")
+	want := "note: the shared board keeps web's idle window at 15m0s or longer (buildstation board cap), so this station's 1m0s is saved but waits until the board's is lowered\n"
+	if r.code != 0 || r.stdout != "web: idle 15m0s, block 5m, review idle 10m\n" || r.stderr != want {
+		t.Errorf("project set below the floor: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestHomeFlagPositions(t *testing.T) {
 	s := startStation(t)
 	s.addTask(t, "one")

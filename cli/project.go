@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -119,5 +120,25 @@ func (e *env) projectSet(pos []string) error {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", textsafe.Line(p.Name), p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
+	e.warnBoardFloor(p, set)
 	return err
+}
+
+// warnBoardFloor says so when a window just set is shorter than the one in
+// force: a shared board's window is every station's floor, so the local
+// value is saved but waits until the board's is lowered.
+func (e *env) warnBoardFloor(p supervisor.ProjectInfo, set map[string]string) {
+	for _, w := range []struct{ key, name, now string }{
+		{"idle_window", "idle window", p.IdleWindow},
+		{"block_window", "block window", p.BlockWindow},
+		{"review_idle_window", "review idle window", p.ReviewIdleWindow},
+	} {
+		asked, err1 := time.ParseDuration(set[w.key])
+		now, err2 := time.ParseDuration(w.now)
+		if err1 != nil || err2 != nil || now <= asked {
+			continue
+		}
+		fmt.Fprintf(e.stderr, "note: the shared board keeps %s's %s at %s or longer (buildstation board cap), so this station's %s is saved but waits until the board's is lowered\n",
+			textsafe.Line(p.Name), w.name, now, asked)
+	}
 }

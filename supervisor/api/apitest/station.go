@@ -39,6 +39,9 @@ type Station struct {
 	transcripts map[string]supervisor.Transcript
 	// Now stamps tasks; fixed so tests compare exact output.
 	Now time.Time
+	// IdleFloor stands in for a shared board's idle window: an idle_window
+	// set shorter takes effect as IdleFloor, as on a real station.
+	IdleFloor time.Duration
 }
 
 // New returns an empty fake.
@@ -322,6 +325,9 @@ func (f *Station) SetProjectSettings(ctx context.Context, name string, set map[s
 	}
 	if v, ok := set["idle_window"]; ok {
 		f.projects[i].IdleWindow = v
+		if d, err := time.ParseDuration(v); err == nil && d < f.IdleFloor {
+			f.projects[i].IdleWindow = f.IdleFloor.String()
+		}
 	}
 	f.record("SetProjectSettings", "", name)
 	return f.projects[i], nil
