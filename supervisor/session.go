@@ -218,58 +218,24 @@ func (s *session) readLoop() {
 	}
 }
 
+// procExit is how the agent's process ended.
+type procExit struct {
+	code int
+	err  error
+}
+
 // run is the session's goroutine. It returns how the session ended, after
 // the agent's whole process tree is gone.
 func (s *session) run(ctx context.Context) outcome {
 	defer close(s.done)
-	type exit struct {
-		code int
-		err  error
-	}
-	exited := make(chan exit, 1)
-	go func() {
-		code, err := s.proc.Wait()
-		if err != nil && code == 0 {
-			code = -1
-		}
-		exited <- exit{code, err}
-	}()
-	// Arm before the first read: output read earlier would be older than
-	// the window and never count, leaving an agent that printed at once
-	// "starting" until it is nudged.
-	now := time.Now()
-	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
-	if !s.resumeFrom.IsZero() && s.resumeFrom.Before(now) {
-		s.armedAt = s.resumeFrom
-		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
-		s.wd.State = s.wd.Base
-	}
-	go s.readLoop()
-	go s.keys.run(s.done)
-	s.st.observe(s.target())
-	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
+	exited := s.waitExit()
+	s.begin()
 	defer s.timer.Stop()
-	if s.spec.Prompt != "" && s.resumeFrom.IsZero() {
-		s.promptDue = true
-		wait := time.Duration(0)
-		if s.spec.PromptAfterMCP {
-			wait = promptWait
-		}
-		s.promptC = time.After(wait)
-	}
-	s.publish()
 
 	for {
 		select {
 		case <-ctx.Done():
-			if _, survives := s.proc.(Handled); survives {
-				// Its backend (tmux) outlives the station: leave the agent
-				// working; the next station adopts it again.
-				s.detach()
-				return outcome{kind: outDetached}
-			}
-			s.stop()
-			return outcome{kind: outStopped, lastLine: lastLine(s.con.snapshot())}
+			return s.onCancel()
 		case <-s.activity:
 			// Fresh news: output at the very instant of a re-arm counts too.
 			if lo := s.liveOutput(); !lo.IsZero() && !lo.Before(s.armedAt) && s.outputCounts() {
@@ -284,19 +250,7 @@ func (s *session) run(ctx context.Context) outcome {
 				return o
 			}
 		case x := <-exited:
-			// Let the reader drain the agent's last words for the reason.
-			select {
-			case <-s.readerDone:
-			case <-time.After(500 * time.Millisecond):
-			}
-			s.wd.State = SessEnded
-			s.publish()
-			s.stop() // children the agent left behind
-			o := outcome{kind: outExited, code: x.code, lastLine: lastLine(s.con.snapshot())}
-			if x.err != nil && x.code < 0 {
-				o.exitErr = x.err.Error() // a signal, not a code: say which
-			}
-			return o
+			return s.onExit(x)
 		}
 		if s.wd.State == SessEnded {
 			// Blocked: the task is already settled; now end the tree.
@@ -306,6 +260,78 @@ func (s *session) run(ctx context.Context) outcome {
 		}
 		s.rearm()
 	}
+}
+
+// waitExit waits for the agent's process in a goroutine of its own, so the
+// loop hears of its end as one more message.
+func (s *session) waitExit() <-chan procExit {
+	exited := make(chan procExit, 1)
+	go func() {
+		code, err := s.proc.Wait()
+		if err != nil && code == 0 {
+			code = -1
+		}
+		exited <- procExit{code, err}
+	}()
+	return exited
+}
+
+// begin arms the first window, starts the reader and the typist, and
+// schedules the first prompt: everything run does once before its loop.
+func (s *session) begin() {
+	// Arm before the first read: output read earlier would be older than
+	// the window and never count, leaving an agent that printed at once
+	// "starting" until it is nudged.
+	now := time.Now()
+	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
+	if !s.resumeFrom.IsZero() && s.resumeFrom.Before(now) {
+		s.armedAt = s.resumeFrom
+		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
+		s.wd.State = s.wd.Base
+	}
+	go s.readLoop()
+	go s.keys.run(s.done)
+	s.st.observe(s.target())
+	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
+	if s.spec.Prompt != "" && s.resumeFrom.IsZero() {
+		s.promptDue = true
+		wait := time.Duration(0)
+		if s.spec.PromptAfterMCP {
+			wait = promptWait
+		}
+		s.promptC = time.After(wait)
+	}
+	s.publish()
+}
+
+// onCancel ends the session as the station stops: a tmux agent is left
+// working for the next station to adopt, any other is stopped.
+func (s *session) onCancel() outcome {
+	if _, survives := s.proc.(Handled); survives {
+		// Its backend (tmux) outlives the station: leave the agent
+		// working; the next station adopts it again.
+		s.detach()
+		return outcome{kind: outDetached}
+	}
+	s.stop()
+	return outcome{kind: outStopped, lastLine: lastLine(s.con.snapshot())}
+}
+
+// onExit ends the session whose agent exited by itself.
+func (s *session) onExit(x procExit) outcome {
+	// Let the reader drain the agent's last words for the reason.
+	select {
+	case <-s.readerDone:
+	case <-time.After(500 * time.Millisecond):
+	}
+	s.wd.State = SessEnded
+	s.publish()
+	s.stop() // children the agent left behind
+	o := outcome{kind: outExited, code: x.code, lastLine: lastLine(s.con.snapshot())}
+	if x.err != nil && x.code < 0 {
+		o.exitErr = x.err.Error() // a signal, not a code: say which
+	}
+	return o
 }
 
 // sleepGrace is how far the wall clock may run ahead of the monotonic one,
@@ -402,18 +428,7 @@ func (s *session) onDeadline(ctx context.Context) {
 		s.apply(inOutput, lo)
 		return
 	}
-	since := s.armedAt
-	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	lives := s.st.probe(pctx, s.target(), since)
-	cancel()
-	if len(lives) > 0 {
-		var why []string
-		for _, l := range lives {
-			s.evidence[l.Layer] = l.At
-			why = append(why, l.Detail)
-		}
-		s.why = "quiet: " + strings.Join(why, "; ")
-		s.apply(inDeadlineLive, now)
+	if s.probedLife(ctx, now) {
 		return
 	}
 	d, onScreen := dialogOnScreen(s.con.snapshot())
@@ -433,6 +448,26 @@ func (s *session) onDeadline(ctx context.Context) {
 		return
 	}
 	s.apply(inDeadlineDead, now)
+}
+
+// probedLife asks every pull layer (git, files, CPU: the Probers) for a
+// sign of life since the window began; on one, the session is quiet, not
+// wedged, and probedLife has told the watchdog so.
+func (s *session) probedLife(ctx context.Context, now time.Time) bool {
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	lives := s.st.probe(pctx, s.target(), s.armedAt)
+	cancel()
+	if len(lives) == 0 {
+		return false
+	}
+	var why []string
+	for _, l := range lives {
+		s.evidence[l.Layer] = l.At
+		why = append(why, l.Detail)
+	}
+	s.why = "quiet: " + strings.Join(why, "; ")
+	s.apply(inDeadlineLive, now)
+	return true
 }
 
 func (s *session) target() ProbeTarget {
@@ -609,59 +644,87 @@ func (s *session) handle(ctx context.Context, c command) (o outcome, end bool) {
 		}
 		s.apply(inNudgeNow, now)
 	case cmdBlock:
-		reason := c.text
-		if reason == "" {
-			reason = "blocked by a person"
-		}
-		s.st.blockFromSession(s, reason, "", "person")
-		s.blockedWith = reason
-		s.wd.State = SessEnded
+		s.blockByPerson(c.text)
 	case cmdReport:
-		s.evidence[c.layer] = now
-		if c.text != "" {
-			s.why = c.text
-		}
-		s.apply(c.input, now)
-		if c.input == inWaiting || strings.HasPrefix(c.text, progressPrefix) {
-			// The agent ended its turn or reported progress: a moment it
-			// has likely just committed (not every tool call: too often).
-			// Pushed in the background.
-			s.st.checkpoint(s.spec)
-		}
+		s.report(c, now)
 	case cmdSettings:
-		set := c.settings
-		was := s.window()
-		s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow
-		s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
-		s.wd.CanNudge = set.Nudge != ""
-		if s.window() != was {
-			s.rearm() // the deadline moved with the window; next_at says so
-		} else {
-			s.publish() // the session's info names its windows
-		}
+		s.applySettings(c.settings)
 	case cmdMCPReady:
-		if !s.mcpReady {
-			s.mcpReady = true
-			if s.promptDue && s.spec.PromptAfterMCP {
-				s.promptC = time.After(promptSettle)
-			}
-		}
+		s.onMCPReady()
 	case cmdEnd:
-		s.wd.State = SessEnded
-		s.publish()
-		if c.result == outFenced {
-			// The lease runs out soon: no time for a polite end.
-			s.stopWithin(fenceStopGrace)
-		} else {
-			s.stop()
-		}
-		c.reply <- nil
-		return outcome{kind: c.result, lastLine: lastLine(s.con.snapshot())}, true
+		return s.end(c), true
 	}
 	if c.reply != nil {
 		c.reply <- err
 	}
 	return outcome{}, false
+}
+
+// blockByPerson settles the task as blocked with a person's reason; run
+// ends the tree once it sees the session ended.
+func (s *session) blockByPerson(reason string) {
+	if reason == "" {
+		reason = "blocked by a person"
+	}
+	s.st.blockFromSession(s, reason, "", "person")
+	s.blockedWith = reason
+	s.wd.State = SessEnded
+}
+
+// report takes a report from the board or a hook as evidence of life and
+// feeds its input to the watchdog.
+func (s *session) report(c command, now time.Time) {
+	s.evidence[c.layer] = now
+	if c.text != "" {
+		s.why = c.text
+	}
+	s.apply(c.input, now)
+	if c.input == inWaiting || strings.HasPrefix(c.text, progressPrefix) {
+		// The agent ended its turn or reported progress: a moment it
+		// has likely just committed (not every tool call: too often).
+		// Pushed in the background.
+		s.st.checkpoint(s.spec)
+	}
+}
+
+// applySettings takes the project's new windows, nudge and CPU rule; a
+// changed window moves the current deadline at once.
+func (s *session) applySettings(set config.Settings) {
+	was := s.window()
+	s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow
+	s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
+	s.wd.CanNudge = set.Nudge != ""
+	if s.window() != was {
+		s.rearm() // the deadline moved with the window; next_at says so
+	} else {
+		s.publish() // the session's info names its windows
+	}
+}
+
+// onMCPReady notes that the agent listed the station's MCP tools: a prompt
+// held back for them goes out after a short settle.
+func (s *session) onMCPReady() {
+	if !s.mcpReady {
+		s.mcpReady = true
+		if s.promptDue && s.spec.PromptAfterMCP {
+			s.promptC = time.After(promptSettle)
+		}
+	}
+}
+
+// end stops a session whose task was settled elsewhere and answers c once
+// the tree is gone.
+func (s *session) end(c command) outcome {
+	s.wd.State = SessEnded
+	s.publish()
+	if c.result == outFenced {
+		// The lease runs out soon: no time for a polite end.
+		s.stopWithin(fenceStopGrace)
+	} else {
+		s.stop()
+	}
+	c.reply <- nil
+	return outcome{kind: c.result, lastLine: lastLine(s.con.snapshot())}
 }
 
 // fenceStopGrace is how long a fenced session's agent has between SIGTERM

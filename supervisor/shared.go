@@ -188,18 +188,9 @@ func (st *Station) beat(ctx context.Context, sb SharedBoard, lease time.Duration
 	lost, err := sb.Renew(rctx, lease)
 	cancel()
 	if err != nil {
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() == nil {
+			st.renewFailed(sb, err)
 		}
-		st.fence.mu.Lock()
-		st.fence.failedAt = time.Now()
-		st.fence.mu.Unlock()
-		first := st.Link().Reachable
-		st.link.down(err)
-		if first {
-			st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
-		}
-		st.publishLink()
 		return
 	}
 	st.fence.mu.Lock()
@@ -226,21 +217,43 @@ func (st *Station) beat(ctx context.Context, sb SharedBoard, lease time.Duration
 	st.publishLink()
 	st.refreshWindows(ctx)
 	st.reconcile(ctx, sb)
-	grace := reapGrace(lease)
-	if failedAt.IsZero() || time.Since(failedAt) >= grace {
-		reaped, err := sb.Reap(ctx, grace)
-		if err != nil && ctx.Err() == nil {
-			st.log.Error("reap leases", "err", err)
-		}
-		for _, t := range reaped {
-			st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
-			st.publishTask(t)
-			st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
-		}
-	}
+	st.reap(ctx, sb, lease, failedAt)
 	// Reaped tasks free slots; so may another station's Release, which
 	// announces nothing: the beat is the scheduler's fallback poll.
 	st.poke()
+}
+
+// renewFailed notes a renewal that did not reach the board: the fence
+// counts from now, and the link goes down (logged once, not every beat).
+func (st *Station) renewFailed(sb SharedBoard, err error) {
+	st.fence.mu.Lock()
+	st.fence.failedAt = time.Now()
+	st.fence.mu.Unlock()
+	first := st.Link().Reachable
+	st.link.down(err)
+	if first {
+		st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
+	}
+	st.publishLink()
+}
+
+// reap blocks the tasks of stations that stopped renewing their leases,
+// unless this station itself failed to renew within the grace: then it
+// cannot tell their silence from its own.
+func (st *Station) reap(ctx context.Context, sb SharedBoard, lease time.Duration, failedAt time.Time) {
+	grace := reapGrace(lease)
+	if !failedAt.IsZero() && time.Since(failedAt) < grace {
+		return
+	}
+	reaped, err := sb.Reap(ctx, grace)
+	if err != nil && ctx.Err() == nil {
+		st.log.Error("reap leases", "err", err)
+	}
+	for _, t := range reaped {
+		st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
+		st.publishTask(t)
+		st.notify(Notice{Kind: NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+	}
 }
 
 // watchFence ends every session whose lease this station can no longer

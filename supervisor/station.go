@@ -395,27 +395,9 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 		delete(st.starting, task.ID)
 		st.mu.Unlock()
 	}()
-	// Before the worktree is prepared: a task that ran on another
-	// station goes on from the work that station pushed.
-	fetched, blocked := st.syncBranches(ctx, p, task)
-	if blocked != "" {
-		st.log.Error("fetch the task's branches", "task", task.ID, "reason", blocked)
-		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, blocked, "", "station", id, false)
+	task, ws, ok := st.prepare(ctx, p, task, id)
+	if !ok {
 		return
-	}
-	ws, err := st.workspace(ctx, p, task.ID)
-	if err != nil {
-		st.log.Error("prepare worktree", "task", task.ID, "err", err)
-		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
-			fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
-		return
-	}
-	if _, shared := st.shared(); shared && ws.Git && task.Pinned != st.stationName() {
-		// Its work is in this worktree only, until a push carries it.
-		st.pin(ctx, task.ID)
-	}
-	if fetched != "" {
-		task.Notes = append(slices.Clone(task.Notes), fetched)
 	}
 	token, err := newToken()
 	if err != nil {
@@ -436,20 +418,56 @@ func (st *Station) start(ctx context.Context, p config.Project, task Task, kind 
 	}()
 	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
-		reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
-		counts := true
-		var fe *filesError
-		if errors.As(err, &fe) {
-			// The station's own failure, not the project's: it says so, and
-			// it does not count toward the project's breaker.
-			reason = fmt.Sprintf("cannot write the session's files in %s: %v; free disk space or fix its permissions, then requeue", fe.dir, fe.err)
-			counts = false
-		}
-		st.log.Error("start session", "task", task.ID, "err", err)
-		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "", "station", id, counts)
+		st.blockUnstarted(ctx, task, id, err)
 		return
 	}
 	st.register(ctx, s, time.Now())
+}
+
+// prepare readies a claimed task's working copy: its branches fetched
+// from the shared remote, its worktree, its pin. When that fails it blocks
+// the task with the reason and ok is false. The task it returns carries
+// the fetch's note.
+func (st *Station) prepare(ctx context.Context, p config.Project, task Task, id string) (_ Task, _ Workspace, ok bool) {
+	// Before the worktree is prepared: a task that ran on another
+	// station goes on from the work that station pushed.
+	fetched, blocked := st.syncBranches(ctx, p, task)
+	if blocked != "" {
+		st.log.Error("fetch the task's branches", "task", task.ID, "reason", blocked)
+		st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, blocked, "", "station", id, false)
+		return task, Workspace{}, false
+	}
+	ws, err := st.workspace(ctx, p, task.ID)
+	if err != nil {
+		st.log.Error("prepare worktree", "task", task.ID, "err", err)
+		st.settleBlock(ctx, task.ID, []TaskState{TaskWorking, TaskReview},
+			fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
+		return task, Workspace{}, false
+	}
+	if _, shared := st.shared(); shared && ws.Git && task.Pinned != st.stationName() {
+		// Its work is in this worktree only, until a push carries it.
+		st.pin(ctx, task.ID)
+	}
+	if fetched != "" {
+		task.Notes = append(slices.Clone(task.Notes), fetched)
+	}
+	return task, ws, true
+}
+
+// blockUnstarted blocks a task whose session could not be spawned, saying
+// whether the project's agent command or the station's own disk is at fault.
+func (st *Station) blockUnstarted(ctx context.Context, task Task, id string, err error) {
+	reason := fmt.Sprintf("agent command cannot start: %v; fix the project's agent command in config.toml, then requeue", err)
+	counts := true
+	var fe *filesError
+	if errors.As(err, &fe) {
+		// The station's own failure, not the project's: it says so, and
+		// it does not count toward the project's breaker.
+		reason = fmt.Sprintf("cannot write the session's files in %s: %v; free disk space or fix its permissions, then requeue", fe.dir, fe.err)
+		counts = false
+	}
+	st.log.Error("start session", "task", task.ID, "err", err)
+	st.settleBlockCounting(ctx, task.ID, []TaskState{TaskWorking, TaskReview}, reason, "", "station", id, counts)
 }
 
 func sessionID(task Task, kind SessionKind) string {
@@ -526,38 +544,16 @@ func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id strin
 	}
 	logs := filepath.Join(st.opt.Home, config.DirLogs)
 	prompt := renderPrompt(task, kind, agent, ws)
-	// The home keeps the record copy; the agent is given its own, outside
-	// the home.
-	if err := os.WriteFile(filepath.Join(logs, id+".prompt.md"), []byte(prompt), 0o600); err != nil {
-		return nil, &filesError{dir: logs, err: err}
-	}
-	dir, err := st.sessionDir(id)
+	dir, promptFile, err := st.writePrompt(id, prompt)
 	if err != nil {
-		return nil, &filesError{dir: st.opt.SessionFiles, err: err}
-	}
-	promptFile := filepath.Join(dir, "prompt.md")
-	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
-		st.dropSessionDir(id)
-		return nil, &filesError{dir: dir, err: err}
+		return nil, err
 	}
 	transcript, err := os.OpenFile(filepath.Join(logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		st.dropSessionDir(id)
 		return nil, &filesError{dir: logs, err: err}
 	}
-	env := append(agentEnv(os.Environ(), st.opt.Home),
-		"BUILDSTATION_URL="+st.opt.URL,
-		"BUILDSTATION_TOKEN="+token,
-		"BUILDSTATION_TASK_ID="+task.ID,
-		"BUILDSTATION_SESSION_ID="+id,
-		"BUILDSTATION_PROMPT_FILE="+promptFile,
-	)
-	if sb, ok := st.shared(); ok {
-		// The lease's fencing token: what a session's writes are judged
-		// by, and what a test's agents log to show who ran when.
-		env = append(env, fmt.Sprintf("BUILDSTATION_LEASE_EPOCH=%d", sb.Epoch(task.ID)))
-	}
-	env = append(env, selfEnv(st.opt.Self)...)
+	env := st.sessionEnv(task, id, token, promptFile)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
 		URL: st.opt.URL, Self: st.opt.Self, Dir: dir, Prompt: prompt, PromptFile: promptFile})
 	if err != nil {
@@ -585,6 +581,45 @@ func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id strin
 		}
 	}
 	return s, nil
+}
+
+// writePrompt writes a session's prompt twice: the home keeps the record
+// copy; the agent is given its own, outside the home, in the session's
+// directory (dir), which is dropped again if its prompt cannot be written.
+func (st *Station) writePrompt(id, prompt string) (dir, promptFile string, err error) {
+	logs := filepath.Join(st.opt.Home, config.DirLogs)
+	if err := os.WriteFile(filepath.Join(logs, id+".prompt.md"), []byte(prompt), 0o600); err != nil {
+		return "", "", &filesError{dir: logs, err: err}
+	}
+	dir, err = st.sessionDir(id)
+	if err != nil {
+		return "", "", &filesError{dir: st.opt.SessionFiles, err: err}
+	}
+	promptFile = filepath.Join(dir, "prompt.md")
+	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
+		st.dropSessionDir(id)
+		return "", "", &filesError{dir: dir, err: err}
+	}
+	return dir, promptFile, nil
+}
+
+// sessionEnv is the environment every agent gets, whatever the agent: the
+// station's address and the session's token, ids and prompt file, so its
+// hooks and MCP calls can reach the station as this session.
+func (st *Station) sessionEnv(task Task, id, token, promptFile string) []string {
+	env := append(agentEnv(os.Environ(), st.opt.Home),
+		"BUILDSTATION_URL="+st.opt.URL,
+		"BUILDSTATION_TOKEN="+token,
+		"BUILDSTATION_TASK_ID="+task.ID,
+		"BUILDSTATION_SESSION_ID="+id,
+		"BUILDSTATION_PROMPT_FILE="+promptFile,
+	)
+	if sb, ok := st.shared(); ok {
+		// The lease's fencing token: what a session's writes are judged
+		// by, and what a test's agents log to show who ran when.
+		env = append(env, fmt.Sprintf("BUILDSTATION_LEASE_EPOCH=%d", sb.Epoch(task.ID)))
+	}
+	return append(env, selfEnv(st.opt.Self)...)
 }
 
 // filesError is a failure to write a session's own files (prompt,

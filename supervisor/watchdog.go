@@ -69,41 +69,16 @@ func next(s wdState, in wdInput) (wdState, []wdEffect) {
 		s.State = SessNeedsPermission
 		return s, []wdEffect{effArm, effNotifyPermission}
 	case inWaiting:
-		if s.State == SessNeedsPermission {
-			// The dialog was answered and the turn ended.
-			s.State = SessWaiting
-			return s, []wdEffect{effArm}
-		}
-		if s.State == SessNudged {
-			// The nudge was taken as a turn and the agent ended it again
-			// without finishing: that is not life, keep the block window.
-			return s, nil
-		}
-		s.State = SessWaiting
-		return s, []wdEffect{effArm}
+		return nextWaiting(s)
 	case inOutput:
-		switch s.State {
-		case SessNeedsPermission:
-			// The dialog itself draws on the console; only a hook or a
-			// report says a person answered it.
-			return s, nil
-		case SessWaiting:
-			// The agent's hooks said its turn ended; a TUI still animates
-			// for a while after that. A new turn comes with its own hook.
-			return s, nil
-		default:
-			s.State = s.Base
-			return s, []wdEffect{effArm}
-		}
+		return nextOutput(s)
 	case inReport:
-		switch s.State {
-		case SessQuiet:
+		if s.State == SessQuiet {
 			// Still silent on the console, but alive: stay quiet, re-arm.
 			return s, []wdEffect{effArm}
-		default:
-			s.State = s.Base
-			return s, []wdEffect{effArm}
 		}
+		s.State = s.Base
+		return s, []wdEffect{effArm}
 	case inDeadlineLive:
 		if s.State == SessNeedsPermission {
 			return s, []wdEffect{effArm, effNotifyPermission}
@@ -111,21 +86,7 @@ func next(s wdState, in wdInput) (wdState, []wdEffect) {
 		s.State = SessQuiet
 		return s, []wdEffect{effArm}
 	case inDeadlineDead:
-		switch s.State {
-		case SessNeedsPermission:
-			// Keep reminding the person; a silent dialog is not a wedge.
-			return s, []wdEffect{effArm, effNotifyPermission}
-		case SessNudged, SessIdle:
-			s.State = SessEnded
-			return s, []wdEffect{effBlock}
-		default:
-			if !s.CanNudge {
-				s.State = SessIdle
-				return s, []wdEffect{effArmBlock}
-			}
-			s.State = SessNudged
-			return s, []wdEffect{effNudge, effNotifyNudge, effArmBlock}
-		}
+		return nextDeadlineDead(s)
 	case inNudgeNow:
 		if s.State == SessNeedsPermission {
 			// An Enter here would approve whatever the dialog asks.
@@ -135,4 +96,58 @@ func next(s wdState, in wdInput) (wdState, []wdEffect) {
 		return s, []wdEffect{effNudge, effArmBlock}
 	}
 	return s, nil
+}
+
+// nextWaiting is next on a hook saying the agent's turn ended.
+func nextWaiting(s wdState) (wdState, []wdEffect) {
+	if s.State == SessNeedsPermission {
+		// The dialog was answered and the turn ended.
+		s.State = SessWaiting
+		return s, []wdEffect{effArm}
+	}
+	if s.State == SessNudged {
+		// The nudge was taken as a turn and the agent ended it again
+		// without finishing: that is not life, keep the block window.
+		return s, nil
+	}
+	s.State = SessWaiting
+	return s, []wdEffect{effArm}
+}
+
+// nextOutput is next on console output: life, except where the console is
+// known to move without the agent working.
+func nextOutput(s wdState) (wdState, []wdEffect) {
+	switch s.State {
+	case SessNeedsPermission:
+		// The dialog itself draws on the console; only a hook or a
+		// report says a person answered it.
+		return s, nil
+	case SessWaiting:
+		// The agent's hooks said its turn ended; a TUI still animates
+		// for a while after that. A new turn comes with its own hook.
+		return s, nil
+	default:
+		s.State = s.Base
+		return s, []wdEffect{effArm}
+	}
+}
+
+// nextDeadlineDead is next when a window ran out with no layer showing
+// life: the escalation idle → nudged → blocked.
+func nextDeadlineDead(s wdState) (wdState, []wdEffect) {
+	switch s.State {
+	case SessNeedsPermission:
+		// Keep reminding the person; a silent dialog is not a wedge.
+		return s, []wdEffect{effArm, effNotifyPermission}
+	case SessNudged, SessIdle:
+		s.State = SessEnded
+		return s, []wdEffect{effBlock}
+	default:
+		if !s.CanNudge {
+			s.State = SessIdle
+			return s, []wdEffect{effArmBlock}
+		}
+		s.State = SessNudged
+		return s, []wdEffect{effNudge, effNotifyNudge, effArmBlock}
+	}
 }
