@@ -37,12 +37,31 @@ func EditProject(path string, data []byte, name string, set map[string]string) (
 		return nil, nil, fmt.Errorf("%s: project %q is not written as a [[projects]] table; edit it by hand", path, name)
 	}
 	lines := strings.SplitAfter(text, "\n")
-	type edit struct {
-		line    int // 1-based; replace this line, or insert after it
-		replace bool
-		text    string // "" with replace deletes the line
+	edits, err := projectEdits(path, lines, loc, table, header, set)
+	if err != nil {
+		return nil, nil, err
 	}
-	var edits []edit
+	out := []byte(strings.Join(applyEdits(lines, edits), ""))
+	ncfg, err := Parse(path, out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, ncfg, nil
+}
+
+// lineEdit is one change to a file's lines.
+type lineEdit struct {
+	line    int // 1-based; replace this line, or insert after it
+	replace bool
+	text    string // "" with replace deletes the line
+}
+
+// projectEdits plans the line edits that set keys of the project table
+// whose header is on line header: a key already there is replaced (or
+// deleted), a new one goes under the header. A key outside EditableKeys,
+// or one written over several lines, is refused.
+func projectEdits(path string, lines []string, loc locator, table keyPath, header int, set map[string]string) ([]lineEdit, error) {
+	var edits []lineEdit
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
@@ -50,7 +69,7 @@ func EditProject(path string, data []byte, name string, set map[string]string) (
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(EditableKeys, k) {
-			return nil, nil, fmt.Errorf("%q cannot be edited here; use one of %s, or edit %s by hand", k, strings.Join(EditableKeys, ", "), path)
+			return nil, fmt.Errorf("%q cannot be edited here; use one of %s, or edit %s by hand", k, strings.Join(EditableKeys, ", "), path)
 		}
 		v := set[k]
 		newLine := ""
@@ -59,14 +78,19 @@ func EditProject(path string, data []byte, name string, set map[string]string) (
 		}
 		if n, ok := loc[table.with(k).String()]; ok {
 			if cur := strings.TrimSpace(lines[n-1]); !strings.HasPrefix(cur, k) || strings.Count(cur, `"""`)+strings.Count(cur, `'''`) == 1 {
-				return nil, nil, fmt.Errorf("%s:%d: %s spans lines; edit it by hand", path, n, table.with(k))
+				return nil, fmt.Errorf("%s:%d: %s spans lines; edit it by hand", path, n, table.with(k))
 			}
-			edits = append(edits, edit{line: n, replace: true, text: newLine})
+			edits = append(edits, lineEdit{line: n, replace: true, text: newLine})
 		} else if newLine != "" {
-			edits = append(edits, edit{line: header, text: newLine})
+			edits = append(edits, lineEdit{line: header, text: newLine})
 		}
 	}
-	// Apply from the bottom up so earlier line numbers stay true.
+	return edits, nil
+}
+
+// applyEdits carries out edits on lines, from the bottom up so earlier
+// line numbers stay true.
+func applyEdits(lines []string, edits []lineEdit) []string {
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].line > edits[j].line })
 	for _, e := range edits {
 		if e.replace {
@@ -78,12 +102,7 @@ func EditProject(path string, data []byte, name string, set map[string]string) (
 			lines = slices.Insert(lines, e.line, e.text)
 		}
 	}
-	out := []byte(strings.Join(lines, ""))
-	ncfg, err := Parse(path, out)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out, ncfg, nil
+	return lines
 }
 
 // tomlString quotes s as a TOML basic string.

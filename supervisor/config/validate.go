@@ -288,6 +288,8 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 	}
 }
 
+// project reads one [[projects]] table: its own keys, any setting it
+// overrides, and the defaults for what it leaves out.
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Concurrency: 1, Settings: cfg.Defaults}
 	if c.shared {
@@ -303,46 +305,70 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 			p.Overrides = append(p.Overrides, k)
 			continue
 		}
-		switch k {
-		case "name":
-			p.Name, _ = c.str(kk, v)
-		case "path":
-			if s, ok := c.str(kk, v); ok {
-				p.Path = c.folder(kk, s)
-			}
-		case "command":
-			if s, ok := c.strings(kk, v); ok {
-				if len(s) == 0 || s[0] == "" {
-					c.fail(kk, nil, "is empty", `name the program to run, like command = ["sh", "agent.sh"], or remove it to use agent`)
-				}
-				p.Command = s
-			}
-		case "args":
-			p.Args, _ = c.strings(kk, v)
-		case "gate":
-			p.Gate, _ = c.str(kk, v)
-		case "review":
-			p.Review, _ = c.boolean(kk, v)
-		case "concurrency":
-			if n, ok := c.integer(kk, v); ok {
-				if n < 1 {
-					c.fail(kk, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
-				}
-				p.Concurrency = n
-			}
-		case "base":
-			p.Base, _ = c.str(kk, v)
-		case "worktree_root":
+		if k == "worktree_root" {
 			worktreeRoot, _ = c.str(kk, v)
-		case "stations":
-			p.Stations, _ = c.strings(kk, v)
-		case "remote":
-			p.Remote, p.RemoteAuto = c.remote(kk, v), false
-		default:
-			c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, remote, "+
-				strings.Join(settingKeys, ", "))
+			continue
 		}
+		c.projectKey(&p, kk, k, v)
 	}
+	c.projectComplete(pk, t, p)
+	p.Agent = p.Settings.Agent
+	switch {
+	case worktreeRoot == "":
+		p.WorktreeRoot = filepath.Join(p.Path, ".buildstation", "worktrees")
+	case filepath.IsAbs(worktreeRoot):
+		p.WorktreeRoot = filepath.Clean(worktreeRoot)
+	default:
+		p.WorktreeRoot = filepath.Join(p.Path, worktreeRoot)
+	}
+	return p
+}
+
+// projectKey reads one of a project's own keys (not a setting, not
+// worktree_root, which is resolved against the path once it is known).
+func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
+	switch k {
+	case "name":
+		p.Name, _ = c.str(kk, v)
+	case "path":
+		if s, ok := c.str(kk, v); ok {
+			p.Path = c.folder(kk, s)
+		}
+	case "command":
+		if s, ok := c.strings(kk, v); ok {
+			if len(s) == 0 || s[0] == "" {
+				c.fail(kk, nil, "is empty", `name the program to run, like command = ["sh", "agent.sh"], or remove it to use agent`)
+			}
+			p.Command = s
+		}
+	case "args":
+		p.Args, _ = c.strings(kk, v)
+	case "gate":
+		p.Gate, _ = c.str(kk, v)
+	case "review":
+		p.Review, _ = c.boolean(kk, v)
+	case "concurrency":
+		if n, ok := c.integer(kk, v); ok {
+			if n < 1 {
+				c.fail(kk, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
+			}
+			p.Concurrency = n
+		}
+	case "base":
+		p.Base, _ = c.str(kk, v)
+	case "stations":
+		p.Stations, _ = c.strings(kk, v)
+	case "remote":
+		p.Remote, p.RemoteAuto = c.remote(kk, v), false
+	default:
+		c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, remote, "+
+			strings.Join(settingKeys, ", "))
+	}
+}
+
+// projectComplete reports what a project table must have and lacks, and
+// keys that contradict each other.
+func (c *checker) projectComplete(pk keyPath, t map[string]any, p Project) {
 	if _, ok := t["name"]; !ok {
 		c.fail(pk.with("name"), nil, "is missing", `add name = "…", the name tasks use for this project`)
 	} else if p.Name == "" {
@@ -356,16 +382,6 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 		c.fail(pk.with("command"), nil, "is set together with agent",
 			`keep one: agent = "NAME" runs a configured agent, command = [...] runs a program of your own`)
 	}
-	p.Agent = p.Settings.Agent
-	switch {
-	case worktreeRoot == "":
-		p.WorktreeRoot = filepath.Join(p.Path, ".buildstation", "worktrees")
-	case filepath.IsAbs(worktreeRoot):
-		p.WorktreeRoot = filepath.Clean(worktreeRoot)
-	default:
-		p.WorktreeRoot = filepath.Join(p.Path, worktreeRoot)
-	}
-	return p
 }
 
 // DefaultRemote is the remote a project on a shared board pushes its task
