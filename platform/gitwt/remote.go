@@ -125,28 +125,9 @@ func (m *Manager) sync(ctx context.Context, p config.Project, r repoInfo, remote
 	res := supervisor.Synced{Remote: remote}
 	branch := m.Branch(taskID)
 	track := trackPrefix(remote)
-	before, err := taskRefs(ctx, p.Path, track, branch)
+	before, theirs, ours, err := fetchTaskRefs(ctx, p.Path, remote, branch)
 	if err != nil {
 		return res, err
-	}
-	if err := fetch(ctx, p.Path, remote, branch); err != nil {
-		return res, err
-	}
-	theirs, err := taskRefs(ctx, p.Path, track, branch)
-	if err != nil {
-		return res, err
-	}
-	ours, err := taskRefs(ctx, p.Path, "refs/heads/", branch)
-	if err != nil {
-		return res, err
-	}
-	for _, name := range slices.Sorted(maps.Keys(theirs)) {
-		if _, have := ours[name]; name == branch || have {
-			continue
-		}
-		if _, err := git(ctx, p.Path, "branch", "--no-track", name, theirs[name]); err != nil {
-			return res, err
-		}
 	}
 	newer, pushed := theirs[branch]
 	if !pushed {
@@ -156,17 +137,10 @@ func (m *Manager) sync(ctx context.Context, p config.Project, r repoInfo, remote
 		return res, err
 	}
 	dir := m.worktreeDir(p, taskID)
-	_, statErr := os.Stat(filepath.Join(dir, ".git"))
-	hasWorktree := statErr == nil
-	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
-		return res, statErr
-	}
 	local, hasBranch := ours[branch]
-	head := local
-	if hasWorktree {
-		if head, err = git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}"); err != nil {
-			return res, err
-		}
+	head, hasWorktree, err := worktreeHead(ctx, dir, local)
+	if err != nil {
+		return res, err
 	}
 	switch {
 	case !hasBranch:
@@ -187,27 +161,8 @@ func (m *Manager) sync(ctx context.Context, p config.Project, r repoInfo, remote
 	default:
 		// Another station pushed since this one last looked: its work
 		// is the task's newest. Keep ours on a branch first.
-		saved, err := setAside(ctx, p.Path, dir, hasWorktree, track+branch, branch, head)
-		if err != nil {
-			return res, fmt.Errorf("save this station's own work first: %w", err)
-		}
-		res.Saved = saved
-		if hasWorktree {
-			if _, err := git(ctx, dir, "checkout", "--force", "--no-track", "-B", branch, newer); err != nil {
-				return res, err
-			}
-			if _, err := git(ctx, dir, "clean", "-fd"); err != nil {
-				return res, err
-			}
-		} else {
-			// A worktree folder deleted by hand still holds its branch
-			// until pruned, and git will not move a branch checked out.
-			if _, err := git(ctx, p.Path, "worktree", "prune"); err != nil {
-				return res, err
-			}
-			if _, err := git(ctx, p.Path, "branch", "--force", "--no-track", branch, newer); err != nil {
-				return res, err
-			}
+		if res.Saved, err = takeTheirs(ctx, p.Path, dir, hasWorktree, track, branch, newer, head); err != nil {
+			return res, err
 		}
 	}
 	if _, _, err := m.ensure(ctx, p, r, taskID); err != nil {
@@ -221,6 +176,77 @@ func (m *Manager) sync(ctx context.Context, p config.Project, r repoInfo, remote
 	m.log.Info("worktree takes the task's work from the remote", "project", p.Name, "task", taskID,
 		"remote", remote, "from", c.sha, "saved", res.Saved)
 	return res, nil
+}
+
+// fetchTaskRefs fetches the task's branches from remote and reads them as
+// they were before (before), as the remote has them now (theirs) and as
+// this repository has them (ours). A branch of the task's (a -local save)
+// that only the remote has is created here, so no station's save is lost.
+func fetchTaskRefs(ctx context.Context, repo, remote, branch string) (before, theirs, ours map[string]string, err error) {
+	track := trackPrefix(remote)
+	if before, err = taskRefs(ctx, repo, track, branch); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := fetch(ctx, repo, remote, branch); err != nil {
+		return nil, nil, nil, err
+	}
+	if theirs, err = taskRefs(ctx, repo, track, branch); err != nil {
+		return nil, nil, nil, err
+	}
+	if ours, err = taskRefs(ctx, repo, "refs/heads/", branch); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(theirs)) {
+		if _, have := ours[name]; name == branch || have {
+			continue
+		}
+		if _, err := git(ctx, repo, "branch", "--no-track", name, theirs[name]); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return before, theirs, ours, nil
+}
+
+// worktreeHead is the commit the task's worktree at dir has checked out,
+// or the branch's tip local when the worktree is gone.
+func worktreeHead(ctx context.Context, dir, local string) (head string, hasWorktree bool, err error) {
+	_, statErr := os.Stat(filepath.Join(dir, ".git"))
+	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
+		return "", false, statErr
+	}
+	if statErr != nil {
+		return local, false, nil
+	}
+	head, err = git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}")
+	return head, true, err
+}
+
+// takeTheirs moves the task's branch (and its worktree, if there is one)
+// to newer, another station's push, after saving this station's own work
+// on a branch of its own, whose name it returns.
+func takeTheirs(ctx context.Context, repo, dir string, hasWorktree bool, track, branch, newer, head string) (string, error) {
+	saved, err := setAside(ctx, repo, dir, hasWorktree, track+branch, branch, head)
+	if err != nil {
+		return "", fmt.Errorf("save this station's own work first: %w", err)
+	}
+	if hasWorktree {
+		if _, err := git(ctx, dir, "checkout", "--force", "--no-track", "-B", branch, newer); err != nil {
+			return saved, err
+		}
+		if _, err := git(ctx, dir, "clean", "-fd"); err != nil {
+			return saved, err
+		}
+		return saved, nil
+	}
+	// A worktree folder deleted by hand still holds its branch
+	// until pruned, and git will not move a branch checked out.
+	if _, err := git(ctx, repo, "worktree", "prune"); err != nil {
+		return saved, err
+	}
+	if _, err := git(ctx, repo, "branch", "--force", "--no-track", branch, newer); err != nil {
+		return saved, err
+	}
+	return saved, nil
 }
 
 // setAside puts this station's own work on the task — head, and with a
@@ -301,8 +327,36 @@ func (m *Manager) publish(ctx context.Context, p config.Project, remote, taskID 
 	if err != nil {
 		return res, err
 	}
-	args := []string{"push", "--porcelain", "--no-verify", remote}
-	var specs []string
+	args, specs := pushArgs(remote, ours, seen)
+	if len(specs) == 0 {
+		res.Complete = true
+		return res, nil
+	}
+	// No hooks: this is the station keeping its work safe, not the
+	// user's push (as a save is not the user's commit).
+	out, pushErr := gitOut(ctx, p.Path, remoteEnv, append(args, specs...)...)
+	refused, done, err := recordPush(ctx, p.Path, track, out, ours, &res)
+	if err != nil {
+		return res, err
+	}
+	if len(refused) > 0 {
+		return res, fmt.Errorf("refused: %s (another station pushed it since this one last fetched; the work stays here on the branch)", strings.Join(refused, "; "))
+	}
+	if pushErr != nil {
+		return res, pushErr
+	}
+	if len(done) < len(specs) {
+		return res, fmt.Errorf("git push did not report every branch: %q", out)
+	}
+	res.Complete = true
+	m.log.Info("pushed the task's branches", "project", p.Name, "task", taskID, "remote", remote, "branches", res.Pushed)
+	return res, nil
+}
+
+// pushArgs is the git push of every task branch of ours that the remote
+// does not hold as this station last saw it, each with its lease.
+func pushArgs(remote string, ours, seen map[string]string) (args, specs []string) {
+	args = []string{"push", "--porcelain", "--no-verify", remote}
 	for _, name := range slices.Sorted(maps.Keys(ours)) {
 		if seen[name] == ours[name] {
 			continue
@@ -312,15 +366,14 @@ func (m *Manager) publish(ctx context.Context, p config.Project, remote, taskID 
 		args = append(args, "--force-with-lease=refs/heads/"+name+":"+seen[name])
 		specs = append(specs, "refs/heads/"+name+":refs/heads/"+name)
 	}
-	if len(specs) == 0 {
-		res.Complete = true
-		return res, nil
-	}
-	// No hooks: this is the station keeping its work safe, not the
-	// user's push (as a save is not the user's commit).
-	out, pushErr := gitOut(ctx, p.Path, remoteEnv, append(args, specs...)...)
-	var refused []string
-	done := map[string]bool{}
+	return args, specs
+}
+
+// recordPush reads git push --porcelain's report: each branch the remote
+// took is recorded as seen there (and, if it moved, in res.Pushed); each
+// it refused is returned with git's reason.
+func recordPush(ctx context.Context, repo, track, out string, ours map[string]string, res *supervisor.Published) (refused []string, done map[string]bool, err error) {
+	done = map[string]bool{}
 	for _, l := range lines(out) {
 		f := strings.SplitN(l, "\t", 3)
 		if len(f) != 3 || len(f[0]) != 1 {
@@ -335,23 +388,12 @@ func (m *Manager) publish(ctx context.Context, p config.Project, remote, taskID 
 			continue
 		}
 		done[name] = true
-		if _, err := git(ctx, p.Path, "update-ref", track+name, ours[name]); err != nil {
-			return res, err
+		if _, err := git(ctx, repo, "update-ref", track+name, ours[name]); err != nil {
+			return refused, done, err
 		}
 		if f[0] != "=" {
 			res.Pushed = append(res.Pushed, name)
 		}
 	}
-	if len(refused) > 0 {
-		return res, fmt.Errorf("refused: %s (another station pushed it since this one last fetched; the work stays here on the branch)", strings.Join(refused, "; "))
-	}
-	if pushErr != nil {
-		return res, pushErr
-	}
-	if len(done) < len(specs) {
-		return res, fmt.Errorf("git push did not report every branch: %q", out)
-	}
-	res.Complete = true
-	m.log.Info("pushed the task's branches", "project", p.Name, "task", taskID, "remote", remote, "branches", res.Pushed)
-	return res, nil
+	return refused, done, nil
 }

@@ -43,6 +43,33 @@ func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, task
 		return supervisor.Resumed{}, err
 	}
 
+	res, err := m.findGreen(ctx, p, r, dir, base, head)
+	if err != nil {
+		return supervisor.Resumed{}, err
+	}
+	if err := saveLater(ctx, dir, branch, attempt, head, &res); err != nil {
+		return supervisor.Resumed{}, err
+	}
+
+	// Everything later is on the attempt branch now. checkout -B moves the
+	// task's branch to green and checks it out whether or not HEAD was on
+	// it; clean removes the untracked files (saved too) but not ignored
+	// ones, so build caches survive.
+	if _, err := git(ctx, dir, "checkout", "--force", "--no-track", "-B", branch, res.Green); err != nil {
+		return supervisor.Resumed{}, err
+	}
+	if _, err := git(ctx, dir, "clean", "-fd"); err != nil {
+		return supervisor.Resumed{}, err
+	}
+	m.log.Info("resumed worktree", "project", p.Name, "task", taskID, "green", res.Green,
+		"kept", len(res.Kept), "saved", res.Saved, "saved_commits", len(res.SavedCommits), "dirty", res.Dirty)
+	return res, nil
+}
+
+// findGreen finds the newest green commit on the task's branch (base..head,
+// first parents), or base itself when none is: res names it, the failing
+// verdict just after it, and the commits from it down that are kept.
+func (m *Manager) findGreen(ctx context.Context, p config.Project, r repoInfo, dir, base, head string) (supervisor.Resumed, error) {
 	commits, err := firstParentLog(ctx, dir, base+".."+head)
 	if err != nil {
 		return supervisor.Resumed{}, err
@@ -60,42 +87,35 @@ func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, task
 	}
 	res.Green, res.GreenSubject = greenCommit.sha, greenCommit.subject
 	res.Kept = strs(commits[green:])
+	return res, nil
+}
 
+// saveLater keeps everything past green before the branch is moved back:
+// uncommitted work becomes a work-in-progress commit, and the commits
+// after green go on the attempt's own branch (res.Saved).
+func saveLater(ctx context.Context, dir, branch string, attempt int, head string, res *supervisor.Resumed) error {
 	status, err := git(ctx, dir, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
-		return supervisor.Resumed{}, err
+		return err
 	}
 	res.Dirty = status != ""
 	saved := head
 	if res.Dirty {
 		if saved, err = commitWorkInProgress(ctx, dir, head, attempt); err != nil {
-			return supervisor.Resumed{}, fmt.Errorf("save work in progress: %w", err)
+			return fmt.Errorf("save work in progress: %w", err)
 		}
 	}
 	if saved != res.Green {
 		if res.Saved, err = saveBranch(ctx, dir, branch, attempt, saved); err != nil {
-			return supervisor.Resumed{}, err
+			return err
 		}
 		later, err := firstParentLog(ctx, dir, res.Green+".."+saved)
 		if err != nil {
-			return supervisor.Resumed{}, err
+			return err
 		}
 		res.SavedCommits = strs(later)
 	}
-
-	// Everything later is on the attempt branch now. checkout -B moves the
-	// task's branch to green and checks it out whether or not HEAD was on
-	// it; clean removes the untracked files (saved too) but not ignored
-	// ones, so build caches survive.
-	if _, err := git(ctx, dir, "checkout", "--force", "--no-track", "-B", branch, res.Green); err != nil {
-		return supervisor.Resumed{}, err
-	}
-	if _, err := git(ctx, dir, "clean", "-fd"); err != nil {
-		return supervisor.Resumed{}, err
-	}
-	m.log.Info("resumed worktree", "project", p.Name, "task", taskID, "green", res.Green,
-		"kept", len(res.Kept), "saved", res.Saved, "saved_commits", len(res.SavedCommits), "dirty", res.Dirty)
-	return res, nil
+	return nil
 }
 
 // checkOnBranch refuses a worktree whose HEAD left the task's branch while
