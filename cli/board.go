@@ -75,31 +75,12 @@ flags, cap prints the project's settings.`,
 // them.
 var windowFlags = [3]string{"idle-window", "block-window", "review-idle-window"}
 
+// boardCap shows a project's settings on the shared board or, given any,
+// changes them and shows the result.
 func (e *env) boardCap(project, conc string, stations []string, stationsGiven bool, windows [3]string) error {
-	n := -1 // not given: keep the board's
-	if conc != "" {
-		var err error
-		n, err = strconv.Atoi(conc)
-		if err != nil || n < 0 {
-			return usagef("concurrency %q is not a whole number of sessions; pass 0 or more", conc)
-		}
-	}
-	if n < 0 && stationsGiven {
-		return usagef("--stations goes with CONCURRENCY: pass 0 for no cap (buildstation board cap %s 0 --stations A,B)", project)
-	}
-	var set [3]*time.Duration
-	for i, w := range windows {
-		if w == "" {
-			continue
-		}
-		d, err := time.ParseDuration(w)
-		if w == "0" {
-			d, err = 0, nil
-		}
-		if err != nil || d != 0 && d < time.Second {
-			return usagef("--%s %q is not a window; use Go durations like \"90s\" or \"15m\", from 1s up, or 0 to remove the board's", windowFlags[i], w)
-		}
-		set[i] = &d
+	n, set, err := parseCap(project, conc, stationsGiven, windows)
+	if err != nil {
+		return err
 	}
 	_, cfg, err := e.boardConfig()
 	if err != nil {
@@ -141,6 +122,36 @@ func (e *env) boardCap(project, conc string, stations []string, stationsGiven bo
 	}
 	e.printCap(c)
 	return nil
+}
+
+// parseCap checks board cap's arguments before the board is asked: n is
+// the concurrency (-1 when not given: keep the board's), set the windows
+// given (nil: keep the board's; 0 removes it).
+func parseCap(project, conc string, stationsGiven bool, windows [3]string) (n int, set [3]*time.Duration, err error) {
+	n = -1 // not given: keep the board's
+	if conc != "" {
+		n, err = strconv.Atoi(conc)
+		if err != nil || n < 0 {
+			return 0, set, usagef("concurrency %q is not a whole number of sessions; pass 0 or more", conc)
+		}
+	}
+	if n < 0 && stationsGiven {
+		return 0, set, usagef("--stations goes with CONCURRENCY: pass 0 for no cap (buildstation board cap %s 0 --stations A,B)", project)
+	}
+	for i, w := range windows {
+		if w == "" {
+			continue
+		}
+		d, err := time.ParseDuration(w)
+		if w == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d != 0 && d < time.Second {
+			return 0, set, usagef("--%s %q is not a window; use Go durations like \"90s\" or \"15m\", from 1s up, or 0 to remove the board's", windowFlags[i], w)
+		}
+		set[i] = &d
+	}
+	return n, set, nil
 }
 
 // printCap says a project's settings on the board: its cap, then its
