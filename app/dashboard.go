@@ -168,6 +168,18 @@ func (d *dashboard) tick() {
 // update redraws the window from the UI's snapshot.
 func (d *dashboard) update() {
 	s := d.u.snap
+	d.updateFigures(s)
+	d.updateConn(s)
+	d.updateColumns(s)
+	d.updatePaused()
+	d.updateProjects()
+	d.pane.refresh()
+}
+
+// updateFigures sets the count of tasks in each state, coloured by its
+// level when there are any; a dash until the board has answered, since
+// zero would be a claim.
+func (d *dashboard) updateFigures(s Snapshot) {
 	c := Count(s)
 	set := func(name string, n int, l Level) {
 		f := d.figures[name]
@@ -188,6 +200,11 @@ func (d *dashboard) update() {
 	set("Needs you", c.Permission, LevelAttention)
 	set("Blocked", c.Blocked, LevelBlocked)
 	set("Done", c.Done, LevelNone)
+}
+
+// updateConn says how the tray is connected to its station and board,
+// as a warning when the board is away.
+func (d *dashboard) updateConn(s Snapshot) {
 	d.conn.Importance = widget.LowImportance
 	if away := BoardAway(s); away != "" {
 		d.conn.Importance = widget.WarningImportance
@@ -199,7 +216,12 @@ func (d *dashboard) update() {
 	} else {
 		d.conn.SetText("connecting…")
 	}
+}
 
+// updateColumns redraws the board's columns of cards, the done column cut
+// to its newest doneShown; the cards' timings are collected afresh for
+// the ticker.
+func (d *dashboard) updateColumns(s Snapshot) {
 	now := d.u.o.Now()
 	d.timings = d.timings[:0]
 	byCol := map[supervisor.TaskState][]supervisor.Task{}
@@ -231,9 +253,6 @@ func (d *dashboard) update() {
 		d.columns[st].Objects = objs
 		d.columns[st].Refresh()
 	}
-	d.updatePaused()
-	d.updateProjects()
-	d.pane.refresh()
 }
 
 // emptyColumn is what an empty column says.
