@@ -31,24 +31,10 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
-	out, err := s.do(ctx, "display-message", "-p", "-t", id, "#{window_id} #{pane_id} #{pane_pid} #{pane_dead} #{window_name}")
-	if err != nil {
-		if missing(err) {
-			return nil, false, nil
-		}
-		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
+	w, ok, err := s.liveWindow(ctx, id, name)
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	f := splitFields(out, 5)
-	pid, perr := strconv.Atoi(f[2])
-	if f[0] != id || f[4] != name || perr != nil {
-		return nil, false, nil
-	}
-	if f[3] == "1" {
-		_, _ = s.do(ctx, "kill-window", "-t", id)
-		return nil, false, nil
-	}
-	w := window{id: id, pane: f[1], pid: pid, name: name}
-
 	dir, err := s.makeRunDir("adopt-" + randHex())
 	if err != nil {
 		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
@@ -81,4 +67,27 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 		return fail(errors.New("output pipe did not attach"))
 	}
 	return s.newProc(w, dir, fifo), true, nil
+}
+
+// liveWindow finds window id as this station left it: ok is false when it
+// is gone, is now another window (its name differs), or its agent has
+// exited (the dead window is then closed).
+func (s *Spawner) liveWindow(ctx context.Context, id, name string) (_ window, ok bool, _ error) {
+	out, err := s.do(ctx, "display-message", "-p", "-t", id, "#{window_id} #{pane_id} #{pane_pid} #{pane_dead} #{window_name}")
+	if err != nil {
+		if missing(err) {
+			return window{}, false, nil
+		}
+		return window{}, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
+	}
+	f := splitFields(out, 5)
+	pid, perr := strconv.Atoi(f[2])
+	if f[0] != id || f[4] != name || perr != nil {
+		return window{}, false, nil
+	}
+	if f[3] == "1" {
+		_, _ = s.do(ctx, "kill-window", "-t", id)
+		return window{}, false, nil
+	}
+	return window{id: id, pane: f[1], pid: pid, name: name}, true, nil
 }
