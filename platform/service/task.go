@@ -81,7 +81,20 @@ func TaskXML(c Config) string {
       <RunLevel>LeastPrivilege</RunLevel>
     </Principal>
   </Principals>
-  <Settings>
+` + taskSettings + `  <Actions Context="Author">
+    <Exec>
+      <Command>` + esc(c.gui()) + `</Command>
+      <Arguments>` + esc(strings.Join(q, " ")) + `</Arguments>
+      <WorkingDirectory>` + esc(c.Home) + `</WorkingDirectory>
+    </Exec>
+  </Actions>
+</Task>
+`
+}
+
+// taskSettings is the task's fixed <Settings>: one instance, on battery
+// too, no time limit, restarted after a failure.
+const taskSettings = `  <Settings>
     <MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>
     <DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>
     <StopIfGoingOnBatteries>false</StopIfGoingOnBatteries>
@@ -104,16 +117,7 @@ func TaskXML(c Config) string {
       <Count>3</Count>
     </RestartOnFailure>
   </Settings>
-  <Actions Context="Author">
-    <Exec>
-      <Command>` + esc(c.gui()) + `</Command>
-      <Arguments>` + esc(strings.Join(q, " ")) + `</Arguments>
-      <WorkingDirectory>` + esc(c.Home) + `</WorkingDirectory>
-    </Exec>
-  </Actions>
-</Task>
 `
-}
 
 // esc escapes text for an XML element.
 func esc(s string) string {
