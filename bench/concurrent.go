@@ -44,53 +44,16 @@ func benchConcurrent(t *table) error {
 	if err != nil {
 		return err
 	}
-	url, token := st.c.BaseURL, st.c.Token
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concClients}, Timeout: 30 * time.Second}
-	var ok, busy, failed atomic.Int64
-	run := func(ctx context.Context) {
-		for ctx.Err() == nil {
-			req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/tasks?limit=100", nil)
-			req.Header.Set("Authorization", "Bearer "+token)
-			resp, err := hc.Do(req)
-			if err != nil {
-				if ctx.Err() == nil {
-					failed.Add(1)
-				}
-				continue
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			switch resp.StatusCode {
-			case http.StatusOK:
-				ok.Add(1)
-			case http.StatusServiceUnavailable:
-				busy.Add(1)
-			default:
-				failed.Add(1)
-			}
-		}
-	}
-	progress("concurrent: %d clients for %s against the station", concClients, concFor)
-	hammer(run)
+	ok, busy, failed := hammerList(st.c.BaseURL, st.c.Token)
 	st.stop()
-	oursRate := float64(ok.Load()) / concFor.Seconds()
+	oursRate := float64(ok) / concFor.Seconds()
 
-	var base atomic.Int64
-	query := "SELECT id, project, title, body, state, attempt, reason, summary, notes, created_at, updated_at FROM tasks ORDER BY id LIMIT 100"
-	progress("concurrent: %d sqlite3 shells for %s on the same file", concClients, concFor)
-	hammer(func(ctx context.Context) {
-		for ctx.Err() == nil {
-			c := exec.CommandContext(ctx, "sqlite3", "-readonly", db, query)
-			if err := c.Run(); err == nil && ctx.Err() == nil {
-				base.Add(1)
-			}
-		}
-	})
-	baseRate := float64(base.Load()) / concFor.Seconds()
+	base := hammerSQLite(db)
+	baseRate := float64(base) / concFor.Seconds()
 	t.add(row{figure: fmt.Sprintf("`task ls --limit 100`, %dk tasks, %d clients", concTasks/1000, concClients),
 		ours: fmt.Sprintf("%.0f req/s", oursRate), baseline: fmt.Sprintf("%.0f/s (sqlite3)", baseRate),
 		ratio: ratio(oursRate, baseRate),
-		note:  fmt.Sprintf("%d answered, %d refused 503 (busy), %d failed in %s; baseline: the same SELECT by %d concurrent sqlite3 shells on the same file", ok.Load(), busy.Load(), failed.Load(), concFor, concClients)})
+		note:  fmt.Sprintf("%d answered, %d refused 503 (busy), %d failed in %s; baseline: the same SELECT by %d concurrent sqlite3 shells on the same file", ok, busy, failed, concFor, concClients)})
 	return nil
 }
 
@@ -103,4 +66,56 @@ func hammer(fn func(context.Context)) {
 		wg.Go(func() { fn(ctx) })
 	}
 	wg.Wait()
+}
+
+// hammerList has concClients clients list 100 tasks from the station's API
+// at url, back to back for concFor, and counts its answers: ok, refused
+// as busy (503), and failed.
+func hammerList(url, token string) (ok, busy, failed int64) {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concClients}, Timeout: 30 * time.Second}
+	var okN, busyN, failedN atomic.Int64
+	run := func(ctx context.Context) {
+		for ctx.Err() == nil {
+			req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/tasks?limit=100", nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := hc.Do(req)
+			if err != nil {
+				if ctx.Err() == nil {
+					failedN.Add(1)
+				}
+				continue
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusOK:
+				okN.Add(1)
+			case http.StatusServiceUnavailable:
+				busyN.Add(1)
+			default:
+				failedN.Add(1)
+			}
+		}
+	}
+	progress("concurrent: %d clients for %s against the station", concClients, concFor)
+	hammer(run)
+	return okN.Load(), busyN.Load(), failedN.Load()
+}
+
+// hammerSQLite is the baseline: concClients sqlite3 shells run the same
+// SELECT on the board's file, back to back for concFor; it counts the
+// queries that completed.
+func hammerSQLite(db string) int64 {
+	var base atomic.Int64
+	query := "SELECT id, project, title, body, state, attempt, reason, summary, notes, created_at, updated_at FROM tasks ORDER BY id LIMIT 100"
+	progress("concurrent: %d sqlite3 shells for %s on the same file", concClients, concFor)
+	hammer(func(ctx context.Context) {
+		for ctx.Err() == nil {
+			c := exec.CommandContext(ctx, "sqlite3", "-readonly", db, query)
+			if err := c.Run(); err == nil && ctx.Err() == nil {
+				base.Add(1)
+			}
+		}
+	})
+	return base.Load()
 }

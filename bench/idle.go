@@ -107,6 +107,21 @@ type scalePoint struct {
 	cost idleSample
 }
 
+// supervisors lists the processes whose cost is the backend's: the station
+// alone for pty; for tmux also its tmux clients, the tmux server on sock
+// and the pipe-pane copiers (the agents are not counted).
+func supervisors(backend string, station int, sock string) []int {
+	if backend != "tmux" {
+		return []int{station}
+	}
+	pids := descendants(station, tmuxHelper)
+	out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
+	if server, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && server > 0 {
+		pids = append(pids, descendants(server, tmuxHelper)...)
+	}
+	return pids
+}
+
 // idleCurve starts a station with the given backend and measures what it
 // costs idle at each number of sessions in counts (ascending).
 func idleCurve(backend string, counts []int, d time.Duration) ([]scalePoint, error) {
@@ -134,17 +149,7 @@ concurrency = 400
 	}
 	defer st.stop()
 	sock := filepath.Join(home, "tmux.sock")
-	roots := func() []int {
-		if backend != "tmux" {
-			return []int{st.PID()}
-		}
-		pids := descendants(st.PID(), tmuxHelper)
-		out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
-		if server, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && server > 0 {
-			pids = append(pids, descendants(server, tmuxHelper)...)
-		}
-		return pids
-	}
+	roots := func() []int { return supervisors(backend, st.PID(), sock) }
 	var curve []scalePoint
 	have := 0
 	for _, n := range counts {
@@ -190,6 +195,16 @@ func benchIdle(t *table, d time.Duration, counts []int, backends []string, noBas
 			return fmt.Errorf("poller baseline: %w", err)
 		}
 	}
+	addIdleRows(t, d, counts, backends, curves, base, rounds)
+	for _, backend := range backends {
+		addScalingRows(t, backend, counts, curves[backend], backend == backends[0])
+	}
+	return nil
+}
+
+// addIdleRows adds a row for each backend at each count but 0: its CPU
+// against the poller baseline's, with the target at 100 sessions.
+func addIdleRows(t *table, d time.Duration, counts []int, backends []string, curves map[string][]scalePoint, base map[int]idleSample, rounds string) {
 	last := counts[len(counts)-1]
 	for i, n := range counts {
 		if n == 0 {
@@ -210,37 +225,39 @@ func benchIdle(t *table, d time.Duration, counts []int, backends []string, noBas
 			t.add(r)
 		}
 	}
-	for _, backend := range backends {
-		var cpus, rsss, per []string
-		c := curves[backend]
-		for i, p := range c {
-			cpus = append(cpus, pct(p.cost.cpu))
-			rsss = append(rsss, mib(float64(p.cost.rss)))
-			if i > 0 && p.n > c[i-1].n {
-				per = append(per, mib(float64(p.cost.rss-c[i-1].cost.rss)/float64(p.n-c[i-1].n)))
-			}
+}
+
+// addScalingRows adds one backend's curve c as rows: CPU and memory at
+// each count, and memory per added session (with its target for pty). The
+// first backend's rows carry the notes.
+func addScalingRows(t *table, backend string, counts []int, c []scalePoint, first bool) {
+	var cpus, rsss, per []string
+	for i, p := range c {
+		cpus = append(cpus, pct(p.cost.cpu))
+		rsss = append(rsss, mib(float64(p.cost.rss)))
+		if i > 0 && p.n > c[i-1].n {
+			per = append(per, mib(float64(p.cost.rss-c[i-1].cost.rss)/float64(p.n-c[i-1].n)))
 		}
-		var ns []string
-		for _, n := range counts {
-			ns = append(ns, strconv.Itoa(n))
-		}
-		label := strings.Join(ns, " / ")
-		t.add(row{figure: fmt.Sprintf("scaling %s: CPU at %s sessions", backend, label), ours: strings.Join(cpus, " / ")})
-		r := row{figure: fmt.Sprintf("scaling %s: memory (PSS) at %s sessions", backend, label), ours: strings.Join(rsss, " / ")}
-		if backend == backends[0] {
-			r.note = "PSS after each idle window (RSS with shared pages divided among sharers; tmux: station + tmux server + clients + copiers); per session: RSS growth between successive counts / sessions added, every session having printed 300 KB (ring is 256 KiB)"
-		}
-		t.add(r)
-		pr := row{figure: fmt.Sprintf("scaling %s: memory per added session", backend), ours: strings.Join(per, " / ")}
-		if len(c) > 1 && backend == "pty" {
-			// The station's own cost; tmux's adds its server's scrollback.
-			a, b := c[len(c)-1], c[1]
-			v := float64(a.cost.rss-b.cost.rss) / float64(a.n-b.n)
-			pr.target, pr.met = "< 2 MiB", metString(v < 2048)
-		}
-		t.add(pr)
 	}
-	return nil
+	var ns []string
+	for _, n := range counts {
+		ns = append(ns, strconv.Itoa(n))
+	}
+	label := strings.Join(ns, " / ")
+	t.add(row{figure: fmt.Sprintf("scaling %s: CPU at %s sessions", backend, label), ours: strings.Join(cpus, " / ")})
+	r := row{figure: fmt.Sprintf("scaling %s: memory (PSS) at %s sessions", backend, label), ours: strings.Join(rsss, " / ")}
+	if first {
+		r.note = "PSS after each idle window (RSS with shared pages divided among sharers; tmux: station + tmux server + clients + copiers); per session: RSS growth between successive counts / sessions added, every session having printed 300 KB (ring is 256 KiB)"
+	}
+	t.add(r)
+	pr := row{figure: fmt.Sprintf("scaling %s: memory per added session", backend), ours: strings.Join(per, " / ")}
+	if len(c) > 1 && backend == "pty" {
+		// The station's own cost; tmux's adds its server's scrollback.
+		a, b := c[len(c)-1], c[1]
+		v := float64(a.cost.rss-b.cost.rss) / float64(a.n-b.n)
+		pr.target, pr.met = "< 2 MiB", metString(v < 2048)
+	}
+	t.add(pr)
 }
 
 // pollerBaseline runs the same idle agents as windows of a private tmux
@@ -272,20 +289,8 @@ func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, 
 			continue
 		}
 		progress("poller baseline: %d agents in tmux windows, each in its own worktree", n)
-		for i := have; i < n; i++ {
-			wt := filepath.Join(home, fmt.Sprintf("wt-%d", i))
-			if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wt); err != nil {
-				return nil, "", fmt.Errorf("git worktree add: %v %s", err, b)
-			}
-			var c *exec.Cmd
-			if i == 0 {
-				c = tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", wt, idleAgent)
-			} else {
-				c = tmux("new-window", "-d", "-t", "bench", "-c", wt, idleAgent)
-			}
-			if b, err := c.CombinedOutput(); err != nil {
-				return nil, "", fmt.Errorf("%v: %v %s", c.Args, err, b)
-			}
+		if err := addAgentWindows(tmux, repo, home, have, n); err != nil {
+			return nil, "", err
 		}
 		have = n
 		if server == 0 {
@@ -296,29 +301,62 @@ func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, 
 			server, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		}
 		time.Sleep(4 * time.Second) // the agents print their 300 KB and settle
-		self, err := os.Executable()
+		s, r, err := measurePoller(sock, server, n, d)
 		if err != nil {
 			return nil, "", err
 		}
-		poller := exec.Command(self, "poller", "-L", sock, "-interval", "500ms")
-		var pout strings.Builder
-		poller.Stdout, poller.Stderr = &pout, os.Stderr
-		if err := poller.Start(); err != nil {
-			return nil, "", err
-		}
-		time.Sleep(600 * time.Millisecond) // its first round: the screens to compare against
-		progress("poller baseline: measuring the poller and tmux with %d panes for %s", n, d)
-		s, err := costOf(func() []int { return []int{poller.Process.Pid, server} }, d)
-		_ = poller.Process.Signal(syscall.SIGTERM)
-		_ = poller.Wait()
-		if err != nil {
-			return nil, "", err
-		}
-		s.rss, _ = rssKiB(server)
 		out[n] = s
-		rounds = append(rounds, fmt.Sprintf("%d sessions: %s", n, strings.TrimSpace(pout.String())))
+		rounds = append(rounds, fmt.Sprintf("%d sessions: %s", n, r))
 	}
 	return out, strings.Join(rounds, "; "), nil
+}
+
+// addAgentWindows adds idle agents have..n-1 to the tmux server, each in a
+// window of its own and in a worktree of its own of repo, as claude-squad
+// runs its sessions.
+func addAgentWindows(tmux func(args ...string) *exec.Cmd, repo, home string, have, n int) error {
+	for i := have; i < n; i++ {
+		wt := filepath.Join(home, fmt.Sprintf("wt-%d", i))
+		if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wt); err != nil {
+			return fmt.Errorf("git worktree add: %v %s", err, b)
+		}
+		var c *exec.Cmd
+		if i == 0 {
+			c = tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", wt, idleAgent)
+		} else {
+			c = tmux("new-window", "-d", "-t", "bench", "-c", wt, idleAgent)
+		}
+		if b, err := c.CombinedOutput(); err != nil {
+			return fmt.Errorf("%v: %v %s", c.Args, err, b)
+		}
+	}
+	return nil
+}
+
+// measurePoller runs the poller (this program, as "poller") over the tmux
+// server on sock for d and samples it and the server; rounds is what the
+// poller said it achieved.
+func measurePoller(sock string, server, n int, d time.Duration) (s idleSample, rounds string, err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return idleSample{}, "", err
+	}
+	poller := exec.Command(self, "poller", "-L", sock, "-interval", "500ms")
+	var pout strings.Builder
+	poller.Stdout, poller.Stderr = &pout, os.Stderr
+	if err := poller.Start(); err != nil {
+		return idleSample{}, "", err
+	}
+	time.Sleep(600 * time.Millisecond) // its first round: the screens to compare against
+	progress("poller baseline: measuring the poller and tmux with %d panes for %s", n, d)
+	s, err = costOf(func() []int { return []int{poller.Process.Pid, server} }, d)
+	_ = poller.Process.Signal(syscall.SIGTERM)
+	_ = poller.Wait()
+	if err != nil {
+		return idleSample{}, "", err
+	}
+	s.rss, _ = rssKiB(server)
+	return s, strings.TrimSpace(pout.String()), nil
 }
 
 // gitInit makes a repository with one commit, for the poller's worktrees.

@@ -54,20 +54,33 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: -sessions: %v\n", err)
 		os.Exit(2)
 	}
-	want := func(name string) bool {
-		return *only == "" || strings.Contains(","+*only+",", ","+name+",")
+	idle := func(t *table) error {
+		return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
 	}
 	start := time.Now()
+	t := runFigures(*only, idle, *mb)
+	t.print(os.Stdout)
+	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
+	if t.failed() {
+		os.Exit(1)
+	}
+}
+
+// runFigures measures each figure that only names (all when only is
+// empty), in a fixed order; a figure that fails is a FAILED row, and the
+// others still run.
+func runFigures(only string, idle func(*table) error, mb int) *table {
+	want := func(name string) bool {
+		return only == "" || strings.Contains(","+only+",", ","+name+",")
+	}
 	var t table
 	type figure struct {
 		name string
 		run  func(*table) error
 	}
 	for _, f := range []figure{
-		{"idle", func(t *table) error {
-			return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
-		}},
-		{"throughput", func(t *table) error { return benchThroughput(t, *mb) }},
+		{"idle", idle},
+		{"throughput", func(t *table) error { return benchThroughput(t, mb) }},
 		{"timers", benchTimers},
 		{"scheduler", benchScheduler},
 		{"adds", benchAdds},
@@ -84,11 +97,7 @@ func main() {
 			t.add(row{figure: f.name, ours: "FAILED", note: err.Error()})
 		}
 	}
-	t.print(os.Stdout)
-	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
-	if t.failed() {
-		os.Exit(1)
-	}
+	return &t
 }
 
 // parseCounts reads "0,10,100" into ascending counts.

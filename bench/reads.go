@@ -14,6 +14,14 @@ import (
 
 const readRuns = 7
 
+// readCmd is a CLI read measured on boards of growing size, with its
+// goal on the largest.
+type readCmd struct {
+	name string
+	args []string
+	goal time.Duration
+}
+
 // benchReads times the CLI's reads against a running station on boards of
 // 10,000 and 100,000 tasks: `status` (counts per column) and `task ls` of
 // one page, and of one column of one project. The baseline is the same
@@ -22,12 +30,7 @@ const readRuns = 7
 func benchReads(t *table) error {
 	proj, _ := os.MkdirTemp(workDir, "reads-")
 	cfg := fmt.Sprintf("[[projects]]\nname = \"p0\"\npath = %q\n", proj)
-	type cmd struct {
-		name string
-		args []string
-		goal time.Duration
-	}
-	cmds := []cmd{
+	cmds := []readCmd{
 		{"status", []string{"status"}, 50 * time.Millisecond},
 		{"task ls --limit 100", []string{"task", "ls", "--limit", "100"}, 50 * time.Millisecond},
 		{"task ls --state blocked --project p3 --limit 100 --json", []string{"task", "ls", "--state", "blocked", "--project", "p3", "--limit", "100", "--json"}, 50 * time.Millisecond},
@@ -48,22 +51,12 @@ func benchReads(t *table) error {
 		}
 		res[n] = map[string]time.Duration{}
 		for _, c := range cmds {
-			// One untimed run first: the station's first answer on a new
-			// board also warms SQLite's page cache.
-			if _, err := timeCLI(home, c.args...); err != nil {
+			d, err := medianCLI(home, c.args)
+			if err != nil {
 				st.stop()
 				return fmt.Errorf("%s on %d tasks: %w", c.name, n, err)
 			}
-			var runs []time.Duration
-			for range readRuns {
-				d, err := timeCLI(home, c.args...)
-				if err != nil {
-					st.stop()
-					return fmt.Errorf("%s on %d tasks: %w", c.name, n, err)
-				}
-				runs = append(runs, d)
-			}
-			res[n][c.name] = medianD(runs)
+			res[n][c.name] = d
 		}
 		st.stop()
 	}
@@ -80,6 +73,24 @@ func benchReads(t *table) error {
 	}
 	t.rows[len(t.rows)-1].note = fmt.Sprintf("median of %d runs (after one untimed) of the CLI against a running station, from exec to exit; boards of 7 projects, a tenth of the tasks blocked, a tenth todo, the rest done, each with a history row", readRuns)
 	return nil
+}
+
+// medianCLI is the median time of readRuns runs of the CLI with args
+// against the station of home, after one untimed run: the station's first
+// answer on a new board also warms SQLite's page cache.
+func medianCLI(home string, args []string) (time.Duration, error) {
+	if _, err := timeCLI(home, args...); err != nil {
+		return 0, err
+	}
+	var runs []time.Duration
+	for range readRuns {
+		d, err := timeCLI(home, args...)
+		if err != nil {
+			return 0, err
+		}
+		runs = append(runs, d)
+	}
+	return medianD(runs), nil
 }
 
 // timeCLI runs the CLI on home and returns how long it took.

@@ -43,32 +43,9 @@ concurrency = 8
 		return err
 	}
 	addTook := time.Since(t0)
-	// The figure is read off the tasks' own times, not off this wait.
-	if err := testwait.Poll(5*time.Minute, "every task done", func() error {
-		s, err := st.c.Status(contextBG())
-		if err != nil {
-			return err
-		}
-		if s.Tasks[supervisor.TaskDone]+s.Tasks[supervisor.TaskBlocked] < len(ids) {
-			return fmt.Errorf("%v", s.Tasks)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	tasks, err := st.c.Tasks(contextBG(), supervisor.TaskFilter{Project: "sched"})
+	last, blocked, err := waitSettled(st, "sched", len(ids))
 	if err != nil {
 		return err
-	}
-	var last time.Time
-	blocked := 0
-	for _, x := range tasks {
-		if x.State != supervisor.TaskDone {
-			blocked++
-		}
-		if x.UpdatedAt.After(last) {
-			last = x.UpdatedAt
-		}
 	}
 	took := last.Sub(t0)
 	ours := float64(len(ids)) / took.Seconds()
@@ -165,4 +142,35 @@ func benchAdds(t *table) error {
 	t.add(row{figure: "task adds, 16 clients at once", ours: fmt.Sprintf("%.0f adds/s", par), baseline: fmt.Sprintf("%.0f adds/s", seq), ratio: ratio(par, seq),
 		note: fmt.Sprintf("%d adds through the API to a paused project, each answered only once committed (synchronous=FULL); baseline: the same adds one client at a time, same station, same run", addTasksN)})
 	return nil
+}
+
+// waitSettled waits until n tasks of project are done or blocked, and
+// returns when the last of them changed and how many did not end done:
+// the figure is read off the tasks' own times, not off this wait.
+func waitSettled(st *station, project string, n int) (last time.Time, blocked int, err error) {
+	if err := testwait.Poll(5*time.Minute, "every task done", func() error {
+		s, err := st.c.Status(contextBG())
+		if err != nil {
+			return err
+		}
+		if s.Tasks[supervisor.TaskDone]+s.Tasks[supervisor.TaskBlocked] < n {
+			return fmt.Errorf("%v", s.Tasks)
+		}
+		return nil
+	}); err != nil {
+		return time.Time{}, 0, err
+	}
+	tasks, err := st.c.Tasks(contextBG(), supervisor.TaskFilter{Project: project})
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	for _, x := range tasks {
+		if x.State != supervisor.TaskDone {
+			blocked++
+		}
+		if x.UpdatedAt.After(last) {
+			last = x.UpdatedAt
+		}
+	}
+	return last, blocked, nil
 }

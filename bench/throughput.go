@@ -160,12 +160,18 @@ block_window = "1h"
 	if err != nil {
 		return 0, 0, err
 	}
+	return waitDrained(sub, task, home, t0)
+}
+
+// waitDrained waits for the throughput session to end and returns how
+// long it took from t0 and how big its transcript is: cat exits without
+// completing, so the station blocks the task once the session's reader
+// has drained the terminal.
+func waitDrained(sub *supervisor.Subscription, task supervisor.Task, home string, t0 time.Time) (time.Duration, int64, error) {
 	timeout := time.After(5 * time.Minute)
 	for {
 		select {
 		case e := <-sub.C:
-			// cat exits without completing, so the station blocks the
-			// task once the session's reader has drained the terminal.
 			if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.ID != task.ID || e.Task.State != supervisor.TaskBlocked {
 				continue
 			}

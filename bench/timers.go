@@ -65,30 +65,7 @@ func benchTimers(t *table) error {
 
 // timerRun is one station, one backend: 100 wedged sessions, maybe a flood.
 func timerRun(backend string, flood bool) (nudge, block []time.Duration, note string, err error) {
-	wedge, _ := os.MkdirTemp(workDir, "wedge-")
-	fl, _ := os.MkdirTemp(workDir, "flood-")
-	name := "timers-" + backend
-	if flood {
-		name += "-flood"
-	}
-	home, err := newHome(name, fmt.Sprintf(`max_sessions = 120
-[[projects]]
-name = "wedge"
-path = %q
-command = ["buildstation", "fake-agent", "print ready; wedge"]
-backend = %q
-idle_window = "2s"
-block_window = "2s"
-concurrency = 110
-
-[[projects]]
-name = "flood"
-path = %q
-command = ["sh", "-c", %q]
-backend = %q
-idle_window = "2s"
-block_window = "2s"
-`, wedge, backend, fl, floodAgent, backend))
+	home, err := timersHome(backend, flood)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -248,4 +225,33 @@ func timerBaseline() (first, second []time.Duration, err error) {
 		return nil, nil, errors.New("baseline timers did not fire in a minute")
 	}
 	return first, second, nil
+}
+
+// timersHome makes the home of one timers run: the wedged agents' project
+// and the flooding agent's, both on 2s windows with the given backend.
+func timersHome(backend string, flood bool) (string, error) {
+	wedge, _ := os.MkdirTemp(workDir, "wedge-")
+	fl, _ := os.MkdirTemp(workDir, "flood-")
+	name := "timers-" + backend
+	if flood {
+		name += "-flood"
+	}
+	return newHome(name, fmt.Sprintf(`max_sessions = 120
+[[projects]]
+name = "wedge"
+path = %q
+command = ["buildstation", "fake-agent", "print ready; wedge"]
+backend = %q
+idle_window = "2s"
+block_window = "2s"
+concurrency = 110
+
+[[projects]]
+name = "flood"
+path = %q
+command = ["sh", "-c", %q]
+backend = %q
+idle_window = "2s"
+block_window = "2s"
+`, wedge, backend, fl, floodAgent, backend))
 }
