@@ -161,7 +161,7 @@ type recGuard struct {
 	deadlines []time.Duration
 }
 
-func (g *recGuard) Watch(id string, pid int, marker, note string) {
+func (g *recGuard) Watch(id string, pid int, marker, window, note string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.watched[id] = note

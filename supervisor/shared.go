@@ -496,9 +496,10 @@ type Pinner interface {
 // process outside the station. Its calls never wait on the guard.
 type Guard interface {
 	// Watch tells it of a live session: its agent's pid, the marker
-	// every process of the session carries, and the file it writes
-	// before it ends the session.
-	Watch(id string, pid int, marker, note string)
+	// every process of the session carries, its window's handle (a
+	// backend whose sessions outlive the station: tmux), and the file it
+	// writes before it ends the session.
+	Watch(id string, pid int, marker, window, note string)
 	// Unwatch tells it a session ended.
 	Unwatch(id string)
 	// Deadline tells it the station's agents must be gone within in
@@ -518,7 +519,11 @@ func (st *Station) guardWatch(s *session) {
 	if st.opt.Guard == nil {
 		return
 	}
-	st.opt.Guard.Watch(s.spec.ID, s.proc.Pid(), sessionMarker(s.spec.Token), st.guardNote(s.spec.ID))
+	window := ""
+	if h, ok := s.proc.(Handled); ok {
+		window = h.Handle()
+	}
+	st.opt.Guard.Watch(s.spec.ID, s.proc.Pid(), sessionMarker(s.spec.Token), window, st.guardNote(s.spec.ID))
 }
 
 // guardUnwatch takes an ended session from the guard, and reports whether

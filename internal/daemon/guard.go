@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/platform/guard"
-	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/platform/instance"
+	"github.com/buildstation/buildstation/platform/tmux"
 )
 
 // RunGuard is the hidden verb a station starts its fence guard with
@@ -30,11 +35,19 @@ func RunGuard(ctx context.Context, home string, args []string, in io.Reader, log
 	return guard.Run(ctx, in, guard.Options{
 		Log: log,
 		End: func(s guard.Session) error { return guard.EndSession(s, *grace) },
-		// A station that takes the home over writes its own pid into
-		// station.json before it adopts a session.
+		EndWindow: func(s guard.Session) error {
+			return tmux.New(filepath.Join(home, tmux.SocketName)).KillWindow(s.Window)
+		},
+		// A station that takes the home over writes its pid into
+		// station.lock the moment it holds the home, before it adopts
+		// (or ends) what it finds.
 		TakenOver: func() bool {
-			f, err := apitype.ReadStationFile(home)
-			return err == nil && f.PID != *pid
+			b, err := os.ReadFile(filepath.Join(home, instance.LockName))
+			if err != nil {
+				return false
+			}
+			owner, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			return err == nil && owner > 0 && owner != *pid && guard.Ident(owner) != ""
 		},
 	})
 }

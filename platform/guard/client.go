@@ -73,10 +73,11 @@ func (c *Client) spawn() error {
 }
 
 // Watch tells the guard of a session that started (or was adopted): pid is
-// its agent's process, marker its environment entry, note the file the
-// guard writes before it ends it.
-func (c *Client) Watch(id string, pid int, marker, note string) {
-	s := Session{ID: id, Leader: pid, Ident: Ident(pid), Marker: marker, Note: note}
+// its agent's process, marker its environment entry, window its tmux
+// window's handle ("" for pty), note the file the guard writes before it
+// ends it.
+func (c *Client) Watch(id string, pid int, marker, window, note string) {
+	s := Session{ID: id, Leader: pid, Ident: Ident(pid), Marker: marker, Window: window, Note: note}
 	c.mu.Lock()
 	c.sessions[id] = s
 	c.enqueue(message{Op: "watch", Session: &s})

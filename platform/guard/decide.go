@@ -20,6 +20,10 @@ type Session struct {
 	// Marker is the environment entry ("KEY=VALUE") every process of the
 	// session carries; it finds what left the tree.
 	Marker string `json:"marker"`
+	// Window is the session's tmux window (its handle), "" for a pty
+	// session: once the station has died, no station would read the dead
+	// window's status and remove it, so the guard does.
+	Window string `json:"window,omitempty"`
 	// Note is a file the guard writes before it ends the session, so the
 	// station that wakes knows the guard fenced it (not that the agent
 	// exited on its own).
@@ -64,8 +68,9 @@ type input struct {
 	in      time.Duration
 	until   time.Time
 	session Session
-	// takenOver (inTick, once the station is gone): another station of the
-	// same home has started, and adopts what it finds.
+	// takenOver (inTick, once the station is gone and the deadline has
+	// passed): another station holds the same home now, and adopts what
+	// it finds.
 	takenOver bool
 }
 
@@ -105,13 +110,14 @@ func next(s state, in input) (state, []effect) {
 			return s, []effect{{kind: effExit}}
 		}
 	case inTick:
-		if s.gone && in.takenOver {
-			// A new station adopts what runs; its own renewals (and
-			// guard) take over. Ending its agents now would undo that.
-			return s, []effect{{kind: effExit}}
-		}
 		if !s.due(in.at, in.wall) {
 			return s, nil
+		}
+		if s.gone && in.takenOver {
+			// A station restarted on the home holds it now: it adopts
+			// what runs, or ends what it may not keep, under leases it
+			// proves itself (and a guard of its own).
+			return s, []effect{{kind: effExit}}
 		}
 		var effs []effect
 		if len(s.sessions) > 0 {

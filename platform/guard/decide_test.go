@@ -76,12 +76,16 @@ func TestNext(t *testing.T) {
 		{"a station that died and was restarted in time: its sessions are left to the new one", []step{
 			{in: watch(a)}, {in: deadline(0, time.Second)},
 			{in: input{kind: inClosed}},
-			{in: input{kind: inTick, at: at(500 * time.Millisecond), wall: at(500 * time.Millisecond), takenOver: true}, exit: true},
+			{in: input{kind: inTick, at: at(time.Second), wall: at(time.Second), takenOver: true}, exit: true},
 		}},
-		{"a takeover after the deadline is too late: the sessions were ended", []step{
+		{"no station holds the home at the deadline: the sessions are ended", []step{
 			{in: watch(a)}, {in: deadline(0, time.Second)},
 			{in: input{kind: inClosed}},
 			{in: tick(time.Second), ends: []string{"t1.1"}, exit: true},
+		}},
+		{"a station that is not gone is never taken over", []step{
+			{in: watch(a)}, {in: deadline(0, time.Second)},
+			{in: input{kind: inTick, at: at(time.Second), wall: at(time.Second), takenOver: true}, ends: []string{"t1.1"}},
 		}},
 		{"a station that died before any renewal: nothing to guard", []step{
 			{in: watch(a)},

@@ -30,14 +30,15 @@ type Options struct {
 	Log *slog.Logger
 	// End ends one session's whole process tree.
 	End func(Session) error
-	// TakenOver reports whether another station of the same home has
-	// started since the fed station's feed closed.
+	// EndWindow removes a session's tmux window, after End, when the
+	// station has died; nil: windows are left.
+	EndWindow func(Session) error
+	// TakenOver reports whether another station holds the home now; it
+	// is asked once the fed station is gone and its deadline has passed.
 	TakenOver func() bool
-	// Poll is how often the guard looks at its clocks (and, once the
-	// station is gone, for a station that takes over). A timer on the
+	// Poll is how often the guard looks at its clocks: a timer on the
 	// monotonic clock alone would sleep through a wall clock that jumped
-	// when the machine slept, and a takeover announces itself only in a
-	// file.
+	// when the machine slept.
 	Poll time.Duration
 }
 
@@ -138,7 +139,7 @@ func Run(ctx context.Context, in io.Reader, o Options) error {
 				quiet.Stop()
 			}
 			in := input{kind: inTick}
-			if s.gone && o.TakenOver != nil {
+			if now := time.Now(); s.gone && o.TakenOver != nil && s.due(now, now.Round(0)) {
 				in.takenOver = o.TakenOver()
 			}
 			if apply(in) {
@@ -189,6 +190,11 @@ func end(sessions []Session, gone bool, o Options) {
 		wg.Go(func() {
 			if err := o.End(s); err != nil {
 				o.Log.Error("fence guard: end session", "session", s.ID, "err", err)
+			}
+			if gone && s.Window != "" && o.EndWindow != nil {
+				if err := o.EndWindow(s); err != nil {
+					o.Log.Warn("fence guard: remove the session's window", "session", s.ID, "err", err)
+				}
 			}
 		})
 	}

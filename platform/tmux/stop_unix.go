@@ -36,3 +36,31 @@ func (p *proc) stop(grace time.Duration) error {
 	}
 	return errors.Join(errs...)
 }
+
+// KillWindow removes the window handle names (a Proc's Handle), when it
+// still is that session's window: what a station's fence guard does once
+// it has ended the agent of a station that died, whose window (kept by
+// remain-on-exit) no station would read and remove. A window already gone
+// is not an error.
+func (s *Spawner) KillWindow(handle string) error {
+	id, name, ok := parseHandle(handle)
+	if !ok {
+		return fmt.Errorf("kill tmux window: bad handle %q", handle)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+	defer cancel()
+	out, err := s.run(ctx, "display-message", "-p", "-t", id, "#{window_id} #{window_name}")
+	if err != nil {
+		if missing(err) {
+			return nil
+		}
+		return fmt.Errorf("kill tmux window %s: %w", id, err)
+	}
+	if f := splitFields(out, 2); f[0] != id || f[1] != name {
+		return nil // the id names another window now
+	}
+	if _, err := s.run(ctx, "kill-window", "-t", id); err != nil && !missing(err) {
+		return fmt.Errorf("kill tmux window %s: %w", id, err)
+	}
+	return nil
+}

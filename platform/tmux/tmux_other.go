@@ -26,3 +26,6 @@ func Available() bool { return false }
 // monitor has nothing to watch where tmux does not run; the field keeps
 // Spawner one type on every OS.
 type monitor struct{ sp *Spawner }
+
+// KillWindow has no window to remove where tmux does not run.
+func (s *Spawner) KillWindow(string) error { return nil }
