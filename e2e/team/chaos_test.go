@@ -43,7 +43,11 @@ func TestChaosPartition(t *testing.T) {
 	f.finish(f.settle(3 * time.Minute))
 }
 
-// The server restarted three times, then stopped for a while mid-run.
+// boardStop is how long the server stays stopped mid-run: the issue's
+// 30 s, fifteen leases, so every station fences all it runs and waits.
+const boardStop = 30 * time.Second
+
+// The server restarted three times, then stopped for 30 s mid-run.
 func TestChaosServerRestarts(t *testing.T) {
 	c := newCluster(t)
 	f := newFleet(t, c, map[string]int{"web": 2, "api": 2}, map[string]int{"A": 2, "B": 2, "C": 2}, "1.5")
@@ -58,7 +62,7 @@ func TestChaosServerRestarts(t *testing.T) {
 	}
 	f.mon.fault()
 	c.Stop()
-	time.Sleep(4 * lease)
+	time.Sleep(boardStop)
 	c.Start()
 	f.mon.heal()
 	f.finish(f.settle(3 * time.Minute))
@@ -130,17 +134,57 @@ func TestChaosKillAndLateRestart(t *testing.T) {
 	f.finish(f.settle(3 * time.Minute))
 }
 
+// The same with the tmux backend, whose agents outlive a killed station.
+// Restarted at once, the station adopts them: its fence guard, which saw
+// it die, leaves them to it. Killed again and restarted late, the guard
+// ends them when the killed station's proof runs out, before the others
+// could be let the tasks; the restarted station finds their windows dead
+// or their tasks taken, and removes the windows.
+func TestChaosKillAndLateRestartTmux(t *testing.T) {
+	c := newCluster(t)
+	f := newFleetOn(t, c, "tmux", map[string]int{"web": 3}, map[string]int{"A": 2, "B": 1}, "4")
+	f.add("web", 16)
+	f.mon.waitRunning("A", 30*time.Second)
+	f.mon.fault()
+	f.stations["A"].Kill9()
+	f.start("A")
+	f.mon.heal()
+	logPath := filepath.Join(f.homes["A"], "logs", "station.log")
+	time.Sleep(lease) // the killed station's proof has run out
+	early, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(early), "adopted a session that outlived the station") {
+		t.Errorf("station A restarted at once adopted nothing:\n%s", tail(string(early), 40))
+	}
+	if strings.Contains(string(early), "fence guard: the station died") {
+		t.Errorf("the fence guard ended sessions a restarted station took over:\n%s", tail(string(early), 40))
+	}
+	f.mon.waitRunning("A", 30*time.Second)
+	f.mon.fault()
+	f.stations["A"].Kill9()
+	time.Sleep(lease + grace + 2*time.Second)
+	f.start("A")
+	f.mon.heal()
+	f.finish(f.settle(3 * time.Minute))
+	if log, _ := os.ReadFile(logPath); !strings.Contains(string(log), "fence guard: the station died") {
+		t.Errorf("station A's fence guard did not end the agents of the killed station:\n%s", tail(string(log), 40))
+	}
+}
+
 // Stations configured with different concurrency obey the board's cap;
-// many tasks across three stations and three projects, run once each.
+// 300 tasks across three stations and three projects, run once each. The
+// agents work 0.1 s, so the suite stays within minutes on two cores: each
+// agent overlaps the others less than a real one would, and a breach of a
+// cap has less time to show; the station's own work per task (claim,
+// worktree, spawn, report, end, release) is what is loaded.
 func TestChaosCapsAndLoad(t *testing.T) {
 	c := newCluster(t)
-	f := newFleet(t, c, map[string]int{"web": 2, "api": 3, "docs": 1}, map[string]int{"A": 5, "B": 1, "C": 2}, "0.2")
-	f.add("web", 40)
-	f.add("api", 40)
-	f.add("docs", 20)
-	counts := f.settle(3 * time.Minute)
-	if counts["done"] != 100 {
-		t.Errorf("tasks: %v, want all 100 done with no fault", counts)
+	f := newFleet(t, c, map[string]int{"web": 2, "api": 3, "docs": 1}, map[string]int{"A": 5, "B": 1, "C": 2}, "0.1")
+	f.add("web", 110)
+	f.add("api", 150)
+	f.add("docs", 40)
+	counts := f.settle(4 * time.Minute)
+	if counts["done"] != 300 {
+		t.Errorf("tasks: %v, want all 300 done with no fault", counts)
 	}
 	f.finish(counts)
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -52,6 +53,30 @@ type fleet struct {
 	relays   map[string]*relay
 	homes    map[string]string
 	mon      *monitor
+	backend  string // "pty" or "tmux"
+}
+
+// tmux runs a tmux command on the server of the station at home.
+func (f *fleet) tmux(home string, args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-S", filepath.Join(home, "tmux.sock")}, args...)...)
+}
+
+// windows lists the agent windows left on the tmux server of each
+// station (the server's own "station" window aside).
+func (f *fleet) windows() []string {
+	var out []string
+	for name, home := range f.homes {
+		b, err := f.tmux(home, "list-windows", "-a", "-F", "#{window_name} #{pane_dead}").Output()
+		if err != nil {
+			continue // no server: no window
+		}
+		for _, w := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if w != "" && !strings.HasPrefix(w, "station ") {
+				out = append(out, name+": "+w)
+			}
+		}
+	}
+	return out
 }
 
 var dbSeq int
@@ -61,8 +86,22 @@ var dbSeq int
 // concurrency for every project (what its config.toml says).
 func newFleet(t *testing.T, c *cluster, caps map[string]int, local map[string]int, work string) *fleet {
 	t.Helper()
+	return newFleetOn(t, c, "pty", caps, local, work)
+}
+
+// newFleetOn is newFleet with every project on backend ("pty" or "tmux").
+func newFleetOn(t *testing.T, c *cluster, backend string, caps map[string]int, local map[string]int, work string) *fleet {
+	t.Helper()
+	if backend == "tmux" {
+		if _, err := exec.LookPath("tmux"); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("tmux is not on PATH: CI must install it for the chaos suite")
+			}
+			t.Skip("tmux is not on PATH")
+		}
+	}
 	dbSeq++
-	f := &fleet{t: t, c: c, db: fmt.Sprintf("chaos%d", dbSeq), dir: t.TempDir(),
+	f := &fleet{t: t, c: c, db: fmt.Sprintf("chaos%d", dbSeq), dir: t.TempDir(), backend: backend,
 		stations: map[string]*rig.Station{}, relays: map[string]*relay{}, homes: map[string]string{}}
 	f.log = filepath.Join(f.dir, "agents.log")
 	c.CreateDB(f.db)
@@ -80,11 +119,16 @@ func newFleet(t *testing.T, c *cluster, caps map[string]int, local map[string]in
 		for p := range caps {
 			pdir := filepath.Join(f.dir, p)
 			_ = os.MkdirAll(pdir, 0o755)
-			cfg += fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"sh\", %q, %q, %q]\nidle_window = \"5m\"\nblock_window = \"5m\"\nconcurrency = %d\n",
-				p, pdir, script, p, work, conc)
+			cfg += fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"sh\", %q, %q, %q]\nidle_window = \"5m\"\nblock_window = \"5m\"\nconcurrency = %d\nbackend = %q\n",
+				p, pdir, script, p, work, conc, backend)
 		}
 		f.relays[name] = r
 		f.homes[name] = rig.WriteConfig(t, cfg)
+		if backend == "tmux" {
+			home := f.homes[name]
+			// The station's tmux server outlives it, by design.
+			t.Cleanup(func() { _ = f.tmux(home, "kill-server").Run() })
+		}
 		f.start(name)
 	}
 	// The board's caps, which every station obeys whatever its config.
@@ -246,10 +290,12 @@ func (f *fleet) tasksIn(state string) []string {
 	return ids
 }
 
-// dump logs every station's log, for a failure.
+// dump logs every station's log (every run of it, and its guard's), for a
+// failure.
 func (f *fleet) dump() {
-	for name, s := range f.stations {
-		f.t.Logf("station %s:\n%s", name, tail(s.Log.String(), 60))
+	for name, home := range f.homes {
+		b, _ := os.ReadFile(filepath.Join(home, "logs", "station.log"))
+		f.t.Logf("station %s:\n%s", name, tail(string(b), 80))
 	}
 	b, _ := os.ReadFile(f.log + ".err")
 	f.t.Logf("agents' errors:\n%s", tail(string(b), 20))
@@ -266,6 +312,18 @@ func tail(s string, n int) string {
 func (f *fleet) finish(counts map[string]int) {
 	f.t.Helper()
 	f.t.Logf("tasks: %v", counts)
+	if f.backend == "tmux" {
+		// Every task settled: every session has ended, and its window
+		// is gone (a station stopped cleanly leaves live ones running).
+		deadline := time.Now().Add(15 * time.Second)
+		for w := f.windows(); len(w) > 0; w = f.windows() {
+			if time.Now().After(deadline) {
+				f.t.Errorf("tmux windows left with every task settled: %v", w)
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	for _, s := range f.stations {
 		s.Stop()
 	}
