@@ -514,6 +514,22 @@ func (st *Station) guardNote(id string) string {
 	return filepath.Join(st.opt.SessionFiles, id, "fenced-by-guard")
 }
 
+// guardSpawning puts a session under the guard before its agent starts,
+// by its marker alone: a station stopped between the agent's start and
+// the session's registration must not leave the agent unguarded.
+func (st *Station) guardSpawning(id, token string) {
+	if st.opt.Guard != nil {
+		st.opt.Guard.Watch(id, 0, sessionMarker(token), "", st.guardNote(id))
+	}
+}
+
+// guardForget takes a session that never started from the guard.
+func (st *Station) guardForget(id string) {
+	if st.opt.Guard != nil {
+		st.opt.Guard.Unwatch(id)
+	}
+}
+
 // guardWatch puts a live session under the guard.
 func (st *Station) guardWatch(s *session) {
 	if st.opt.Guard == nil {

@@ -565,8 +565,10 @@ func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id strin
 	for k, v := range agent.Env {
 		env = append(env, k+"="+v)
 	}
+	st.guardSpawning(id, token)
 	proc, err := sp.Spawn(SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: sessionMarker(token)})
 	if err != nil {
+		st.guardForget(id)
 		transcript.Close()
 		st.dropSessionDir(id)
 		return nil, err

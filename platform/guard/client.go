@@ -72,12 +72,16 @@ func (c *Client) spawn() error {
 	return nil
 }
 
-// Watch tells the guard of a session that started (or was adopted): pid is
-// its agent's process, marker its environment entry, window its tmux
-// window's handle ("" for pty), note the file the guard writes before it
-// ends it.
+// Watch tells the guard of a session that started (or was adopted), or
+// that is starting (pid 0): pid is its agent's process, marker its
+// environment entry, window its tmux window's handle ("" for pty), note
+// the file the guard writes before it ends it. Watching an id again
+// replaces what the guard knew of it.
 func (c *Client) Watch(id string, pid int, marker, window, note string) {
-	s := Session{ID: id, Leader: pid, Ident: Ident(pid), Marker: marker, Window: window, Note: note}
+	s := Session{ID: id, Leader: pid, Marker: marker, Window: window, Note: note}
+	if pid > 0 {
+		s.Ident = Ident(pid)
+	}
 	c.mu.Lock()
 	c.sessions[id] = s
 	c.enqueue(message{Op: "watch", Session: &s})
