@@ -92,7 +92,7 @@ func TestChaosFrozenStation(t *testing.T) {
 func TestChaosStoppedStation(t *testing.T) {
 	c := newCluster(t)
 	f := newFleet(t, c, map[string]int{"web": 4}, map[string]int{"A": 2, "B": 2}, "4")
-	f.add("web", 16)
+	f.add("web", 12)
 	f.mon.waitRunning("A", 30*time.Second)
 	f.mon.fault()
 	pid := f.stations["A"].PID()
@@ -143,7 +143,7 @@ func TestChaosKillAndLateRestart(t *testing.T) {
 func TestChaosKillAndLateRestartTmux(t *testing.T) {
 	c := newCluster(t)
 	f := newFleetOn(t, c, "tmux", map[string]int{"web": 3}, map[string]int{"A": 2, "B": 1}, "4")
-	f.add("web", 16)
+	f.add("web", 12)
 	f.mon.waitRunning("A", 30*time.Second)
 	f.mon.fault()
 	f.stations["A"].Kill9()
