@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -100,6 +101,16 @@ func OpenAs(ctx context.Context, url string, id Identity) (*Store, error) {
 	if err != nil {
 		// pgx's parse errors can quote the URL, password and all.
 		return nil, fmt.Errorf("open board %s: not a PostgreSQL URL (postgres://user@host/db)", where)
+	}
+	const idleKey = "idle_in_transaction_session_timeout"
+	if _, set := cfg.ConnConfig.RuntimeParams[idleKey]; !set && id.Lease > 0 {
+		// A station stopped inside a transaction (SIGSTOP, a process
+		// stuck in the kernel) would hold its row locks, and with them
+		// every other station's renewals, for as long as it stays
+		// stopped: the server ends its session once it has idled in the
+		// transaction for a quarter of the lease, before the others'
+		// proofs run out. A live station never idles in one that long.
+		cfg.ConnConfig.RuntimeParams[idleKey] = strconv.FormatInt(max(id.Lease/4, 100*time.Millisecond).Milliseconds(), 10)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
