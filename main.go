@@ -19,6 +19,7 @@ import (
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
+	"github.com/buildstation/buildstation/platform/tmux"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -49,6 +50,7 @@ func run(args []string) int {
 	cli.Roles.Service = runService
 	cli.Roles.Open = func(ctx context.Context, home string, args []string) int { return runTray(ctx, home, "open", args) }
 	cli.Roles.FakeAgent = func(ctx context.Context, _ string, args []string) int { return runFakeAgent(ctx, args) }
+	cli.TmuxAttach = tmux.Attach
 	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

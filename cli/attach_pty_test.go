@@ -11,6 +11,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // On a terminal, attach goes raw, sends the window size, forwards keys and
@@ -54,4 +55,32 @@ func TestSessionAttachTerminal(t *testing.T) {
 		t.Errorf("detach: exit %d, stderr %q", code, errb.String())
 	}
 	recv(t, con.Closed)
+}
+
+// A session of the tmux backend is attached with tmux itself, through the
+// wiring main fills in (cli.TmuxAttach): the command line hands it the
+// home and the session's id and says how to detach once tmux takes the
+// terminal. (e2e/tmux attaches a real one, by its task id.)
+func TestSessionAttachTmux(t *testing.T) {
+	s := startStation(t)
+	s.fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1", State: supervisor.SessWorking, PID: 7}, "tok")
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	var home, id string
+	wired := cli.TmuxAttach
+	cli.TmuxAttach = func(h, i string, _ io.Reader, _, _ io.Writer, attaching func()) (bool, error) {
+		home, id = h, i
+		attaching()
+		return true, nil
+	}
+	t.Cleanup(func() { cli.TmuxAttach = wired })
+	var errb bytes.Buffer
+	code := cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
+	if code != 0 || home != s.home || id != "t1.1" || !strings.Contains(errb.String(), "attaching to t1.1 in tmux; press Ctrl-]") {
+		t.Fatalf("attach: exit %d, tmux asked for home %q session %q, stderr %q", code, home, id, errb.String())
+	}
 }

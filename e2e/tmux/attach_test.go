@@ -50,6 +50,13 @@ func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 	seen := func(want string) bool { mu.Lock(); defer mu.Unlock(); return strings.Contains(screen.String(), want) }
 	rig.Eventually(t, 15*time.Second, func() bool { return seen("ready") }, "the attached console to show the agent",
 		rig.Later(func() string { mu.Lock(); defer mu.Unlock(); return fmt.Sprintf("%q", screen.String()) }))
+	// tmux itself, not the station's console API: the command line's
+	// wiring (cli.TmuxAttach) reached the window.
+	if !seen("attaching to "+id+".") || !seen(" in tmux; press Ctrl-]") {
+		mu.Lock()
+		t.Errorf("session attach did not attach with tmux: %q", screen.String())
+		mu.Unlock()
+	}
 	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
 		t.Fatal(err)
 	}

@@ -70,8 +70,6 @@ var rules = []rule{
 		from:  paths("cli"),
 		never: append(paths("app", "platform/pty", "platform/tmux", "supervisor/api", "supervisor/store", "supervisor/pgstore"), append(wiring, "fyne.io/", "github.com/modelcontextprotocol/")...),
 		debts: map[string]string{
-			mod + "platform/tmux":      "#16: `session attach` joins a tmux session itself (cli/attach_tmux.go) instead of through the API",
-			mod + "platform/pty":       "#16: through platform/tmux",
 			mod + "supervisor/store":   "#16: `board` commands open the board file themselves (cli/board.go) instead of through the API",
 			mod + "supervisor/pgstore": "#16: as supervisor/store",
 		},

@@ -1,0 +1,16 @@
+package cli_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/platform/tmux"
+)
+
+// TestMain wires the command line as main does: session attach finds tmux
+// sessions through platform/tmux, so these tests run what the binary runs.
+func TestMain(m *testing.M) {
+	cli.TmuxAttach = tmux.Attach
+	os.Exit(m.Run())
+}

@@ -1,0 +1,73 @@
+//go:build unix
+
+package tmux
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Attach attaches a person's terminal (stdin, stdout, stderr) to session
+// id's own window on the tmux server of the station in home: tmux itself
+// is the best console for it (scrollback, copy mode, the agent's real
+// screen size). The station names each window after its session. found is
+// false when that does not apply (no server in home, no such window, no
+// tmux): the caller falls back to the station's console API. attaching
+// runs just before tmux takes the terminal, for the caller to say how to
+// detach. It is the CLI's `session attach` (cli.TmuxAttach), which runs no
+// tmux of its own.
+func Attach(home, id string, stdin io.Reader, stdout, stderr io.Writer, attaching func()) (found bool, err error) {
+	sock := filepath.Join(home, SocketName)
+	if _, err := os.Stat(sock); err != nil {
+		return false, nil
+	}
+	bin, err := tmuxPath()
+	if err != nil {
+		return false, nil
+	}
+	window := findWindow(bin, sock, id)
+	if window == "" {
+		return false, nil
+	}
+	// The detach key is the same on both backends: Ctrl-] detaches this
+	// client rather than reaching the agent (the station types with
+	// send-keys, never through a client, so only people's keys meet it).
+	bind := exec.Command(bin, "-S", sock, "bind-key", "-n", "C-]", "detach-client")
+	bind.Env = clientEnv()
+	if out, err := bind.CombinedOutput(); err != nil {
+		return true, fmt.Errorf("tmux: set Ctrl-] to detach: %v: %s; attach with tmux -S %s attach", err, strings.TrimSpace(string(out)), sock)
+	}
+	if attaching != nil {
+		attaching()
+	}
+	cmd := exec.Command(bin, "-S", sock, "attach-session", "-t", SessionName+":"+window)
+	// Attaching from inside another tmux is allowed: the person asked.
+	cmd.Env = clientEnv()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return true, fmt.Errorf("tmux attach to session %s: %v; try again, or stop the station's tmux clients", id, err)
+	}
+	return true, nil
+}
+
+// findWindow is the id of the window named id in the station's tmux
+// session on sock, or "" when there is none (or no server answers).
+func findWindow(bin, sock, id string) string {
+	list := exec.Command(bin, "-S", sock, "list-windows", "-t", "="+SessionName, "-F", "#{window_id} #{window_name}")
+	list.Env = clientEnv()
+	out, err := list.Output()
+	if err != nil {
+		return ""
+	}
+	window := ""
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if wid, name, ok := strings.Cut(line, " "); ok && name == id {
+			window = wid
+		}
+	}
+	return window
+}

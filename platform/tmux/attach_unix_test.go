@@ -1,0 +1,74 @@
+//go:build unix
+
+package tmux
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/buildstation/buildstation/platform/internal/proctest"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Attach puts a person's terminal on a session's own window, found by the
+// session's id on the server in the home; Ctrl-] detaches that client and
+// never reaches the agent. Where there is no server or no such window it
+// finds nothing, for the CLI to use the station's console API instead.
+func TestAttach(t *testing.T) {
+	t.Setenv("TERM", "xterm") // tmux attaches only to a terminal it knows
+	s := newSpawner(t)
+	home := filepath.Dir(s.Socket())
+	if found, err := Attach(home, "t42.1", nil, nil, nil, nil); found || err != nil {
+		t.Fatalf("Attach with no server = %v, %v; want not found", found, err)
+	}
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo ready; read x; echo got:$x; sleep 300"},
+		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t42.1")})
+	out := proctest.Collect(p)
+	out.WaitFor(t, "ready")
+	if found, err := Attach(home, "t9.1", nil, nil, nil, nil); found || err != nil {
+		t.Fatalf("Attach to a window that is not there = %v, %v; want not found", found, err)
+	}
+
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
+		t.Fatal(err)
+	}
+	screen := proctest.Collect(ptmx)
+	type result struct {
+		found bool
+		err   error
+	}
+	done := make(chan result, 1)
+	attaching := make(chan struct{})
+	go func() {
+		found, err := Attach(home, "t42.1", tty, tty, tty, func() { close(attaching) })
+		done <- result{found, err}
+	}()
+	<-attaching
+	screen.WaitFor(t, "ready")
+	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if !r.found || r.err != nil {
+			t.Fatalf("Attach = %v, %v; want found, nil", r.found, r.err)
+		}
+	case <-time.After(proctest.Deadline):
+		t.Fatalf("Ctrl-] did not detach; screen %q", proctest.Tail(screen.String()))
+	}
+	// The agent never read the key: its line is what the station types.
+	if _, err := p.Write([]byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	out.WaitFor(t, "got:x\r\n")
+}
