@@ -120,13 +120,3 @@ func repoRoot() (string, error) {
 		dir = up
 	}
 }
-
-// Build compiles buildstation without cgo and returns it with a cleanup.
-// It is what a TestMain called before Main; e2e/team still does.
-func Build(string) (string, func(), error) {
-	dir, err := build(false)
-	if err != nil {
-		return "", nil, err
-	}
-	return filepath.Join(dir, "buildstation"), func() { os.RemoveAll(dir) }, nil
-}

@@ -31,7 +31,7 @@ func TestChaosPartition(t *testing.T) {
 		f.relays["A"].Set(mode)
 		time.Sleep(lease)
 		// status degrades and says so, instead of failing.
-		out, errOut, code, err := rig.CLI(bin, f.env("A"), "status")
+		out, errOut, code, err := rig.CLI(rig.Bin(), f.env("A"), "status")
 		if err != nil || code != 0 || !strings.Contains(out, "board unreachable since ") || !strings.Contains(out, "retrying") {
 			t.Errorf("status at A cut off (%s): exit %d %v\n%s%s", mode, code, err, out, errOut)
 		}
@@ -105,7 +105,7 @@ func TestChaosStoppedStation(t *testing.T) {
 		t.Error("no task of the stopped station was reaped")
 	}
 	for _, id := range blocked {
-		if out, errOut, code, err := rig.CLI(bin, f.env("B"), "task", "requeue", id); err != nil || code != 0 {
+		if out, errOut, code, err := rig.CLI(rig.Bin(), f.env("B"), "task", "requeue", id); err != nil || code != 0 {
 			t.Errorf("task requeue %s at B: exit %d %v: %s%s", id, code, err, out, errOut)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/buildstation/buildstation/e2e/rig"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -134,7 +136,7 @@ func newFleetOn(t *testing.T, c *cluster, backend string, caps map[string]int, l
 	// The board's caps, which every station obeys whatever its config.
 	for p, n := range caps {
 		for name := range local {
-			out, errOut, code, err := rig.CLI(bin, f.env(name), "board", "cap", p, strconv.Itoa(n))
+			out, errOut, code, err := rig.CLI(rig.Bin(), f.env(name), "board", "cap", p, strconv.Itoa(n))
 			if err != nil || code != 0 || !strings.Contains(out, fmt.Sprintf("at most %d sessions", n)) {
 				t.Fatalf("board cap %s %d: exit %d %v: %s%s", p, n, code, err, out, errOut)
 			}
@@ -147,12 +149,12 @@ func newFleetOn(t *testing.T, c *cluster, backend string, caps map[string]int, l
 }
 
 func (f *fleet) env(name string) []string {
-	return rig.Env(bin, f.homes[name], "BUILDSTATION_STATION="+name, "CHAOS_LOG="+f.log)
+	return rig.Env(rig.Bin(), f.homes[name], "BUILDSTATION_STATION="+name, "CHAOS_LOG="+f.log)
 }
 
 // start starts (or restarts) station name.
 func (f *fleet) start(name string) {
-	f.stations[name] = rig.Start(f.t, bin, f.homes[name], f.env(name))
+	f.stations[name] = rig.Start(f.t, rig.Bin(), f.homes[name], f.env(name))
 }
 
 // add adds n tasks to project through the stations in turn.
@@ -169,7 +171,7 @@ func (f *fleet) add(project string, n int) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_, errOut, code, err := rig.CLI(bin, f.env(names[i%len(names)]), "task", "add", "--project", project, "--title", fmt.Sprintf("%s %d", project, i))
+			_, errOut, code, err := rig.CLI(rig.Bin(), f.env(names[i%len(names)]), "task", "add", "--project", project, "--title", fmt.Sprintf("%s %d", project, i))
 			if err != nil || code != 0 {
 				f.t.Errorf("task add at %s: exit %d %v: %s", s.Home, code, err, errOut)
 			}
@@ -243,9 +245,9 @@ func (f *fleet) thaw(pids []int) {
 // tasks ended.
 func (f *fleet) settle(d time.Duration) map[string]int {
 	f.t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		counts := map[string]int{}
+	var counts map[string]int
+	err := testwait.Poll(d, "the tasks to settle", func() error {
+		counts = map[string]int{}
 		err := f.c.Query(f.db, func(ctx context.Context, conn *pgx.Conn) error {
 			rows, err := conn.Query(ctx, "SELECT state, count(*) FROM tasks GROUP BY state")
 			if err != nil {
@@ -261,15 +263,19 @@ func (f *fleet) settle(d time.Duration) map[string]int {
 			}
 			return rows.Err()
 		})
-		if err == nil && counts["todo"]+counts["working"]+counts["review"] == 0 {
-			return counts
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			f.dump()
-			f.t.Fatalf("tasks not settled after %v: %v (%v)", d, counts, err)
+		if counts["todo"]+counts["working"]+counts["review"] > 0 {
+			return fmt.Errorf("%v", counts)
 		}
-		time.Sleep(250 * time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		f.dump()
+		f.t.Fatal(err)
 	}
+	return counts
 }
 
 // tasksIn lists the tasks in state, by id.
@@ -350,15 +356,15 @@ func (f *fleet) finish(counts map[string]int) {
 			f.t.Errorf("task %s: its agent's completion was acknowledged, but the board never recorded it done", a)
 		}
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for _, a := range f.mon.all() {
-		for a.alive() {
-			if time.Now().After(deadline) {
+	agents := f.mon.all()
+	if testwait.Poll(15*time.Second, "every agent to end with its station", func() bool {
+		return !slices.ContainsFunc(agents, (*agent).alive)
+	}) != nil {
+		for _, a := range agents {
+			if a.alive() {
 				f.t.Errorf("agent %d (task %s at %s) outlived its station", a.pid, a.task, a.station)
 				_ = syscall.Kill(a.pid, syscall.SIGKILL)
-				break
 			}
-			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	if f.t.Failed() {

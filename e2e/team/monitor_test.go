@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -292,20 +293,14 @@ func (m *monitor) all() []*agent {
 // completed, so a fault hits work in progress.
 func (m *monitor) waitRunning(station string, d time.Duration) {
 	m.t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	rig.Eventually(m.t, d, func() bool {
 		m.mu.Lock()
-		n := 0
+		defer m.mu.Unlock()
 		for _, a := range m.agents {
 			if a.station == station && !a.dead && !m.acked[a.task] {
-				n++
+				return true
 			}
 		}
-		m.mu.Unlock()
-		if n > 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	m.t.Fatalf("station %s ran no agent within %v", station, d)
+		return false
+	}, "station "+station+" to run an agent that has not completed")
 }
