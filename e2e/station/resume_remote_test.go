@@ -3,6 +3,7 @@
 package station_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,17 +87,12 @@ func TestRequeuedTaskResumesOnAnotherStation(t *testing.T) {
 		}
 	}
 	// B pushes its work when its session ends.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		head := strings.TrimSpace(rig.Git(t, bare, "rev-parse", branch))
-		if head == strings.TrimSpace(rig.Git(t, dirB, "rev-parse", branch)) {
-			break
+	rig.Eventually(t, 30*time.Second, func() error {
+		if head := strings.TrimSpace(rig.Git(t, bare, "rev-parse", branch)); head != strings.TrimSpace(rig.Git(t, dirB, "rev-parse", branch)) {
+			return fmt.Errorf("the remote's %s is at %s", branch, head)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the remote's %s is at %s; B's work was not pushed", branch, head)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return nil
+	}, "B's work pushed")
 	// Only the task's branches went to the remote.
 	for _, ref := range strings.Fields(rig.Git(t, bare, "for-each-ref", "--format=%(refname)")) {
 		if ref != "refs/heads/main" && !strings.HasPrefix(ref, "refs/heads/bs/") {

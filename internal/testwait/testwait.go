@@ -5,8 +5,9 @@
 // Tests that wait on a clock fake time with testing/synctest instead; this
 // is for real processes, where there is no clock to advance.
 //
-// It is test support: only _test files, e2e/rig and the bench program
-// import it; nothing that ships does.
+// It is test support: only _test files, the test helpers (e2e/rig,
+// platform/internal/proctest) and the bench program import it; nothing
+// that ships does.
 package testwait
 
 import (

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
@@ -89,26 +90,22 @@ func TestOneClientForAllSessions(t *testing.T) {
 		return got
 	}
 	end := time.Now().Add(proctest.Deadline)
-	for {
-		c := clients()
-		if len(c) == 1 && strings.Contains(c[0], " -C ") {
-			break
+	testwait.Eventually(t, proctest.Deadline, func() error {
+		if c := clients(); len(c) != 1 || !strings.Contains(c[0], " -C ") {
+			return fmt.Errorf("clients:\n%s", strings.Join(c, "\n"))
 		}
-		if time.Now().After(end) {
-			t.Fatalf("tmux clients with 6 sessions:\n%s", strings.Join(c, "\n"))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	}, "one tmux control client for 6 sessions")
 	for _, p := range ps {
 		_ = p.Stop(0)
 		_ = p.Close()
 	}
-	for len(clients()) > 0 {
-		if time.Now().After(end.Add(proctest.Deadline)) {
-			t.Fatalf("tmux clients after the last session ended:\n%s", strings.Join(clients(), "\n"))
+	testwait.Eventually(t, time.Until(end.Add(proctest.Deadline)), func() error {
+		if c := clients(); len(c) > 0 {
+			return fmt.Errorf("clients:\n%s", strings.Join(c, "\n"))
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	}, "no tmux client after the last session ended")
 	_ = os.Getpid()
 }
 
@@ -120,13 +117,7 @@ func TestCommandsThroughControlClient(t *testing.T) {
 	s := newSpawner(t)
 	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
 	out := proctest.Collect(p)
-	end := time.Now().Add(proctest.Deadline)
-	for s.mon.client() == nil {
-		if time.Now().After(end) {
-			t.Fatal("the control client never came up")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Eventually(t, proctest.Deadline, func() bool { return s.mon.client() != nil }, "the control client to come up")
 	before := s.execs.Load()
 	lines := append(typetest.Lines(), `"quoted" 'single' $HOME #{pane_id} ~ {braces} \ back\slash`)
 	for _, in := range lines {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -165,16 +166,13 @@ func TestLeaseExpiry(t *testing.T) {
 	// The lease lasts a second of the server's clock: wait for it by
 	// reaping until something is reaped.
 	var reaped []supervisor.Task
-	for end := time.Now().Add(30 * time.Second); len(reaped) == 0; {
-		if time.Now().After(end) {
-			t.Fatal("A's lease was never reaped")
-		}
-		time.Sleep(50 * time.Millisecond)
+	testwait.Eventually(t, 30*time.Second, func() bool {
 		var err error
 		if reaped, err = b.Reap(ctx, 0); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return len(reaped) > 0
+	}, "A's lease to be reaped")
 	if len(reaped) != 1 || reaped[0].ID != lost.ID || reaped[0].State != supervisor.TaskBlocked || reaped[0].Reason != "station A lost" {
 		t.Fatalf("Reap = %+v, want %s blocked with reason \"station A lost\"", reaped, lost.ID)
 	}

@@ -6,6 +6,7 @@
 package proctest
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -59,19 +61,18 @@ func (o *Output) String() string {
 // WaitFor polls the output until it contains want.
 func (o *Output) WaitFor(t testing.TB, want string) {
 	t.Helper()
-	end := time.Now().Add(Deadline)
-	for !strings.Contains(o.String(), want) {
-		if time.Now().After(end) {
-			t.Fatalf("output never contained %q; got %q", want, Tail(o.String()))
+	testwait.Eventually(t, Deadline, func() error {
+		got := o.String()
+		if strings.Contains(got, want) {
+			return nil
 		}
 		select {
 		case <-o.done:
-			if !strings.Contains(o.String(), want) {
-				t.Fatalf("output ended (%v) without %q; got %q", o.err, want, Tail(o.String()))
-			}
-		case <-time.After(10 * time.Millisecond):
+			t.Fatalf("output ended (%v) without %q; got %q", o.err, want, Tail(got))
+		default:
 		}
-	}
+		return fmt.Errorf("got %q", Tail(got))
+	}, fmt.Sprintf("%q in the output", want))
 }
 
 // End waits for the reader to finish and returns its final error.

@@ -4,10 +4,11 @@ package proctest
 
 import (
 	"errors"
+	"fmt"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/platform/proctree"
 )
 
@@ -29,21 +30,19 @@ func Running(pid int) bool {
 // descendants, and returns them.
 func WaitTree(t testing.TB, leader int, pred func(map[int]proctree.Proc, []int) bool) []int {
 	t.Helper()
-	end := time.Now().Add(Deadline)
-	for {
+	var kids []int
+	// Polling a process table, not a timer.
+	testwait.Eventually(t, Deadline, func() error {
 		procs, err := proctree.Current()
 		if err != nil {
 			t.Fatal(err)
 		}
-		kids := proctree.DescendantsOf(procs, leader)
-		if pred(procs, kids) {
-			return kids
+		if kids = proctree.DescendantsOf(procs, leader); !pred(procs, kids) {
+			return fmt.Errorf("descendants %v", kids)
 		}
-		if time.Now().After(end) {
-			t.Fatalf("tree of %d never reached the expected shape; descendants %v", leader, kids)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a process table, not a timer
-	}
+		return nil
+	}, fmt.Sprintf("the tree of %d to reach the expected shape", leader))
+	return kids
 }
 
 // CountComm counts the processes among pids whose command name is comm.
