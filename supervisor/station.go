@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -201,6 +203,7 @@ func (st *Station) recover(ctx context.Context) error {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
 		}
 	}
+	st.endUnrecorded(keep)
 	// An adopted session still reads its files; the rest were left by a
 	// crash.
 	st.sweepSessionDirs(keep)
@@ -249,6 +252,50 @@ func (st *Station) endLost(r SessionRecord) {
 		st.log.Warn("end a lost session's processes", "session", r.ID, "err", err)
 	} else {
 		st.log.Info("ended what was left of a lost session", "session", r.ID, "task", r.TaskID)
+	}
+}
+
+// windowLister is an Adopter that can list the windows it holds (tmux).
+type windowLister interface {
+	Windows() (handles []string, err error)
+}
+
+// sessionName is what a session id looks like (t12.3, t12.3.review): a
+// window named otherwise is not a session's (a person's own window on
+// the station's tmux server).
+var sessionName = regexp.MustCompile(`^t[0-9]+\.[0-9]+(\.review)?$`)
+
+// endUnrecorded ends the session windows no session record names, but
+// those of sessions in keep (adopted): a station that died between
+// starting an agent's window and recording its session left the agent
+// running with nothing to find it by but its window.
+func (st *Station) endUnrecorded(keep map[string]bool) {
+	for name, sp := range st.opt.Spawners {
+		ad, ok := sp.(Adopter)
+		wl, lists := sp.(windowLister)
+		if !ok || !lists {
+			continue
+		}
+		handles, err := wl.Windows()
+		if err != nil {
+			st.log.Warn("list the backend's windows", "backend", name, "err", err)
+			continue
+		}
+		for _, h := range handles {
+			_, id, _ := strings.Cut(h, "/")
+			if keep[id] || !sessionName.MatchString(id) {
+				continue
+			}
+			proc, ok, err := ad.Adopt(h)
+			if err != nil || !ok {
+				continue // gone, or dead (and removed by Adopt)
+			}
+			st.log.Warn("ending a session window no session record names (its station died before recording it)", "session", id, "handle", h)
+			if err := proc.Stop(stopGrace); err != nil {
+				st.log.Warn("end an unrecorded session's window", "session", id, "err", err)
+			}
+			_ = proc.Close()
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -711,6 +712,57 @@ func TestReportOfAnotherAttemptIsRefused(t *testing.T) {
 		}
 		if err := h.st.AgentBlock(h.ctx, s.ID, "late too"); !errors.Is(err, ErrConflict) {
 			t.Fatalf("late block err = %v, want a conflict", err)
+		}
+	})
+}
+
+// listingSpawner is a fakeSpawner that lists its windows, as tmux does;
+// names gives each pid's window name.
+type listingSpawner struct {
+	*fakeSpawner
+	names map[int]string
+}
+
+func (l *listingSpawner) Windows() ([]string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.started {
+		out = append(out, fmt.Sprintf("@%d/%s", p.pid, l.names[p.pid]))
+	}
+	return out, nil
+}
+
+func (l *listingSpawner) Adopt(handle string) (Proc, bool, error) {
+	id, _, _ := strings.Cut(handle, "/")
+	return l.fakeSpawner.Adopt(id)
+}
+
+// A station that died between starting an agent's window and recording
+// its session left the agent running unrecorded: the next station ends
+// it, and leaves a window that is no session's (a person's shell) be.
+func TestRestartEndsUnrecordedWindows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sp := &listingSpawner{fakeSpawner: &fakeSpawner{procs: make(chan *fakeProc, 4), handled: true}, names: map[int]string{}}
+		orphan, _ := sp.Spawn(SpawnSpec{})
+		mine, _ := sp.Spawn(SpawnSpec{})
+		sp.names[orphan.Pid()], sp.names[mine.Pid()] = "t7.1", "bash"
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		st, err := New(Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: &config.Config{MaxSessions: 4, Projects: []config.Project{p}},
+			Board: newMemBoard(), Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}, Spawners: map[string]Spawner{"tmux": sp}, Notifier: &recNotifier{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- st.Run(ctx) }()
+		synctest.Wait()
+		defer func() { cancel(); <-done; mine.(handledProc).exit(0) }()
+		if orphan.(handledProc).stopCount() == 0 {
+			t.Error("the unrecorded session's window was left running")
+		}
+		if mine.(handledProc).stopCount() != 0 {
+			t.Error("a window that is no session's was ended")
 		}
 	})
 }

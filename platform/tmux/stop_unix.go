@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/platform/treekill"
@@ -63,4 +64,30 @@ func (s *Spawner) KillWindow(handle string) error {
 		return fmt.Errorf("kill tmux window %s: %w", id, err)
 	}
 	return nil
+}
+
+// Windows lists the handles of the agent windows on the server (every
+// window of the station's tmux session but its own "station" window),
+// for a restarted station to end those no session record names: a
+// station that died between starting a window and recording its session
+// left it. No server: none.
+func (s *Spawner) Windows() ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+	defer cancel()
+	out, err := s.run(ctx, "list-windows", "-t", "="+SessionName, "-F", "#{window_id} #{window_name}")
+	if err != nil {
+		if missing(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list tmux windows: %w", err)
+	}
+	var handles []string
+	for line := range strings.Lines(out) {
+		f := splitFields(line, 2)
+		if f[0] == "" || f[1] == "" || f[1] == "station" {
+			continue
+		}
+		handles = append(handles, makeHandle(f[0], f[1]))
+	}
+	return handles, nil
 }
