@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/internal/boardcmd"
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/demo"
 	"github.com/buildstation/buildstation/platform/guard"
@@ -51,6 +52,7 @@ func run(args []string) int {
 	cli.Roles.Open = func(ctx context.Context, home string, args []string) int { return runTray(ctx, home, "open", args) }
 	cli.Roles.FakeAgent = func(ctx context.Context, _ string, args []string) int { return runFakeAgent(ctx, args) }
 	cli.TmuxAttach = tmux.Attach
+	cli.Boards = boardcmd.Boards{}
 	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -8,11 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/buildstation/buildstation/internal/boardopen"
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
-	"github.com/buildstation/buildstation/supervisor/pgstore"
 )
 
 func (e *env) boardCmd() *cobra.Command {
@@ -89,12 +87,16 @@ func (e *env) boardCap(project, conc string, stations []string, stationsGiven bo
 	if !cfg.Shared() {
 		return usagef("board cap is for a shared board; this home's board is station.db, where config.toml's concurrency and windows are the project's")
 	}
+	b, err := boards()
+	if err != nil {
+		return err
+	}
 	if n < 0 && set == [3]*time.Duration{} {
-		caps, err := pgstore.ProjectCaps(e.ctx, cfg.Board)
+		caps, err := b.Caps(e.ctx, cfg)
 		if err != nil {
 			return err
 		}
-		c := pgstore.ProjectCap{Project: project}
+		c := ProjectCap{Project: project}
 		for _, have := range caps {
 			if have.Project == project {
 				c = have
@@ -103,12 +105,12 @@ func (e *env) boardCap(project, conc string, stations []string, stationsGiven bo
 		e.printCap(c)
 		return nil
 	}
-	c, err := pgstore.UpdateProjectCap(e.ctx, cfg.Board, project, func(c *pgstore.ProjectCap) {
+	c, err := b.UpdateCap(e.ctx, cfg, project, func(c *ProjectCap) {
 		if n >= 0 {
 			c.Concurrency, c.Stations = n, stations
 			if n == 0 && len(stations) == 0 && set == [3]*time.Duration{} {
 				// The documented way to remove the board's settings.
-				*c = pgstore.ProjectCap{Project: c.Project}
+				*c = ProjectCap{Project: c.Project}
 			}
 		}
 		for i, w := range []*time.Duration{&c.IdleWindow, &c.BlockWindow, &c.ReviewIdleWindow} {
@@ -156,7 +158,7 @@ func parseCap(project, conc string, stationsGiven bool, windows [3]string) (n in
 
 // printCap says a project's settings on the board: its cap, then its
 // windows when it has any.
-func (e *env) printCap(c pgstore.ProjectCap) {
+func (e *env) printCap(c ProjectCap) {
 	name := textsafe.Line(c.Project)
 	switch {
 	case c.Concurrency == 0 && len(c.Stations) == 0 && c.Windows() == supervisor.BoardWindows{}:
@@ -178,7 +180,7 @@ func (e *env) printCap(c pgstore.ProjectCap) {
 
 // capWindows writes a project's board windows as config.toml names them:
 // "idle_window 15m, review_idle_window 30m"; empty when it has none.
-func capWindows(c pgstore.ProjectCap) string {
+func capWindows(c ProjectCap) string {
 	var parts []string
 	for _, w := range []struct {
 		key string
@@ -213,7 +215,7 @@ type capJSON struct {
 	ReviewIdleWindow string   `json:"review_idle_window,omitempty"`
 }
 
-func capsJSON(caps []pgstore.ProjectCap) []capJSON {
+func capsJSON(caps []ProjectCap) []capJSON {
 	out := make([]capJSON, 0, len(caps))
 	str := func(d time.Duration) string {
 		if d <= 0 {
@@ -228,16 +230,16 @@ func capsJSON(caps []pgstore.ProjectCap) []capJSON {
 	return out
 }
 
-// The board verbs open the board config.toml names themselves, not through
-// a station: a board is migrated before any station runs on it, and its
-// status matters most when a station does not answer.
+// The board verbs open the board config.toml names themselves (through
+// Boards), not through a station: a board is migrated before any station
+// runs on it, and its status matters most when a station does not answer.
 
 func (e *env) boardMigrate(asJSON bool) error {
-	home, cfg, err := e.boardConfig()
+	home, cfg, b, err := e.boardOpener()
 	if err != nil {
 		return err
 	}
-	r, err := boardopen.Migrate(e.ctx, home, cfg)
+	r, err := b.Migrate(e.ctx, home, cfg)
 	if err != nil {
 		return err
 	}
@@ -249,17 +251,17 @@ func (e *env) boardMigrate(asJSON bool) error {
 }
 
 func (e *env) boardStatus(asJSON bool) error {
-	home, cfg, err := e.boardConfig()
+	home, cfg, b, err := e.boardOpener()
 	if err != nil {
 		return err
 	}
-	r, err := boardopen.Status(e.ctx, home, cfg)
+	r, err := b.Status(e.ctx, home, cfg)
 	if err != nil {
 		return err
 	}
-	var caps []pgstore.ProjectCap
+	var caps []ProjectCap
 	if r.Kind == "postgres" {
-		if caps, err = pgstore.ProjectCaps(e.ctx, cfg.Board); err != nil {
+		if caps, err = b.Caps(e.ctx, cfg); err != nil {
 			return err
 		}
 	}
@@ -268,7 +270,7 @@ func (e *env) boardStatus(asJSON bool) error {
 			return printJSON(e.stdout, r)
 		}
 		return printJSON(e.stdout, struct {
-			boardopen.Report
+			BoardReport
 			Projects []capJSON `json:"projects"`
 		}{r, capsJSON(caps)})
 	}
@@ -319,8 +321,18 @@ func (e *env) boardConfig() (string, *config.Config, error) {
 	return home, cfg, nil
 }
 
+// boardOpener is boardConfig and the way to the board it names.
+func (e *env) boardOpener() (string, *config.Config, BoardAccess, error) {
+	home, cfg, err := e.boardConfig()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	b, err := boards()
+	return home, cfg, b, err
+}
+
 // describeBoard names a board for a person.
-func describeBoard(r boardopen.Report) string {
+func describeBoard(r BoardReport) string {
 	if r.Kind == "postgres" {
 		return "shared board at " + textsafe.Line(r.Where)
 	}

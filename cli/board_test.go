@@ -2,14 +2,15 @@ package cli_test
 
 import (
 	"context"
-
 	"encoding/json"
-	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/store"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/store"
 )
 
 // board status and migrate open the home's embedded board themselves: no
@@ -107,5 +108,22 @@ func TestBoardStatusDamaged(t *testing.T) {
 	r = run(t, "", "--home", home, "board", "status")
 	if r.code != 1 || !strings.Contains(r.stderr, "is damaged") || !strings.Contains(r.stderr, ".recover") {
 		t.Fatalf("board status on a damaged board: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A build without the board wiring says so in one sentence instead of
+// failing on a nil board.
+func TestBoardUnwired(t *testing.T) {
+	t.Setenv("BUILDSTATION_HOME", "")
+	home := t.TempDir()
+	wired := cli.Boards
+	cli.Boards = nil
+	t.Cleanup(func() { cli.Boards = wired })
+	r := run(t, "", "--home", home, "board", "status")
+	if r.code != 1 || !strings.Contains(r.stderr, "this build cannot open a board") {
+		t.Fatalf("board status unwired: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "station.db")); err == nil {
+		t.Fatal("board status unwired created station.db")
 	}
 }

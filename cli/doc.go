@@ -1,7 +1,9 @@
 // Package cli is the buildstation command line for scripts and people, on
 // cobra: the task, session, project, status, board and agent verbs of the
 // contract (docs/contract.md), with help, examples and shell completion for
-// every command. It is a pure client of the station's API (supervisor/api);
-// the roles that need the OS edges (daemon, demo, service, open) are
-// described here and run by main through Roles.
+// every command. It is a pure client of the station's API
+// (supervisor/client). What needs the OS edges or a board's store is
+// described here and run by main, which fills in Roles (daemon, demo,
+// service, open), TmuxAttach (session attach of a tmux session, with tmux
+// itself) and Boards (the board verbs, which work with no station running).
 package cli
