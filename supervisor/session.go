@@ -127,7 +127,7 @@ var sessionSeq atomic.Int64
 // the line; other goroutines talk to it through cmds and read snapshots.
 type session struct {
 	spec sessionSpec
-	st   *Station
+	host sessionHost // the station that runs it, as far as a session may reach
 	proc Proc
 	con  *console
 	keys *typist // the one writer into the terminal
@@ -175,10 +175,10 @@ type session struct {
 	screenDialog bool
 }
 
-func newSession(st *Station, spec sessionSpec, proc Proc, con *console, base SessionState) *session {
-	log := st.log.With("session", spec.ID, "task", spec.TaskID)
+func newSession(host sessionHost, log *slog.Logger, spec sessionSpec, proc Proc, con *console, base SessionState) *session {
+	log = log.With("session", spec.ID, "task", spec.TaskID)
 	s := &session{
-		spec: spec, st: st, proc: proc, con: con,
+		spec: spec, host: host, proc: proc, con: con,
 		keys:       newTypist(proc, &con.echo, log),
 		log:        log,
 		cmds:       make(chan command, 16),
@@ -283,15 +283,15 @@ func (s *session) begin() {
 	// the window and never count, leaving an agent that printed at once
 	// "starting" until it is nudged.
 	now := time.Now()
-	s.startedAt, s.armedAt, s.armedWall = now, now, s.st.wall()
+	s.startedAt, s.armedAt, s.armedWall = now, now, s.host.wall()
 	if !s.resumeFrom.IsZero() && s.resumeFrom.Before(now) {
 		s.armedAt = s.resumeFrom
-		s.armedWall = s.st.wall().Add(s.resumeFrom.Sub(now))
+		s.armedWall = s.host.wall().Add(s.resumeFrom.Sub(now))
 		s.wd.State = s.wd.Base
 	}
 	go s.readLoop()
 	go s.keys.run(s.done)
-	s.st.observe(s.target())
+	s.host.observe(s.target())
 	s.timer = time.NewTimer(max(0, time.Until(s.deadline())))
 	if s.spec.Prompt != "" && s.resumeFrom.IsZero() {
 		s.promptDue = true
@@ -340,7 +340,7 @@ const sleepGrace = 30 * time.Second
 
 // arm starts a new window now.
 func (s *session) arm(now time.Time) {
-	s.armedAt, s.armedWall = now, s.st.wall()
+	s.armedAt, s.armedWall = now, s.host.wall()
 }
 
 // clockJump reports a sleep or clock change since the window was armed: the
@@ -349,7 +349,7 @@ func (s *session) arm(now time.Time) {
 // (where the monotonic clock does count it).
 func (s *session) clockJump(now time.Time) time.Duration {
 	mono := now.Sub(s.armedAt)
-	wall := s.st.wall().Sub(s.armedWall)
+	wall := s.host.wall().Sub(s.armedWall)
 	if d := wall - mono; d > sleepGrace || d < -sleepGrace {
 		return d
 	}
@@ -455,7 +455,7 @@ func (s *session) onDeadline(ctx context.Context) {
 // wedged, and probedLife has told the watchdog so.
 func (s *session) probedLife(ctx context.Context, now time.Time) bool {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	lives := s.st.probe(pctx, s.target(), s.armedAt)
+	lives := s.host.probe(pctx, s.target(), s.armedAt)
 	cancel()
 	if len(lives) == 0 {
 		return false
@@ -499,11 +499,11 @@ func (s *session) apply(in wdInput, now time.Time) {
 		case effNudge:
 			s.nudge(now)
 		case effNotifyNudge:
-			s.st.notify(Notice{Kind: NoticeNudge, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
+			s.host.notify(Notice{Kind: NoticeNudge, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
 				Title: "Nudged: " + s.spec.Title,
 				Body:  s.nudgeNotice(now)})
 		case effNotifyPermission:
-			s.st.notify(Notice{Kind: NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
+			s.host.notify(Notice{Kind: NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
 				Title: "Needs you: " + s.spec.Title,
 				Body:  "The agent waits on a dialog only a person may answer. Open its console."})
 		case effBlock:
@@ -517,9 +517,9 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := renderNudge(s.spec, s.st.layers(), s.con.lastLiveAt(), now, s.evidence) + s.st.gateNote(s.spec)
+	text := renderNudge(s.spec, s.host.layers(), s.con.lastLiveAt(), now, s.evidence) + s.host.gateNote(s.spec)
 	s.typeText(text, now, nil)
-	s.st.judgeHead(s.spec)
+	s.host.judgeHead(s.spec)
 	if s.silentSince.IsZero() {
 		s.log.Info("nudged", "silent_since", "no output yet")
 	} else {
@@ -609,14 +609,14 @@ func (s *session) blockReason(now time.Time) string {
 	if line != "" {
 		fmt.Fprintf(&b, ", last line %q", line)
 	}
-	for _, layer := range s.st.layers() {
+	for _, layer := range s.host.layers() {
 		if t, ok := s.evidence[layer]; ok {
 			fmt.Fprintf(&b, "; %s: last life %s", layer, t.Format(time.TimeOnly))
 		} else {
 			fmt.Fprintf(&b, "; %s: nothing", layer)
 		}
 	}
-	b.WriteString(s.st.gateReason(s.spec))
+	b.WriteString(s.host.gateReason(s.spec))
 	return b.String()
 }
 
@@ -624,7 +624,7 @@ func (s *session) blockReason(now time.Time) string {
 // is on the board even if the kill takes long.
 func (s *session) onBlock(now time.Time) {
 	reason := s.blockReason(now)
-	s.st.blockFromSession(s, reason, s.blockNotice(now), "watchdog")
+	s.host.blockFromSession(s.spec, reason, s.blockNotice(now), "watchdog")
 	s.blockedWith = reason
 }
 
@@ -666,7 +666,7 @@ func (s *session) blockByPerson(reason string) {
 	if reason == "" {
 		reason = "blocked by a person"
 	}
-	s.st.blockFromSession(s, reason, "", "person")
+	s.host.blockFromSession(s.spec, reason, "", "person")
 	s.blockedWith = reason
 	s.wd.State = SessEnded
 }
@@ -683,7 +683,7 @@ func (s *session) report(c command, now time.Time) {
 		// The agent ended its turn or reported progress: a moment it
 		// has likely just committed (not every tool call: too often).
 		// Pushed in the background.
-		s.st.checkpoint(s.spec)
+		s.host.checkpoint(s.spec)
 	}
 }
 
@@ -794,12 +794,12 @@ func (s *session) publish() {
 	info := s.snapshot()
 	old := s.info.Swap(&info)
 	if old == nil || old.State != info.State || old.Why != info.Why || !timePtrEq(old.NudgedAt, info.NudgedAt) {
-		s.st.bus.Publish(Event{Kind: EventSession, Session: &info})
+		s.host.publishSession(info)
 	}
 	// The board has "starting" from register; an adopted session may begin
 	// in another state.
 	if old == nil && info.State != SessStarting || old != nil && old.State != info.State {
-		s.st.recordState(s.spec.ID, info.State)
+		s.host.recordState(s.spec.ID, info.State)
 	}
 }
 
@@ -816,7 +816,7 @@ func (s *session) snapshot() SessionInfo {
 	info := SessionInfo{
 		ID: s.spec.ID, TaskID: s.spec.TaskID, Project: s.spec.Project, Kind: s.spec.Kind,
 		State: s.wd.State, PID: s.proc.Pid(), StartedAt: s.startedAt, Why: s.why, Dir: s.spec.Dir,
-		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch, Station: s.st.stationName(),
+		Evidence: maps.Clone(s.evidence), Branch: s.spec.Branch, Station: s.host.stationName(),
 		IdleWindow: Duration(s.spec.IdleWindow), BlockWindow: Duration(s.spec.BlockWindow),
 	}
 	if !s.nudgedAt.IsZero() {
@@ -846,7 +846,7 @@ func (s *session) snapshot() SessionInfo {
 func (s *session) Info() SessionInfo {
 	p := s.info.Load()
 	if p == nil {
-		return SessionInfo{ID: s.spec.ID, TaskID: s.spec.TaskID, State: SessStarting, Station: s.st.stationName()}
+		return SessionInfo{ID: s.spec.ID, TaskID: s.spec.TaskID, State: SessStarting, Station: s.host.stationName()}
 	}
 	info := *p
 	info.LastOutputAt = s.con.lastOutputAt()

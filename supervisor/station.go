@@ -693,7 +693,7 @@ func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id 
 	log := st.log.With("session", id)
 	tw := newTranscriptWriter(transcript, log)
 	con := newConsole(tw, log)
-	s := newSession(st, spec, proc, con, kind.Base())
+	s := newSession(st, st.log, spec, proc, con, kind.Base())
 	s.closeTranscript = tw.Close
 	return s
 }
@@ -833,9 +833,9 @@ func (st *Station) blockMove(ctx context.Context, taskID string, m Move, body, s
 
 // blockFromSession is the session goroutine's way to block its own task;
 // body is the notice's plain text ("" shows the reason).
-func (st *Station) blockFromSession(s *session, reason, body, actor string) {
-	from := []TaskState{s.spec.Kind.TaskState()}
-	st.settleBlockKeeping(context.WithoutCancel(st.ctx), s.spec.TaskID, from, reason, body, actor, s.spec.ID)
+func (st *Station) blockFromSession(spec sessionSpec, reason, body, actor string) {
+	from := []TaskState{spec.Kind.TaskState()}
+	st.settleBlockKeeping(context.WithoutCancel(st.ctx), spec.TaskID, from, reason, body, actor, spec.ID)
 }
 
 // wall reads the wall clock without its monotonic reading.
