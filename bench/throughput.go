@@ -131,7 +131,7 @@ block_window = "1h"
 	if err != nil {
 		return 0, 0, err
 	}
-	cfg, err := config.Load(home)
+	cfg, err := config.Load(home, config.Platform{}) // the bench runs the pty backend itself
 	if err != nil {
 		return 0, 0, err
 	}

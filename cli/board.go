@@ -314,7 +314,9 @@ func (e *env) boardConfig() (string, *config.Config, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cfg, err := config.Load(home)
+	// The machine's defaults (the backend) play no part in a board's
+	// inspection: none are looked up.
+	cfg, err := config.Load(home, config.Platform{})
 	if err != nil {
 		return "", nil, err
 	}

@@ -21,7 +21,7 @@ func (st *Station) ReloadConfig(ctx context.Context) error {
 	data, err := os.ReadFile(cur.Path)
 	var cfg *config.Config
 	if err == nil {
-		cfg, err = config.Parse(cur.Path, data)
+		cfg, err = config.Parse(cur.Path, data, cur.Platform)
 	}
 	if err != nil {
 		msg := fmt.Sprintf("%s: the station keeps the config it had until the file is fixed", err)

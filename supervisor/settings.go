@@ -27,7 +27,7 @@ func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[
 	if err != nil {
 		return ProjectInfo{}, fmt.Errorf("read %s: %w", cur.Path, err)
 	}
-	out, cfg, err := config.EditProject(cur.Path, data, name, set)
+	out, cfg, err := config.EditProject(cur.Path, data, name, set, cur.Platform)
 	if err != nil {
 		// A refused edit is the person's input, said in config's words
 		// (file, line, key); nothing was written.

@@ -23,6 +23,7 @@ import (
 	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
+	"github.com/buildstation/buildstation/platform/osdefaults"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -74,7 +75,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer lock.Release()
 	recorded := adoptRecordedPath(o.Home)
-	cfg, err := config.Load(o.Home)
+	cfg, err := config.Load(o.Home, osdefaults.Config())
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func envWarnings(cfg *config.Config, goos string, lookPath func(string) (string,
 		case p.Settings.Backend == "tmux" && tmuxErr != nil:
 			add("project %s uses the tmux backend but tmux is not on the station's PATH: its sessions cannot start; %s", p.Name, fix)
 		case goos == "darwin" && p.Settings.Backend == "pty" && !backendSet && tmuxErr != nil:
-			// config.DefaultBackend chose pty because it found no tmux.
+			// osdefaults left the default at pty: it found no tmux.
 			add("tmux is not on the station's PATH, so sessions run in the pty backend instead (they end with the station); %s, or set backend = \"pty\" to choose it", fix)
 		}
 		a, err := cfg.AgentFor(p)

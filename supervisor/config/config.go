@@ -29,6 +29,9 @@ type Config struct {
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects    []Project        // [[projects]], in file order
 	Hooks       Hooks            // [hooks]
+	// Platform is the machine's defaults the file was read with; a
+	// reread of the file (reload, an edit) reads it with the same.
+	Platform Platform
 }
 
 // Hooks are programs run when the station raises a notice or a task is
@@ -117,8 +120,9 @@ type Project struct {
 
 // Load reads home/config.toml. On first run there is none: it writes
 // DefaultText there, so the user has a documented file to edit, and loads
-// that. An existing file is never rewritten.
-func Load(home string) (*Config, error) {
+// that. An existing file is never rewritten. plat is the machine's
+// defaults (platform/osdefaults).
+func Load(home string, plat Platform) (*Config, error) {
 	path := filepath.Join(home, FileConfig)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -127,7 +131,7 @@ func Load(home string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
 	}
-	return Parse(path, data)
+	return Parse(path, data, plat)
 }
 
 // writeDefault creates path with DefaultText. O_EXCL keeps a file that
@@ -237,7 +241,8 @@ func (c *Config) AgentFor(p Project) (Agent, error) {
 // Parse reads config.toml's text; path names the file in errors and anchors
 // relative project paths. It returns the first problem in file order as an
 // *Error, and no Config with it, so a bad file is never half-applied.
-func Parse(path string, data []byte) (*Config, error) {
+// plat is the machine's defaults (Platform{} prefers nothing).
+func Parse(path string, data []byte, plat Platform) (*Config, error) {
 	var tree map[string]any
 	if _, err := toml.Decode(string(data), &tree); err != nil {
 		return nil, syntaxError(path, data, err)
@@ -246,7 +251,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse config %s: %w", path, err)
 	}
-	c := &checker{path: path, dir: dir, lines: locate(string(data))}
+	c := &checker{path: path, dir: dir, lines: locate(string(data)), plat: plat}
 	cfg := c.config(tree)
 	if err := c.first(); err != nil {
 		return nil, err

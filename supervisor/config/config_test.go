@@ -12,20 +12,20 @@ import (
 )
 
 func TestDefaultTextParsesToDefaults(t *testing.T) {
-	cfg, err := Parse("/h/config.toml", []byte(DefaultText))
+	cfg, err := Parse("/h/config.toml", []byte(DefaultText), Platform{})
 	if err != nil {
-		t.Fatalf("Parse(DefaultText): %v", err)
+		t.Fatalf("Parse(DefaultText, Platform{}): %v", err)
 	}
 	want := &Config{
 		Path:        "/h/config.toml",
 		MaxSessions: 4,
 		Lease:       60 * time.Second,
-		Defaults:    defaultSettings(),
+		Defaults:    defaultSettings(Platform{}),
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},
 	}
 	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("Parse(DefaultText) =\n%+v\nwant\n%+v", cfg, want)
+		t.Errorf("Parse(DefaultText, Platform{}) =\n%+v\nwant\n%+v", cfg, want)
 	}
 	// Spot-check the documented values, not only self-consistency.
 	d := cfg.Defaults
@@ -46,18 +46,18 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 }
 
 func TestEmptyFileIsDefaults(t *testing.T) {
-	cfg, err := Parse("/h/config.toml", nil)
+	cfg, err := Parse("/h/config.toml", nil, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.MaxSessions != 4 || cfg.Defaults != defaultSettings() || len(cfg.Agents) != 3 || len(cfg.Projects) != 0 {
-		t.Errorf("Parse(empty) = %+v", cfg)
+	if cfg.MaxSessions != 4 || cfg.Defaults != defaultSettings(Platform{}) || len(cfg.Agents) != 3 || len(cfg.Projects) != 0 {
+		t.Errorf("Parse(empty, Platform{}) = %+v", cfg)
 	}
 }
 
 func TestLoadCreatesDefaultOnFirstRun(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "new", "home")
-	cfg, err := Load(home)
+	cfg, err := Load(home, Platform{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -92,7 +92,7 @@ func TestLoadKeepsExistingFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(home)
+	cfg, err := Load(home, Platform{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -111,7 +111,7 @@ func TestLoadReportsBadFileAndChangesNothing(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(home)
+	cfg, err := Load(home, Platform{})
 	if cfg != nil || err == nil || !strings.Contains(err.Error(), path+":2: bogus:") {
 		t.Fatalf("Load = %v, %v; want nil and an error at %s:2", cfg, err, path)
 	}
@@ -193,7 +193,7 @@ worktree_root = "wt"
 	if want := filepath.Join(dir, "api", "wt"); api.WorktreeRoot != want {
 		t.Errorf("api worktree root = %q, want %q", api.WorktreeRoot, want)
 	}
-	if cfg.Defaults.IdleWindow != 2*time.Minute || cfg.Defaults.Backend == "tmux" && DefaultBackend() != "tmux" {
+	if cfg.Defaults.IdleWindow != 2*time.Minute || cfg.Defaults.Backend != "pty" {
 		t.Errorf("a project override leaked into defaults: %+v", cfg.Defaults)
 	}
 	if _, ok := cfg.Project("nope"); ok {
@@ -289,7 +289,7 @@ agent = "codex2"
 
 func mustParse(t *testing.T, path, text string) *Config {
 	t.Helper()
-	cfg, err := Parse(path, []byte(text))
+	cfg, err := Parse(path, []byte(text), Platform{})
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -316,7 +316,7 @@ on_block = ["/bin/tell", "$HOME; rm -rf ~"]
 on_permission = ["notify-send"]
 on_done = ["done.sh"]
 timeout = "5s"
-`))
+`), Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,8 +325,28 @@ timeout = "5s"
 	if !reflect.DeepEqual(cfg.Hooks, want) {
 		t.Errorf("Hooks = %+v, want %+v", cfg.Hooks, want)
 	}
-	cfg, err = Parse("/h/config.toml", []byte("[hooks]\n"))
+	cfg, err = Parse("/h/config.toml", []byte("[hooks]\n"), Platform{})
 	if err != nil || cfg.Hooks.Timeout != DefaultHookTimeout || cfg.Hooks.OnDone != nil {
 		t.Errorf("empty [hooks] = %+v, %v", cfg.Hooks, err)
+	}
+}
+
+// The machine's defaults (config.Platform, found by platform/osdefaults)
+// fill what the file leaves out; the file still wins.
+func TestPlatformDefaultBackend(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	text := "[[projects]]\nname = \"a\"\npath = '" + dir + "'\n[[projects]]\nname = \"b\"\npath = '" + dir + "'\nbackend = \"pty\"\n"
+	cfg, err := Parse(path, []byte(text), Platform{Backend: "tmux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := cfg.Project("a")
+	b, _ := cfg.Project("b")
+	if cfg.Defaults.Backend != "tmux" || a.Settings.Backend != "tmux" || b.Settings.Backend != "pty" || cfg.Platform.Backend != "tmux" {
+		t.Errorf("defaults %q, a %q, b %q, platform %+v; want tmux, tmux, pty, tmux", cfg.Defaults.Backend, a.Settings.Backend, b.Settings.Backend, cfg.Platform)
+	}
+	if cfg, _ := Parse(path, []byte(text), Platform{}); cfg.Defaults.Backend != "pty" {
+		t.Errorf("no machine preference: default backend %q, want pty", cfg.Defaults.Backend)
 	}
 }

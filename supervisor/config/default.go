@@ -1,10 +1,6 @@
 package config
 
-import (
-	"os/exec"
-	"runtime"
-	"time"
-)
+import "time"
 
 // DefaultNudge is typed into a session that has gone quiet. Most stalls are
 // an agent that finished and forgot the last step, so it asks for exactly
@@ -22,16 +18,22 @@ const legacyNudge = "Note: I noticed you've been silent for 5 minutes. If you've
 // refused when config.toml is read, so a typo is never typed literally.
 var NudgePlaceholders = []string{"{idle}", "{task}", "{evidence}", "{complete}"}
 
-// DefaultBackend is the backend used when config.toml names none: "tmux" on
-// macOS when tmux is on PATH, as docs/contract.md says, else "pty". The OS is
-// looked at here, while reading config, so the core never has to.
-func DefaultBackend() string {
-	if runtime.GOOS == "darwin" {
-		if _, err := exec.LookPath("tmux"); err == nil {
-			return "tmux"
-		}
+// Platform is what the machine decides about the defaults. platform/
+// finds it (platform/osdefaults) and the wiring hands it to Load, so
+// reading config.toml looks at the file alone and never at the OS.
+type Platform struct {
+	// Backend is the backend a project gets when config.toml names none:
+	// "tmux" on macOS when tmux is on PATH, as docs/contract.md says;
+	// "" is "pty".
+	Backend string
+}
+
+// backend is p's default backend.
+func (p Platform) backend() string {
+	if p.Backend == "" {
+		return "pty"
 	}
-	return "pty"
+	return p.Backend
 }
 
 // Top-level defaults.
@@ -41,10 +43,10 @@ const (
 )
 
 // defaultSettings are what [defaults] holds when it says nothing.
-func defaultSettings() Settings {
+func defaultSettings(plat Platform) Settings {
 	return Settings{
 		Agent:            "claude",
-		Backend:          DefaultBackend(),
+		Backend:          plat.backend(),
 		IdleWindow:       5 * time.Minute,
 		BlockWindow:      5 * time.Minute,
 		ReviewIdleWindow: 10 * time.Minute,

@@ -19,9 +19,10 @@ var EditableKeys = []string{"agent", "backend", "idle_window", "block_window", "
 // parsed config. It edits lines in place, so the rest of the file — comments,
 // order, other projects — stays as the person wrote it; the result is
 // validated as a whole before anything is returned, so a bad value is
-// refused with the usual file:line:key error and nothing is written.
-func EditProject(path string, data []byte, name string, set map[string]string) ([]byte, *Config, error) {
-	cfg, err := Parse(path, data)
+// refused with the usual file:line:key error and nothing is written. plat
+// is the machine's defaults the file is read with (Config.Platform).
+func EditProject(path string, data []byte, name string, set map[string]string, plat Platform) ([]byte, *Config, error) {
+	cfg, err := Parse(path, data, plat)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -42,7 +43,7 @@ func EditProject(path string, data []byte, name string, set map[string]string) (
 		return nil, nil, err
 	}
 	out := []byte(strings.Join(applyEdits(lines, edits), ""))
-	ncfg, err := Parse(path, out)
+	ncfg, err := Parse(path, out, plat)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,7 +21,7 @@ command = ["sh", "x"]
 name = "api"
 path = "` + dir + `"
 `
-	out, cfg, err := EditProject("/h/config.toml", []byte(src), "api", map[string]string{"idle_window": "15m", "nudge": "wake \"up\""})
+	out, cfg, err := EditProject("/h/config.toml", []byte(src), "api", map[string]string{"idle_window": "15m", "nudge": "wake \"up\""}, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ path = "` + dir + `"
 		t.Fatalf("comments lost:\n%s", out)
 	}
 	// Replace an existing key and remove another.
-	out2, cfg2, err := EditProject("/h/config.toml", out, "web", map[string]string{"idle_window": "7m", "block_window": "2m"})
+	out2, cfg2, err := EditProject("/h/config.toml", out, "web", map[string]string{"idle_window": "7m", "block_window": "2m"}, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ path = "` + dir + `"
 	if strings.Count(string(out2), "idle_window") != 2 {
 		t.Fatalf("the old line was not replaced:\n%s", out2)
 	}
-	out3, cfg3, err := EditProject("/h/config.toml", out2, "web", map[string]string{"idle_window": ""})
+	out3, cfg3, err := EditProject("/h/config.toml", out2, "web", map[string]string{"idle_window": ""}, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,12 +66,12 @@ func TestEditProjectRefusesBadValues(t *testing.T) {
 		{map[string]string{"path": "/etc"}, `"path" cannot be edited here`},
 		{map[string]string{"cpu_alive": "500%"}, "projects[0].cpu_alive"},
 	} {
-		_, cfg, err := EditProject("/h/config.toml", []byte(src), "web", tt.set)
+		_, cfg, err := EditProject("/h/config.toml", []byte(src), "web", tt.set, Platform{})
 		if err == nil || cfg != nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("EditProject(%v) = %v, want an error naming %q", tt.set, err, tt.want)
+			t.Errorf("EditProject(%v, Platform{}) = %v, want an error naming %q", tt.set, err, tt.want)
 		}
 	}
-	if _, _, err := EditProject("/h/config.toml", []byte(src), "nope", map[string]string{"idle_window": "1m"}); err == nil {
+	if _, _, err := EditProject("/h/config.toml", []byte(src), "nope", map[string]string{"idle_window": "1m"}, Platform{}); err == nil {
 		t.Error("edited a project that does not exist")
 	}
 }

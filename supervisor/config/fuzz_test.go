@@ -23,7 +23,7 @@ func FuzzParse(f *testing.F) {
 	}
 	path := filepath.Join(f.TempDir(), "config.toml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := Parse(path, data)
+		cfg, err := Parse(path, data, Platform{})
 		if (cfg == nil) == (err == nil) {
 			t.Fatalf("Parse = %v, %v: want exactly one of a Config and an error", cfg, err)
 		}

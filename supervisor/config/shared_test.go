@@ -24,7 +24,7 @@ name = "elsewhere"
 path = '/no/such/folder/on/this/machine'
 stations = ["buildbox"]
 `
-	cfg, err := Parse(path, []byte(text))
+	cfg, err := Parse(path, []byte(text), Platform{})
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
@@ -45,7 +45,7 @@ func TestMissingPathStillRefusedWithoutSharedBoard(t *testing.T) {
 		"[[projects]]\nname = \"a\"\npath = '/no/such/dir'\n",
 		"board = \"\"\n[[projects]]\nname = \"a\"\npath = '/no/such/dir'\n",
 	} {
-		_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte(text))
+		_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte(text), Platform{})
 		if !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%q: error %v, want the missing path refused", text, err)
 		}
@@ -56,18 +56,18 @@ func TestMissingPathStillRefusedWithoutSharedBoard(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte("board = \"postgres://db/b\"\n[[projects]]\nname = \"a\"\npath = '"+file+"'\n"))
+	_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte("board = \"postgres://db/b\"\n[[projects]]\nname = \"a\"\npath = '"+file+"'\n"), Platform{})
 	if err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("file as path on a shared board: %v", err)
 	}
 }
 
 func TestStationKey(t *testing.T) {
-	_, err := Parse("/h/config.toml", []byte("station = \"  \"\n"))
+	_, err := Parse("/h/config.toml", []byte("station = \"  \"\n"), Platform{})
 	if err == nil || !strings.Contains(err.Error(), "/h/config.toml:1: station") {
 		t.Errorf("empty station: %v", err)
 	}
-	_, err = Parse("/h/config.toml", []byte("station = 3\n"))
+	_, err = Parse("/h/config.toml", []byte("station = 3\n"), Platform{})
 	if err == nil || !strings.Contains(err.Error(), "not a string") {
 		t.Errorf("station as a number: %v", err)
 	}
@@ -119,7 +119,7 @@ func TestRemoteKey(t *testing.T) {
 		{`board = "postgres://db/b"` + "\n" + project(`remote = "backup"`), "backup", false},
 		{project(`remote = "origin"`), "origin", false},
 	} {
-		cfg, err := Parse(path, []byte(tc.text))
+		cfg, err := Parse(path, []byte(tc.text), Platform{})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.text, err)
 		}
@@ -128,7 +128,7 @@ func TestRemoteKey(t *testing.T) {
 			t.Errorf("%q: remote %q auto %v, want %q %v", tc.text, p.Remote, p.RemoteAuto, tc.remote, tc.auto)
 		}
 	}
-	_, err := Parse(path, []byte(project(`remote = "--upload-pack=x"`)))
+	_, err := Parse(path, []byte(project(`remote = "--upload-pack=x"`)), Platform{})
 	if err == nil || !strings.Contains(err.Error(), "config.toml:4: projects[0].remote") || !strings.Contains(err.Error(), "not the name of a git remote") {
 		t.Errorf("bad remote: %v", err)
 	}

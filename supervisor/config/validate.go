@@ -28,6 +28,7 @@ type checker struct {
 	// shared is set when board names a shared board: a project folder may
 	// then be missing on this machine (another station runs it).
 	shared bool
+	plat   Platform // the machine's defaults
 }
 
 func (c *checker) fail(key keyPath, err error, problem, fix string) {
@@ -53,7 +54,8 @@ func (c *checker) config(tree map[string]any) *Config {
 		Path:        c.path,
 		MaxSessions: defaultMaxSessions,
 		Lease:       defaultLease,
-		Defaults:    defaultSettings(),
+		Defaults:    defaultSettings(c.plat),
+		Platform:    c.plat,
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},
 	}

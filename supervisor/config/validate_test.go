@@ -111,7 +111,7 @@ name = "web"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := strings.NewReplacer("{dir}", dir, "{file}", file).Replace(tt.text)
-			cfg, err := Parse(path, []byte(text))
+			cfg, err := Parse(path, []byte(text), Platform{})
 			if err == nil {
 				t.Fatalf("Parse succeeded: %+v", cfg)
 			}
@@ -138,7 +138,7 @@ name = "web"
 }
 
 func TestMissingPathErrorUnwraps(t *testing.T) {
-	_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte("[[projects]]\nname = \"a\"\npath = 'nope'\n"))
+	_, err := Parse(filepath.Join(t.TempDir(), "config.toml"), []byte("[[projects]]\nname = \"a\"\npath = 'nope'\n"), Platform{})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("error %v does not wrap os.ErrNotExist", err)
 	}
