@@ -321,13 +321,13 @@ func (f *fleet) finish(counts map[string]int) {
 	if f.backend == "tmux" {
 		// Every task settled: every session has ended, and its window
 		// is gone (a station stopped cleanly leaves live ones running).
-		deadline := time.Now().Add(15 * time.Second)
-		for w := f.windows(); len(w) > 0; w = f.windows() {
-			if time.Now().After(deadline) {
-				f.t.Errorf("tmux windows left with every task settled: %v", w)
-				break
+		if err := testwait.Poll(15*time.Second, "every tmux window gone with every task settled", func() error {
+			if w := f.windows(); len(w) > 0 {
+				return fmt.Errorf("left: %v", w)
 			}
-			time.Sleep(100 * time.Millisecond)
+			return nil
+		}); err != nil {
+			f.t.Error(err)
 		}
 	}
 	for _, s := range f.stations {
