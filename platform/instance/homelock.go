@@ -56,7 +56,16 @@ func LockHome(home string) (*HomeLock, error) {
 		return nil, err
 	}
 	if !held {
-		return nil, &OwnedError{Home: home, PID: ownerPID(path)}
+		pid := ownerPID(path)
+		if pid == 0 || alive(pid) {
+			return nil, &OwnedError{Home: home, PID: pid}
+		}
+		if f, err = awaitDeadOwner(path); err != nil {
+			return nil, err
+		}
+		if f == nil {
+			return nil, &OwnedError{Home: home, PID: pid}
+		}
 	}
 	if err := writePID(f); err != nil {
 		unlock(f)
@@ -64,6 +73,25 @@ func LockHome(home string) (*HomeLock, error) {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &HomeLock{f: f}, nil
+}
+
+// deadOwnerWait bounds the wait for a lock whose recorded owner is dead.
+// A station killed with -9 may leave its lock held for a moment by a child
+// it was starting: between fork and exec the child shares every
+// descriptor, the lock's included, until exec closes them.
+const deadOwnerWait = 3 * time.Second
+
+// awaitDeadOwner tries the lock again until it is free or deadOwnerWait
+// passes; nil when it stayed held.
+func awaitDeadOwner(path string) (*os.File, error) {
+	for end := time.Now().Add(deadOwnerWait); time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+		f, held, err := lockFile(path)
+		if err != nil || held {
+			return f, err
+		}
+	}
+	return nil, nil
 }
 
 // lockFile opens path and takes its OS lock without waiting; held is false

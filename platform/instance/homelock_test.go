@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLockHomeIsExclusive(t *testing.T) {
@@ -48,4 +49,32 @@ func TestLockHomeIgnoresAStaleFile(t *testing.T) {
 	if got := strings.TrimSpace(string(b)); got != strconv.Itoa(os.Getpid()) {
 		t.Errorf("lock file says %q, want this pid", got)
 	}
+}
+
+// A station killed with -9 can leave its lock held for a moment by a child
+// that was between fork and exec (it shares the station's descriptors
+// until exec closes them). The pid in the file is then a dead process's:
+// the next station waits for the lock instead of saying a dead station
+// owns the home.
+func TestLockHomeWaitsOutADeadOwnersLock(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, LockName)
+	holder, held, err := lockFile(path)
+	if err != nil || !held {
+		t.Fatalf("hold the lock: %v %v", held, err)
+	}
+	// The dead station's pid in the file, the lock still held.
+	if _, err := holder.WriteAt([]byte("999999\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		unlock(holder)
+		holder.Close()
+	}()
+	l, err := LockHome(home)
+	if err != nil {
+		t.Fatalf("LockHome while a dead owner's lock lingers: %v", err)
+	}
+	l.Release()
 }

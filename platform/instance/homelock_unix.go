@@ -28,3 +28,10 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func unlock(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+
+// alive reports whether process pid exists (a zombie counts: it is gone
+// once reaped).
+func alive(pid int) bool {
+	err := unix.Kill(pid, 0)
+	return err == nil || errors.Is(err, unix.EPERM)
+}
