@@ -52,99 +52,118 @@ func Run(ctx context.Context, in io.Reader, o Options) error {
 	if o.Poll <= 0 {
 		o.Poll = 50 * time.Millisecond
 	}
-	msgs := make(chan message)
-	go func() {
-		defer close(msgs)
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			var m message
-			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-				o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
-				continue
-			}
-			select {
-			case msgs <- m:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	r := &runner{o: o, msgs: make(chan message)}
+	go r.readFeed(ctx, in, r.msgs)
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
-	var s state
-	// apply feeds one input to next and carries out its effects; it
-	// reports whether the guard is done.
-	apply := func(in input) bool {
-		in.at, in.wall = time.Now(), time.Now().Round(0)
-		var effs []effect
-		s, effs = next(s, in)
-		for _, e := range effs {
-			switch e.kind {
-			case effEnd:
-				end(e.sessions, s.gone, o)
-			case effExit:
-				if in.kind == inTick && in.takenOver {
-					o.Log.Info("fence guard: another station took this home over; leaving its sessions to it")
-				}
-				return true
-			}
-		}
-		return false
-	}
-	// receive turns what the reader got into an input; ok is false for a
-	// line to skip.
-	receive := func(m message, open bool) (input, bool) {
-		if !open {
-			msgs = nil
-			return input{kind: inClosed}, true
-		}
-		in, err := decode(m)
-		if err != nil {
-			o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
-			return in, false
-		}
-		return in, true
-	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case m, open := <-msgs:
-			if in, ok := receive(m, open); ok && apply(in) {
+		case m, open := <-r.msgs:
+			if in, ok := r.receive(m, open); ok && r.apply(in) {
 				return nil
 			}
 		case <-tick.C:
-			if now := time.Now(); msgs != nil && s.due(now, now.Round(0)) {
-				// Before acting on a deadline, read what the station has
-				// sent meanwhile: a guard that was itself held up (a
-				// loaded or waking machine) may have a newer deadline
-				// waiting in its pipe.
-				quiet := time.NewTimer(o.Poll)
-			drain:
-				for {
-					select {
-					case m, open := <-msgs:
-						if in, ok := receive(m, open); ok && apply(in) {
-							quiet.Stop()
-							return nil
-						}
-						if msgs == nil {
-							break drain
-						}
-					case <-quiet.C:
-						break drain
-					}
-				}
-				quiet.Stop()
-			}
-			in := input{kind: inTick}
-			if now := time.Now(); s.gone && o.TakenOver != nil && s.due(now, now.Round(0)) {
-				in.takenOver = o.TakenOver()
-			}
-			if apply(in) {
+			if r.onTick() {
 				return nil
 			}
+		}
+	}
+}
+
+// runner is Run's state: the decision state and the feed it reads.
+type runner struct {
+	o    Options
+	s    state
+	msgs chan message // nil once the feed has closed
+}
+
+// readFeed decodes the station's lines into out until the feed ends, then
+// closes it.
+func (r *runner) readFeed(ctx context.Context, in io.Reader, out chan<- message) {
+	defer close(out)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var m message
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			r.o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
+			continue
+		}
+		select {
+		case out <- m:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// apply feeds one input to next and carries out its effects; it reports
+// whether the guard is done.
+func (r *runner) apply(in input) bool {
+	in.at, in.wall = time.Now(), time.Now().Round(0)
+	var effs []effect
+	r.s, effs = next(r.s, in)
+	for _, e := range effs {
+		switch e.kind {
+		case effEnd:
+			end(e.sessions, r.s.gone, r.o)
+		case effExit:
+			if in.kind == inTick && in.takenOver {
+				r.o.Log.Info("fence guard: another station took this home over; leaving its sessions to it")
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// receive turns what the reader got into an input; ok is false for a line
+// to skip.
+func (r *runner) receive(m message, open bool) (input, bool) {
+	if !open {
+		r.msgs = nil
+		return input{kind: inClosed}, true
+	}
+	in, err := decode(m)
+	if err != nil {
+		r.o.Log.Warn("fence guard: a line it cannot read from the station", "err", err)
+		return in, false
+	}
+	return in, true
+}
+
+// onTick checks the deadline; it reports whether the guard is done.
+func (r *runner) onTick() bool {
+	if now := time.Now(); r.msgs != nil && r.s.due(now, now.Round(0)) && r.drain() {
+		return true
+	}
+	in := input{kind: inTick}
+	if now := time.Now(); r.s.gone && r.o.TakenOver != nil && r.s.due(now, now.Round(0)) {
+		in.takenOver = r.o.TakenOver()
+	}
+	return r.apply(in)
+}
+
+// drain reads what the station has sent meanwhile before a deadline is
+// acted on: a guard that was itself held up (a loaded or waking machine)
+// may have a newer deadline waiting in its pipe. It reports whether the
+// guard is done.
+func (r *runner) drain() bool {
+	quiet := time.NewTimer(r.o.Poll)
+	defer quiet.Stop()
+	for {
+		select {
+		case m, open := <-r.msgs:
+			if in, ok := r.receive(m, open); ok && r.apply(in) {
+				return true
+			}
+			if r.msgs == nil {
+				return false
+			}
+		case <-quiet.C:
+			return false
 		}
 	}
 }
