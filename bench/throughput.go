@@ -20,6 +20,7 @@ import (
 
 	"github.com/buildstation/buildstation/platform/evidence"
 	"github.com/buildstation/buildstation/platform/pty"
+	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/store"
@@ -140,8 +141,12 @@ block_window = "1h"
 		return 0, 0, err
 	}
 	defer board.Close()
+	files, err := stationfs.New(home, "")
+	if err != nil {
+		return 0, 0, err
+	}
 	st, err := supervisor.New(supervisor.Options{
-		Home: home, Config: cfg, Board: board, Spawner: pty.New(),
+		Home: home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: pty.New(),
 		Probers: []supervisor.Prober{evidence.NewCommits(evidence.CommitOptions{}), evidence.NewCPU(evidence.CPUOptions{})},
 		Log:     slog.New(slog.DiscardHandler), URL: "http://127.0.0.1:1", Self: bin,
 	})

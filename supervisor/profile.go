@@ -3,8 +3,6 @@ package supervisor
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -18,9 +16,11 @@ type launchSpec struct {
 	SessionID      string
 	URL            string // the station API's base; MCP answers at URL+"/mcp"
 	Self           string // the buildstation executable, for hooks that call back
-	Dir            string // where the profile's files go (the logs folder)
 	Prompt         string
 	PromptFile     string // where the prompt is written (BUILDSTATION_PROMPT_FILE)
+	// WriteFile writes one of the profile's files (0600) into the
+	// session's private folder and returns its path.
+	WriteFile func(name string, data []byte) (string, error)
 }
 
 // launch is how a session's agent starts.
@@ -78,7 +78,7 @@ var stationTools = []string{"get_task", "report_progress", "set_status", "comple
 
 // agentLaunch builds a session's command line and extra environment from
 // its agent profile, writing any config file the profile needs (0600,
-// named after the session) into spec.Dir.
+// named after the session) with spec.WriteFile.
 func agentLaunch(spec launchSpec) (launch, error) {
 	switch spec.Agent.Profile {
 	case "claude":
@@ -103,8 +103,8 @@ func writeProfileFile(spec launchSpec, suffix string, v any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encode %s: %w", suffix, err)
 	}
-	path := filepath.Join(spec.Dir, spec.SessionID+suffix)
-	if err := os.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+	path, err := spec.WriteFile(spec.SessionID+suffix, append(data, '\n'))
+	if err != nil {
 		return "", fmt.Errorf("write %s: %w", suffix, err)
 	}
 	return path, nil

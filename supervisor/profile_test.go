@@ -111,7 +111,11 @@ func TestAgentLaunch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			l, err := agentLaunch(launchSpec{Agent: tc.agent, PermissionMode: tc.mode, SessionID: "s1",
-				URL: "http://127.0.0.1:4242", Self: "/opt/Build Station/buildstation", Dir: dir, Prompt: prompt,
+				URL: "http://127.0.0.1:4242", Self: "/opt/Build Station/buildstation", Prompt: prompt,
+				WriteFile: func(name string, data []byte) (string, error) {
+					path := filepath.Join(dir, name)
+					return path, os.WriteFile(path, data, 0o600)
+				},
 				PromptFile: "/home/u/.buildstation/logs/s1.prompt.md"})
 			if err != nil {
 				t.Fatal(err)

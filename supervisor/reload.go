@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -18,7 +17,7 @@ func (st *Station) ReloadConfig(ctx context.Context) error {
 	st.cfgMu.Lock()
 	defer st.cfgMu.Unlock()
 	cur := st.Config()
-	data, err := os.ReadFile(cur.Path)
+	data, err := st.files.ReadConfig(cur.Path)
 	var cfg *config.Config
 	if err == nil {
 		cfg, err = config.Parse(cur.Path, data, cur.Platform)

@@ -1,11 +1,6 @@
 package supervisor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,69 +13,19 @@ import (
 // path into the home would lead one straight to the station token. The
 // home keeps only the record copy of each prompt (logs/<session>.prompt.md).
 //
-// The folders are under the user's cache folder, one parent per home (two
-// homes on one machine may number their tasks alike):
+// Files (platform/stationfs) keeps them under the user's cache folder, one
+// parent per home (two homes on one machine may number their tasks alike):
 // <cache>/BuildStation/sessions/<home key>/<session id>/, each 0700 with
 // its files 0600. A session's folder lasts as long as the session, so a
 // tmux session adopted by the next station keeps its prompt; it is
 // removed when the session ends, and recover sweeps what a crash left.
 
-// sessionFilesRoot is the default parent of a home's session folders.
-func sessionFilesRoot(home string) (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("find a folder for session files outside the home: %w; set XDG_CACHE_HOME (or HOME)", err)
-	}
-	abs, err := filepath.Abs(home)
-	if err != nil {
-		return "", fmt.Errorf("find a folder for session files: %w", err)
-	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(cache, "BuildStation", "sessions", hex.EncodeToString(sum[:8])), nil
-}
-
-// within reports whether path is dir or lies under it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// sessionDir makes a fresh private folder for session id's files.
-func (st *Station) sessionDir(id string) (string, error) {
-	root := st.opt.SessionFiles
-	if err := os.MkdirAll(root, 0o700); err != nil {
-		return "", err
-	}
-	// MkdirAll keeps a folder that was already there: make sure it is
-	// still the user's own, not a link or a folder others may enter.
-	fi, err := os.Lstat(root)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a folder; remove it", root)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(root, 0o700); err != nil {
-			return "", err
-		}
-	}
-	dir := filepath.Join(root, id)
-	if err := os.RemoveAll(dir); err != nil {
-		return "", err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return "", err
-	}
-	return dir, nil
-}
-
 // dropSessionDir removes a session's folder once nothing will read it.
 func (st *Station) dropSessionDir(id string) {
-	if id == "" || st.opt.SessionFiles == "" {
+	if id == "" {
 		return
 	}
-	if err := os.RemoveAll(filepath.Join(st.opt.SessionFiles, id)); err != nil {
+	if err := st.files.DropSessionDir(id); err != nil {
 		st.log.Warn("remove session files", "session", id, "err", err)
 	}
 }
@@ -88,16 +33,14 @@ func (st *Station) dropSessionDir(id string) {
 // sweepSessionDirs removes the folders of sessions that no longer run
 // (a crash left them): every one but those of the sessions in keep.
 func (st *Station) sweepSessionDirs(keep map[string]bool) {
-	ents, err := os.ReadDir(st.opt.SessionFiles)
+	ids, err := st.files.SessionDirs()
 	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			st.log.Warn("sweep session files", "err", err)
-		}
+		st.log.Warn("sweep session files", "err", err)
 		return
 	}
-	for _, e := range ents {
-		if !keep[e.Name()] {
-			st.dropSessionDir(e.Name())
+	for _, id := range ids {
+		if !keep[id] {
+			st.dropSessionDir(id)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -23,7 +22,7 @@ func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[
 	if _, ok := cur.Project(name); !ok {
 		return ProjectInfo{}, NotFoundf("unknown project %q; use one of %s", name, st.projectNames())
 	}
-	data, err := os.ReadFile(cur.Path)
+	data, err := st.files.ReadConfig(cur.Path)
 	if err != nil {
 		return ProjectInfo{}, fmt.Errorf("read %s: %w", cur.Path, err)
 	}
@@ -33,7 +32,7 @@ func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[
 		// (file, line, key); nothing was written.
 		return ProjectInfo{}, Invalidf("%s", err.Error())
 	}
-	if err := config.WriteFile(cur.Path, out); err != nil {
+	if err := st.files.WriteConfig(cur.Path, out); err != nil {
 		return ProjectInfo{}, err
 	}
 	st.mu.Lock()

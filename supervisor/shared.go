@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -87,7 +84,7 @@ func (st *Station) runsHere(p config.Project) bool {
 	if !p.RunsHere(sb.Station()) {
 		return false
 	}
-	if _, err := os.Stat(p.Path); errors.Is(err, fs.ErrNotExist) {
+	if st.files.Missing(p.Path) {
 		st.mu.Lock()
 		first := !st.absent[p.Name]
 		st.absent[p.Name] = true
@@ -508,10 +505,14 @@ type Guard interface {
 	Deadline(in time.Duration, until time.Time)
 }
 
-// guardNote is the file the guard writes into a session's own folder
+// guardNoteName is the file the guard writes into a session's own folder
 // before it ends the session.
+const guardNoteName = "fenced-by-guard"
+
+// guardNote is the path of a session's guard note.
 func (st *Station) guardNote(id string) string {
-	return filepath.Join(st.opt.SessionFiles, id, "fenced-by-guard")
+	path, _ := st.files.SessionFile(id, guardNoteName)
+	return path
 }
 
 // guardSpawning puts a session under the guard before its agent starts,
@@ -549,8 +550,8 @@ func (st *Station) guardUnwatch(s *session) (fenced bool) {
 		return false
 	}
 	st.opt.Guard.Unwatch(s.spec.ID)
-	_, err := os.Stat(st.guardNote(s.spec.ID))
-	return err == nil
+	_, fenced = st.files.SessionFile(s.spec.ID, guardNoteName)
+	return fenced
 }
 
 // GuardGrace is how long the guard gives a session's agent between the

@@ -6,9 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -52,10 +51,12 @@ type Options struct {
 	// sessions falling back to pty): logged by the caller, and shown by
 	// Status so a person sees them without reading the log.
 	Warnings []string
-	// SessionFiles is the folder that holds each session's own folder
-	// (its prompt file, a profile's files), outside the home; "" is a
-	// folder of this home's own under the user's cache folder.
-	SessionFiles string
+	// Files keeps the station's files: transcripts, prompts, each
+	// session's private folder, config.toml (platform/stationfs).
+	Files Files
+	// Environ is the environment sessions inherit (os.Environ), less
+	// what points into the home; nil: none.
+	Environ func() []string
 	// Guard is the fence guard (platform/guard) of a station on a shared
 	// board: a process of its own that ends the station's sessions when
 	// the station stops proving its leases and cannot end them itself
@@ -69,6 +70,7 @@ type Options struct {
 type Station struct {
 	opt   Options
 	board Board
+	files Files
 	log   *slog.Logger
 	bus   Bus
 
@@ -98,8 +100,8 @@ type Station struct {
 
 // New builds a station; Run starts it.
 func New(opt Options) (*Station, error) {
-	if opt.Config == nil || opt.Board == nil || opt.Spawner == nil {
-		return nil, errors.New("new station: config, board and spawner are required")
+	if opt.Config == nil || opt.Board == nil || opt.Spawner == nil || opt.Files == nil {
+		return nil, errors.New("new station: config, board, spawner and files are required")
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
@@ -110,21 +112,8 @@ func New(opt Options) (*Station, error) {
 	if opt.Wall == nil {
 		opt.Wall = func() time.Time { return time.Now().Round(0) }
 	}
-	if err := os.MkdirAll(filepath.Join(opt.Home, config.DirLogs), 0o700); err != nil {
-		return nil, fmt.Errorf("new station: create logs folder: %w", err)
-	}
-	if opt.SessionFiles == "" {
-		root, err := sessionFilesRoot(opt.Home)
-		if err != nil {
-			return nil, fmt.Errorf("new station: %w", err)
-		}
-		opt.SessionFiles = root
-	}
-	if home, err := filepath.Abs(opt.Home); err == nil && within(opt.SessionFiles, home) {
-		return nil, fmt.Errorf("new station: the session files folder %s lies inside the home %s, where agents must not look; move the home out of it", opt.SessionFiles, home)
-	}
 	return &Station{
-		opt: opt, board: opt.Board, log: opt.Log, cfg: opt.Config,
+		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
 		wake:     make(chan struct{}, 1),
 		sessions: map[string]*session{},
 		pending:  map[string]pendingSession{},
@@ -162,7 +151,7 @@ func (st *Station) Run(ctx context.Context) error {
 			st.wg.Wait()
 			// The home's parent of session folders goes too once no
 			// session (an adopted tmux one) still has a folder in it.
-			_ = os.Remove(st.opt.SessionFiles)
+			st.files.Tidy()
 			return nil
 		case <-st.wake:
 			st.schedule(ctx)
@@ -335,12 +324,15 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	if err != nil {
 		ws = Workspace{Dir: p.Path}
 	}
-	path := filepath.Join(st.opt.Home, config.DirLogs, r.ID+".log")
-	lastOutput := r.StartedAt
-	if fi, err := os.Stat(path); err == nil {
-		lastOutput = fi.ModTime() // the transcript's last write is the last output
+	lastOutput, tail := r.StartedAt, []byte(nil)
+	if f, err := st.files.OpenTranscript(r.ID); err == nil {
+		if fi, err := f.Stat(); err == nil {
+			lastOutput = fi.ModTime() // the transcript's last write is the last output
+			tail = readTail(f, fi.Size(), ringSize)
+		}
+		_ = f.Close()
 	}
-	transcript, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+	transcript, err := st.files.AppendTranscript(r.ID)
 	if err != nil {
 		st.log.Warn("cannot reopen transcript", "session", r.ID, "err", err)
 		_ = proc.Close()
@@ -348,7 +340,7 @@ func (st *Station) adopt(ctx context.Context, r SessionRecord) bool {
 	}
 	s := st.newSession(p, task, r.Kind, r.ID, ws, r.Token, proc, transcript)
 	s.backend, s.resumeFrom = r.Backend, lastOutput
-	s.con.restore(readTail(transcript, ringSize), lastOutput)
+	s.con.restore(tail, lastOutput)
 	st.register(ctx, s, r.StartedAt)
 	st.log.Info("adopted a session that outlived the station", "session", r.ID, "task", r.TaskID, "silent_since", lastOutput)
 	return true
@@ -367,14 +359,10 @@ func (st *Station) endOrphan(ad Adopter, r SessionRecord) {
 	_ = proc.Close()
 }
 
-// readTail returns up to n bytes from the end of f.
-func readTail(f *os.File, n int64) []byte {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	off := max(fi.Size()-n, 0)
-	buf := make([]byte, fi.Size()-off)
+// readTail returns up to n bytes from the end of f, size bytes long.
+func readTail(f io.ReaderAt, size, n int64) []byte {
+	off := max(size-n, 0)
+	buf := make([]byte, size-off)
 	k, _ := f.ReadAt(buf, off)
 	return buf[:k]
 }
@@ -589,20 +577,20 @@ func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id strin
 	if err != nil {
 		return nil, err
 	}
-	logs := filepath.Join(st.opt.Home, config.DirLogs)
 	prompt := renderPrompt(task, kind, agent, ws)
-	dir, promptFile, err := st.writePrompt(id, prompt)
+	promptFile, err := st.writePrompt(id, prompt)
 	if err != nil {
 		return nil, err
 	}
-	transcript, err := os.OpenFile(filepath.Join(logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	transcript, err := st.files.AppendTranscript(id)
 	if err != nil {
 		st.dropSessionDir(id)
-		return nil, &filesError{dir: logs, err: err}
+		return nil, sessionFilesError(err)
 	}
 	env := st.sessionEnv(task, id, token, promptFile)
 	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
-		URL: st.opt.URL, Self: st.opt.Self, Dir: dir, Prompt: prompt, PromptFile: promptFile})
+		URL: st.opt.URL, Self: st.opt.Self, Prompt: prompt, PromptFile: promptFile,
+		WriteFile: func(name string, data []byte) (string, error) { return st.files.WriteSessionFile(id, name, data) }})
 	if err != nil {
 		transcript.Close()
 		st.dropSessionDir(id)
@@ -634,29 +622,31 @@ func (st *Station) spawn(p config.Project, task Task, kind SessionKind, id strin
 
 // writePrompt writes a session's prompt twice: the home keeps the record
 // copy; the agent is given its own, outside the home, in the session's
-// directory (dir), which is dropped again if its prompt cannot be written.
-func (st *Station) writePrompt(id, prompt string) (dir, promptFile string, err error) {
-	logs := filepath.Join(st.opt.Home, config.DirLogs)
-	if err := os.WriteFile(filepath.Join(logs, id+".prompt.md"), []byte(prompt), 0o600); err != nil {
-		return "", "", &filesError{dir: logs, err: err}
+// private folder, which is dropped again if its prompt cannot be written.
+func (st *Station) writePrompt(id, prompt string) (promptFile string, err error) {
+	if err := st.files.WritePromptRecord(id, prompt); err != nil {
+		return "", sessionFilesError(err)
 	}
-	dir, err = st.sessionDir(id)
+	if _, err := st.files.MakeSessionDir(id); err != nil {
+		return "", sessionFilesError(err)
+	}
+	promptFile, err = st.files.WriteSessionFile(id, "prompt.md", []byte(prompt))
 	if err != nil {
-		return "", "", &filesError{dir: st.opt.SessionFiles, err: err}
-	}
-	promptFile = filepath.Join(dir, "prompt.md")
-	if err := os.WriteFile(promptFile, []byte(prompt), 0o600); err != nil {
 		st.dropSessionDir(id)
-		return "", "", &filesError{dir: dir, err: err}
+		return "", sessionFilesError(err)
 	}
-	return dir, promptFile, nil
+	return promptFile, nil
 }
 
 // sessionEnv is the environment every agent gets, whatever the agent: the
 // station's address and the session's token, ids and prompt file, so its
 // hooks and MCP calls can reach the station as this session.
 func (st *Station) sessionEnv(task Task, id, token, promptFile string) []string {
-	env := append(agentEnv(os.Environ(), st.opt.Home),
+	var environ []string
+	if st.opt.Environ != nil {
+		environ = st.opt.Environ()
+	}
+	env := append(agentEnv(environ, st.opt.Home),
 		"BUILDSTATION_URL="+st.opt.URL,
 		"BUILDSTATION_TOKEN="+token,
 		"BUILDSTATION_TASK_ID="+task.ID,
@@ -668,21 +658,11 @@ func (st *Station) sessionEnv(task Task, id, token, promptFile string) []string 
 		// by, and what a test's agents log to show who ran when.
 		env = append(env, fmt.Sprintf("BUILDSTATION_LEASE_EPOCH=%d", sb.Epoch(task.ID)))
 	}
-	return append(env, selfEnv(st.opt.Self)...)
+	return append(env, selfEnv(st.opt.Self, environ)...)
 }
-
-// filesError is a failure to write a session's own files (prompt,
-// transcript): the disk, not the agent's command, needs fixing.
-type filesError struct {
-	dir string
-	err error
-}
-
-func (e *filesError) Error() string { return "write session files in " + e.dir + ": " + e.err.Error() }
-func (e *filesError) Unwrap() error { return e.err }
 
 // newSession builds the session object around a running process.
-func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id string, ws Workspace, token string, proc Proc, transcript *os.File) *session {
+func (st *Station) newSession(p config.Project, task Task, kind SessionKind, id string, ws Workspace, token string, proc Proc, transcript io.WriteCloser) *session {
 	set := st.effective(p)
 	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: kind.Window(set), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,

@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -47,7 +48,8 @@ func startWith(t *testing.T, opts func(*Options), projects ...config.Project) *h
 	t.Helper()
 	h := &harness{t: t, board: newMemBoard(), sp: &fakeSpawner{procs: make(chan *fakeProc, 16)}, notes: &recNotifier{}, prober: &fakeProber{}}
 	cfg := &config.Config{MaxSessions: 4, Projects: projects}
-	o := Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"}
+	home := t.TempDir()
+	o := Options{Home: home, Files: testFiles(t, home, t.TempDir()), Environ: os.Environ, Config: cfg, Board: h.board, Spawner: h.sp, Notifier: h.notes, Probers: []Prober{h.prober}, URL: "http://127.0.0.1:1"}
 	if opts != nil {
 		opts(&o)
 	}
@@ -385,7 +387,8 @@ func TestRestartBlocksLostSessions(t *testing.T) {
 		b.Claim(ctx, "web", "station")
 		b.SaveSession(ctx, SessionRecord{ID: task.ID + ".1", TaskID: task.ID, StartedAt: time.Now()})
 		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{project("web", time.Minute, time.Minute)}}
-		st, err := New(Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: cfg, Board: b, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}})
+		home := t.TempDir()
+		st, err := New(Options{Home: home, Files: testFiles(t, home, t.TempDir()), Config: cfg, Board: b, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -616,7 +619,7 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 		p.Settings.Backend = "tmux"
 		cfg := &config.Config{MaxSessions: 4, Projects: []config.Project{p}}
 		run := func() (*Station, context.CancelFunc, chan error) {
-			st, err := New(Options{Home: home, SessionFiles: files, Config: cfg, Board: board, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)},
+			st, err := New(Options{Home: home, Files: testFiles(t, home, files), Config: cfg, Board: board, Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)},
 				Spawners: map[string]Spawner{"tmux": sp}, Notifier: &recNotifier{}})
 			if err != nil {
 				t.Fatal(err)
@@ -748,7 +751,8 @@ func TestRestartEndsUnrecordedWindows(t *testing.T) {
 		mine, _ := sp.Spawn(SpawnSpec{})
 		sp.names[orphan.Pid()], sp.names[mine.Pid()] = "t7.1", "bash"
 		p := project("web", 5*time.Minute, 5*time.Minute)
-		st, err := New(Options{Home: t.TempDir(), SessionFiles: t.TempDir(), Config: &config.Config{MaxSessions: 4, Projects: []config.Project{p}},
+		home := t.TempDir()
+		st, err := New(Options{Home: home, Files: testFiles(t, home, t.TempDir()), Config: &config.Config{MaxSessions: 4, Projects: []config.Project{p}},
 			Board: newMemBoard(), Spawner: &fakeSpawner{procs: make(chan *fakeProc, 4)}, Spawners: map[string]Spawner{"tmux": sp}, Notifier: &recNotifier{}})
 		if err != nil {
 			t.Fatal(err)
@@ -765,4 +769,14 @@ func TestRestartEndsUnrecordedWindows(t *testing.T) {
 			t.Error("a window that is no session's was ended")
 		}
 	})
+}
+
+// testFiles keeps a test station's files on disk as a real one does.
+func testFiles(t *testing.T, home, sessions string) Files {
+	t.Helper()
+	fs, err := stationfs.New(home, sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }

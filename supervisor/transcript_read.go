@@ -3,11 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Transcript is part of a session's raw output as its transcript file
@@ -35,7 +31,7 @@ func (st *Station) Transcript(id string, from int64) (Transcript, error) {
 	if err != nil {
 		return Transcript{}, err
 	}
-	f, err := os.Open(filepath.Join(st.opt.Home, config.DirLogs, sid+".log"))
+	f, err := st.files.OpenTranscript(sid)
 	if err != nil {
 		return Transcript{}, fmt.Errorf("read the transcript of %s: %w", sid, err)
 	}
@@ -60,18 +56,17 @@ func (st *Station) Transcript(id string, from int64) (Transcript, error) {
 // transcriptSession is the session whose transcript id names: the live
 // session of a task, else the newest transcript of that task's sessions.
 func (st *Station) transcriptSession(id string) (string, error) {
-	logs := filepath.Join(st.opt.Home, config.DirLogs)
-	if _, err := os.Stat(filepath.Join(logs, id+".log")); err == nil {
+	if f, err := st.files.OpenTranscript(id); err == nil {
+		_ = f.Close()
 		return id, nil
 	}
 	if s := st.lookup(id); s != nil {
 		return s.spec.ID, nil
 	}
-	matches, _ := filepath.Glob(filepath.Join(logs, id+".*.log"))
+	infos, _ := st.files.TaskTranscripts(id)
 	best, bestAt := "", int64(0)
-	for _, m := range matches {
-		name := strings.TrimSuffix(filepath.Base(m), ".log")
-		if fi, err := os.Stat(m); err == nil && (best == "" || fi.ModTime().UnixNano() > bestAt) {
+	for _, fi := range infos {
+		if name := strings.TrimSuffix(fi.Name(), ".log"); best == "" || fi.ModTime().UnixNano() > bestAt {
 			best, bestAt = name, fi.ModTime().UnixNano()
 		}
 	}

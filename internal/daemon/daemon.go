@@ -24,6 +24,7 @@ import (
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/osdefaults"
+	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -151,8 +152,13 @@ func Run(ctx context.Context, o Options) error {
 			fenceGuard = g
 		}
 	}
+	files, err := stationfs.New(o.Home, "")
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("new station: %w", err)
+	}
 	st, err := supervisor.New(supervisor.Options{
-		Home: o.Home, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
+		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
 		EndMarked: treekill.EndMarked, Guard: fenceGuard,
 	})
