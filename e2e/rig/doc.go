@@ -3,7 +3,9 @@
 // binary); Start and StartOn run `buildstation daemon` as a subprocess on a
 // temp home and stop it at the test's end; the CLI and its --json output
 // drive it; GitRepo makes real repositories; ClaudeBin finds the real Claude
-// Code CLI; Eventually waits for what a real process does. It is imported
-// only by _test files; nothing that ships depends on it. Its station half
-// is Unix only: it signals process groups.
+// Code CLI; NewPostgres runs a PostgreSQL server of the test's own, for the
+// tests that stop the board under a station; Eventually waits for what a
+// real process does. It is imported only by _test files and the bench
+// program; nothing that ships depends on it. Its station half is Unix
+// only: it signals process groups.
 package rig
