@@ -174,7 +174,10 @@ func ColumnTitle(s supervisor.TaskState) string {
 	case supervisor.TaskTodo:
 		return "To Do"
 	case supervisor.TaskWorking:
-		return "Working"
+		// Not "Working": the column holds every task with a session,
+		// idle and nudged ones too, and the Working figure above it
+		// counts only the sessions at work.
+		return "In progress"
 	case supervisor.TaskReview:
 		return "Review"
 	case supervisor.TaskBlocked:

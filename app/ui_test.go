@@ -145,7 +145,7 @@ func TestDashboardShowsBoard(t *testing.T) {
 		}
 	}
 	all := texts(d.win.Content())
-	for _, want := range []string{"To Do (1)", "Working (1)", "Review (1)", "Blocked (1)", "Done (1)",
+	for _, want := range []string{"To Do (1)", "In progress (1)", "Review (1)", "Blocked (1)", "Done (1)",
 		"Task t2", "silent 3m12s · nudge in 1m48s", "idle for 10m; no commits, no CPU", "Requeue"} {
 		if !contains(all, want) {
 			t.Errorf("dashboard lacks %q; it shows %q", want, all)
@@ -507,5 +507,32 @@ func TestBoardSaysWhatItIsDoing(t *testing.T) {
 	u.showAddTask()
 	if e, ok := d.win.Canvas().Focused().(*widget.Entry); !ok || e.PlaceHolder != "What should the agent do?" {
 		t.Errorf("the Add Task dialog's focus is on %T, want the title", d.win.Canvas().Focused())
+	}
+}
+
+// The board's Working figure counts the sessions at work; the column of
+// tasks in the working state holds idle and nudged ones too. Its header
+// must not read as a second, different Working count.
+func TestWorkingColumnHeaderAgreesWithTheCounts(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	s := boardSnapshot(t0)
+	s.Tasks = append(s.Tasks, task("t6", supervisor.TaskWorking))
+	s.Sessions = append(s.Sessions, sess("t6.1", "t6", supervisor.SessNudged))
+	u.apply(s)
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	if got := d.figures["Working"].Text; got != "1" {
+		t.Fatalf("Working figure %s, want 1", got)
+	}
+	if got := d.figures["Idle"].Text; got != "1" {
+		t.Fatalf("Idle figure %s, want 1", got)
+	}
+	head := d.heads[supervisor.TaskWorking].Text
+	if strings.HasPrefix(head, "Working") && head != "Working ("+d.figures["Working"].Text+")" {
+		t.Errorf("the column header says %q while the Working figure says %s", head, d.figures["Working"].Text)
+	}
+	if head != "In progress (2)" {
+		t.Errorf("the column header says %q, want In progress (2)", head)
 	}
 }
