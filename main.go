@@ -17,6 +17,7 @@ import (
 	"github.com/buildstation/buildstation/internal/boardcmd"
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/demo"
+	"github.com/buildstation/buildstation/internal/tray"
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
@@ -33,7 +34,10 @@ func run(args []string) int {
 	defer stop()
 	home, verb, rest := splitArgs(args)
 	if verb == "" || verb == "--hidden" {
-		return runTray(ctx, home, verb, rest)
+		return tray.Run(ctx, home, verb, rest, trayEdges)
+	}
+	if verb == "dashboard" { // the tray's window process (internal/tray)
+		return tray.Dashboard(ctx, home, rest, trayEdges)
 	}
 	if verb == guard.Verb {
 		// Hidden: what a station on a shared board starts beside itself.
@@ -49,7 +53,9 @@ func run(args []string) int {
 	cli.Roles.Daemon = runDaemon
 	cli.Roles.Demo = runDemo
 	cli.Roles.Service = runService
-	cli.Roles.Open = func(ctx context.Context, home string, args []string) int { return runTray(ctx, home, "open", args) }
+	cli.Roles.Open = func(ctx context.Context, home string, args []string) int {
+		return tray.Run(ctx, home, "open", args, trayEdges)
+	}
 	cli.Roles.FakeAgent = func(ctx context.Context, _ string, args []string) int { return runFakeAgent(ctx, args) }
 	cli.TmuxAttach = tmux.Attach
 	cli.Boards = boardcmd.Boards{}
@@ -153,6 +159,12 @@ func runDaemon(ctx context.Context, homeFlag string, args []string) int {
 	return 0
 }
 
+// hasTray: this build has the tray (service install writes its login item).
+const hasTray = tray.Available
+
+// trayEdges are what the tray role takes from this wiring.
+var trayEdges = tray.Edges{ServiceConfig: serviceConfig, StationOptions: stationOptions}
+
 // stationOptions are the OS edges every station gets on this platform.
 func stationOptions(home string, log *slog.Logger) daemon.Options {
 	self, _ := os.Executable()
@@ -187,7 +199,7 @@ func runDemo(ctx context.Context, homeFlag string, args []string) int {
 	log, closeLog := stationLog(home, false)
 	defer closeLog()
 	if !headless {
-		return runDemoTray(ctx, home, log)
+		return tray.Demo(ctx, home, log, trayEdges)
 	}
 	if err := demo.Run(ctx, home, stationOptions(home, log), os.Stdout); err != nil {
 		return fail(err)

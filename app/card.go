@@ -70,8 +70,18 @@ func taskOf(id string) string {
 // OpenSession is where a click on a session leads (a notification, a deep
 // link, `buildstation open ID`): its console while it runs, its card —
 // last screen, reason, Requeue — once it has ended.
+//
+// Until a snapshot of a connected station is in (a dashboard process
+// that has just started, a station restarting) it shows the dashboard,
+// which says so, and goes on once one is: the board says which of the two
+// it is.
 func (u *UI) OpenSession(id string) {
-	if u.snap.Connected && !sessionLive(u.snap, id) {
+	if !u.snap.Connected {
+		u.waiting = append(u.waiting, id)
+		u.ShowDashboard()
+		return
+	}
+	if !sessionLive(u.snap, id) {
 		u.ShowCard(taskOf(id))
 		return
 	}

@@ -75,6 +75,7 @@ func (u *UI) OpenConsole(id string) {
 	c.win.SetOnClosed(func() {
 		cancel()
 		delete(u.consoles, id)
+		u.closed()
 	})
 	u.consoles[id] = c
 	c.win.Show()

@@ -37,6 +37,7 @@ type dashboard struct {
 	// pane is the right-hand pane showing the focused task.
 	pane    *cardPanel
 	focused string
+	shown   bool // the window shows (closing it hides it)
 }
 
 type timing struct {
@@ -57,6 +58,7 @@ func (u *UI) dashboardWindow() fyne.Window {
 // ShowDashboard shows the dashboard window and starts its countdowns.
 func (u *UI) ShowDashboard() {
 	w := u.dashboardWindow()
+	u.dash.shown = true
 	w.Show()
 	w.RequestFocus()
 	u.dash.startTicker()
@@ -120,10 +122,12 @@ func (u *UI) newDashboard() *dashboard {
 
 func (d *dashboard) hide() {
 	d.win.Hide()
+	d.shown = false
 	if d.stop != nil {
 		d.stop()
 		d.stop = nil
 	}
+	d.u.closed()
 }
 
 // startTicker updates the countdowns every second while the window shows,

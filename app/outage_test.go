@@ -21,18 +21,8 @@ func TestTrayShowsBoardOutage(t *testing.T) {
 	fake.projects = []supervisor.ProjectInfo{{Name: "web", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1}}
 	fake.setBoard(supervisor.BoardLink{Reachable: true})
 	u := newTestUI(t, fake, t0)
-	tips := make(chan string, 16)
-	u.o.SetTooltip = func(s string) { tips <- s }
-	tooltip := func() string {
-		var last string
-		for {
-			select {
-			case last = <-tips:
-			default:
-				return last
-			}
-		}
-	}
+	// The tray process draws the tooltip of the snapshot (internal/tray).
+	tooltip := func() string { return TooltipFor(u.snap) }
 	c := u.conn
 	c.coalesce = time.Millisecond
 	snaps := make(chan Snapshot, 16)

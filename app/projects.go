@@ -23,7 +23,7 @@ func (d *dashboard) updateProjects() {
 	if len(u.snap.Projects) > 0 {
 		all := "Pause all queues"
 		pause := true
-		if u.allPaused() {
+		if allPaused(u.snap) {
 			all, pause = "Resume all queues", false
 		}
 		objs = append(objs, container.NewHBox(layout.NewSpacer(),

@@ -24,8 +24,11 @@ func prefKey(k supervisor.NoticeKind) string {
 	return PrefNotifyBlock // block and breaker: the queue stopped
 }
 
-func (u *UI) notifyEnabled(k supervisor.NoticeKind) bool {
-	return u.app.Preferences().BoolWithFallback(prefKey(k), true)
+// NoticeWanted says whether notices of kind k are turned on, read through
+// get (a fyne.Preferences' BoolWithFallback, or the tray process's reader
+// of the same file): every kind is on until turned off.
+func NoticeWanted(get func(key string, fallback bool) bool, k supervisor.NoticeKind) bool {
+	return get(prefKey(k), true)
 }
 
 // showSettings turns each kind of notification on or off.

@@ -6,115 +6,156 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
-// trayState remembers what the tray shows, so an unchanged state does not
-// rebuild the OS menu or re-encode the icon.
-type trayState struct {
-	iconKey string
-	menuSig string
-	tooltip string
-	menu    *fyne.Menu
+// The tray icon and its menu are drawn by the tray process (internal/tray,
+// fyne.io/systray alone, no Fyne app loop: Fyne's GLFW loop wakes 60 times
+// a second even with no window open). This file is what it draws, worked
+// out from a Snapshot with no Fyne window in sight, so the tray process and
+// this package's preview window say the same thing.
+
+// MenuAction is what a click on a tray menu line does.
+type MenuAction int
+
+const (
+	ActDashboard MenuAction = iota // show the dashboard
+	ActReconnect                   // dial the station now
+	ActConsole                     // open the console of session ID
+	ActAddTask                     // the dashboard with the Add Task dialog
+	ActPauseAll                    // pause every project's queue
+	ActResumeAll                   // resume every project's queue
+	ActSettings                    // the notification settings
+	ActQuit                        // quit the tray (the station keeps running)
+)
+
+// MenuLine is one line of the tray's menu.
+type MenuLine struct {
+	Label     string
+	Action    MenuAction
+	ID        string // ActConsole: the session
+	Separator bool
 }
 
-// refreshTray redraws the tray icon and menu from the snapshot.
-func (u *UI) refreshTray() {
-	menu := u.TrayMenu()
-	sig := menuSignature(menu)
-	da, isDesktop := u.app.(desktop.App)
-	isDesktop = isDesktop && !u.o.NoSystemTray
-	if sig != u.tray.menuSig {
-		u.tray.menuSig, u.tray.menu = sig, menu
-		if isDesktop {
-			da.SetSystemTrayMenu(menu)
-		}
-	}
-	b := BadgeFor(u.snap)
-	key := fmt.Sprintf("%s/%d", b.Level, b.Count)
-	if key != u.tray.iconKey {
-		u.tray.iconKey = key
-		base, template := assets.Icon.Content(), false
-		if u.o.Template {
-			base, template = assets.IconTemplate.Content(), true
-		}
-		res, err := BadgeIcon(base, b, template)
-		if err != nil {
-			u.o.Log.Warn("draw tray icon", "err", err)
-		} else if isDesktop {
-			da.SetSystemTrayIcon(trayResource(res, template))
-		}
-	}
-	if tip := TooltipFor(u.snap); tip != u.tray.tooltip && u.o.SetTooltip != nil {
-		u.tray.tooltip = tip
-		u.o.SetTooltip(tip)
-	}
-}
-
-// TrayMenu is the tray's menu for the current snapshot: the counts, one
-// item per live session, then the actions.
-func (u *UI) TrayMenu() *fyne.Menu {
-	var items []*fyne.MenuItem
+// TrayLines is the tray's menu for a snapshot: the counts, one line per
+// live session, then the actions.
+func TrayLines(s Snapshot) []MenuLine {
+	var lines []MenuLine
+	sep := MenuLine{Separator: true}
 	// The first line is the counts in words. It is a live item (it
 	// opens the dashboard), not a disabled one: trays grey disabled
 	// items out, and this is the line a person reads.
-	if away := BoardAway(u.snap); away != "" {
+	if away := BoardAway(s); away != "" {
 		// The board's counts are the last known; say so first.
-		items = append(items, fyne.NewMenuItem(away, u.ShowDashboard))
+		lines = append(lines, MenuLine{Label: away, Action: ActDashboard})
 	}
-	if u.snap.Connected {
-		items = append(items, fyne.NewMenuItem(Count(u.snap).Header(), u.ShowDashboard))
+	if s.Connected {
+		lines = append(lines, MenuLine{Label: Count(s).Header(), Action: ActDashboard})
 	} else {
-		items = append(items, fyne.NewMenuItem("No station running — reconnecting", u.ShowDashboard),
-			fyne.NewMenuItem("Reconnect now", u.conn.Refresh))
+		lines = append(lines, MenuLine{Label: "No station running — reconnecting", Action: ActDashboard},
+			MenuLine{Label: "Reconnect now", Action: ActReconnect})
 	}
-	if live := liveSessions(u.snap); len(live) > 0 {
-		items = append(items, fyne.NewMenuItemSeparator())
+	if live := liveSessions(s); len(live) > 0 {
+		lines = append(lines, sep)
 		for _, si := range live {
-			id := si.ID
-			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(u.snap, si.TaskID), 44), si.State, si.TaskID)
-			items = append(items, fyne.NewMenuItem(label, func() { u.OpenConsole(id) }))
+			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), si.State, si.TaskID)
+			lines = append(lines, MenuLine{Label: label, Action: ActConsole, ID: si.ID})
 		}
 	}
-	items = append(items, fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Open Dashboard", u.ShowDashboard),
-		fyne.NewMenuItem("Add Task…", func() { u.ShowDashboard(); u.showAddTask() }))
-	if u.snap.Connected && len(u.snap.Projects) > 0 {
-		if u.allPaused() {
-			items = append(items, fyne.NewMenuItem("Resume queue (all projects)", func() { u.pauseAll(false) }))
+	lines = append(lines, sep,
+		MenuLine{Label: "Open Dashboard", Action: ActDashboard},
+		MenuLine{Label: "Add Task…", Action: ActAddTask})
+	if s.Connected && len(s.Projects) > 0 {
+		if allPaused(s) {
+			lines = append(lines, MenuLine{Label: "Resume queue (all projects)", Action: ActResumeAll})
 		} else {
-			items = append(items, fyne.NewMenuItem("Pause queue (all projects)", func() { u.pauseAll(true) }))
+			lines = append(lines, MenuLine{Label: "Pause queue (all projects)", Action: ActPauseAll})
 		}
 	}
-	items = append(items, fyne.NewMenuItem("Notification settings…", func() { u.ShowDashboard(); u.showSettings() }))
-	quit := fyne.NewMenuItem("Quit tray (station keeps running)", u.Quit)
-	quit.IsQuit = true
-	items = append(items, fyne.NewMenuItemSeparator(), quit)
-	return fyne.NewMenu("Build Station", items...)
+	lines = append(lines, MenuLine{Label: "Notification settings…", Action: ActSettings},
+		sep, MenuLine{Label: "Quit tray (station keeps running)", Action: ActQuit})
+	return lines
 }
 
-// menuSignature is the menu's text, to tell a changed menu.
-func menuSignature(m *fyne.Menu) string {
+// MenuSignature is the menu's text, to tell a changed menu.
+func MenuSignature(lines []MenuLine) string {
 	var b strings.Builder
-	for _, it := range m.Items {
-		b.WriteString(it.Label)
-		if it.Disabled {
-			b.WriteString("(off)")
+	for _, l := range lines {
+		if l.Separator {
+			b.WriteString("---")
 		}
+		b.WriteString(l.Label)
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
-func (u *UI) allPaused() bool {
-	for _, p := range u.snap.Projects {
+// TrayIcon is the tray icon for a snapshot, a PNG, and the key that tells
+// a changed icon (level and count) without drawing it. With template it
+// is the monochrome macOS menu-bar variant.
+func TrayIcon(s Snapshot, template bool) (key string, draw func() ([]byte, error)) {
+	b := BadgeFor(s)
+	key = fmt.Sprintf("%s/%d", b.Level, b.Count)
+	return key, func() ([]byte, error) {
+		base := assets.Icon.Content()
+		if template {
+			base = assets.IconTemplate.Content()
+		}
+		res, err := BadgeIcon(base, b, template)
+		if err != nil {
+			return nil, err
+		}
+		return res.Content(), nil
+	}
+}
+
+// TrayMenu is the tray's menu for the current snapshot as a Fyne menu,
+// acting in this process: the preview window shows it.
+func (u *UI) TrayMenu() *fyne.Menu {
+	var items []*fyne.MenuItem
+	for _, l := range TrayLines(u.snap) {
+		if l.Separator {
+			items = append(items, fyne.NewMenuItemSeparator())
+			continue
+		}
+		it := fyne.NewMenuItem(l.Label, func() { u.Do(l) })
+		it.IsQuit = l.Action == ActQuit
+		items = append(items, it)
+	}
+	return fyne.NewMenu("Build Station", items...)
+}
+
+// Do carries out a tray menu line in this process's windows.
+func (u *UI) Do(l MenuLine) {
+	switch l.Action {
+	case ActDashboard:
+		u.ShowDashboard()
+	case ActReconnect:
+		u.conn.Refresh()
+	case ActConsole:
+		u.OpenConsole(l.ID)
+	case ActAddTask:
+		u.ShowDashboard()
+		u.showAddTask()
+	case ActPauseAll, ActResumeAll:
+		u.pauseAll(l.Action == ActPauseAll)
+	case ActSettings:
+		u.ShowDashboard()
+		u.showSettings()
+	case ActQuit:
+		u.Quit()
+	}
+}
+
+func allPaused(s Snapshot) bool {
+	for _, p := range s.Projects {
 		if !p.Paused {
 			return false
 		}
 	}
-	return len(u.snap.Projects) > 0
+	return len(s.Projects) > 0
 }
 
 // pauseAll pauses or resumes every project's queue.
@@ -124,21 +165,25 @@ func (u *UI) pauseAll(pause bool) {
 	if pause {
 		what = "pause the queue"
 	}
-	u.act(nil, what, func(ctx context.Context, cl Client) error {
-		for _, p := range projects {
-			var err error
-			switch {
-			case pause && !p.Paused:
-				err = cl.Pause(ctx, p.Name, "paused from the tray")
-			case !pause && p.Paused:
-				err = cl.Resume(ctx, p.Name)
-			}
-			if err != nil {
-				return fmt.Errorf("project %s: %w", p.Name, err)
-			}
+	u.act(nil, what, func(ctx context.Context, cl Client) error { return PauseAll(ctx, cl, projects, pause) })
+}
+
+// PauseAll pauses (or resumes) every project's queue that is not so
+// already.
+func PauseAll(ctx context.Context, cl Client, projects []supervisor.ProjectInfo, pause bool) error {
+	for _, p := range projects {
+		var err error
+		switch {
+		case pause && !p.Paused:
+			err = cl.Pause(ctx, p.Name, "paused from the tray")
+		case !pause && p.Paused:
+			err = cl.Resume(ctx, p.Name)
 		}
-		return nil
-	})
+		if err != nil {
+			return fmt.Errorf("project %s: %w", p.Name, err)
+		}
+	}
+	return nil
 }
 
 func clip(s string, n int) string {

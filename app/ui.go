@@ -29,23 +29,17 @@ type Options struct {
 	Connect Connect
 	// Notifier shows notices; nil shows none.
 	Notifier Notifier
-	// SetTooltip sets the tray icon's tooltip where the OS has one; nil
-	// skips it.
-	SetTooltip func(string)
-	Log        *slog.Logger
+	Log      *slog.Logger
 	// Title is the dashboard window's title.
 	Title string
 	// OpenTerminal opens a session in the OS's own terminal where it can
 	// (macOS: Terminal.app on a tmux session) and reports whether it did;
 	// nil, or false, shows the tray's own console instead.
 	OpenTerminal func(sessionID string) bool
-	// NoSystemTray leaves the system tray alone: no desktop session bus
-	// on Linux (the StatusNotifierItem needs one, and Fyne's systray
-	// crashes on quit without it), or a benchmark.
-	NoSystemTray bool
-	// Template draws the tray icon as a monochrome template (the macOS
-	// menu bar).
-	Template bool
+	// LastWindowClosed, when set, is called on Fyne's goroutine when the
+	// last window closes (the dashboard hidden, no console open): the
+	// dashboard process the tray starts quits there.
+	LastWindowClosed func()
 	// Now is the clock the countdowns read; nil is time.Now.
 	Now func() time.Time
 	// Tick is how often a visible dashboard updates its countdowns; 0 is
@@ -59,9 +53,10 @@ type Options struct {
 	OnConsoleFrame func(sessionID string, rows []widget.TextGridRow)
 }
 
-// UI is the tray app: tray icon and menu, dashboard, consoles,
-// notifications. Its methods run on Fyne's goroutine unless they say
-// otherwise.
+// UI is the tray's windows: the dashboard, the consoles, the notices of
+// the process that shows them. The tray icon and menu are not here: the
+// tray process draws them (internal/tray) from TrayLines and TrayIcon. Its
+// methods run on Fyne's goroutine unless they say otherwise.
 type UI struct {
 	o        Options
 	app      fyne.App
@@ -71,8 +66,10 @@ type UI struct {
 	icon     fyne.Resource
 	dash     *dashboard
 	consoles map[string]*console
-	tray     trayState
 	previews []func() // tray preview windows to redraw
+	// waiting are session opens asked for before the first connected
+	// snapshot: where they lead (console or card) depends on the board.
+	waiting []string
 	// bg counts the goroutines that paint windows (consoles, cards,
 	// actions, the dashboard's ticker); all end with ctx, and its Wait
 	// tells a caller that nothing paints any more.
@@ -104,23 +101,12 @@ func New(o Options) *UI {
 	return u
 }
 
-// ShowTray puts the icon and menu in the system tray. Call it before the
-// app runs: Fyne 2.7 starts its tray once, just before the app's started
-// callback, and only if a tray menu was set by then — set later, no item
-// is ever registered with the desktop (StatusNotifierItem, the Windows
-// notification area, the macOS menu bar). Later snapshots update it.
-func (u *UI) ShowTray() {
-	u.app.SetIcon(u.icon)
-	u.refreshTray()
-}
-
 // Start shows the dashboard unless hidden, and connects in the background
-// until ctx ends. Call it on Fyne's goroutine as the app runs (main: from
-// App.Lifecycle's OnStarted), after ShowTray.
+// until ctx ends. Call it on Fyne's goroutine as the app runs (from
+// App.Lifecycle's OnStarted).
 func (u *UI) Start(ctx context.Context, hidden bool) {
 	u.ctx = ctx
 	u.app.SetIcon(u.icon)
-	u.refreshTray()
 	if !hidden {
 		u.ShowDashboard()
 	}
@@ -133,7 +119,13 @@ func (u *UI) Snapshot() Snapshot { return u.snap }
 // apply takes a new snapshot from the connection.
 func (u *UI) apply(s Snapshot) {
 	u.snap = s
-	u.refreshTray()
+	if s.Connected && len(u.waiting) > 0 {
+		waiting := u.waiting
+		u.waiting = nil
+		for _, id := range waiting {
+			u.OpenSession(id)
+		}
+	}
 	for _, p := range u.previews {
 		p()
 	}
@@ -147,7 +139,7 @@ func (u *UI) apply(s Snapshot) {
 
 // notice shows a notification if its kind is turned on.
 func (u *UI) notice(n supervisor.Notice) {
-	if u.o.Notifier == nil || !u.notifyEnabled(n.Kind) {
+	if u.o.Notifier == nil || !NoticeWanted(u.app.Preferences().BoolWithFallback, n.Kind) {
 		return
 	}
 	go func() {
@@ -206,5 +198,21 @@ func (u *UI) showError(parent fyne.Window, err error) {
 	dialog.ShowError(err, parent)
 }
 
-// Quit closes the tray; the station keeps running.
+// Quit closes the windows; the station keeps running.
 func (u *UI) Quit() { u.app.Quit() }
+
+// closed is called on Fyne's goroutine when a window closes or the
+// dashboard hides.
+func (u *UI) closed() {
+	if u.o.LastWindowClosed == nil || len(u.consoles) > 0 || (u.dash != nil && u.dash.shown) {
+		return
+	}
+	u.o.LastWindowClosed()
+}
+
+// ShowError shows err over the dashboard: a tray action that failed in
+// another process.
+func (u *UI) ShowError(err error) {
+	u.ShowDashboard()
+	u.showError(u.dash.win, err)
+}

@@ -225,7 +225,7 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	var endSeen atomic.Int64 // unix nanos of the first frame showing endMark
 	a := fyneapp.NewWithID("dev.buildstation.bench")
 	ui := app.New(app.Options{
-		App: a, NoSystemTray: true, // no tray host here, and the tray is not what is measured
+		App: a, // the windows alone: the tray process is measured apart (idle.go)
 		Connect: func(ctx context.Context, first bool) (app.Client, error) {
 			return client.Dial(home)
 		},

@@ -1,6 +1,6 @@
 //go:build darwin && cgo
 
-package main
+package tray
 
 /*
 #cgo CFLAGS: -x objective-c -fobjc-arc
@@ -8,7 +8,7 @@ package main
 #import <AppKit/AppKit.h>
 #import <CoreServices/CoreServices.h>
 
-// Defined in Go (tray_url_export_darwin.go): a file with //export may
+// Defined in Go (url_export_darwin.go): a file with //export may
 // only declare C in its preamble, so the Objective-C lives here.
 extern void buildstationURLEvent(char *url);
 
@@ -31,12 +31,24 @@ extern void buildstationURLEvent(char *url);
 
 static BSURLHandler *bsHandler;
 
+// On the main thread, whichever goroutine asks: the tray process calls
+// it from systray's ready callback, which runs on a goroutine of its own.
 static void bsInstallURLHandler(void) {
-	if (bsHandler != nil) return;
-	bsHandler = [[BSURLHandler alloc] init];
-	[[NSAppleEventManager sharedAppleEventManager] setEventHandler:bsHandler
-		andSelector:@selector(handleGetURL:withReplyEvent:)
-		forEventClass:kInternetEventClass andEventID:kAEGetURL];
+	dispatch_async(dispatch_get_main_queue(), ^{
+		if (bsHandler != nil) return;
+		bsHandler = [[BSURLHandler alloc] init];
+		[[NSAppleEventManager sharedAppleEventManager] setEventHandler:bsHandler
+			andSelector:@selector(handleGetURL:withReplyEvent:)
+			forEventClass:kInternetEventClass andEventID:kAEGetURL];
+	});
+}
+
+// bsActivate brings the dashboard process forward: an LSUIElement app is
+// not brought forward by itself when it shows a window.
+static void bsActivate(void) {
+	dispatch_async(dispatch_get_main_queue(), ^{
+		[NSApp activateIgnoringOtherApps:YES];
+	});
 }
 */
 import "C"
@@ -45,3 +57,11 @@ import "C"
 // finished launching (AppKit sets its own Apple Event handlers while it
 // launches); a link that launched the app arrives after that.
 func installURLHandler() { C.bsInstallURLHandler() }
+
+// activate brings this (the dashboard) process forward as it shows what
+// the tray asked for.
+func activate() { C.bsActivate() }
+
+// allowForeground: macOS lets activateIgnoringOtherApps bring a window
+// forward without a right handed on.
+func allowForeground() {}

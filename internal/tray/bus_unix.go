@@ -1,6 +1,6 @@
 //go:build cgo && !windows && !darwin
 
-package main
+package tray
 
 import (
 	"log/slog"

@@ -1,6 +1,6 @@
 //go:build cgo && !windows
 
-package main
+package tray
 
 import (
 	"os/exec"
@@ -18,3 +18,8 @@ func startStation(self, home string) error {
 	go cmd.Wait() // reap it should it exit while the tray runs
 	return nil
 }
+
+// childAttrs: the dashboard process stays in the tray's process group, so
+// whatever ends the tray's group ends it too; it also ends by itself when
+// the tray's end of its stdin closes.
+func childAttrs(*exec.Cmd) {}

@@ -1,12 +1,12 @@
 //go:build darwin && cgo
 
-package main
+package tray
 
 // #include <stdlib.h>
 import "C"
 
 // buildstationURLEvent is called by the kAEGetURL handler
-// (tray_url_darwin.go) with the link's text.
+// (url_darwin.go) with the link's text.
 //
 //export buildstationURLEvent
 func buildstationURLEvent(url *C.char) { deliverURL(C.GoString(url)) }

@@ -1,6 +1,6 @@
 //go:build cgo && !darwin
 
-package main
+package tray
 
 // installURLHandler: off macOS links arrive as arguments
 // (`buildstation open URL`, from the link handler the installer writes).

@@ -1,6 +1,6 @@
 //go:build cgo && windows
 
-package main
+package tray
 
 import (
 	"os/exec"
@@ -12,6 +12,7 @@ const (
 	createNewProcessGroup  = 0x00000200
 	detachedProcess        = 0x00000008
 	createBreakawayFromJob = 0x01000000
+	createNoWindow         = 0x08000000
 )
 
 // startStation runs "buildstation daemon" detached from the tray's
@@ -34,4 +35,12 @@ func startStation(self, home string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// childAttrs starts the dashboard process without a console window of its
+// own when this is the console face (buildstation.exe): the flag is
+// ignored for buildstationw.exe, a GUI program. Not HideWindow: that would
+// hide the dashboard's first window too.
+func childAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: createNoWindow}
 }
