@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -269,8 +271,14 @@ func (w *watcher) waitView(t *testing.T, it item, d time.Duration, what string, 
 	return v
 }
 
-// tray runs `buildstation --hidden` on home with the display and bus.
+// startTray runs `buildstation --hidden` on home with the display and bus.
 func startTray(t *testing.T, home, display, bus string, args ...string) *rig.Buffer {
+	out, _ := startTrayCmd(t, home, display, bus, args...)
+	return out
+}
+
+// startTrayCmd is startTray, with the tray's process.
+func startTrayCmd(t *testing.T, home, display, bus string, args ...string) (*rig.Buffer, *exec.Cmd) {
 	t.Helper()
 	out := &rig.Buffer{}
 	cmd := exec.Command(rig.Bin(), append([]string{"--home", home}, args...)...)
@@ -291,5 +299,79 @@ func startTray(t *testing.T, home, display, bus string, args ...string) *rig.Buf
 			<-done
 		}
 	})
+	return out, cmd
+}
+
+// click sends the item's menu a click on the line labelled label, as a
+// tray host does (com.canonical.dbusmenu Event "clicked").
+func (w *watcher) click(t *testing.T, it item, label string) {
+	t.Helper()
+	obj := w.conn.Object(it.service, dbus.ObjectPath(it.path))
+	mv, err := obj.GetProperty("org.kde.StatusNotifierItem.Menu")
+	if err != nil {
+		t.Fatalf("read Menu: %v", err)
+	}
+	menuPath, _ := mv.Value().(dbus.ObjectPath)
+	menu := w.conn.Object(it.service, menuPath)
+	var rev uint32
+	var layout menuNode
+	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &layout); err != nil {
+		t.Fatalf("GetLayout: %v", err)
+	}
+	var labels []string
+	for _, c := range layout.Children {
+		var child menuNode
+		if err := dbus.Store([]any{c.Value()}, &child); err != nil {
+			t.Fatalf("decode a menu item: %v", err)
+		}
+		l, _ := child.Props["label"].Value().(string)
+		labels = append(labels, l)
+		if l != label {
+			continue
+		}
+		call := menu.Call("com.canonical.dbusmenu.Event", 0, child.ID, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix()))
+		if call.Err != nil {
+			t.Fatalf("click %q: %v", label, call.Err)
+		}
+		return
+	}
+	t.Fatalf("the menu has no %q line: %q", label, labels)
+}
+
+// children are the pids of parent's child processes whose command line
+// has word in it.
+func children(parent int, word string) []int {
+	var out []int
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if strings.Contains(string(cmdline), word) {
+			out = append(out, pid)
+		}
+	}
 	return out
+}
+
+// windowTitled says whether the display has a window titled title
+// (xwininfo, from x11-utils).
+func windowTitled(t *testing.T, display, title string) bool {
+	t.Helper()
+	out, err := exec.Command("xwininfo", "-display", display, "-root", "-tree").Output()
+	if err != nil {
+		t.Fatalf("xwininfo: %v", err)
+	}
+	return strings.Contains(string(out), "\""+title+"\":")
 }

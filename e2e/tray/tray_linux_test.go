@@ -5,9 +5,12 @@ package tray_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,6 +61,63 @@ func TestTrayRegistersAndFollowsTheBoard(t *testing.T) {
 	if !strings.Contains(strings.Join(blocked.Menu, "\n"), "Blocked 1") {
 		t.Fatalf("the menu does not say the blocked count in words: %q", blocked.Menu)
 	}
+}
+
+// The tray process runs no window: a click on "Open Dashboard" starts the
+// dashboard process (`buildstation dashboard`), whose window shows on the
+// display; a second click and `buildstation open` reuse it (one dashboard
+// per home), and it ends with the tray.
+func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
+	need(t, "xwininfo", "x11-utils")
+	display := startXvfb(t)
+	bus := privateBus(t)
+	w := newWatcher(t, bus)
+	home := rig.WriteConfig(t, fmt.Sprintf("\n[[projects]]\nname = \"web\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\n", t.TempDir()))
+	rig.StartOn(t, home)
+	out, tray := startTrayCmd(t, home, display, bus, "--hidden")
+	it := w.waitItem(t, 60*time.Second, out)
+	w.waitView(t, it, 60*time.Second, "a connected station", func(v view) bool { return strings.Contains(v.Tooltip, "Working 0") })
+	if kids := children(tray.Process.Pid, "dashboard"); len(kids) != 0 || windowTitled(t, display, "Build Station") {
+		t.Fatalf("the hidden tray started a dashboard before any click (processes %v)", kids)
+	}
+
+	w.click(t, it, "Open Dashboard")
+	var kid int
+	deadline := time.Now().Add(60 * time.Second)
+	for kid == 0 || !windowTitled(t, display, "Build Station") {
+		if kids := children(tray.Process.Pid, "dashboard"); len(kids) > 0 {
+			kid = kids[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no dashboard within 60s of the click (process %d); tray output:\n%s\ntray.log:\n%s", kid, out, readLog(home))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	w.click(t, it, "Open Dashboard")
+	cmd := exec.Command(rig.Bin(), "--home", home, "open")
+	cmd.Env = append(rig.Env(rig.Bin(), home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("buildstation open: %v\n%s", err, b)
+	}
+	time.Sleep(2 * time.Second) // a second process, were one started, would be up by now
+	if kids := children(tray.Process.Pid, "dashboard"); len(kids) != 1 || kids[0] != kid {
+		t.Fatalf("dashboard processes %v after a second click and an open, want the first one (%d) alone", kids, kid)
+	}
+
+	_ = tray.Process.Signal(syscall.SIGTERM)
+	deadline = time.Now().Add(20 * time.Second)
+	for syscall.Kill(kid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the dashboard process %d outlived its tray", kid)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func readLog(home string) string {
+	b, _ := os.ReadFile(filepath.Join(home, "logs", "tray.log"))
+	return string(b)
 }
 
 // Without a display, or on a display with no OpenGL 2.1 (an X server
