@@ -16,7 +16,14 @@ import (
 // The tray process reads the notification settings from the file the
 // dashboard's Fyne app keeps them in: the path must be Fyne's own.
 func TestPrefsPathIsFynes(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	// Not t.TempDir: Fyne's preference watcher makes its folder again
+	// as the test ends, and TempDir's cleanup fails on what appears.
+	dir, err := os.MkdirTemp("", "bs-prefs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	t.Setenv("XDG_CONFIG_HOME", dir)
 	const id = "dev.buildstation.test-prefs"
 	a := fyneapp.NewWithID(id)
 	want := filepath.Join(a.Storage().RootURI().Path(), "preferences.json")
