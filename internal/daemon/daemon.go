@@ -61,37 +61,17 @@ type Options struct {
 // Run loads the home's config and runs a station on it until ctx ends. A bad
 // config stops it before anything is changed.
 func Run(ctx context.Context, o Options) error {
-	if err := os.MkdirAll(o.Home, 0o700); err != nil {
-		return fmt.Errorf("create home %s: %w", o.Home, err)
-	}
-	if err := config.SecureHome(o.Home); err != nil {
-		return err
-	}
-	// The home is this station's for its whole life: a second station
-	// (a login item racing the tray, a double click) gets an
-	// *instance.OwnedError and its caller exits 0.
-	lock, err := instance.LockHome(o.Home)
+	var r run
+	defer r.close()
+	cfg, warnings, err := r.openHome(o)
 	if err != nil {
 		return err
-	}
-	defer lock.Release()
-	recorded := adoptRecordedPath(o.Home)
-	cfg, err := config.Load(o.Home, osdefaults.Config())
-	if err != nil {
-		return err
-	}
-	// The PATH decides which agent, tmux and git the station runs: say
-	// which it is, and what it lacks.
-	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)
-	warnings := envWarnings(cfg, goos, exec.LookPath)
-	for _, w := range warnings {
-		o.Log.Warn(w)
 	}
 	board, err := boardopen.Open(ctx, o.Home, cfg)
 	if err != nil {
 		return fmt.Errorf("open the board: %w", err)
 	}
-	defer board.Close()
+	r.defer_(func() { board.Close() })
 	token, err := apitype.LoadOrCreateToken(o.Home)
 	if err != nil {
 		return err
@@ -100,25 +80,67 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	r.defer_(func() { ln.Close() })
 	url := "http://" + ln.Addr().String()
-	var ws supervisor.Workspaces
-	if o.Workspaces != nil {
-		ws = o.Workspaces(board, o.Log)
+	st, err := r.station(ctx, o, cfg, board, url, warnings)
+	if err != nil {
+		return err
 	}
-	// Task branches carry the board's id (bs/<board>/<task>): ids restart
-	// at t1 on every board, and another home on the same repository must
-	// never hand this one its old branches.
-	if m, ok := ws.(*gitwt.Manager); ok {
-		if b, ok := board.(interface {
-			BoardID(context.Context) (string, error)
-		}); ok {
-			id, err := b.BoardID(ctx)
-			if err != nil {
-				ln.Close()
-				return err
-			}
-			m.BoardID = id
-		}
+	srv := api.NewServer(st, token, o.Log)
+	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
+	return serve(ctx, o, cfg, board, st, srv, ln)
+}
+
+// run holds what Run opened, to close in reverse order whatever way it
+// returns.
+type run struct{ closers []func() }
+
+func (r *run) defer_(f func()) { r.closers = append(r.closers, f) }
+
+func (r *run) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// openHome takes the home for this station and loads its config. The home
+// is this station's for its whole life: a second station (a login item
+// racing the tray, a double click) gets an *instance.OwnedError and its
+// caller exits 0.
+func (r *run) openHome(o Options) (*config.Config, []string, error) {
+	if err := os.MkdirAll(o.Home, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create home %s: %w", o.Home, err)
+	}
+	if err := config.SecureHome(o.Home); err != nil {
+		return nil, nil, err
+	}
+	lock, err := instance.LockHome(o.Home)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.defer_(func() { lock.Release() })
+	recorded := adoptRecordedPath(o.Home)
+	cfg, err := config.Load(o.Home, osdefaults.Config())
+	if err != nil {
+		return nil, nil, err
+	}
+	// The PATH decides which agent, tmux and git the station runs: say
+	// which it is, and what it lacks.
+	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)
+	warnings := envWarnings(cfg, goos, exec.LookPath)
+	for _, w := range warnings {
+		o.Log.Warn(w)
+	}
+	return cfg, warnings, nil
+}
+
+// station makes the supervisor with its edges: worktrees named for the
+// board, the backends, and for a shared board the outbox and the fence
+// guard.
+func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, url string, warnings []string) (*supervisor.Station, error) {
+	ws, err := workspaces(ctx, o, board)
+	if err != nil {
+		return nil, err
 	}
 	var spawners map[string]supervisor.Spawner
 	if o.Spawners != nil {
@@ -129,50 +151,121 @@ func Run(ctx context.Context, o Options) error {
 		// What a shared board cannot take while it is away waits here.
 		ob, err := outbox.Open(filepath.Join(o.Home, outbox.File))
 		if err != nil {
-			ln.Close()
-			return err
+			return nil, err
 		}
-		defer ob.Close()
+		r.defer_(func() { ob.Close() })
 		box = ob
-	}
-	var fenceGuard supervisor.Guard
-	if cfg.Shared() && o.Self != "" {
-		// A process of its own ends this station's agents if the
-		// station stops while they run on (see platform/guard). Without
-		// it the station still fences itself whenever it runs at all.
-		g, err := guard.Start(o.Self, o.Home, supervisor.GuardGrace, o.Log)
-		if err != nil {
-			o.Log.Error("no fence guard: agents of a stopped station would run on", "err", err)
-		} else {
-			defer func() {
-				if err := g.Close(); err != nil {
-					o.Log.Warn("stop the fence guard", "err", err)
-				}
-			}()
-			fenceGuard = g
-		}
 	}
 	files, err := stationfs.New(o.Home, "")
 	if err != nil {
-		ln.Close()
-		return fmt.Errorf("new station: %w", err)
+		return nil, fmt.Errorf("new station: %w", err)
 	}
-	st, err := supervisor.New(supervisor.Options{
+	return supervisor.New(supervisor.Options{
 		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
-		EndMarked: treekill.EndMarked, Guard: fenceGuard,
+		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg),
 	})
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	srv := api.NewServer(st, token, o.Log)
-	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
+}
 
+// workspaces makes the worktree manager. Task branches carry the board's
+// id (bs/<board>/<task>): ids restart at t1 on every board, and another
+// home on the same repository must never hand this one its old branches.
+func workspaces(ctx context.Context, o Options, board boardopen.Board) (supervisor.Workspaces, error) {
+	if o.Workspaces == nil {
+		return nil, nil
+	}
+	ws := o.Workspaces(board, o.Log)
+	m, ok := ws.(*gitwt.Manager)
+	b, hasID := board.(interface {
+		BoardID(context.Context) (string, error)
+	})
+	if !ok || !hasID {
+		return ws, nil
+	}
+	id, err := b.BoardID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.BoardID = id
+	return ws, nil
+}
+
+// fenceGuard starts, for a shared board, a process of its own that ends
+// this station's agents if the station stops while they run on (see
+// platform/guard). Without it the station still fences itself whenever it
+// runs at all.
+func (r *run) fenceGuard(o Options, cfg *config.Config) supervisor.Guard {
+	if !cfg.Shared() || o.Self == "" {
+		return nil
+	}
+	g, err := guard.Start(o.Self, o.Home, supervisor.GuardGrace, o.Log)
+	if err != nil {
+		o.Log.Error("no fence guard: agents of a stopped station would run on", "err", err)
+		return nil
+	}
+	r.defer_(func() {
+		if err := g.Close(); err != nil {
+			o.Log.Warn("stop the fence guard", "err", err)
+		}
+	})
+	return g
+}
+
+// serve runs the API and the station until ctx ends or either fails.
+// The config watcher starts before station.json says where the station
+// is, so no edit made once a client can find the station goes unseen.
+func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, st *supervisor.Station, srv *api.Server, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Hooks and the desktop follow the station's events on a goroutine of
-	// their own; Run returns once they have stopped.
+	defer follow(ctx, o, st, srv)()
+	watcher := newConfigWatcher(cfg.Path, o.Log)
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(ctx, ln) }()
+	if err := announce(o, ln); err != nil {
+		cancel()
+		<-errc
+		return err
+	}
+	defer os.Remove(filepath.Join(o.Home, config.FileStation))
+	o.Log.Info("station ready", "url", urlOf(ln), "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
+	if pg, ok := board.(*pgstore.Store); ok {
+		o.Log.Info("working a shared board", "station", pg.Station(), "lease", cfg.Lease)
+		if err := wakeOnChanges(ctx, pg, st); err != nil {
+			cancel()
+			<-errc
+			return err
+		}
+	}
+	if o.Ready != nil {
+		o.Ready(urlOf(ln))
+	}
+	go func() {
+		<-ctx.Done()
+		plan := st.StopPlan()
+		o.Log.Info(plan)
+		if o.Stopping != nil {
+			o.Stopping(plan)
+		}
+	}()
+	go followConfig(ctx, watcher, cfg.Path, o.Log, st.ReloadConfig)
+	go func() { errc <- st.Run(ctx) }()
+	err := <-errc
+	cancel()
+	if err2 := <-errc; err == nil {
+		err = err2
+	}
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+func urlOf(ln net.Listener) string { return "http://" + ln.Addr().String() }
+
+// follow has hooks and the desktop follow the station's events on a
+// goroutine of their own; the func it returns stops them and waits.
+func follow(ctx context.Context, o Options, st *supervisor.Station, srv *api.Server) func() {
+	ctx, cancel := context.WithCancel(ctx)
 	sub := st.Subscribe(1024)
 	followed := make(chan struct{})
 	go func() {
@@ -184,49 +277,20 @@ func Run(ctx context.Context, o Options) error {
 			Log:       o.Log,
 		})
 	}()
-	defer func() { cancel(); sub.Close(); <-followed }()
-	errc := make(chan error, 2)
-	go func() { errc <- srv.Serve(ctx, ln) }()
-	if err := apitype.WriteStationFile(o.Home, apitype.StationFile{URL: url, PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
-		cancel()
+	return func() { cancel(); sub.Close(); <-followed }
+}
+
+// announce writes station.json, how clients find the station (it goes
+// with the station), and the port, which stays for the next one (listen),
+// also after a clean stop.
+func announce(o Options, ln net.Listener) error {
+	if err := apitype.WriteStationFile(o.Home, apitype.StationFile{URL: urlOf(ln), PID: os.Getpid(), StartedAt: time.Now().UTC()}); err != nil {
 		return err
 	}
-	defer os.Remove(filepath.Join(o.Home, config.FileStation))
-	// station.json goes with the station; the port stays for the next one
-	// (listen), also after a clean stop.
 	if err := os.WriteFile(filepath.Join(o.Home, filePort), []byte(portOf(ln)+"\n"), 0o600); err != nil {
 		o.Log.Warn("remember the API port for the next start", "err", err)
 	}
-	o.Log.Info("station ready", "url", url, "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
-	if pg, ok := board.(*pgstore.Store); ok {
-		o.Log.Info("working a shared board", "station", pg.Station(), "lease", cfg.Lease)
-		if err := wakeOnChanges(ctx, pg, st); err != nil {
-			cancel()
-			return err
-		}
-	}
-	if o.Ready != nil {
-		o.Ready(url)
-	}
-	go func() {
-		<-ctx.Done()
-		plan := st.StopPlan()
-		o.Log.Info(plan)
-		if o.Stopping != nil {
-			o.Stopping(plan)
-		}
-	}()
-	go watchConfig(ctx, cfg.Path, o.Log, st.ReloadConfig)
-	go func() { errc <- st.Run(ctx) }()
-	err = <-errc
-	cancel()
-	if err2 := <-errc; err == nil {
-		err = err2
-	}
-	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return err
+	return nil
 }
 
 // wakeOnChanges follows the other stations' changes to the shared board

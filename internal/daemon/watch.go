@@ -14,20 +14,30 @@ import (
 // the middle would see a half-written file.
 const settle = 300 * time.Millisecond
 
-// watchConfig calls reload whenever config.toml changes, until ctx ends.
-// It watches the folder, not the file: editors that save by writing a new
+// newConfigWatcher starts watching the folder of config.toml at path; nil
+// (said in the log) when it cannot, and edits then wait for a restart. It
+// watches the folder, not the file: editors that save by writing a new
 // file and renaming it over the old one would otherwise end the watch.
-func watchConfig(ctx context.Context, path string, log *slog.Logger, reload func(context.Context) error) {
+func newConfigWatcher(path string, log *slog.Logger) *fsnotify.Watcher {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		log.Warn("cannot watch config.toml; edits take effect when the station restarts", "err", err)
+		return nil
+	}
+	if err := w.Add(filepath.Dir(path)); err != nil {
+		w.Close()
+		log.Warn("cannot watch config.toml; edits take effect when the station restarts", "err", err)
+		return nil
+	}
+	return w
+}
+
+// followConfig reloads the config once edits to it settle, until ctx ends.
+func followConfig(ctx context.Context, w *fsnotify.Watcher, path string, log *slog.Logger, reload func(context.Context) error) {
+	if w == nil {
 		return
 	}
 	defer w.Close()
-	if err := w.Add(filepath.Dir(path)); err != nil {
-		log.Warn("cannot watch config.toml; edits take effect when the station restarts", "err", err)
-		return
-	}
 	name := filepath.Base(path)
 	var fire <-chan time.Time
 	for {
