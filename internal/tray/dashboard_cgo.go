@@ -53,6 +53,8 @@ func Dashboard(ctx context.Context, homeFlag string, args []string, e Edges) int
 		}
 		return Run(ctx, homeFlag, "open", open, e)
 	}
+	// Not for what this process starts (Terminal.app's attach on macOS).
+	os.Unsetenv(childEnv)
 	home, err := config.Home(homeFlag)
 	if err != nil {
 		return fail(err)
