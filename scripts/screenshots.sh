@@ -4,7 +4,8 @@
 # a real notification daemon (dunst), and write PNGs into screenshots/ (or
 # $1): the tray icon as it changes, its open menu, the dashboard, a
 # console of a session printing continuously, and a blocked card with the
-# agent's last screen beside its reason. Needs what .ci/deps installs:
+# agent's last screen beside its reason, reached by clicking the real Blocked
+# notification dunst shows. Needs what .ci/deps installs:
 # xvfb, imagemagick (import, convert), x11-utils, dbus-x11, xfce4-panel,
 # xfconf, xdotool, dunst, and cgo with the Fyne build libraries.
 set -euo pipefail
@@ -40,7 +41,7 @@ cp scripts/screenshots/xfce4-panel.xml "$XDG_CONFIG_HOME/xfce4/xfconf/xfce-perch
 eval "$(dbus-launch --sh-syntax)"
 pids+=("$DBUS_SESSION_BUS_PID")
 if command -v dunst >/dev/null; then
-	dunst >"$work/dunst.log" 2>&1 &
+	dunst -config scripts/screenshots/dunstrc >"$work/dunst.log" 2>&1 &
 	pids+=($!)
 fi
 xfce4-panel >"$work/panel.log" 2>&1 &
@@ -121,14 +122,31 @@ sleep 2
 shoot "$con" "$out/console-later.png"
 
 # The stuck task blocks (idle window, nudge, block window): the icon turns
-# to the blocked octagon, and the Blocked notice's click — the same
-# `buildstation open SESSION` a toast or a D-Bus notice runs — lands on the
-# card with the last screen beside the reason.
+# to the blocked octagon and the tray shows a Blocked notice through dunst.
+# A left click on dunst's window (do_action, scripts/screenshots/dunstrc)
+# runs the notice's action: the tray hears it over D-Bus and the dashboard
+# lands on the card with the last screen beside the reason.
 wait_state "$stuck" blocked 150
-sleep 2
+dunstwin=""
+for _ in $(seq 50); do
+	dunstwin=$(xdotool search --onlyvisible --class Dunst 2>/dev/null | head -1)
+	[ -n "$dunstwin" ] && break
+	sleep 0.2
+done
+[ -n "$dunstwin" ] || { echo "screenshots: dunst showed no Blocked notice" >&2; exit 1; }
+sleep 1
 shoot_tray "$out/tray-blocked.png"
 import -window root "$out/desktop-blocked.png" && echo "wrote $out/desktop-blocked.png"
-"$bs" --home "$home" open "$stuck.1"
+# The newest notice is at the top of dunst's window: click there.
+eval "$(xdotool getwindowgeometry --shell "$dunstwin")"
+xdotool mousemove $((X + WIDTH / 2)) $((Y + 12)) click 1
+for _ in $(seq 50); do
+	grep -q "do=session id=$stuck.1" "$home/logs/tray.log" 2>/dev/null && break
+	sleep 0.2
+done
+grep -q "do=session id=$stuck.1" "$home/logs/tray.log" ||
+	{ echo "screenshots: the click on the Blocked notice did not reach the dashboard" >&2; tail -20 "$home/logs/tray.log" >&2; exit 1; }
 sleep 3
+dash=$(wait_window "Build Station" window)
 shoot "$dash" "$out/blocked-card.png"
 kill "$demo"; wait "$demo" 2>/dev/null || true
