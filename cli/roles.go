@@ -83,7 +83,7 @@ func (e *env) roleCmd(use, short, long, example string, run *RoleFunc) *cobra.Co
 	}
 }
 
-// splitHome takes --home (both spellings) and --help out of a role's
+// splitHome takes --home (-home, --home=, -home=) and --help out of a role's
 // arguments; home is the root's --home unless the role's own overrides it.
 func splitHome(home string, args []string) (string, []string, bool, error) {
 	rest := make([]string, 0, len(args))
@@ -92,14 +92,14 @@ func splitHome(home string, args []string) (string, []string, bool, error) {
 		switch {
 		case a == "--help" || a == "-h":
 			return home, nil, true, nil
-		case a == "--home":
+		case a == "--home" || a == "-home":
 			if i+1 >= len(args) {
 				return "", nil, false, usagef("--home needs a folder")
 			}
 			home = args[i+1]
 			i++
-		case strings.HasPrefix(a, "--home="):
-			home = strings.TrimPrefix(a, "--home=")
+		case strings.HasPrefix(a, "--home=") || strings.HasPrefix(a, "-home="):
+			home = a[strings.Index(a, "=")+1:]
 		default:
 			rest = append(rest, a)
 		}

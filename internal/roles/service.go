@@ -1,4 +1,4 @@
-package main
+package roles
 
 import (
 	"bufio"
@@ -23,10 +23,10 @@ import (
 
 const serviceUsage = "usage: buildstation service install|uninstall|start|stop|status [--dry-run] [--home DIR] [--system (Windows: an SCM service, needs admin)]"
 
-// runService is `buildstation service …`: the station as the user's
+// Service is `buildstation service …`: the station as the user's
 // background service, the tray at login, the buildstation:// scheme.
 // `service run` is what the Windows service itself runs.
-func runService(ctx context.Context, homeFlag string, args []string) int {
+func Service(ctx context.Context, homeFlag string, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "buildstation: service needs a subcommand; "+serviceUsage)
 		return 2
@@ -54,7 +54,7 @@ func runService(ctx context.Context, homeFlag string, args []string) int {
 	}
 	if op == "run" {
 		err := service.RunStation(ctx, func(ctx context.Context) error {
-			if code := runDaemon(ctx, homeFlag, nil); code != 0 {
+			if code := Daemon(ctx, homeFlag, nil); code != 0 {
 				return fmt.Errorf("the station exited with code %d", code)
 			}
 			return nil

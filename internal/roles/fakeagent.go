@@ -1,4 +1,4 @@
-package main
+package roles
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-// runFakeAgent plays a script in place of an agent CLI: the demo's agents and
+// FakeAgent plays a script in place of an agent CLI: the demo's agents and
 // the tests' are this. With no script argument it takes the script from the
 // task prompt (BUILDSTATION_PROMPT_FILE): the line "script: …", or on attempt
 // N the line "script-N: …" when there is one.
-func runFakeAgent(ctx context.Context, args []string) int {
+func FakeAgent(ctx context.Context, _ string, args []string) int {
 	script := strings.Join(args, " ")
 	if script == "" {
 		var err error
