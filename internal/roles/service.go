@@ -25,44 +25,27 @@ const serviceUsage = "usage: buildstation service install|uninstall|start|stop|s
 
 // Service is `buildstation service …`: the station as the user's
 // background service, the tray at login, the buildstation:// scheme.
-// `service run` is what the Windows service itself runs.
+// `service run` is what the Windows service itself runs. The command line
+// has taken --home out of args already.
 func Service(ctx context.Context, homeFlag string, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "buildstation: service needs a subcommand; "+serviceUsage)
 		return 2
 	}
 	op, dryRun, system := args[0], false, false
-	for i := 1; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--dry-run" || a == "-dry-run" || a == "-n":
+	for _, a := range args[1:] {
+		switch a {
+		case "--dry-run", "-dry-run", "-n":
 			dryRun = true
-		case a == "--system" || a == "-system":
+		case "--system", "-system":
 			system = true
-		case a == "--home" || a == "-home":
-			if i+1 >= len(args) {
-				fmt.Fprintln(os.Stderr, "buildstation: --home needs a folder; "+serviceUsage)
-				return 2
-			}
-			homeFlag = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--home="):
-			homeFlag = strings.TrimPrefix(a, "--home=")
 		default:
 			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; %s\n", a, serviceUsage)
 			return 2
 		}
 	}
 	if op == "run" {
-		err := service.RunStation(ctx, func(ctx context.Context) error {
-			if code := Daemon(ctx, homeFlag, nil); code != 0 {
-				return fmt.Errorf("the station exited with code %d", code)
-			}
-			return nil
-		})
-		if err != nil {
-			return fail(err)
-		}
-		return 0
+		return runAsService(ctx, homeFlag)
 	}
 	if system && runtime.GOOS != "windows" {
 		fmt.Fprintln(os.Stderr, "buildstation: --system is for Windows only; on macOS and Linux the station is always a service of your own user")
@@ -78,18 +61,43 @@ func Service(ctx context.Context, homeFlag string, args []string) int {
 		cfg.Path, note = service.CapturePath(runtime.GOOS, os.Getenv("SHELL"), os.Getenv("PATH"), service.OS{}.Run)
 		fmt.Println(note)
 	}
+	plan, code := servicePlan(op, cfg, dryRun)
+	if plan == nil {
+		return code
+	}
+	return applyService(ctx, op, cfg, *plan, dryRun)
+}
+
+// runAsService runs the station under the OS's service manager.
+func runAsService(ctx context.Context, homeFlag string) int {
+	err := service.RunStation(ctx, func(ctx context.Context) error {
+		if code := Daemon(ctx, homeFlag, nil); code != 0 {
+			return fmt.Errorf("the station exited with code %d", code)
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// servicePlan is what op would do on this OS; nil, with the exit code,
+// when op is unknown or cannot be planned.
+func servicePlan(op string, cfg service.Config, dryRun bool) (*service.Plan, int) {
 	inst := service.Native()
 	var plan service.Plan
 	switch op {
 	case "install":
+		var err error
 		if plan, err = inst.Install(cfg); err != nil {
-			return fail(err)
+			return nil, fail(err)
 		}
 		if !dryRun {
 			// launchd opens the log before the station runs; the folder
 			// must be there.
 			if err := os.MkdirAll(filepath.Join(cfg.Home, config.DirLogs), 0o700); err != nil {
-				return fail(err)
+				return nil, fail(err)
 			}
 		}
 	case "uninstall":
@@ -102,15 +110,22 @@ func Service(ctx context.Context, homeFlag string, args []string) int {
 		plan = inst.Status(cfg)
 	default:
 		fmt.Fprintf(os.Stderr, "buildstation: unknown command \"service %s\"; %s\n", op, serviceUsage)
-		return 2
+		return nil, 2
 	}
+	return &plan, 0
+}
+
+// applyService carries plan out (or prints it, for a dry run) and says
+// what a person should know after.
+func applyService(ctx context.Context, op string, cfg service.Config, plan service.Plan, dryRun bool) int {
 	if dryRun {
 		fmt.Printf("dry run of service %s (%s); nothing is changed:\n", op, cfg.Describe())
 	}
-	if system && op == "install" {
+	if cfg.System && op == "install" {
 		fmt.Println(systemCost)
 	}
 	sys := service.OS{Password: readPassword}
+	var err error
 	if op == "install" && !dryRun {
 		err = plan.ApplyAll(sys, os.Stdout)
 	} else {
