@@ -156,8 +156,13 @@ type tray struct {
 	station  *app.Station
 	dash     *dashboards
 	notifier *notify.Notifier // nil: notices are off
-	prefs    prefs
-	icon     bool // an icon shows (systray runs)
+	// notes runs the notifier's calls one at a time, in the order the
+	// station's events asked for them: a withdrawal run beside the show it
+	// takes back could find nothing shown yet and leave a notice up for a
+	// state long over (a blocked task requeued at once).
+	notes chan func()
+	prefs prefs
+	icon  bool // an icon shows (systray runs)
 
 	mu      sync.Mutex // what the icon and menu show now
 	snap    app.Snapshot
@@ -171,7 +176,8 @@ func serve(ctx context.Context, c trayConfig) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	self, _ := os.Executable()
-	t := &tray{log: c.log, prefs: fynePrefs(appID), icon: traySupported(c.log)}
+	t := &tray{log: c.log, prefs: fynePrefs(appID), icon: traySupported(c.log), notes: make(chan func(), 64)}
+	go t.runNotes(ctx)
 	t.dash = newDashboards(self, c.home, c.log)
 	go t.dash.run(ctx)
 	// However the tray ends (Quit, a signal), the dashboard process ends
@@ -384,11 +390,11 @@ func (t *tray) notice(n supervisor.Notice) {
 	if t.notifier == nil || !app.NoticeWanted(t.prefs.bool, n.Kind) {
 		return
 	}
-	go func() {
+	t.note(func() {
 		if err := t.notifier.Notify(n); err != nil {
 			t.log.Warn("show notification", "kind", n.Kind, "session", n.SessionID, "err", err)
 		}
-	}()
+	})
 }
 
 // withdraw takes back a notice whose state is over.
@@ -396,11 +402,33 @@ func (t *tray) withdraw(n supervisor.Notice) {
 	if t.notifier == nil {
 		return
 	}
-	go func() {
+	t.note(func() {
 		if err := t.notifier.Withdraw(n); err != nil {
 			t.log.Warn("withdraw notification", "kind", n.Kind, "session", n.SessionID, "err", err)
 		}
-	}()
+	})
+}
+
+// note queues one notifier call without blocking the station's goroutine;
+// with 64 waiting (a desktop bus that hangs) it drops and says so.
+func (t *tray) note(f func()) {
+	select {
+	case t.notes <- f:
+	default:
+		t.log.Warn("notifications are not getting through; one was dropped")
+	}
+}
+
+// runNotes makes the queued notifier calls in order until ctx ends.
+func (t *tray) runNotes(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-t.notes:
+			f()
+		}
+	}
 }
 
 // stationConnect dials the home's station; the first time, when none
