@@ -32,19 +32,9 @@ import (
 // is `buildstation open`: the tray, started if none runs, shows it, so a
 // home has one dashboard.
 func Dashboard(ctx context.Context, homeFlag string, args []string, e Edges) int {
-	var focus string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case (a == "--focus" || a == "-focus") && i+1 < len(args):
-			focus = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--focus="):
-			focus = strings.TrimPrefix(a, "--focus=")
-		default:
-			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; usage: buildstation dashboard [--focus SESSION-ID]\n", a)
-			return 2
-		}
+	focus, code := dashboardArgs(args)
+	if code != 0 {
+		return code
 	}
 	if os.Getenv(childEnv) == "" {
 		var open []string
@@ -76,43 +66,69 @@ func Dashboard(ctx context.Context, homeFlag string, args []string, e Edges) int
 			a.Quit()
 		},
 	})
-	a.Lifecycle().SetOnStarted(func() {
-		receiveURLs(log, func(id string) {
-			fyne.Do(func() {
-				if id != "" {
-					ui.OpenSession(id)
-				} else {
-					ui.ShowDashboard()
-				}
-			})
-		})
-		ui.Start(ctx, true)
-		if focus != "" {
-			ui.OpenSession(focus)
-		}
-		go func() {
-			takeRequests(os.Stdin, os.Stdout, log, func(r request) bool {
-				took := make(chan bool, 1)
-				fyne.Do(func() {
-					if closing.Load() {
-						took <- false
-						return
-					}
-					showRequest(ui, r)
-					took <- true
-				})
-				return <-took
-			})
-			// The tray quit (or closed the pipe): so does this process.
-			fyne.Do(a.Quit)
-		}()
-	})
+	a.Lifecycle().SetOnStarted(func() { startDashboard(ctx, a, ui, log, focus, &closing) })
 	go func() {
 		<-ctx.Done()
 		fyne.Do(a.Quit)
 	}()
 	a.Run()
 	return 0
+}
+
+// dashboardArgs reads the dashboard's arguments: the session to focus,
+// or "". code is non-zero, the message printed, when an argument is wrong.
+func dashboardArgs(args []string) (focus string, code int) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "--focus" || a == "-focus") && i+1 < len(args):
+			focus = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--focus="):
+			focus = strings.TrimPrefix(a, "--focus=")
+		default:
+			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; usage: buildstation dashboard [--focus SESSION-ID]\n", a)
+			return "", 2
+		}
+	}
+	return focus, 0
+}
+
+// startDashboard runs once Fyne has started: links open windows, the UI
+// connects, the focused session opens, and the tray's requests are shown
+// until the tray closes the pipe, which quits this process. closing is
+// set as the last window closes: a request that arrives then is refused,
+// and the tray starts another process for it.
+func startDashboard(ctx context.Context, a fyne.App, ui *app.UI, log *slog.Logger, focus string, closing *atomic.Bool) {
+	receiveURLs(log, func(id string) {
+		fyne.Do(func() {
+			if id != "" {
+				ui.OpenSession(id)
+			} else {
+				ui.ShowDashboard()
+			}
+		})
+	})
+	ui.Start(ctx, true)
+	if focus != "" {
+		ui.OpenSession(focus)
+	}
+	go func() {
+		takeRequests(os.Stdin, os.Stdout, log, func(r request) bool {
+			took := make(chan bool, 1)
+			fyne.Do(func() {
+				if closing.Load() {
+					took <- false
+					return
+				}
+				showRequest(ui, r)
+				took <- true
+			})
+			return <-took
+		})
+		// The tray quit (or closed the pipe): so does this process.
+		fyne.Do(a.Quit)
+	}()
 }
 
 // takeRequests reads requests from in until it ends, hands each to show,

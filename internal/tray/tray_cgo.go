@@ -43,27 +43,9 @@ func init() { fynelocale.Restore() }
 // `buildstation open [SESSION-ID]`. A tray already running for this home
 // gets the request and this process exits.
 func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int {
-	hidden := verb == "--hidden"
-	var open string
-	usage := "usage: buildstation [--hidden] | buildstation open [SESSION-ID]"
-	for _, a := range args {
-		switch {
-		case a == "--hidden" || a == "-hidden":
-			hidden = true
-		case verb == "open" && open == "" && a != "" && a[0] != '-':
-			open = a
-			if strings.HasPrefix(strings.ToLower(a), service.Scheme+":") { // a toast click or a link
-				id, ok := service.ParseDeepLink(a)
-				if !ok {
-					fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", a)
-					return 2
-				}
-				open = id
-			}
-		default:
-			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; %s\n", a, usage)
-			return 2
-		}
+	hidden, open, code := runArgs(verb, args)
+	if code != 0 {
+		return code
 	}
 	home, err := config.Home(homeFlag)
 	if err != nil {
@@ -81,18 +63,7 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	}
 	srv, err := instance.Listen(home)
 	if errors.Is(err, instance.ErrRunning) {
-		// The other tray may be starting: it listens a moment after it
-		// claims the home.
-		for i := 0; ; i++ {
-			err := instance.Send(home, instance.Request{Open: open})
-			if err == nil {
-				return 0
-			}
-			if i == 20 {
-				return fail(err)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
+		return handOff(home, open)
 	}
 	if err != nil {
 		return fail(err)
@@ -103,6 +74,50 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 		home: home, hidden: hidden && open == "", open: open, srv: srv, log: log,
 		connect: stationConnect(home, log, e),
 	})
+}
+
+// runArgs reads the tray role's arguments: whether to start hidden and
+// the session to open (a link's session ID, or "" for the dashboard).
+// code is non-zero, the message printed, when an argument is wrong.
+func runArgs(verb string, args []string) (hidden bool, open string, code int) {
+	hidden = verb == "--hidden"
+	usage := "usage: buildstation [--hidden] | buildstation open [SESSION-ID]"
+	for _, a := range args {
+		switch {
+		case a == "--hidden" || a == "-hidden":
+			hidden = true
+		case verb == "open" && open == "" && a != "" && a[0] != '-':
+			open = a
+			if strings.HasPrefix(strings.ToLower(a), service.Scheme+":") { // a toast click or a link
+				id, ok := service.ParseDeepLink(a)
+				if !ok {
+					fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", a)
+					return false, "", 2
+				}
+				open = id
+			}
+		default:
+			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; %s\n", a, usage)
+			return false, "", 2
+		}
+	}
+	return hidden, open, 0
+}
+
+// handOff gives the request to the tray that already holds the home. That
+// tray may be starting: it listens a moment after it claims the home, so
+// the request is retried for about five seconds.
+func handOff(home, open string) int {
+	for i := 0; ; i++ {
+		err := instance.Send(home, instance.Request{Open: open})
+		if err == nil {
+			return 0
+		}
+		if i == 20 {
+			return fail(err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 // Demo is `buildstation demo`: a demo station in this process and the
@@ -186,63 +201,14 @@ func serve(ctx context.Context, c trayConfig) int {
 		cancel()
 		t.dash.close()
 	}()
-	connect := c.connect
-	n, err := notify.New(notify.Options{
-		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: c.log,
-		Open: func(id string) { t.show(request{Do: doSession, ID: id}) },
-	})
-	if err != nil {
-		c.log.Warn("notifications are off", "err", err)
-	} else {
-		defer n.Close()
-		t.notifier = n
-		// This tray shows the station's notices: the station then shows
-		// none of its own, so none appears twice.
-		connect = func(ctx context.Context, first bool) (app.Client, error) {
-			cl, err := c.connect(ctx, first)
-			if ac, ok := cl.(*client.Client); ok {
-				ac.ShowsNotices = true
-			}
-			return cl, err
-		}
-	}
+	connect, closeNotices := t.startNotices(self, c.connect)
+	defer closeNotices()
 	t.station = app.NewStation(connect, c.log)
-	started := func() {
-		receiveURLs(c.log, func(id string) {
-			if id != "" {
-				t.show(request{Do: doSession, ID: id})
-			} else {
-				t.show(request{Do: doDashboard})
-			}
-		})
-		go t.station.Run(ctx, app.StationHandlers{Snapshot: t.apply, Notice: t.notice, NoticeOver: t.withdraw})
-		if c.srv != nil {
-			go c.srv.Serve(ctx, func(r instance.Request) {
-				if r.Open != "" {
-					t.show(request{Do: doSession, ID: r.Open})
-				} else {
-					t.show(request{Do: doDashboard})
-				}
-			})
-		}
-		// BUILDSTATION_TRAY_PREVIEW shows the tray's icon and menu in a
-		// window as well: for a desktop with no tray to put the icon in.
-		if os.Getenv("BUILDSTATION_TRAY_PREVIEW") != "" {
-			t.show(request{Do: doPreview})
-		}
-		switch {
-		case c.open != "":
-			t.show(request{Do: doSession, ID: c.open})
-		case !c.hidden || !t.icon:
-			// With no icon the dashboard is the only way in.
-			t.show(request{Do: doDashboard})
-		}
-	}
 	if c.srv != nil {
 		defer c.srv.Close()
 	}
 	if !t.icon {
-		started()
+		t.start(ctx, c)
 		<-ctx.Done()
 		return 0
 	}
@@ -259,9 +225,65 @@ func serve(ctx context.Context, c trayConfig) int {
 			systray.SetTitle("Build Station")
 		}
 		t.draw()
-		started()
+		t.start(ctx, c)
 	}, nil)
 	return 0
+}
+
+// startNotices turns the OS's notifications on, when it has them, and
+// returns the connect the station should use with the function that
+// turns them off. This tray then shows the station's notices: the
+// station shows none of its own, so none appears twice.
+func (t *tray) startNotices(self string, connect app.Connect) (app.Connect, func()) {
+	n, err := notify.New(notify.Options{
+		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: t.log,
+		Open: func(id string) { t.show(request{Do: doSession, ID: id}) },
+	})
+	if err != nil {
+		t.log.Warn("notifications are off", "err", err)
+		return connect, func() {}
+	}
+	t.notifier = n
+	return func(ctx context.Context, first bool) (app.Client, error) {
+		cl, err := connect(ctx, first)
+		if ac, ok := cl.(*client.Client); ok {
+			ac.ShowsNotices = true
+		}
+		return cl, err
+	}, func() { n.Close() }
+}
+
+// start begins the tray's work once it can draw (the icon is ready, or
+// there is none): links and other processes' requests open windows, the
+// station's state flows in, and the first window asked for shows.
+func (t *tray) start(ctx context.Context, c trayConfig) {
+	receiveURLs(c.log, t.showSessionOrDashboard)
+	go t.station.Run(ctx, app.StationHandlers{Snapshot: t.apply, Notice: t.notice, NoticeOver: t.withdraw})
+	if c.srv != nil {
+		go c.srv.Serve(ctx, func(r instance.Request) { t.showSessionOrDashboard(r.Open) })
+	}
+	// BUILDSTATION_TRAY_PREVIEW shows the tray's icon and menu in a
+	// window as well: for a desktop with no tray to put the icon in.
+	if os.Getenv("BUILDSTATION_TRAY_PREVIEW") != "" {
+		t.show(request{Do: doPreview})
+	}
+	switch {
+	case c.open != "":
+		t.show(request{Do: doSession, ID: c.open})
+	case !c.hidden || !t.icon:
+		// With no icon the dashboard is the only way in.
+		t.show(request{Do: doDashboard})
+	}
+}
+
+// showSessionOrDashboard opens session id's window, or the dashboard
+// when id is "" (a link or a request that names no session).
+func (t *tray) showSessionOrDashboard(id string) {
+	if id != "" {
+		t.show(request{Do: doSession, ID: id})
+	} else {
+		t.show(request{Do: doDashboard})
+	}
 }
 
 // show asks the dashboard process to show something, starting it if
