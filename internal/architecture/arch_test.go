@@ -23,7 +23,7 @@ type rule struct {
 var (
 	engine = []string{"supervisor", "supervisor/config", "supervisor/api", "supervisor/outbox"}
 	stores = []string{"supervisor/store", "supervisor/pgstore"}
-	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd"}
+	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd", mod + "internal/tray"}
 )
 
 func paths(ps ...string) []string {
