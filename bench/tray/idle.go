@@ -18,6 +18,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // emptyFyne is the baseline: a Fyne app with no window, doing nothing.
@@ -42,43 +43,11 @@ func benchIdle(trayBin string, dur time.Duration) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	home := filepath.Join(work, "home")
-	project := filepath.Join(work, "project")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return err
-		}
-	}
-	cfg := fmt.Sprintf("max_sessions = 10\n\n[[projects]]\nname = \"idle\"\npath = %q\ncommand = [%q, \"fake-agent\"]\nconcurrency = 10\nidle_window = \"10m\"\nblock_window = \"10m\"\n", project, trayBin)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		return err
-	}
-	cl, stop, err := startStation(trayBin, home)
+	home, stop, err := idleStation(trayBin, work)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	ctx := t0ctx()
-	for i := range 10 {
-		if _, err := cl.AddTask(ctx, supervisor.NewTask{Project: "idle", Title: fmt.Sprintf("idle %d", i), Body: "script: heartbeat 5s forever"}); err != nil {
-			return fmt.Errorf("add an idle task: %w", err)
-		}
-	}
-	if err := testwait.Poll(60*time.Second, "10 live sessions", func() error {
-		ss, _ := cl.Sessions(ctx)
-		live := 0
-		for _, s := range ss {
-			if s.State != supervisor.SessEnded {
-				live++
-			}
-		}
-		if live < 10 {
-			return fmt.Errorf("%d started", live)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
 	env := append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS="+bus)
 	progress("tray idle with 10 live sessions for %s", dur)
 	tray := exec.Command(trayBin, "--home", home, "--hidden")
@@ -104,6 +73,65 @@ func benchIdle(trayBin string, dur time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("empty Fyne app: %w", err)
 	}
+	printIdle(dur, trayCPU, emptyCPU, windows)
+	return nil
+}
+
+// idleStation starts a station in a home under work with 10 live
+// sessions, each printing a line every 5 s (the fake agent's heartbeat)
+// and never idle long enough to be nudged, and returns the home and how
+// to stop the station.
+func idleStation(trayBin, work string) (string, func(), error) {
+	home := filepath.Join(work, "home")
+	project := filepath.Join(work, "project")
+	for _, d := range []string{home, project} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return "", nil, err
+		}
+	}
+	cfg := fmt.Sprintf("max_sessions = 10\n\n[[projects]]\nname = \"idle\"\npath = %q\ncommand = [%q, \"fake-agent\"]\nconcurrency = 10\nidle_window = \"10m\"\nblock_window = \"10m\"\n", project, trayBin)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		return "", nil, err
+	}
+	cl, stop, err := startStation(trayBin, home)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := startIdleSessions(cl); err != nil {
+		stop()
+		return "", nil, err
+	}
+	return home, stop, nil
+}
+
+// startIdleSessions adds the 10 heartbeat tasks and waits until a session
+// runs for each: the tray is measured following a busy station.
+func startIdleSessions(cl *client.Client) error {
+	ctx := t0ctx()
+	for i := range 10 {
+		if _, err := cl.AddTask(ctx, supervisor.NewTask{Project: "idle", Title: fmt.Sprintf("idle %d", i), Body: "script: heartbeat 5s forever"}); err != nil {
+			return fmt.Errorf("add an idle task: %w", err)
+		}
+	}
+	return testwait.Poll(60*time.Second, "10 live sessions", func() error {
+		ss, _ := cl.Sessions(ctx)
+		live := 0
+		for _, s := range ss {
+			if s.State != supervisor.SessEnded {
+				live++
+			}
+		}
+		if live < 10 {
+			return fmt.Errorf("%d started", live)
+		}
+		return nil
+	})
+}
+
+// printIdle prints the idle figures against their targets: the tray's
+// CPU (≤ 0.2% of one core), its ratio to the empty Fyne app, and the
+// window processes it started while hidden (none).
+func printIdle(dur time.Duration, trayCPU, emptyCPU float64, windows int) {
 	met := "NO"
 	if trayCPU <= 0.2 {
 		met = "yes"
@@ -117,7 +145,6 @@ func benchIdle(trayBin string, dur time.Duration) error {
 	}
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "tray ÷ empty Fyne app", ratio, "1", "—", "")
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "window processes while idle", fmt.Sprint(windows), "—", "0", map[bool]string{true: "yes", false: "NO"}[windows == 0])
-	return nil
 }
 
 // idleCPU starts cmd, lets it settle, and returns the share of one core it

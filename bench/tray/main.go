@@ -60,31 +60,11 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
 	flag.Parse()
 	profileTo = *cpuprofile
-	display, stopXvfb, err := startXvfb()
+	stopX, err := startDisplay()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench tray:", err)
 		os.Exit(1)
 	}
-	// A private session bus: without one, D-Bus clients (Fyne's, the
-	// tray's) autolaunch a bus daemon that outlives the bench.
-	bus, stopBus, err := startBus()
-	if err != nil {
-		stopXvfb()
-		fmt.Fprintln(os.Stderr, "bench tray:", err)
-		os.Exit(1)
-	}
-	os.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
-	// stopX ends what the bench started; it also runs on the frozen-UI
-	// path, which leaves by os.Exit without the deferred stops.
-	stopX := func() {
-		for _, f := range atExit {
-			f()
-		}
-		stopBus()
-		stopXvfb()
-	}
-	os.Setenv("DISPLAY", display)
-	os.Unsetenv("WAYLAND_DISPLAY")
 	code := 0
 	if *only == "" || *only == "idle" {
 		if *trayBin == "" {
@@ -104,6 +84,34 @@ func main() {
 	}
 	stopX()
 	os.Exit(code)
+}
+
+// startDisplay starts a virtual X server and a private session bus and
+// points this process (and what it starts) at them. stopX ends what the
+// bench started; it also runs on the frozen-UI path, which leaves by
+// os.Exit without the deferred stops.
+func startDisplay() (stopX func(), err error) {
+	display, stopXvfb, err := startXvfb()
+	if err != nil {
+		return nil, err
+	}
+	// A private session bus: without one, D-Bus clients (Fyne's, the
+	// tray's) autolaunch a bus daemon that outlives the bench.
+	bus, stopBus, err := startBus()
+	if err != nil {
+		stopXvfb()
+		return nil, err
+	}
+	os.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
+	os.Setenv("DISPLAY", display)
+	os.Unsetenv("WAYLAND_DISPLAY")
+	return func() {
+		for _, f := range atExit {
+			f()
+		}
+		stopBus()
+		stopXvfb()
+	}, nil
 }
 
 func progress(format string, args ...any) {
@@ -194,19 +202,7 @@ func run(bin string, dur time.Duration, stopX func()) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	home := filepath.Join(work, "home")
-	project := filepath.Join(work, "project")
-	stopFile := filepath.Join(work, "stop")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return err
-		}
-	}
-	cfg := fmt.Sprintf("[[projects]]\nname = \"flood\"\npath = %q\ncommand = [%q, \"flood\", %q]\nidle_window = \"10m\"\nblock_window = \"10m\"\n", project, self, stopFile)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		return err
-	}
-	cl, stopStation, err := startStation(bin, home)
+	home, stopFile, cl, stopStation, err := floodStation(bin, self, work)
 	if err != nil {
 		return err
 	}
@@ -224,18 +220,7 @@ func run(bin string, dur time.Duration, stopX func()) error {
 	var frames atomic.Int64
 	var endSeen atomic.Int64 // unix nanos of the first frame showing endMark
 	a := fyneapp.NewWithID("dev.buildstation.bench")
-	ui := app.New(app.Options{
-		App: a, // the windows alone: the tray process is measured apart (idle.go)
-		Connect: func(ctx context.Context, first bool) (app.Client, error) {
-			return client.Dial(home)
-		},
-		OnConsoleFrame: func(id string, rows []widget.TextGridRow) {
-			frames.Add(1)
-			if endSeen.Load() == 0 && rowsContain(rows, endMark) {
-				endSeen.Store(time.Now().UnixNano())
-			}
-		},
-	})
+	ui := benchUI(a, home, &frames, &endSeen)
 	var result []phase
 	var runErr error
 	var once sync.Once
@@ -247,18 +232,64 @@ func run(bin string, dur time.Duration, stopX func()) error {
 				if runErr == nil {
 					print(result, dur)
 				}
-				// A frozen UI thread never runs the quit: give it a while,
-				// then leave without it.
-				go fyne.Do(a.Quit)
-				time.Sleep(10 * time.Second)
-				fmt.Fprintln(os.Stderr, "bench tray: the UI did not quit within 10s of the end (frozen)")
-				stopX()
-				os.Exit(1)
+				quitOrExit(a, stopX)
 			}()
 		})
 	})
 	a.Run()
 	return runErr
+}
+
+// benchUI is the app's windows alone (the tray process is measured apart,
+// idle.go) on the station at home. It counts the console's frames and
+// notes, in unix nanos, the first frame that shows endMark.
+func benchUI(a fyne.App, home string, frames, endSeen *atomic.Int64) *app.UI {
+	return app.New(app.Options{
+		App: a,
+		Connect: func(ctx context.Context, first bool) (app.Client, error) {
+			return client.Dial(home)
+		},
+		OnConsoleFrame: func(id string, rows []widget.TextGridRow) {
+			frames.Add(1)
+			if endSeen.Load() == 0 && rowsContain(rows, endMark) {
+				endSeen.Store(time.Now().UnixNano())
+			}
+		},
+	})
+}
+
+// floodStation starts a station in a home under work whose one project's
+// agent is this program's flood, and returns the home, the file that
+// stops the flood, a client, and how to stop the station.
+func floodStation(bin, self, work string) (home, stopFile string, cl *client.Client, stop func(), err error) {
+	home = filepath.Join(work, "home")
+	project := filepath.Join(work, "project")
+	stopFile = filepath.Join(work, "stop")
+	for _, d := range []string{home, project} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return "", "", nil, nil, err
+		}
+	}
+	cfg := fmt.Sprintf("[[projects]]\nname = \"flood\"\npath = %q\ncommand = [%q, \"flood\", %q]\nidle_window = \"10m\"\nblock_window = \"10m\"\n", project, self, stopFile)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		return "", "", nil, nil, err
+	}
+	cl, stop, err = startStation(bin, home)
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	return home, stopFile, cl, stop, nil
+}
+
+// quitOrExit quits the Fyne app once the figures are out. A frozen UI
+// thread never runs the quit: it gets a while, then the bench stops what
+// it started and leaves without it.
+func quitOrExit(a fyne.App, stopX func()) {
+	go fyne.Do(a.Quit)
+	time.Sleep(10 * time.Second)
+	fmt.Fprintln(os.Stderr, "bench tray: the UI did not quit within 10s of the end (frozen)")
+	stopX()
+	os.Exit(1)
 }
 
 // startStation runs `bin daemon` on home (the e2e suites' harness) until
