@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
@@ -22,7 +23,17 @@ type Terminal struct {
 	mu         sync.Mutex
 	emu        *vt.Emulator
 	scrollback int
-	styles     map[styleKey]*widget.CustomTextGridStyle
+	// history is the scrollback, kept here rather than in the emulator:
+	// the emulator keeps a line as uv.Cells of 112 bytes each and shifts
+	// its whole slice for every line it pushes, so 2,000 lines of an
+	// agent's output held 14 MB and a session printing 1 MB/s kept the
+	// GC's goal (and the process's RSS) 100 MB above the idle dashboard's.
+	// Here a line is the rendered row (24 bytes a cell, trailing blanks
+	// trimmed) in a ring: the emulator's scrollback is moved here and
+	// emptied after each Write, so it never holds more than one Write's
+	// lines.
+	history ring
+	styles  map[styleKey]*widget.CustomTextGridStyle
 	// reply gets what the emulator answers to the program's queries
 	// (cursor position, device attributes): bytes for the session's input.
 	reply func([]byte)
@@ -73,12 +84,80 @@ func (t *Terminal) Close() {
 	t.mu.Unlock()
 }
 
-// Write feeds the session's output to the emulator.
+// ed3 is "erase the scrollback" (xterm's ESC [ 3 J).
+var ed3 = []byte("\x1b[3J")
+
+// Write feeds the session's output to the emulator and moves the lines it
+// scrolled off into the history.
 func (t *Terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.emu.Write(p)
+	n := 0
+	for len(p) > 0 {
+		// The emulator empties its own scrollback on ESC [ 3 J; the
+		// history must be emptied at that point of the output too, so
+		// the output is fed up to each one in turn. (One split across
+		// two Writes goes unseen: the history keeps its lines.)
+		chunk, clearAfter := p, false
+		if i := bytes.Index(p, ed3); i >= 0 {
+			chunk, clearAfter = p[:i+len(ed3)], true
+		}
+		m, err := t.emu.Write(chunk)
+		n += m
+		t.drainScrollback()
+		if clearAfter {
+			t.history.reset()
+		}
+		if err != nil {
+			return n, err
+		}
+		p = p[len(chunk):]
+	}
+	return n, nil
 }
+
+// drainScrollback moves the emulator's scrollback into the history.
+func (t *Terminal) drainScrollback() {
+	sb := t.emu.Scrollback()
+	if sb == nil || sb.Len() == 0 {
+		return
+	}
+	lines := sb.Lines()
+	for _, l := range lines {
+		row := widget.TextGridRow{Cells: make([]widget.TextGridCell, 0, len(l))}
+		for x := range l {
+			row.Cells = append(row.Cells, t.cell(&l[x], false))
+		}
+		t.history.push(trimRow(row), t.scrollback)
+	}
+	clear(lines) // Clear keeps the backing array: let the cells go
+	sb.Clear()
+}
+
+// ring is the last lines of a terminal's scrollback, oldest first,
+// without shifting them all for each line that comes in.
+type ring struct {
+	rows  []widget.TextGridRow
+	start int // the oldest line, once the ring is full
+}
+
+func (r *ring) len() int { return len(r.rows) }
+
+func (r *ring) at(i int) widget.TextGridRow { return r.rows[(r.start+i)%len(r.rows)] }
+
+func (r *ring) push(row widget.TextGridRow, limit int) {
+	if limit <= 0 {
+		return
+	}
+	if len(r.rows) < limit {
+		r.rows = append(r.rows, row)
+		return
+	}
+	r.rows[r.start] = row
+	r.start = (r.start + 1) % len(r.rows)
+}
+
+func (r *ring) reset() { r.rows, r.start = nil, 0 }
 
 // Resize changes the screen size; the scrollback keeps its lines.
 func (t *Terminal) Resize(cols, rows int) {
@@ -88,6 +167,7 @@ func (t *Terminal) Resize(cols, rows int) {
 		return
 	}
 	t.emu.Resize(cols, rows)
+	t.drainScrollback() // a shorter screen may push lines off its top
 }
 
 // Size is the screen's size in cells.
@@ -116,16 +196,8 @@ func (t *Terminal) Rows() []widget.TextGridRow {
 	defer t.mu.Unlock()
 	var out []widget.TextGridRow
 	if !t.emu.IsAltScreen() {
-		for y := 0; y < t.emu.ScrollbackLen(); y++ {
-			var row widget.TextGridRow
-			for x := 0; ; x++ {
-				c := t.emu.ScrollbackCellAt(x, y)
-				if c == nil {
-					break
-				}
-				row.Cells = append(row.Cells, t.cell(c, false))
-			}
-			out = append(out, trimRow(row))
+		for y := 0; y < t.history.len(); y++ {
+			out = append(out, t.history.at(y))
 		}
 	}
 	cur := t.emu.CursorPosition()
@@ -158,7 +230,7 @@ func (t *Terminal) Window(offset, height int) (rows []widget.TextGridRow, total 
 	defer t.mu.Unlock()
 	sb := 0
 	if !t.emu.IsAltScreen() {
-		sb = t.emu.ScrollbackLen()
+		sb = t.history.len()
 	}
 	w, h := t.emu.Width(), t.emu.Height()
 	cur := t.emu.CursorPosition()
@@ -183,21 +255,14 @@ func (t *Terminal) Window(offset, height int) (rows []widget.TextGridRow, total 
 	showCursor := !t.emu.CursorHidden() && offset == 0
 	rows = make([]widget.TextGridRow, 0, height)
 	for y := start; y < end; y++ {
-		var row widget.TextGridRow
 		if y < sb {
-			for x := 0; ; x++ {
-				c := t.emu.ScrollbackCellAt(x, y)
-				if c == nil {
-					break
-				}
-				row.Cells = append(row.Cells, t.cell(c, false))
-			}
-		} else {
-			sy := y - sb
-			row.Cells = make([]widget.TextGridCell, 0, w)
-			for x := 0; x < w; x++ {
-				row.Cells = append(row.Cells, t.cell(t.emu.CellAt(x, sy), showCursor && x == cur.X && sy == cur.Y))
-			}
+			rows = append(rows, t.history.at(y))
+			continue
+		}
+		sy := y - sb
+		row := widget.TextGridRow{Cells: make([]widget.TextGridCell, 0, w)}
+		for x := 0; x < w; x++ {
+			row.Cells = append(row.Cells, t.cell(t.emu.CellAt(x, sy), showCursor && x == cur.X && sy == cur.Y))
 		}
 		rows = append(rows, trimRow(row))
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2/widget"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -99,6 +101,48 @@ func TestTerminalWindow(t *testing.T) {
 	// An offset past the oldest line stops there.
 	if rows, _ := term.Window(500, 3); strings.Split(RowsText(rows), "\n")[0] != "line 948" {
 		t.Fatal("an offset past the scrollback did not stop at its oldest line")
+	}
+}
+
+// TestTerminalHistory: the scrollback lives in the terminal's own ring of
+// rendered rows, not in the emulator (which keeps 112 bytes a cell and
+// held 14 MB for a console's 2,000 lines), whatever the Writes' sizes;
+// the lines come out in order, styles kept, and ESC [ 3 J empties them.
+func TestTerminalHistory(t *testing.T) {
+	term := NewTerminal(20, 3, 50, nil)
+	defer term.Close()
+	var all strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&all, "\x1b[31mred\x1b[0m %d\r\n", i)
+	}
+	b := []byte(all.String())
+	for len(b) > 0 { // Writes of odd sizes, escapes split across them
+		n := min(len(b), 37)
+		term.Write(b[:n])
+		b = b[n:]
+	}
+	term.mu.Lock()
+	held := term.emu.ScrollbackLen()
+	term.mu.Unlock()
+	if held != 0 {
+		t.Errorf("the emulator holds %d scrollback lines; they belong in the terminal's history", held)
+	}
+	rows, total := term.Window(52, 50)
+	if total != 53 {
+		t.Fatalf("%d lines in all, want 53 (50 scrollback + 3 screen)", total)
+	}
+	for i, r := range rows {
+		want := fmt.Sprintf("red %d", 248+i)
+		if got := strings.Split(RowsText([]widget.TextGridRow{r}), "\n")[0]; got != want {
+			t.Fatalf("scrollback line %d is %q, want %q", i, got, want)
+		}
+		if c := r.Cells[0].Style; c == nil || hex(c.TextColor()) != hex(palette[1]) {
+			t.Fatalf("scrollback line %d lost its red", i)
+		}
+	}
+	term.Write([]byte("more\r\n\x1b[3J"))
+	if _, total := term.Window(0, 3); total > 3 {
+		t.Fatalf("%d lines after ESC [ 3 J, want the screen's 3 at most", total)
 	}
 }
 
