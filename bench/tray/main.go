@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -38,7 +40,7 @@ import (
 
 const endMark = "FLOOD-STOPPED"
 
-var profileTo string
+var profileTo, memProfileTo string
 
 // atExit are stops to run however the bench leaves (the station).
 var atExit []func()
@@ -58,8 +60,9 @@ func main() {
 	idleFor := flag.Duration("idle", 30*time.Second, "how long each idle measurement lasts")
 	only := flag.String("only", "", "console or idle; default both")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
+	memprofile := flag.String("memprofile", "", "write heap profiles here at the console-closed phase's start (suffix .start) and the console-open phase's end")
 	flag.Parse()
-	profileTo = *cpuprofile
+	profileTo, memProfileTo = *cpuprofile, *memprofile
 	stopX, err := startDisplay()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench tray:", err)
@@ -185,6 +188,8 @@ type phase struct {
 	clicks     []time.Duration
 	rssStart   int64
 	rssPeak    int64
+	goStart    int64 // the Go runtime's memory (heap headroom included) at the start
+	goPeak     int64
 	lastScreen time.Duration // console open: output stop to the last screen shown
 }
 
@@ -341,6 +346,7 @@ func measure(ctx context.Context, cl *client.Client, ui *app.UI, taskID string, 
 	}
 	time.Sleep(2 * time.Second) // let the dashboard settle
 	progress("console closed for %s (baseline)", dur)
+	writeHeap(".start")
 	closed := sample("console closed", ui, dur, frames)
 	progress("console open for %s", dur)
 	fyne.DoAndWait(func() { ui.OpenConsole(sessionID) })
@@ -351,6 +357,7 @@ func measure(ctx context.Context, cl *client.Client, ui *app.UI, taskID string, 
 	}
 	open := sample("console open", ui, dur, frames)
 	pprof.StopCPUProfile()
+	writeHeap("")
 	// Output stops: how long until the console shows the last of it.
 	stopAt := time.Now()
 	if err := os.WriteFile(stopFile, nil, 0o600); err != nil {
@@ -371,8 +378,8 @@ func measure(ctx context.Context, cl *client.Client, ui *app.UI, taskID string, 
 // the same function on Fyne's goroutine) and times each from the click to
 // its effect done; RSS is read every 250 ms.
 func sample(name string, ui *app.UI, dur time.Duration, frames *atomic.Int64) phase {
-	p := phase{name: name, rssStart: rss()}
-	p.rssPeak = p.rssStart
+	p := phase{name: name, rssStart: rss(), goStart: goMem()}
+	p.rssPeak, p.goPeak = p.rssStart, p.goStart
 	f0 := frames.Load()
 	start := time.Now()
 	lastRSS := start
@@ -388,13 +395,13 @@ func sample(name string, ui *app.UI, dur time.Duration, frames *atomic.Int64) ph
 		}
 		if time.Since(lastRSS) >= 250*time.Millisecond {
 			lastRSS = time.Now()
-			p.rssPeak = max(p.rssPeak, rss())
+			p.rssPeak, p.goPeak = max(p.rssPeak, rss()), max(p.goPeak, goMem())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	p.elapsed = time.Since(start)
 	p.frames = frames.Load() - f0
-	p.rssPeak = max(p.rssPeak, rss())
+	p.rssPeak, p.goPeak = max(p.rssPeak, rss()), max(p.goPeak, goMem())
 	return p
 }
 
@@ -411,6 +418,27 @@ func rss() int64 {
 		}
 	}
 	return 0
+}
+
+// writeHeap writes a heap profile to -memprofile's path with suffix.
+func writeHeap(suffix string) {
+	if memProfileTo == "" {
+		return
+	}
+	if f, err := os.Create(memProfileTo + suffix); err == nil {
+		runtime.GC() // the live heap, as of the last collection
+		pprof.WriteHeapProfile(f)
+		f.Close()
+	}
+}
+
+// goMem is the memory the Go runtime holds from the OS (heap, its
+// headroom up to the GC's goal, stacks, metadata), not counting what it
+// has returned: RSS beyond it is native (GL, X, fonts in C).
+func goMem() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
 }
 
 func p99(d []time.Duration) time.Duration {
@@ -440,6 +468,7 @@ func print(ps []phase, dur time.Duration) {
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "clicks answered", strconv.Itoa(len(open.clicks)), strconv.Itoa(len(closed.clicks)), "—", "")
 	growth := open.rssPeak - closed.rssStart
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS growth (peak − start)", mb(growth), mb(closed.rssPeak-closed.rssStart), "< 50 MB", met(growth < 50<<20))
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "  of which Go runtime (heap+GC room)", mb(open.goPeak-closed.goStart), mb(closed.goPeak-closed.goStart), "—", "")
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS peak", mb(open.rssPeak), mb(closed.rssPeak), "—", "")
 	ls := "never"
 	if open.lastScreen >= 0 {
