@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"reflect"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -38,6 +39,15 @@ type dashboard struct {
 	pane    *cardPanel
 	focused string
 	shown   bool // the window shows (closing it hides it)
+	// shownKey is what the columns were drawn from (columnsKey), and
+	// projectsShown what the projects were.
+	shownKey      any
+	projectsShown projectsKey
+}
+
+type projectsKey struct {
+	connected bool
+	projects  []supervisor.ProjectInfo
 }
 
 type timing struct {
@@ -175,8 +185,12 @@ func (d *dashboard) update() {
 	d.updateFigures(s)
 	d.updateConn(s)
 	d.updateColumns(s)
-	d.updatePaused()
-	d.updateProjects()
+	// The projects change with the settings, not with each event.
+	if key := (projectsKey{s.Connected, s.Projects}); !reflect.DeepEqual(key, d.projectsShown) {
+		d.projectsShown = key
+		d.updatePaused()
+		d.updateProjects()
+	}
 	d.pane.refresh()
 }
 
@@ -227,6 +241,23 @@ func (d *dashboard) updateConn(s Snapshot) {
 // the ticker.
 func (d *dashboard) updateColumns(s Snapshot) {
 	now := d.u.o.Now()
+	key := d.columnsKey(s, now)
+	if reflect.DeepEqual(key, d.shownKey) {
+		// The cards would come out the same: a session that prints
+		// sends a snapshot every 150 ms, only its clock has moved, and
+		// rebuilding every card each time made widgets faster than
+		// Fyne's renderer cache lets them go (a minute), 25 MB of heap
+		// a minute and the GC's room on top. The countdowns take the
+		// new sessions instead.
+		for i, t := range d.timings {
+			if si, ok := SessionFor(s, t.si.TaskID); ok {
+				d.timings[i].si = si.Projected()
+			}
+		}
+		d.tick()
+		return
+	}
+	d.shownKey = key
 	d.timings = d.timings[:0]
 	byCol := map[supervisor.TaskState][]supervisor.Task{}
 	for _, t := range s.Tasks {
@@ -257,6 +288,32 @@ func (d *dashboard) updateColumns(s Snapshot) {
 		d.columns[st].Objects = objs
 		d.columns[st].Refresh()
 	}
+}
+
+// columnsKey is all the cards show but their countdowns: equal keys draw
+// equal columns.
+func (d *dashboard) columnsKey(s Snapshot, now time.Time) any {
+	type cardKey struct {
+		t supervisor.Task
+		c Card
+	}
+	var cards []cardKey
+	for _, t := range s.Tasks {
+		var si *supervisor.SessionInfo
+		if ss, ok := SessionFor(s, t.ID); ok {
+			ss = ss.Projected()
+			si = &ss
+		}
+		c := CardFor(t, si, now)
+		c.Timing = ""
+		cards = append(cards, cardKey{t, c})
+	}
+	return struct {
+		connected bool
+		focused   string
+		bg        color.Color
+		cards     []cardKey
+	}{s.Connected, d.focused, theme.Color(theme.ColorNameInputBackground), cards}
 }
 
 // emptyColumn is what an empty column says.

@@ -536,3 +536,38 @@ func TestWorkingColumnHeaderAgreesWithTheCounts(t *testing.T) {
 		t.Errorf("the column header says %q, want In progress (2)", head)
 	}
 }
+
+// TestOutputDoesNotRebuildTheBoard: a session that prints sends a snapshot
+// every 150 ms in which only its clock moved; the cards stay the same
+// widgets (rebuilding them each time piled up widgets in Fyne's renderer
+// cache, 25 MB of heap a minute) and the countdown takes the new output
+// time. A change the cards show still redraws them.
+func TestOutputDoesNotRebuildTheBoard(t *testing.T) {
+	now := t0
+	u := newTestUI(t, newFake(), now)
+	s := boardSnapshot(now)
+	u.apply(s)
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	working := d.columns[supervisor.TaskWorking]
+	card := working.Objects[0]
+	projects := d.projects.Objects[0]
+
+	s2 := boardSnapshot(now)
+	s2.Sessions[0].LastOutputAt = now.Add(-7 * time.Second)
+	u.apply(s2)
+	if working.Objects[0] != card || d.projects.Objects[0] != projects {
+		t.Error("a snapshot in which only a session's output time moved rebuilt the board")
+	}
+	if all := texts(d.win.Content()); !contains(all, "silent 7s · nudge in 1m48s") {
+		t.Errorf("the countdown did not take the new output time: %q", all)
+	}
+
+	s3 := boardSnapshot(now)
+	s3.Tasks[1].Title = "Renamed"
+	u.apply(s3)
+	if working.Objects[0] == card || !contains(texts(d.win.Content()), "Renamed") {
+		t.Error("a new title did not redraw the card")
+	}
+}
