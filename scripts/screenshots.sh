@@ -5,7 +5,8 @@
 # $1): the tray icon as it changes, its open menu, the dashboard, a
 # console of a session printing continuously, and a blocked card with the
 # agent's last screen beside its reason, reached by clicking the real Blocked
-# notification dunst shows. Needs what .ci/deps installs:
+# notification dunst shows, and requeued from there through its dialog.
+# Needs what .ci/deps installs:
 # xvfb, imagemagick (import, convert), x11-utils, dbus-x11, xfce4-panel,
 # xfconf, xdotool, dunst, and cgo with the Fyne build libraries.
 set -euo pipefail
@@ -149,4 +150,22 @@ grep -q "do=session id=$stuck.1" "$home/logs/tray.log" ||
 sleep 3
 dash=$(wait_window "Build Station" window)
 shoot "$dash" "$out/blocked-card.png"
+
+# Requeue from the card, as a person would: the button beside the reason
+# opens the dialog (title and reason shown, a note field focused), and its
+# Requeue button sends the task back to the queue. The dashboard window's
+# size is the app's own, so the buttons sit at fixed places in it.
+xdotool mousemove --window "$dash" 812 237 click 1
+sleep 1.5
+shoot "$dash" "$out/requeue-dialog.png"
+xdotool type --window "$dash" "the lock holder was restarted"
+xdotool mousemove --window "$dash" 692 513 click 1
+for _ in $(seq 50); do
+	[ "$(task_state "$stuck")" != blocked ] && break
+	sleep 0.2
+done
+[ "$(task_state "$stuck")" != blocked ] ||
+	{ echo "screenshots: the dialog's Requeue did not requeue $stuck" >&2; shoot "$dash" "$out/requeue-failed.png"; exit 1; }
+sleep 2
+shoot "$dash" "$out/requeued.png"
 kill "$demo"; wait "$demo" 2>/dev/null || true
