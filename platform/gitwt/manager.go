@@ -286,19 +286,5 @@ func saveDirty(ctx context.Context, dir, branch string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := branch + "-unsaved"
-	for n := 1; ; n++ {
-		try := name
-		if n > 1 {
-			try = fmt.Sprintf("%s-%d", name, n)
-		}
-		taken, err := gitCheck(ctx, dir, "rev-parse", "--verify", "--quiet", "refs/heads/"+try)
-		if err != nil {
-			return "", err
-		}
-		if !taken {
-			_, err := git(ctx, dir, "branch", "--no-track", try, sha)
-			return try, err
-		}
-	}
+	return freeBranch(ctx, dir, branch+"-unsaved", sha)
 }
