@@ -10,16 +10,7 @@ import (
 	"github.com/buildstation/buildstation/platform/treekill"
 )
 
-// Ident identifies process pid beyond its number: its start time where the
-// OS gives it (Linux), else its parent and name. "" when it is gone.
-func Ident(pid int) string {
-	all, err := proctree.Current()
-	if err != nil {
-		return ""
-	}
-	return ident(all, pid)
-}
-
+// ident is its start time where Linux gives it, else its parent and name.
 func ident(all map[int]proctree.Proc, pid int) string {
 	p, ok := all[pid]
 	if !ok || p.Zombie() {

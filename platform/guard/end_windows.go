@@ -9,16 +9,8 @@ import (
 	"github.com/buildstation/buildstation/platform/proctree"
 )
 
-// Ident identifies process pid beyond its number: its parent and name
-// (Windows' process table gives no start time). "" when it is gone.
-func Ident(pid int) string {
-	all, err := proctree.Current()
-	if err != nil {
-		return ""
-	}
-	return ident(all, pid)
-}
-
+// ident is its parent and name: Windows' process table gives no start
+// time.
 func ident(all map[int]proctree.Proc, pid int) string {
 	p, ok := all[pid]
 	if !ok {
