@@ -16,6 +16,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 	"github.com/godbus/dbus/v5"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
@@ -55,7 +56,7 @@ func benchIdle(trayBin string, dur time.Duration) error {
 	var windows int // dashboard processes the hidden tray started: none is wanted
 	var shown string
 	trayCPU, err := idleCPU(tray, dur, func(pid int) {
-		windows = len(childrenNamed(pid, "dashboard"))
+		windows = len(rig.ChildrenNamed(pid, "dashboard"))
 		shown = tooltip(bus, pid)
 	})
 	if err != nil {
@@ -236,32 +237,6 @@ func cpuTicks(pid int) (int64, error) {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	k, _ := strconv.ParseInt(f[12], 10, 64)
 	return u + k, nil
-}
-
-// childrenNamed are the pids of parent's children whose command line has
-// word in it.
-func childrenNamed(parent int, word string) []int {
-	var out []int
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		if cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); strings.Contains(string(cmdline), word) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 func stopGroup(cmd *exec.Cmd) {

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -336,33 +334,6 @@ func (w *watcher) click(t *testing.T, it item, label string) {
 		return
 	}
 	t.Fatalf("the menu has no %q line: %q", label, labels)
-}
-
-// children are the pids of parent's child processes whose command line
-// has word in it.
-func children(parent int, word string) []int {
-	var out []int
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if strings.Contains(string(cmdline), word) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 // windowTitled says whether the display has a window titled title

@@ -77,7 +77,7 @@ func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
 	out, tray := startTrayCmd(t, home, display, bus, "--hidden")
 	it := w.waitItem(t, 60*time.Second, out)
 	w.waitView(t, it, 60*time.Second, "a connected station", func(v view) bool { return strings.Contains(v.Tooltip, "Working 0") })
-	if kids := children(tray.Process.Pid, "dashboard"); len(kids) != 0 || windowTitled(t, display, "Build Station") {
+	if kids := rig.ChildrenNamed(tray.Process.Pid, "dashboard"); len(kids) != 0 || windowTitled(t, display, "Build Station") {
 		t.Fatalf("the hidden tray started a dashboard before any click (processes %v)", kids)
 	}
 
@@ -85,7 +85,7 @@ func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
 	var kid int
 	deadline := time.Now().Add(60 * time.Second)
 	for kid == 0 || !windowTitled(t, display, "Build Station") {
-		if kids := children(tray.Process.Pid, "dashboard"); len(kids) > 0 {
+		if kids := rig.ChildrenNamed(tray.Process.Pid, "dashboard"); len(kids) > 0 {
 			kid = kids[0]
 		}
 		if time.Now().After(deadline) {
@@ -101,7 +101,7 @@ func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
 		t.Fatalf("buildstation open: %v\n%s", err, b)
 	}
 	time.Sleep(2 * time.Second) // a second process, were one started, would be up by now
-	if kids := children(tray.Process.Pid, "dashboard"); len(kids) != 1 || kids[0] != kid {
+	if kids := rig.ChildrenNamed(tray.Process.Pid, "dashboard"); len(kids) != 1 || kids[0] != kid {
 		t.Fatalf("dashboard processes %v after a second click and an open, want the first one (%d) alone", kids, kid)
 	}
 
