@@ -4,7 +4,6 @@ package pty
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -31,14 +29,7 @@ func TestOutputThenEOF(t *testing.T) {
 	}
 }
 
-func TestWaitExitCode(t *testing.T) {
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
-	for range 3 { // cached: every caller gets the same answer
-		if code, err := proctest.WaitCode(t, p); code != 3 || err != nil {
-			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
-		}
-	}
-}
+func TestWaitExitCode(t *testing.T) { proctest.ExitCodeCached(t, New()) }
 
 func TestWriteEchoes(t *testing.T) {
 	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"cat"}})
@@ -50,41 +41,9 @@ func TestWriteEchoes(t *testing.T) {
 	out.WaitFor(t, "ping-42\r\nping-42\r\n")
 }
 
-func TestResize(t *testing.T) {
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
-		Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"},
-	})
-	out := proctest.Collect(p)
-	out.WaitFor(t, "40 120") // the default size
-	if err := p.Resize(100, 30); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Write([]byte("\n")); err != nil {
-		t.Fatal(err)
-	}
-	out.WaitFor(t, "30 100")
-}
+func TestResize(t *testing.T) { proctest.Resize(t, New(), "\n") }
 
-func TestEnvAndDir(t *testing.T) {
-	dir := t.TempDir()
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{
-		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; pwd -P`},
-		Dir:  dir,
-		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz"},
-		Cols: 500, // keep a long temp path on one line
-	})
-	out := proctest.Collect(p)
-	_ = out.End(t)
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"foo=bar baz", real} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output %q lacks %q", out.String(), want)
-		}
-	}
-}
+func TestEnvAndDir(t *testing.T) { proctest.EnvAndDir(t, New()) }
 
 func TestPathFromSpecEnv(t *testing.T) {
 	// An agent found only on the session's PATH, not the station's.
@@ -134,16 +93,4 @@ func TestSpawnErrors(t *testing.T) {
 	}
 }
 
-// TestWriteEveryCharacter types every printable ASCII character and some
-// UTF-8 and checks the agent read exactly those bytes (the tmux backend has
-// the same test: both must type text alike).
-func TestWriteEveryCharacter(t *testing.T) {
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
-	out := proctest.Collect(p)
-	for _, in := range typetest.Lines() {
-		if _, err := p.Write([]byte(in + "\r")); err != nil {
-			t.Fatal(err)
-		}
-		out.WaitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
-	}
-}
+func TestWriteEveryCharacter(t *testing.T) { proctest.TypesEveryCharacter(t, New()) }

@@ -19,15 +19,7 @@ import (
 )
 
 func TestStopKillsGrandchildren(t *testing.T) {
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
-	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return proctest.CountComm(procs, kids, "sleep") == 2
-	})
-	if err := p.Stop(5 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	proctest.AssertAllDead(t, append(kids, p.Pid())...)
-	if code, err := proctest.WaitCode(t, p); code != -1 || !isSignal(err, syscall.SIGTERM) {
+	if _, code, err := proctest.StopKillsGrandchildren(t, New()); code != -1 || !isSignal(err, syscall.SIGTERM) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
 	}
 }
@@ -56,22 +48,7 @@ func TestStopKillsSetsidGrandchild(t *testing.T) {
 }
 
 func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
-	p := proctest.Spawn(t, New(), supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
-	out := proctest.Collect(p)
-	out.WaitFor(t, "armed")
-	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return proctest.CountComm(procs, kids, "sleep") == 1
-	})
-	const grace = 300 * time.Millisecond
-	start := time.Now()
-	if err := p.Stop(grace); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took < grace {
-		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
-	}
-	proctest.AssertAllDead(t, append(kids, p.Pid())...)
-	if code, err := proctest.WaitCode(t, p); code != -1 || !isSignal(err, syscall.SIGKILL) {
+	if code, err := proctest.StopKillsAfterGrace(t, New()); code != -1 || !isSignal(err, syscall.SIGKILL) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
 	}
 }

@@ -12,11 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/buildstation/buildstation/internal/typetest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
-	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -39,12 +36,7 @@ func TestOutputThenEOF(t *testing.T) {
 func TestWaitExitCode(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "exit 3"}})
-	for range 3 { // cached: every caller gets the same answer
-		if code, err := proctest.WaitCode(t, p); code != 3 || err != nil {
-			t.Errorf("Wait = %d, %v; want 3, nil", code, err)
-		}
-	}
+	p := proctest.ExitCodeCached(t, s)
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -72,29 +64,8 @@ func TestNoOutputLost(t *testing.T) {
 	}
 }
 
-func TestEnvAndDir(t *testing.T) {
-	// Not parallel: it sets the environment the tmux server starts with.
-	t.Setenv("BS_SERVER_ONLY", "leak")
-	s := newSpawner(t)
-	dir := t.TempDir()
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{
-		Argv: []string{"sh", "-c", `echo "foo=$BS_FOO"; echo "quote=$BS_Q"; echo "server=${BS_SERVER_ONLY-unset}"; pwd -P`},
-		Dir:  dir,
-		Env:  []string{"PATH=" + os.Getenv("PATH"), "BS_FOO=bar baz", `BS_Q=it's "$HOME" #{pane_id}`},
-		Cols: 500, // keep a long temp path on one line
-	})
-	out := proctest.Collect(p)
-	_ = out.End(t)
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"foo=bar baz", `quote=it's "$HOME" #{pane_id}`, "server=unset", real} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output %q lacks %q", out.String(), want)
-		}
-	}
-}
+// Not parallel: it sets the environment the tmux server starts with.
+func TestEnvAndDir(t *testing.T) { proctest.EnvAndDir(t, newSpawner(t)) }
 
 // TestExactEnv: the agent's environment is the spec's, all of it and
 // nothing else, names sh cannot hold included.
@@ -152,31 +123,13 @@ func TestWriteTyped(t *testing.T) {
 
 func TestResize(t *testing.T) {
 	t.Parallel()
-	s := newSpawner(t)
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "stty size; read go; stty size; read go"}})
-	out := proctest.Collect(p)
-	out.WaitFor(t, "40 120") // the default size
-	if err := p.Resize(100, 30); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Write([]byte("\r")); err != nil {
-		t.Fatal(err)
-	}
-	out.WaitFor(t, "30 100")
+	proctest.Resize(t, newSpawner(t), "\r")
 }
 
 func TestStopKillsGrandchildren(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "sleep 300 & sleep 300 & wait"}})
-	kids := proctest.WaitTree(t, p.Pid(), func(procs map[int]proctree.Proc, kids []int) bool {
-		return proctest.CountComm(procs, kids, "sleep") == 2
-	})
-	if err := p.Stop(5 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	proctest.AssertAllDead(t, append(kids, p.Pid())...)
-	code, err := proctest.WaitCode(t, p)
+	p, code, err := proctest.StopKillsGrandchildren(t, s)
 	var se *SignalError
 	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGTERM) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGTERM", code, err)
@@ -188,20 +141,7 @@ func TestStopKillsGrandchildren(t *testing.T) {
 
 func TestStopKillsAfterGraceWhenTermIgnored(t *testing.T) {
 	t.Parallel()
-	s := newSpawner(t)
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo armed; sleep 300; echo after`}})
-	out := proctest.Collect(p)
-	out.WaitFor(t, "armed")
-	const grace = 300 * time.Millisecond
-	start := time.Now()
-	if err := p.Stop(grace); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took < grace {
-		t.Errorf("Stop returned after %v, before the %v grace", took, grace)
-	}
-	proctest.AssertAllDead(t, p.Pid())
-	code, err := proctest.WaitCode(t, p)
+	code, err := proctest.StopKillsAfterGrace(t, newSpawner(t))
 	var se *SignalError
 	if code != -1 || !errors.As(err, &se) || se.Signal != int(syscall.SIGKILL) {
 		t.Errorf("Wait = %d, %v; want -1 and SIGKILL", code, err)
@@ -324,18 +264,9 @@ func TestSpawnErrors(t *testing.T) {
 	}
 }
 
-// TestWriteEveryCharacter types every printable ASCII character and some
-// UTF-8 (the trailing ";" included: tmux once read it as a command
-// separator and dropped it) and checks the agent read exactly those bytes.
+// TestWriteEveryCharacter: typetest's lines end in ";", which tmux once
+// read as a command separator and dropped.
 func TestWriteEveryCharacter(t *testing.T) {
 	t.Parallel()
-	s := newSpawner(t)
-	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", typetest.Program}})
-	out := proctest.Collect(p)
-	for _, in := range typetest.Lines() {
-		if _, err := p.Write([]byte(in + "\r")); err != nil {
-			t.Fatal(err)
-		}
-		out.WaitFor(t, "hex:"+fmt.Sprintf("%x", in)+":end")
-	}
+	proctest.TypesEveryCharacter(t, newSpawner(t))
 }
