@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"context"
 	"io"
 )
 
@@ -17,16 +16,4 @@ type Attachment struct {
 	Close  func()
 	// Dropped reports how many output chunks this viewer missed.
 	Dropped func() int64
-}
-
-// consoleKeys is a console's Input: a person's keys go to the session's
-// goroutine, which queues them for its one writer, in order with its own
-// typing; the console's goroutine never writes to the terminal itself.
-type consoleKeys struct{ s *session }
-
-func (k consoleKeys) Write(p []byte) (int, error) {
-	if err := k.s.send(context.Background(), command{kind: cmdKeys, text: string(p)}); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

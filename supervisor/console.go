@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"regexp"
@@ -186,4 +187,16 @@ func lastLine(out []byte) string {
 		}
 	}
 	return ""
+}
+
+// consoleKeys is a console's Input: a person's keys go to the session's
+// goroutine, which queues them for its one writer, in order with its own
+// typing; the console's goroutine never writes to the terminal itself.
+type consoleKeys struct{ s *session }
+
+func (k consoleKeys) Write(p []byte) (int, error) {
+	if err := k.s.send(context.Background(), command{kind: cmdKeys, text: string(p)}); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

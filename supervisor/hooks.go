@@ -5,20 +5,6 @@ import (
 	"strings"
 )
 
-// HookEvent is what an agent CLI's hooks report (Claude Code's hook JSON,
-// reduced to what the watchdog needs).
-type HookEvent struct {
-	Event            string `json:"hook_event_name"`
-	NotificationType string `json:"notification_type,omitempty"`
-	Message          string `json:"message,omitempty"`
-	Tool             string `json:"tool_name,omitempty"`
-}
-
-// HookMCPReady is the event the station's MCP server reports when a
-// session's agent has listed its tools: a prompt held back for them is
-// typed then.
-const HookMCPReady = "MCPReady"
-
 // hookInput maps a hook to the watchdog. Every hook is evidence of life;
 // some also say what the agent waits for.
 func hookInput(h HookEvent) (wdInput, string) {

@@ -5,12 +5,6 @@ import (
 	"strings"
 )
 
-// Review verdicts, as complete_review takes them.
-const (
-	VerdictApprove = "approve"
-	VerdictChanges = "changes"
-)
-
 // startReviews starts a review session for each task waiting in review on a
 // project that asks for reviews, within the same slots as coding. A review
 // whose session was lost (a restart) simply runs again: it changes nothing.

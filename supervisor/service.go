@@ -627,30 +627,17 @@ func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
 	return m.Sum(nil), true
 }
 
-type originKey struct{}
-
-// WithOrigin marks ctx as an operator action made from inside session id
-// (with the station token): the CLI says so when it finds a session's
-// marker in its own environment. History then names the session, never "a
-// person".
-func WithOrigin(ctx context.Context, sessionID string) context.Context {
-	if sessionID == "" {
-		return ctx
-	}
-	return context.WithValue(ctx, originKey{}, sessionID)
-}
-
 // operator is the actor of an operator action: "person", or "session ID"
 // when it came from inside a session.
 func operator(ctx context.Context) string {
-	if id, ok := ctx.Value(originKey{}).(string); ok {
+	if id, ok := Origin(ctx); ok {
 		return "session " + id
 	}
 	return "person"
 }
 
 func operatorWho(ctx context.Context) string {
-	if id, ok := ctx.Value(originKey{}).(string); ok {
+	if id, ok := Origin(ctx); ok {
 		return "a program in session " + id + " (with the station token)"
 	}
 	return "a person"

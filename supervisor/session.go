@@ -729,7 +729,7 @@ func (s *session) end(c command) outcome {
 
 // fenceStopGrace is how long a fenced session's agent has between SIGTERM
 // and SIGKILL: its lease is about to run out.
-const fenceStopGrace = 200 * time.Millisecond
+const fenceStopGrace = GuardGrace
 
 // stop ends the whole process tree and releases the terminal.
 func (s *session) stop() { s.stopWithin(stopGrace) }

@@ -230,3 +230,9 @@ func (e *AttemptError) Error() string {
 }
 
 func (e *AttemptError) Unwrap() error { return ErrConflict }
+
+// Review verdicts, as complete_review takes them.
+const (
+	VerdictApprove = "approve"
+	VerdictChanges = "changes"
+)

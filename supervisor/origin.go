@@ -1,0 +1,25 @@
+package supervisor
+
+import (
+	"context"
+)
+
+type originKey struct{}
+
+// WithOrigin marks ctx as an operator action made from inside session id
+// (with the station token): the CLI says so when it finds a session's
+// marker in its own environment. History then names the session, never "a
+// person".
+func WithOrigin(ctx context.Context, sessionID string) context.Context {
+	if sessionID == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, originKey{}, sessionID)
+}
+
+// Origin is the session an operator action came from, as WithOrigin marked
+// it; ok is false for a person's own action.
+func Origin(ctx context.Context) (sessionID string, ok bool) {
+	id, ok := ctx.Value(originKey{}).(string)
+	return id, ok
+}
