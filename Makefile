@@ -87,7 +87,7 @@ cross:
 
 ## fuzz: each fuzz target briefly (CI); fuzz-long: a few minutes each
 FUZZTIME ?= 8s
-FUZZ_TARGETS = ./supervisor/config:FuzzParse ./supervisor/config:FuzzLocate ./supervisor:FuzzConsole \
+FUZZ_TARGETS = ./supervisor/config:FuzzParse ./supervisor/config:FuzzLocate ./supervisor/station:FuzzConsole \
 	./supervisor/api:FuzzRequestBodies ./cli:FuzzParseHook
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \

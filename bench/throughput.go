@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	engine "github.com/buildstation/buildstation/supervisor/station"
+
 	creack "github.com/creack/pty"
 
 	"github.com/buildstation/buildstation/platform/evidence"
@@ -145,7 +147,7 @@ block_window = "1h"
 	if err != nil {
 		return 0, 0, err
 	}
-	st, err := supervisor.New(supervisor.Options{
+	st, err := engine.New(engine.Options{
 		Home: home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: pty.New(),
 		Probers: []supervisor.Prober{evidence.NewCommits(evidence.CommitOptions{}), evidence.NewCPU(evidence.CPUOptions{})},
 		Log:     slog.New(slog.DiscardHandler), URL: "http://127.0.0.1:1", Self: bin,

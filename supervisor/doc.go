@@ -1,9 +1,11 @@
-// Package supervisor is Build Station's core: the task board model, the
-// scheduler, one goroutine per agent session, the watchdog that tells healthy
-// silence from a wedge, and the typed event bus the tray and API subscribe to.
+// Package supervisor is Build Station's shared vocabulary: the task and its
+// one transition rule (Task.Apply), session states and kinds, events and
+// notices, and the interfaces the engine is served through (Board,
+// SharedBoard, Spawner, Prober, Files, Workspaces, Notifier).
 //
-// It is pure Go. Everything that touches the OS (pseudo-terminals, process
-// trees, notifications) or storage sits behind the small interfaces declared
-// here (Spawner, Board, Notifier) and is implemented elsewhere: supervisor
-// never imports platform/ or fyne, and main wires the two together.
+// Every side imports it: the engine (supervisor/station), the stores, the
+// platform packages that implement its interfaces, the API client, the CLI
+// and the tray. It holds no goroutines and does no I/O, so linking it pulls
+// in nothing of the engine: the tray and the CLI see the station only
+// through supervisor/client.
 package supervisor

@@ -21,9 +21,15 @@ type rule struct {
 }
 
 var (
-	engine = []string{"supervisor", "supervisor/config", "supervisor/api", "supervisor/outbox"}
+	// vocabulary is what every side shares: the task and session types,
+	// the board and spawner interfaces, events, notices.
+	vocabulary = []string{"supervisor", "supervisor/config", "supervisor/apitype"}
+	// engine runs sessions and serves them; only the wiring links it.
+	engine = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox"}
 	stores = []string{"supervisor/store", "supervisor/pgstore"}
 	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd", mod + "internal/tray"}
+	// server is what a client of the station must never link.
+	server = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen"}
 )
 
 func paths(ps ...string) []string {
@@ -36,12 +42,22 @@ func paths(ps ...string) []string {
 
 var rules = []rule{
 	{
+		from: paths(vocabulary...),
+		never: append(paths(append(server, "supervisor/client", "platform/", "app", "cli", "internal/notices")...),
+			append(wiring, "os/exec", "github.com/modelcontextprotocol/", "fyne.io/")...),
+	},
+	{
 		from:  paths(engine...),
-		never: append(paths("platform/", "app", "cli", "internal/boardopen"), append(wiring, "fyne.io/")...),
+		never: append(paths("platform/", "app", "cli", "supervisor/store", "supervisor/pgstore", "internal/boardopen"), append(wiring, "fyne.io/")...),
+	},
+	{
+		// Agent profiles and prompts sit below the engine that runs them.
+		from:  paths("supervisor/agent"),
+		never: paths("supervisor/station", "supervisor/api", "supervisor/outbox"),
 	},
 	{
 		from: paths(stores...),
-		never: append(paths("platform/", "app", "cli", "supervisor/api", "supervisor/outbox", "internal/boardopen", "internal/notices"),
+		never: append(paths("platform/", "app", "cli", "supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox", "internal/boardopen", "internal/notices"),
 			"os/exec", "github.com/modelcontextprotocol/", "fyne.io/"),
 		debts: map[string]string{
 			"os/exec": "the SQLite driver's C runtime (modernc.org/libc) imports it; the vocabulary no longer does (config takes the machine's defaults from the wiring)",
@@ -50,18 +66,16 @@ var rules = []rule{
 	{
 		// The API client and its wire types: what every client of the
 		// station links, so nothing of the server (MCP, stores) rides along.
-		from: paths("supervisor/client", "supervisor/apitype"),
-		never: append(paths("platform/", "app", "cli", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen", "internal/notices"),
-			append(wiring, "github.com/modelcontextprotocol/", "fyne.io/")...),
+		from:  paths("supervisor/client", "supervisor/apitype"),
+		never: append(paths(append(server, "platform/", "app", "cli", "internal/notices")...), append(wiring, "github.com/modelcontextprotocol/", "fyne.io/")...),
 	},
 	{
 		from:  paths("platform/..."),
-		never: append(paths("app", "cli", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen", "internal/notices"), wiring...),
+		never: append(paths(append(server, "app", "cli", "internal/notices")...), wiring...),
 	},
 	{
-		from: paths("app"),
-		never: append(paths("platform/", "cli", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen"),
-			append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
+		from:  paths("app"),
+		never: append(paths(append(server, "platform/", "cli")...), append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
 		debts: map[string]string{
 			"os/exec": "Fyne's own dialog package and charmbracelet/colorprofile import it; the vocabulary no longer does",
 		},
@@ -70,9 +84,8 @@ var rules = []rule{
 		// The command line is a client: what needs tmux or a board's
 		// store (session attach of a tmux session, the board verbs) main
 		// wires in through cli.TmuxAttach and cli.Boards.
-		from: paths("cli"),
-		never: append(paths("app", "platform/", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen", "internal/notices"),
-			append(wiring, "fyne.io/", "github.com/modelcontextprotocol/")...),
+		from:  paths("cli"),
+		never: append(paths(append(server, "app", "platform/", "internal/notices")...), append(wiring, "fyne.io/", "github.com/modelcontextprotocol/")...),
 	},
 }
 
@@ -142,10 +155,17 @@ func deps(t *testing.T, goos, pkg string) []string {
 		t.Fatalf("go list -deps %s (GOOS=%s): %v\n%s", pkg, goos, err, msg)
 	}
 	var d []string
+	found := strings.HasSuffix(pkg, "/...")
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		found = found || line == pkg
 		if line != "" && line != pkg {
 			d = append(d, line)
 		}
+	}
+	if !found {
+		// go list -e lists nothing for a misspelt path: a rule over it
+		// would pass without checking anything.
+		t.Fatalf("%s is not a package (GOOS=%s): fix the rule's path", pkg, goos)
 	}
 	if strings.HasSuffix(pkg, "/...") {
 		// A pattern lists its own packages too: they may reach each other.

@@ -32,6 +32,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/outbox"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 // Options are the edges a station gets from main.
@@ -137,7 +138,7 @@ func (r *run) openHome(o Options) (*config.Config, []string, error) {
 // station makes the supervisor with its edges: worktrees named for the
 // board, the backends, and for a shared board the outbox and the fence
 // guard.
-func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, url string, warnings []string) (*supervisor.Station, error) {
+func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, url string, warnings []string) (*station.Station, error) {
 	ws, err := workspaces(ctx, o, board)
 	if err != nil {
 		return nil, err
@@ -160,7 +161,7 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	if err != nil {
 		return nil, fmt.Errorf("new station: %w", err)
 	}
-	return supervisor.New(supervisor.Options{
+	return station.New(station.Options{
 		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
 		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg),
@@ -214,7 +215,7 @@ func (r *run) fenceGuard(o Options, cfg *config.Config) supervisor.Guard {
 // serve runs the API and the station until ctx ends or either fails.
 // The config watcher starts before station.json says where the station
 // is, so no edit made once a client can find the station goes unseen.
-func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, st *supervisor.Station, srv *api.Server, ln net.Listener) error {
+func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer follow(ctx, o, st, srv)()
@@ -264,7 +265,7 @@ func urlOf(ln net.Listener) string { return "http://" + ln.Addr().String() }
 
 // follow has hooks and the desktop follow the station's events on a
 // goroutine of their own; the func it returns stops them and waits.
-func follow(ctx context.Context, o Options, st *supervisor.Station, srv *api.Server) func() {
+func follow(ctx context.Context, o Options, st *station.Station, srv *api.Server) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	sub := st.Subscribe(1024)
 	followed := make(chan struct{})
@@ -299,7 +300,7 @@ func announce(o Options, ln net.Listener) error {
 // next heartbeat, and is republished on the station's event bus with every
 // session change, so trays and event streams here see every station's
 // work live.
-func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *supervisor.Station) error {
+func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *station.Station) error {
 	changes, err := pg.Listen(ctx)
 	if err != nil {
 		return fmt.Errorf("listen to the shared board: %w", err)

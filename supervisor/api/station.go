@@ -6,7 +6,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// Station is what the HTTP API serves. *supervisor.Station implements it;
+// Station is what the HTTP API serves. *station.Station implements it;
 // API tests use a hand-written fake.
 type Station interface {
 	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)

@@ -1,0 +1,253 @@
+package station
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// A task's work lives in one station's worktree. On a shared board another
+// station may take the task up after a requeue, so a project with a git
+// remote carries the task's branches there (Workspaces.Publish): at each
+// green commit, whenever a session ends and on every requeue; and the
+// station that takes the task fetches them before its session starts
+// (Workspaces.Sync). Without a remote, or while a push has not landed, the
+// task is pinned to the station that holds its work (Pinner): no other
+// station claims it.
+
+// pushTimeout bounds one push of a task's branches: a remote that does not
+// answer must not hold a requeue for long, nor leave pushes running
+// forever. fetchTimeout bounds a fetch, which the scheduler waits for
+// before a session starts.
+const (
+	pushTimeout  = 2 * time.Minute
+	fetchTimeout = 30 * time.Second
+)
+
+// progressPrefix starts the why of an agent's progress report.
+const progressPrefix = "progress: "
+
+// pushes runs at most one push per task at a time; a push asked for
+// meanwhile runs once more after it, so the newest work always goes.
+type pushes struct {
+	mu      sync.Mutex
+	running map[string]bool
+	again   map[string]pushReq
+	failed  map[string]string // task → why its last push failed, for status
+}
+
+// pushReq is one push asked for: settle lifts the task's pin when the
+// push leaves nothing of it only here (no session runs to add more).
+type pushReq struct {
+	p      config.Project
+	why    string
+	settle bool
+}
+
+// pushBranches pushes task's branches in the background: it never blocks
+// the caller, which may be a session's goroutine. A failure is logged and
+// shown in status; the work stays safe here, and the task pinned here.
+func (st *Station) pushBranches(p config.Project, taskID, why string, settle bool) {
+	if st.opt.Workspaces == nil {
+		return
+	}
+	req := pushReq{p: p, why: why, settle: settle}
+	st.push.mu.Lock()
+	if st.push.running[taskID] {
+		prev := st.push.again[taskID]
+		req.settle = req.settle || prev.settle
+		st.push.again[taskID] = req
+		st.push.mu.Unlock()
+		return
+	}
+	st.push.running[taskID] = true
+	st.push.mu.Unlock()
+	go func() {
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
+			pub, err := st.opt.Workspaces.Publish(ctx, req.p, taskID)
+			cancel()
+			st.pushed(taskID, req, pub, err)
+			st.push.mu.Lock()
+			next, more := st.push.again[taskID]
+			delete(st.push.again, taskID)
+			if !more {
+				delete(st.push.running, taskID)
+				st.push.mu.Unlock()
+				return
+			}
+			st.push.mu.Unlock()
+			req = next
+		}
+	}()
+}
+
+// pushed records how a push went: a failure pins the task here; a settling
+// push that left nothing behind lifts this station's pin.
+func (st *Station) pushed(taskID string, req pushReq, pub supervisor.Published, err error) {
+	if err == nil && pub.Remote == "" {
+		return // no remote: the pin set at start stays
+	}
+	// Its own deadline: the push's may be what ran out.
+	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	defer cancel()
+	st.push.mu.Lock()
+	if err != nil {
+		st.push.failed[taskID] = fmt.Sprintf("task %s: %v; its work is safe on this station, which keeps the task until a push succeeds", taskID, err)
+	} else {
+		delete(st.push.failed, taskID)
+	}
+	st.push.mu.Unlock()
+	if err != nil {
+		st.log.Warn("cannot push the task's branches", "task", taskID, "when", req.why, "err", err)
+		st.pin(ctx, taskID)
+		return
+	}
+	if len(pub.Pushed) > 0 {
+		st.log.Info("pushed the task's branches", "task", taskID, "when", req.why, "remote", pub.Remote, "branches", pub.Pushed)
+	}
+	if req.settle && pub.Complete && st.sessionForTask(taskID) == nil {
+		st.unpin(ctx, taskID)
+	}
+}
+
+// pushWarnings are the failed pushes, for status.
+func (st *Station) pushWarnings() []string {
+	st.push.mu.Lock()
+	defer st.push.mu.Unlock()
+	var out []string
+	for _, w := range st.push.failed {
+		out = append(out, "cannot push "+w)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkpoint pushes a live session's branches when its HEAD is green: no
+// gate (every commit is), or the gate's cached verdict passes. It never
+// waits: the session's goroutine calls it on the agent's reports.
+func (st *Station) checkpoint(spec sessionSpec) {
+	ws := st.opt.Workspaces
+	p, ok := st.Config().Project(spec.Project)
+	if ws == nil || !ok || spec.Branch == "" || p.Remote == "" {
+		return
+	}
+	if p.Gate == "" {
+		st.pushBranches(p, spec.TaskID, "green commit", false)
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		v, ran, err := ws.HeadGate(ctx, p, spec.TaskID, false)
+		if err == nil && ran && v.Passed {
+			st.pushBranches(p, spec.TaskID, "green commit", false)
+		}
+	}()
+}
+
+// pin pins task id to this station on a shared board that pins.
+func (st *Station) pin(ctx context.Context, id string) {
+	pn, ok := st.board.(supervisor.Pinner)
+	if !ok {
+		return
+	}
+	if err := pn.Pin(ctx, id); err != nil {
+		st.log.Warn("pin the task to this station", "task", id, "err", err)
+	}
+}
+
+// unpin lifts this station's pin of task id.
+func (st *Station) unpin(ctx context.Context, id string) {
+	pn, ok := st.board.(supervisor.Pinner)
+	if !ok {
+		return
+	}
+	if err := pn.Unpin(ctx, id, false); err != nil {
+		st.log.Warn("unpin the task", "task", id, "err", err)
+	}
+}
+
+// syncBranches fetches the task's branches from its project's remote
+// before a session starts there, and returns the note that tells the
+// session it goes on from another station's work, if it does. A fetch that
+// fails blocks a task that ran before (its work may be on the remote
+// only), with the reason; a new task starts without it.
+func (st *Station) syncBranches(ctx context.Context, p config.Project, task supervisor.Task) (note, blocked string) {
+	ws := st.opt.Workspaces
+	if ws == nil {
+		return "", ""
+	}
+	sctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	s, err := ws.Sync(sctx, p, task.ID)
+	cancel()
+	switch {
+	case err != nil && s.Remote == "":
+		// Not the remote's answer: the project's setup (the error says
+		// what to fix).
+		return "", fmt.Sprintf("cannot fetch the task's branches: %v", err)
+	case err != nil && task.Attempt > 1:
+		return "", fmt.Sprintf("cannot fetch the task's branches: %v; its last attempt's work may be on the remote only: requeue it when the remote answers", err)
+	case err != nil:
+		st.log.Warn("cannot fetch a new task's branches; it starts here without them", "task", task.ID, "err", err)
+		return "", ""
+	}
+	return st.syncNote(ctx, p, task.ID, s), ""
+}
+
+// syncNote tells a session whose worktree took another station's work
+// where it starts.
+func (st *Station) syncNote(ctx context.Context, p config.Project, taskID string, s supervisor.Synced) string {
+	if !s.Fetched {
+		return ""
+	}
+	what := "the commit"
+	if p.Gate == "" {
+		what = "the last green commit"
+	} else if v, ran, err := st.opt.Workspaces.HeadGate(ctx, p, taskID, false); err == nil && ran && v.Passed && v.SHA == s.From {
+		what = "the last green commit"
+	}
+	here := "this station"
+	if name := st.stationName(); name != "" {
+		here = "station " + name
+	}
+	note := fmt.Sprintf("This attempt runs on %s, which fetched the task's branch from the remote %s: your worktree starts at %s %s %q that the station before pushed there.",
+		here, s.Remote, what, short(s.From), s.FromSubject)
+	if s.Saved != "" {
+		note += fmt.Sprintf(" The older work this station had on the task is on branch %s.", s.Saved)
+	}
+	return note
+}
+
+// requeuePinned says why a requeue here of a task pinned to another
+// station is refused, or nil.
+func (st *Station) requeuePinned(t supervisor.Task, anywhere bool) error {
+	name := st.stationName()
+	if t.Pinned == "" || t.Pinned == name || anywhere {
+		return nil
+	}
+	return supervisor.Conflictf("task %s is pinned to station %s: its work is only there; requeue it at that station, "+
+		"or with --anywhere to let any station start it again from what the remote holds (or its base) if %s is gone for good",
+		t.ID, t.Pinned, t.Pinned)
+}
+
+// liftPin lifts whoever's pin of t, for a requeue with anywhere.
+func (st *Station) liftPin(ctx context.Context, t supervisor.Task) error {
+	pn, ok := st.board.(supervisor.Pinner)
+	if !ok || t.Pinned == "" {
+		return nil
+	}
+	if err := pn.Unpin(ctx, t.ID, true); err != nil {
+		if errors.Is(err, supervisor.ErrUnreachable) {
+			return fmt.Errorf("requeue task %s: the board does not answer; try again: %w", t.ID, err)
+		}
+		return fmt.Errorf("requeue task %s: lift its pin: %w", t.ID, err)
+	}
+	return nil
+}

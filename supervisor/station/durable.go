@@ -1,0 +1,258 @@
+package station
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// A shared board can be unreachable (the server restarts, the network
+// drops) while sessions go on ending and agents go on reporting. What the
+// station owes the board then goes to a durable outbox on this machine and
+// is replayed, in order, when the board answers again: an agent's
+// completion, acknowledged while the board was away, is never lost.
+
+// keepToken stores a new session's token on this machine, on a shared
+// board whose records hold only its hash.
+func (st *Station) keepToken(ctx context.Context, id, token string) {
+	if _, ok := st.shared(); !ok || token == "" {
+		return
+	}
+	if k, ok := st.opt.Outbox.(supervisor.TokenKeeper); ok {
+		if err := k.KeepToken(ctx, id, token); err != nil {
+			st.log.Warn("keep session token", "session", id, "err", err)
+		}
+	}
+}
+
+// rawToken gives a board record its token back from this machine's keeper
+// when the board holds only the hash; "" when it is not known here.
+func (st *Station) rawToken(ctx context.Context, r supervisor.SessionRecord) string {
+	if !strings.HasPrefix(r.Token, supervisor.TokenHashPrefix) {
+		return r.Token
+	}
+	k, ok := st.opt.Outbox.(supervisor.TokenKeeper)
+	if !ok {
+		return ""
+	}
+	tok, ok := k.Token(ctx, r.ID)
+	if !ok || supervisor.HashToken(tok) != r.Token {
+		return ""
+	}
+	return tok
+}
+
+// link tracks the board's reachability and the outbox's length.
+type link struct {
+	mu        sync.Mutex
+	downSince time.Time
+	lastErr   string
+	queued    int
+	published supervisor.BoardLink // the last state told to subscribers
+}
+
+func (l *link) down(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.downSince.IsZero() {
+		l.downSince = time.Now().Round(0)
+	}
+	l.lastErr = err.Error()
+}
+
+func (l *link) up() {
+	l.mu.Lock()
+	l.downSince, l.lastErr = time.Time{}, ""
+	l.mu.Unlock()
+}
+
+func (l *link) add(n int) {
+	l.mu.Lock()
+	l.queued += n
+	l.mu.Unlock()
+}
+
+func (l *link) pending() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.queued
+}
+
+// Link reports the shared board's reachability; nil on a station's own
+// board.
+func (st *Station) Link() *supervisor.BoardLink {
+	if _, ok := st.shared(); !ok {
+		return nil
+	}
+	st.link.mu.Lock()
+	defer st.link.mu.Unlock()
+	return &supervisor.BoardLink{Reachable: st.link.downSince.IsZero(), DownSince: st.link.downSince, Queued: st.link.queued, Error: st.link.lastErr}
+}
+
+// unreachable reports whether err means the board did not answer.
+func unreachable(err error) bool {
+	return errors.Is(err, supervisor.ErrUnreachable) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// writeTimeout bounds one write to a shared board: long enough for a busy
+// server, short enough that an agent's report is queued well before its
+// station's leases run out.
+func (st *Station) writeTimeout() time.Duration {
+	return min(max(st.Config().Lease/4, 500*time.Millisecond), 10*time.Second)
+}
+
+// queueing reports whether writes go to the outbox first: a shared board
+// with an outbox. Writes made while older ones wait are queued behind them,
+// so the board gets them in the order they were made.
+func (st *Station) queueing() (supervisor.SharedBoard, bool) {
+	sb, ok := st.shared()
+	return sb, ok && st.opt.Outbox != nil
+}
+
+// owe runs write against the board, or queues e when the board does not
+// answer (or older writes wait); queued reports the latter.
+func (st *Station) owe(ctx context.Context, e supervisor.OutboxEntry, write func(ctx context.Context) error) (queued bool, err error) {
+	if _, ok := st.queueing(); !ok {
+		return false, write(ctx)
+	}
+	if st.link.pending() == 0 {
+		wctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
+		err := write(wctx)
+		cancel()
+		if err == nil || !unreachable(err) {
+			return false, err
+		}
+		st.link.down(err)
+	}
+	e.Queued = time.Now().UTC()
+	if _, err := st.opt.Outbox.Add(context.WithoutCancel(ctx), e); err != nil {
+		return false, fmt.Errorf("the board is unreachable and the write could not be queued: %w", err)
+	}
+	st.link.add(1)
+	st.log.Warn("board unreachable; write queued", "kind", e.Kind, "task", e.TaskID, "queued", st.link.pending())
+	return true, nil
+}
+
+// move applies m to task id, or queues it; queued reports the latter, and t
+// is then the zero Task.
+func (st *Station) move(ctx context.Context, id string, m supervisor.Move) (t supervisor.Task, queued bool, err error) {
+	var epoch int64
+	if sb, ok := st.shared(); ok {
+		epoch = sb.Epoch(id)
+	}
+	attempt := 0
+	if s := st.sessionForTask(id); s != nil {
+		if i := strings.LastIndexByte(strings.TrimSuffix(s.spec.ID, ".review"), '.'); i > 0 {
+			attempt, _ = strconv.Atoi(strings.TrimSuffix(s.spec.ID, ".review")[i+1:])
+		}
+	}
+	queued, err = st.owe(ctx, supervisor.OutboxEntry{Kind: "move", TaskID: id, Epoch: epoch, Attempt: attempt, Move: &m}, func(ctx context.Context) error {
+		var err error
+		t, err = st.board.Move(ctx, id, m)
+		return err
+	})
+	return t, queued, err
+}
+
+// saveSession records r, or queues it.
+func (st *Station) saveSession(ctx context.Context, r supervisor.SessionRecord) error {
+	_, err := st.owe(ctx, supervisor.OutboxEntry{Kind: "session", TaskID: r.TaskID, Session: &r}, func(ctx context.Context) error {
+		return st.board.SaveSession(ctx, r)
+	})
+	return err
+}
+
+// releaseTask gives back the lease on task id, or queues that.
+func (st *Station) releaseTask(ctx context.Context, sb supervisor.SharedBoard, id string) error {
+	_, err := st.owe(ctx, supervisor.OutboxEntry{Kind: "release", TaskID: id, Epoch: sb.Epoch(id)}, func(ctx context.Context) error {
+		return sb.Release(ctx, id)
+	})
+	return err
+}
+
+// replay writes the outbox to the board in order, until it is empty or the
+// board stops answering. A write the board refuses for good (the task
+// moved on, the lease was reaped or let again) is dropped with a warning:
+// it was superseded, and replaying it again would never succeed.
+func (st *Station) replay(ctx context.Context, sb supervisor.SharedBoard) error {
+	box := st.opt.Outbox
+	if box == nil {
+		return nil
+	}
+	entries, err := box.List(ctx)
+	if err != nil {
+		return err
+	}
+	st.link.mu.Lock()
+	st.link.queued = len(entries)
+	st.link.mu.Unlock()
+	for _, e := range entries {
+		wctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
+		err := st.replayOne(wctx, sb, e)
+		cancel()
+		if err != nil && unreachable(err) {
+			return err
+		}
+		if err != nil {
+			st.log.Warn("queued write superseded; dropped", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued, "err", err)
+		} else {
+			st.log.Info("queued write delivered", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued)
+		}
+		if err := box.Remove(ctx, e.Seq); err != nil {
+			return err
+		}
+		st.link.add(-1)
+	}
+	return nil
+}
+
+// rescue delivers a queued report of a task the reaper blocked while this
+// station was cut off (and nobody requeued since): the agent's completion
+// was acknowledged, and nobody else has run the task, so it stands.
+func (st *Station) rescue(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry, refused error) (supervisor.Task, error) {
+	cur, err := st.board.Task(ctx, e.TaskID)
+	if err != nil {
+		return supervisor.Task{}, refused
+	}
+	if cur.State != supervisor.TaskBlocked || cur.Reason != "station "+sb.Station()+" lost" || e.Attempt == 0 || cur.Attempt != e.Attempt {
+		return supervisor.Task{}, refused
+	}
+	m := *e.Move
+	m.From = []supervisor.TaskState{supervisor.TaskBlocked}
+	m.KeepLease = false
+	m.Note = fmt.Sprintf("Reported at %s while station %s was cut off from the board; delivered when it came back.",
+		e.Queued.Format(time.RFC3339), sb.Station())
+	return st.board.Move(ctx, e.TaskID, m)
+}
+
+func (st *Station) replayOne(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry) error {
+	if e.Epoch != 0 && sb.Epoch(e.TaskID) != e.Epoch {
+		return fmt.Errorf("lease epoch %d on task %s is gone: %w", e.Epoch, e.TaskID, supervisor.ErrConflict)
+	}
+	switch {
+	case e.Kind == "move" && e.Move != nil:
+		t, err := st.board.Move(ctx, e.TaskID, *e.Move)
+		var se *supervisor.StateError
+		if errors.As(err, &se) && se.Have == supervisor.TaskBlocked && e.Move.To != supervisor.TaskTodo {
+			t, err = st.rescue(ctx, sb, e, err)
+		}
+		if err == nil {
+			st.publishTask(t)
+			if t.State == supervisor.TaskBlocked {
+				st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+			}
+		}
+		return err
+	case e.Kind == "session" && e.Session != nil:
+		return st.board.SaveSession(ctx, *e.Session)
+	case e.Kind == "release":
+		return sb.Release(ctx, e.TaskID)
+	}
+	return fmt.Errorf("unknown outbox entry %q", e.Kind)
+}

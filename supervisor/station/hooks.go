@@ -1,0 +1,60 @@
+package station
+
+import (
+	"context"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// hookInput maps a hook to the watchdog. Every hook is evidence of life;
+// some also say what the agent waits for.
+func hookInput(h supervisor.HookEvent) (wdInput, string) {
+	switch h.Event {
+	case "Stop", "SubagentStop":
+		return inWaiting, "turn ended"
+	case "Notification":
+		switch h.NotificationType {
+		case "permission_prompt":
+			return inPermission, "needs permission: " + h.Message
+		case "idle_prompt":
+			return inWaiting, "waiting for input"
+		}
+		// Older CLIs send no type; the message still says which.
+		if strings.Contains(strings.ToLower(h.Message), "permission") {
+			return inPermission, "needs permission: " + h.Message
+		}
+		if strings.Contains(strings.ToLower(h.Message), "waiting for your input") {
+			return inWaiting, "waiting for input"
+		}
+		return inReport, "notification: " + h.Message
+	case "PostToolUse", "PreToolUse":
+		if h.Tool != "" {
+			return inReport, "tool " + h.Tool
+		}
+		return inReport, "tool use"
+	case "UserPromptSubmit":
+		return inReport, "prompt submitted"
+	case "SessionStart":
+		return inReport, "session started"
+	case "MCP":
+		return inReport, "mcp " + h.Tool
+	}
+	return inReport, "hook " + h.Event
+}
+
+// AgentHook records one hook of a session.
+func (st *Station) AgentHook(ctx context.Context, id string, h supervisor.HookEvent) error {
+	s, err := st.agentSession(id)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(h.Event) == "" {
+		return supervisor.Invalidf("a hook needs its hook_event_name")
+	}
+	if h.Event == supervisor.HookMCPReady {
+		return s.send(ctx, command{kind: cmdMCPReady})
+	}
+	in, why := hookInput(h)
+	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board", text: why})
+}

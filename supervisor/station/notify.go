@@ -1,0 +1,72 @@
+package station
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A notice says in plain words what happened; the watchdog's full reason,
+// with every layer's evidence and the windows' names, stays on the card.
+
+// nudgeNotice is the nudge notice's text, once the nudge is typed (which
+// notes when the silence began and the line then on screen).
+func (s *session) nudgeNotice(now time.Time) string {
+	from := s.silentSince
+	if from.IsZero() {
+		from = s.lastLife()
+	}
+	return fmt.Sprintf("Silent %s, so it was nudged; blocked in %s without a sign of life%s",
+		spoken(now.Sub(from)), spoken(s.spec.BlockWindow), lastLineText(s.lineAtNudge, "."))
+}
+
+// blockNotice is the watchdog's block notice's text.
+func (s *session) blockNotice(now time.Time) string {
+	if !s.nudgedAt.IsZero() {
+		return "Silent " + spoken(now.Sub(s.nudgedAt)) + " after a nudge" + lastLineText(s.lineAtNudge, "")
+	}
+	return "Silent " + spoken(now.Sub(s.lastLife())) + lastLineText(lastLine(s.con.snapshot()), "")
+}
+
+// lastLife is when the session last printed, or when it started if it never
+// did.
+func (s *session) lastLife() time.Time {
+	if lo := s.con.lastOutputAt(); !lo.IsZero() {
+		return lo
+	}
+	return s.startedAt
+}
+
+// lastLineText is " — last line: 'line'" (cut to a readable length), or
+// end when the session printed nothing.
+func lastLineText(line, end string) string {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return " — it printed nothing" + end
+	}
+	if r := []rune(line); len(r) > 80 {
+		line = strings.TrimSpace(string(r[:79])) + "…"
+	}
+	return " — last line: '" + line + "'"
+}
+
+// spoken says a duration the way a person would: "40 s", "5 min",
+// "5 min 30 s", "1 h 5 min".
+func spoken(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	case d < time.Hour:
+		m, sec := int(d.Minutes()), int(d.Seconds())%60
+		if sec == 0 {
+			return fmt.Sprintf("%d min", m)
+		}
+		return fmt.Sprintf("%d min %d s", m, sec)
+	}
+	h, m := int(d.Hours()), int(d.Minutes())%60
+	if m == 0 {
+		return fmt.Sprintf("%d h", h)
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
+}

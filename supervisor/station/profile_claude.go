@@ -1,0 +1,54 @@
+package station
+
+// claudeHookEvents are the Claude Code hooks that report to the station:
+// every one is evidence of life, and Stop, Notification (permission_prompt,
+// idle_prompt) and UserPromptSubmit say what the session waits for.
+var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Notification", "PostToolUse"}
+
+// claudeLaunch wires Claude Code to the station (see docs/claude-code.md):
+//   - --mcp-config with the station's MCP endpoint and --strict-mcp-config,
+//     so a project's own .mcp.json cannot shadow or add servers;
+//   - --allowedTools pre-approving the station's tools: a session must never
+//     stop at a permission prompt to report its own progress;
+//   - --settings with hooks that call `buildstation agent hook`;
+//   - no prompt in argv: the station types it once the session has listed
+//     the station's MCP tools. Claude Code submits a prompt given in argv
+//     before its MCP servers connect, so that first turn would see no
+//     station tools (CLAUDE-CODE.md); and argv cannot carry every prompt
+//     (see launch);
+//   - ENABLE_TOOL_SEARCH=false, else MCP tools hide behind a ToolSearch tool
+//     and the model sees only the built-in ones.
+func claudeLaunch(spec launchSpec) (launch, error) {
+	mcp := map[string]any{"mcpServers": map[string]any{
+		mcpServerName: map[string]any{
+			"type":    "http",
+			"url":     spec.URL + "/mcp",
+			"headers": map[string]string{"Authorization": "Bearer ${" + tokenEnv + "}"},
+		},
+	}}
+	mcpFile, err := writeProfileFile(spec, ".mcp.json", mcp)
+	if err != nil {
+		return launch{}, err
+	}
+	hooks := map[string]any{}
+	for _, ev := range claudeHookEvents {
+		hooks[ev] = []any{map[string]any{
+			"hooks": []any{map[string]string{"type": "command", "command": hookCommand(spec.Self)}},
+		}}
+	}
+	settingsFile, err := writeProfileFile(spec, ".settings.json", map[string]any{"hooks": hooks})
+	if err != nil {
+		return launch{}, err
+	}
+	argv := baseArgv(spec.Agent)
+	argv = append(argv, "--mcp-config", mcpFile, "--strict-mcp-config", "--allowedTools")
+	for _, t := range stationTools {
+		argv = append(argv, "mcp__"+mcpServerName+"__"+t)
+	}
+	argv = append(argv, "--settings", settingsFile)
+	if spec.PermissionMode != "" {
+		// config.toml's names are Claude Code's own.
+		argv = append(argv, "--permission-mode", spec.PermissionMode)
+	}
+	return launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true}, nil
+}

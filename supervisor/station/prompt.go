@@ -1,0 +1,129 @@
+package station
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// renderPrompt writes the task as the agent's first message. It ends with
+// how to finish, because most stalls are an agent that finished and forgot
+// the workflow's last step.
+func renderPrompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, ws supervisor.Workspace) string {
+	if kind == supervisor.KindReview {
+		return renderReviewPrompt(t, agent, ws)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task %s: %s\n", t.ID, t.Title)
+	if t.Attempt > 1 {
+		fmt.Fprintf(&b, "(attempt %d)\n", t.Attempt)
+	}
+	if body := strings.TrimSpace(t.Body); body != "" {
+		fmt.Fprintf(&b, "\n%s\n", body)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	if ws.Git {
+		fmt.Fprintf(&b, "\nYou work in a git worktree on branch %s; commit there.\n", ws.Branch)
+	}
+	b.WriteString("\nWhen you have finished: commit your work in small atomic commits, then ")
+	if agent.Profile == "generic" {
+		b.WriteString("run `buildstation agent complete --summary \"what you did\"`. ")
+		b.WriteString("If you cannot finish, run `buildstation agent block --reason \"why\"`. ")
+		b.WriteString("While working you may report with `buildstation agent progress \"what you are doing\"`.\n")
+	} else {
+		b.WriteString("call the complete_task tool with a summary. ")
+		b.WriteString("If you cannot finish, call block_task with the reason. ")
+		b.WriteString("While working you may call report_progress.\n")
+	}
+	return b.String()
+}
+
+// renderReviewPrompt asks a fresh session to judge finished work. The diff
+// range is the task's whole branch, so a reviewer sees every commit.
+func renderReviewPrompt(t supervisor.Task, agent config.Agent, ws supervisor.Workspace) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Review task %s: %s\n", t.ID, t.Title)
+	if t.Attempt > 1 {
+		fmt.Fprintf(&b, "(attempt %d)\n", t.Attempt)
+	}
+	if body := strings.TrimSpace(t.Body); body != "" {
+		fmt.Fprintf(&b, "\nThe task:\n%s\n", body)
+	}
+	if t.Summary != "" {
+		fmt.Fprintf(&b, "\nThe coding session's summary: %s\n", t.Summary)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	if ws.Git && ws.Base != "" {
+		fmt.Fprintf(&b, "\nThe change is the diff %s..%s (run `git diff %s..%s` here).\n", short(ws.Base), ws.Branch, ws.Base, ws.Branch)
+	}
+	b.WriteString("\nRead the change and judge whether it does what the task asks, correctly and tested. Do not change the code. ")
+	if agent.Profile == "generic" {
+		b.WriteString("Then run `buildstation agent review approve --notes \"…\"` or `buildstation agent review changes --notes \"what must change\"`.\n")
+	} else {
+		b.WriteString("Then call the complete_review tool with verdict \"approve\" or \"changes\" and notes saying why.\n")
+	}
+	return b.String()
+}
+
+func short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}
+
+// renderNudge fills the nudge text's placeholders: {idle} (how long the
+// console was silent), {task}, {evidence} (what each of layers last showed)
+// and {complete}.
+func renderNudge(spec sessionSpec, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
+	idle := spec.IdleWindow
+	if !lastOutput.IsZero() {
+		idle = now.Sub(lastOutput).Round(time.Second)
+	}
+	var ev []string
+	for _, l := range layers {
+		if t, ok := evidence[l]; ok {
+			ev = append(ev, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
+		} else {
+			ev = append(ev, l+" nothing")
+		}
+	}
+	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "),
+		"{complete}", completeHint(spec))
+	// A TUI submits on Enter; a newline inside the text would submit early.
+	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
+}
+
+// completeHint is the nudge's {complete}: the one way this agent has to say
+// it is done, in the words of its prompt. Agents with the station's MCP
+// tools call them; a generic agent has only the command.
+func completeHint(spec sessionSpec) string {
+	generic := spec.Profile == "generic"
+	switch {
+	case spec.Kind == supervisor.KindReview && generic:
+		return "run `buildstation agent review approve --notes \"…\"` (or `changes`) with your verdict"
+	case spec.Kind == supervisor.KindReview:
+		return "call the complete_review tool with your verdict"
+	case generic:
+		return "run `buildstation agent complete --summary \"what you did\"`"
+	}
+	return "call the complete_task tool with a summary"
+}
+
+// typeable makes a prompt safe to type into an agent's terminal: line
+// breaks become "\n" (a lone "\r" typed there is Enter, and would submit
+// half a prompt), and escape sequences and every other control character
+// are dropped (Ctrl+C would interrupt the agent, ESC starts a key sequence
+// or would end a bracketed paste, NUL is nothing a person can type). The
+// prompt file keeps the text as it was.
+func typeable(prompt string) string {
+	return textsafe.Printable(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(prompt))
+}

@@ -1,0 +1,124 @@
+package station
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// On a shared board every station shows every station's sessions: each
+// station writes its own sessions' state changes to the board (one row per
+// session, on a change of state only, never per byte of output), and lists
+// the others' from there. A session's console stays on the machine that
+// runs it; the others list it with its station's name and answer a request
+// for its console with an error that says where to go.
+
+// remoteTimeout bounds a read of the other stations' sessions: a listing
+// must answer even when the shared board is slow, with this station's own.
+const remoteTimeout = 5 * time.Second
+
+// stateLog carries sessions' state changes to a shared board off the
+// session goroutines, so a session never waits on the database. It keeps
+// only the latest state of each session; one goroutine writes them.
+type stateLog struct {
+	mu     sync.Mutex
+	latest map[string]supervisor.SessionState
+	kick   chan struct{}
+}
+
+// stationName is the name on a shared board, "" on this station's own.
+func (st *Station) stationName() string {
+	if sb, ok := st.shared(); ok {
+		return sb.Station()
+	}
+	return ""
+}
+
+// recordState queues a live session's new state for the shared board; on
+// this station's own board it does nothing. It never blocks.
+func (st *Station) recordState(id string, state supervisor.SessionState) {
+	if _, ok := st.shared(); !ok || state == supervisor.SessEnded {
+		return // the end is recorded by settle, with its time
+	}
+	st.states.mu.Lock()
+	if st.states.latest == nil {
+		st.states.latest = map[string]supervisor.SessionState{}
+	}
+	st.states.latest[id] = state
+	st.states.mu.Unlock()
+	select {
+	case st.states.kick <- struct{}{}:
+	default:
+	}
+}
+
+// writeStates writes queued session states to sb until ctx ends. A state
+// written after its session ended changes nothing (the board keeps ended
+// records as they are).
+func (st *Station) writeStates(ctx context.Context, sb supervisor.SharedBoard) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-st.states.kick:
+		}
+		st.states.mu.Lock()
+		batch := st.states.latest
+		st.states.latest = nil
+		st.states.mu.Unlock()
+		for id, state := range batch {
+			if err := sb.SetSessionState(ctx, id, state.String()); err != nil && ctx.Err() == nil {
+				st.log.Warn("record session state on the shared board", "session", id, "state", state, "err", err)
+			}
+		}
+	}
+}
+
+// remoteSessions lists the other stations' live sessions, or none on this
+// station's own board or when the shared board does not answer in time (a
+// board known to be away is not asked: status says so, with since when).
+func (st *Station) remoteSessions() []supervisor.SessionInfo {
+	sb, ok := st.shared()
+	if !ok || !st.Link().Reachable {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(remoteTimeout, st.writeTimeout()))
+	defer cancel()
+	list, err := sb.OtherSessions(ctx)
+	if err != nil {
+		if unreachable(err) {
+			st.link.down(err)
+		}
+		st.log.Warn("list the other stations' sessions", "err", err)
+		return nil
+	}
+	return list
+}
+
+// remoteSession finds a live session of another station by id.
+func (st *Station) remoteSession(id string) (supervisor.SessionInfo, bool) {
+	for _, si := range st.remoteSessions() {
+		if si.ID == id {
+			return si, true
+		}
+	}
+	return supervisor.SessionInfo{}, false
+}
+
+// RemoteTask republishes a task another station moved on the shared board,
+// so this station's subscribers (trays, event streams) see it live.
+func (st *Station) RemoteTask(ctx context.Context, id string) {
+	t, err := st.board.Task(ctx, id)
+	if err != nil {
+		st.log.Debug("read a task another station moved", "task", id, "err", err)
+		return
+	}
+	st.publishTask(t)
+}
+
+// RemoteSession republishes a state change of another station's session.
+func (st *Station) RemoteSession(si supervisor.SessionInfo) {
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &si})
+}

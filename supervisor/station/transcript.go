@@ -1,0 +1,137 @@
+package station
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+)
+
+// transcriptBacklog bounds what a session's transcript may hold in memory
+// while its file write is slow: seconds of a flooding agent.
+const transcriptBacklog = 8 << 20
+
+// transcriptWriter writes a session's transcript off the PTY reader's
+// goroutine: Write copies the chunk into a pending buffer and returns at
+// once; one goroutine writes what gathered in large writes. A disk slower
+// than the agent must not stall the reader (the agent would block on its
+// terminal and look idle), so when the backlog is full a chunk is dropped
+// and counted instead: the transcript says where output is missing and how
+// much (gapNote), and the log says so at the first drop and when the
+// transcript closes. A failed write (full disk) is said once and the
+// transcript stops.
+type transcriptWriter struct {
+	f   io.WriteCloser
+	log *slog.Logger
+
+	mu      sync.Mutex
+	pending []byte
+	spare   []byte
+	closing bool
+	gap     int // bytes dropped since the last chunk kept, not yet noted
+
+	wake    chan struct{}
+	done    chan struct{}
+	dropped atomic.Int64
+	failed  atomic.Bool
+	limit   int
+}
+
+func newTranscriptWriter(f io.WriteCloser, log *slog.Logger) *transcriptWriter {
+	return newTranscriptWriterLimit(f, log, transcriptBacklog)
+}
+
+// newTranscriptWriterLimit is newTranscriptWriter with a backlog of limit
+// bytes (tests make it small).
+func newTranscriptWriterLimit(f io.WriteCloser, log *slog.Logger, limit int) *transcriptWriter {
+	w := &transcriptWriter{f: f, log: log, wake: make(chan struct{}, 1), done: make(chan struct{}), limit: limit}
+	go w.loop()
+	return w
+}
+
+// Write never waits on the disk and never fails (see transcriptWriter).
+func (w *transcriptWriter) Write(p []byte) (int, error) {
+	if w.failed.Load() || len(p) == 0 {
+		return len(p), nil
+	}
+	w.mu.Lock()
+	if len(w.pending)+len(p) > w.limit {
+		w.gap += len(p)
+		w.mu.Unlock()
+		if w.dropped.Add(int64(len(p))) == int64(len(p)) {
+			w.log.Warn("transcript write is behind the agent; dropping output from the transcript (the console keeps it)")
+		}
+		return len(p), nil
+	}
+	w.noteGapLocked()
+	w.pending = append(w.pending, p...)
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// noteGapLocked puts the note of a gap where the dropped output was. It
+// may take the backlog a line past its limit.
+func (w *transcriptWriter) noteGapLocked() {
+	if w.gap > 0 {
+		w.pending = append(w.pending, gapNote(w.gap)...)
+		w.gap = 0
+	}
+}
+
+// gapNote is what the transcript holds in place of n bytes it dropped: a
+// line of its own, so that `logs` shows it as one.
+func gapNote(n int) string {
+	return fmt.Sprintf("\r\n[buildstation: %d bytes of output missing here: the disk was slower than the agent]\r\n", n)
+}
+
+func (w *transcriptWriter) loop() {
+	defer close(w.done)
+	for {
+		w.mu.Lock()
+		buf, closing := w.pending, w.closing
+		w.pending, w.spare = w.spare[:0], nil
+		w.mu.Unlock()
+		if len(buf) > 0 && !w.failed.Load() {
+			if _, err := w.f.Write(buf); err != nil {
+				// A full disk must not stop a session: say it once, go on.
+				w.failed.Store(true)
+				w.log.Error("transcript write failed; the session goes on without a transcript", "err", err)
+			}
+		}
+		w.mu.Lock()
+		if cap(buf) <= 2*w.limit {
+			w.spare = buf[:0] // the other buffer, reused
+		}
+		more := len(w.pending) > 0
+		w.mu.Unlock()
+		if more {
+			continue
+		}
+		if closing {
+			return
+		}
+		<-w.wake
+	}
+}
+
+// Close writes what is pending, then closes the file.
+func (w *transcriptWriter) Close() error {
+	w.mu.Lock()
+	w.closing = true
+	w.noteGapLocked()
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	<-w.done
+	if n := w.dropped.Load(); n > 0 {
+		w.log.Warn("transcript is missing output the disk could not keep up with", "dropped_bytes", n)
+	}
+	return w.f.Close()
+}
