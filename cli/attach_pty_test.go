@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/creack/pty"
-
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/internal/ptytest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -19,15 +18,7 @@ import (
 func TestSessionAttachTerminal(t *testing.T) {
 	s := startStation(t)
 	con := s.fake.AddConsole("s1", []byte("screen"))
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty := ptytest.Open(t, 100, 30)
 	go io.Copy(io.Discard, ptmx) // the terminal's screen
 	var errb bytes.Buffer
 	done := make(chan int, 1)
@@ -64,12 +55,7 @@ func TestSessionAttachTerminal(t *testing.T) {
 func TestSessionAttachTmux(t *testing.T) {
 	s := startStation(t)
 	s.fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1", State: supervisor.SessWorking, PID: 7}, "tok")
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
+	_, tty := ptytest.Open(t, 0, 0)
 	var home, id string
 	wired := cli.TmuxAttach
 	cli.TmuxAttach = func(h, i string, _ io.Reader, _, _ io.Writer, attaching func()) (bool, error) {

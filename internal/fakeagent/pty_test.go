@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"golang.org/x/term"
 
+	"github.com/buildstation/buildstation/internal/ptytest"
 	"github.com/buildstation/buildstation/internal/testwait"
 )
 
@@ -23,12 +23,7 @@ import (
 // would arrive with its Enter in one read), echo what is typed, and tell a
 // pasted burst from text followed by a separate Enter.
 func TestRealPTY(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no PTY: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
+	ptmx, tty := ptytest.Open(t, 0, 0)
 	cooked, err := term.GetState(int(tty.Fd()))
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
+	"github.com/buildstation/buildstation/internal/ptytest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -33,15 +32,7 @@ func TestAttach(t *testing.T) {
 		t.Fatalf("Attach to a window that is not there = %v, %v; want not found", found, err)
 	}
 
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty := ptytest.Open(t, 100, 30)
 	screen := proctest.Collect(ptmx)
 	type result struct {
 		found bool
