@@ -91,3 +91,12 @@ type Published struct {
 	// so another station can take the task up where this one left it.
 	Complete bool `json:"complete,omitempty"`
 }
+
+// ShortSHA is a commit id as people read it in a prompt or a note: its
+// first ten hex digits.
+func ShortSHA(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}

@@ -218,7 +218,7 @@ func (st *Station) syncNote(ctx context.Context, p config.Project, taskID string
 		here = "station " + name
 	}
 	note := fmt.Sprintf("This attempt runs on %s, which fetched the task's branch from the remote %s: your worktree starts at %s %s %q that the station before pushed there.",
-		here, s.Remote, what, short(s.From), s.FromSubject)
+		here, s.Remote, what, supervisor.ShortSHA(s.From), s.FromSubject)
 	if s.Saved != "" {
 		note += fmt.Sprintf(" The older work this station had on the task is on branch %s.", s.Saved)
 	}

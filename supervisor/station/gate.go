@@ -34,7 +34,7 @@ func (st *Station) gateNote(spec sessionSpec) string {
 		return ""
 	}
 	p, _ := st.Config().Project(spec.Project)
-	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s", p.Gate, short(v.SHA), lastLine([]byte(v.Tail)))
+	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s", p.Gate, supervisor.ShortSHA(v.SHA), lastLine([]byte(v.Tail)))
 }
 
 // judgeHead runs the gate on a nudged session's HEAD in the background, so
@@ -70,11 +70,11 @@ func (st *Station) gateReason(spec sessionSpec) string {
 		return ""
 	}
 	if v.Passed {
-		return fmt.Sprintf("; gate: passes on HEAD %s", short(v.SHA))
+		return fmt.Sprintf("; gate: passes on HEAD %s", supervisor.ShortSHA(v.SHA))
 	}
 	last := strings.TrimSpace(lastLine([]byte(v.Tail)))
 	if last == "" {
-		return fmt.Sprintf("; gate: fails on HEAD %s, printing nothing", short(v.SHA))
+		return fmt.Sprintf("; gate: fails on HEAD %s, printing nothing", supervisor.ShortSHA(v.SHA))
 	}
-	return fmt.Sprintf("; gate: fails on HEAD %s (%s)", short(v.SHA), last)
+	return fmt.Sprintf("; gate: fails on HEAD %s (%s)", supervisor.ShortSHA(v.SHA), last)
 }

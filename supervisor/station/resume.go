@@ -66,7 +66,7 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 // resumeNote tells the next session, in words, where it starts from.
 func resumeNote(r supervisor.Resumed, branch string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your worktree (branch %s) was reset to the last green commit %s", branch, short(r.Green))
+	fmt.Fprintf(&b, "Your worktree (branch %s) was reset to the last green commit %s", branch, supervisor.ShortSHA(r.Green))
 	if r.GreenSubject != "" {
 		fmt.Fprintf(&b, " %q", r.GreenSubject)
 	}
@@ -89,9 +89,9 @@ func resumeNote(r supervisor.Resumed, branch string) string {
 	}
 	if r.Failed != nil && !r.Failed.Passed {
 		if tail := strings.TrimSpace(r.Failed.Tail); tail != "" {
-			fmt.Fprintf(&b, " The gate failed on %s; the end of its output:\n%s", short(r.Failed.SHA), tail)
+			fmt.Fprintf(&b, " The gate failed on %s; the end of its output:\n%s", supervisor.ShortSHA(r.Failed.SHA), tail)
 		} else {
-			fmt.Fprintf(&b, " The gate failed on %s, printing nothing.", short(r.Failed.SHA))
+			fmt.Fprintf(&b, " The gate failed on %s, printing nothing.", supervisor.ShortSHA(r.Failed.SHA))
 		}
 	}
 	return b.String()

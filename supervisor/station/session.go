@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buildstation/buildstation/supervisor/agent"
+
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -518,7 +520,8 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := renderNudge(s.spec, s.host.layers(), s.con.lastLiveAt(), now, s.evidence) + s.host.gateNote(s.spec)
+	text := agent.Nudge(agent.NudgeFacts{Text: s.spec.Nudge, Title: s.spec.Title, Kind: s.spec.Kind, Profile: s.spec.Profile, IdleWindow: s.spec.IdleWindow},
+		s.host.layers(), s.con.lastLiveAt(), now, s.evidence) + s.host.gateNote(s.spec)
 	s.typeText(text, now, nil)
 	s.host.judgeHead(s.spec)
 	if s.silentSince.IsZero() {

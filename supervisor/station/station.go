@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -570,7 +571,7 @@ func (st *Station) spawnerFor(backend string) (supervisor.Spawner, string, error
 // spawn prepares a session's files and environment and starts its process.
 func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor.SessionKind, id string, ws supervisor.Workspace, token string) (*session, error) {
 	cfg := st.Config()
-	agent, err := cfg.AgentFor(p)
+	ag, err := cfg.AgentFor(p)
 	if err != nil {
 		return nil, err
 	}
@@ -578,7 +579,7 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	if err != nil {
 		return nil, err
 	}
-	prompt := renderPrompt(task, kind, agent, ws)
+	prompt := agent.Prompt(task, kind, ag, ws)
 	promptFile, err := st.writePrompt(id, prompt)
 	if err != nil {
 		return nil, err
@@ -589,7 +590,7 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 		return nil, sessionFilesError(err)
 	}
 	env := st.sessionEnv(task, id, token, promptFile)
-	l, err := agentLaunch(launchSpec{Agent: agent, PermissionMode: p.Settings.PermissionMode, SessionID: id,
+	l, err := agent.Build(agent.LaunchSpec{Agent: ag, PermissionMode: p.Settings.PermissionMode, SessionID: id,
 		URL: st.opt.URL, Self: st.opt.Self, Prompt: prompt, PromptFile: promptFile,
 		WriteFile: func(name string, data []byte) (string, error) { return st.files.WriteSessionFile(id, name, data) }})
 	if err != nil {
@@ -598,7 +599,7 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 		return nil, err
 	}
 	env = append(env, l.Env...)
-	for k, v := range agent.Env {
+	for k, v := range ag.Env {
 		env = append(env, k+"="+v)
 	}
 	st.guardSpawning(id, token)
@@ -612,9 +613,9 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
 	s.backend = backend
 	if l.Type != "" {
-		s.spec.Prompt, s.spec.PromptAfterMCP = typeable(l.Type), l.TypeAfterMCP
+		s.spec.Prompt, s.spec.PromptAfterMCP = agent.Typeable(l.Type), l.TypeAfterMCP
 		if l.TypePasted {
-			// typeable left no ESC in the text, so it cannot end the paste.
+			// Typeable left no ESC in the text, so it cannot end the paste.
 			s.spec.Prompt = "\x1b[200~" + s.spec.Prompt + "\x1b[201~"
 		}
 	}

@@ -1,4 +1,4 @@
-package station
+package agent
 
 import "encoding/json"
 
@@ -16,7 +16,7 @@ import "encoding/json"
 // `notify` program gets a different payload as an argument), so a Codex
 // session is watched by its console, commits and CPU, and reports through
 // MCP; the generic `buildstation agent …` commands work too.
-func codexLaunch(spec launchSpec) launch {
+func codexLaunch(spec LaunchSpec) Launch {
 	argv := baseArgv(spec.Agent)
 	argv = append(argv,
 		"-c", "mcp_servers."+mcpServerName+".url="+jsonString(spec.URL+"/mcp"),
@@ -27,7 +27,7 @@ func codexLaunch(spec launchSpec) launch {
 	// pointer to the prompt file (see launch); "--" keeps it from ever
 	// being read as a flag.
 	argv = append(argv, "--", pointerPrompt(spec))
-	return launch{Argv: argv}
+	return Launch{Argv: argv}
 }
 
 // codexPermission maps permission_mode (Claude Code's names) onto Codex's

@@ -1,4 +1,4 @@
-package station
+package agent
 
 // claudeHookEvents are the Claude Code hooks that report to the station:
 // every one is evidence of life, and Stop, Notification (permission_prompt,
@@ -18,7 +18,7 @@ var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Not
 //     (see launch);
 //   - ENABLE_TOOL_SEARCH=false, else MCP tools hide behind a ToolSearch tool
 //     and the model sees only the built-in ones.
-func claudeLaunch(spec launchSpec) (launch, error) {
+func claudeLaunch(spec LaunchSpec) (Launch, error) {
 	mcp := map[string]any{"mcpServers": map[string]any{
 		mcpServerName: map[string]any{
 			"type":    "http",
@@ -28,7 +28,7 @@ func claudeLaunch(spec launchSpec) (launch, error) {
 	}}
 	mcpFile, err := writeProfileFile(spec, ".mcp.json", mcp)
 	if err != nil {
-		return launch{}, err
+		return Launch{}, err
 	}
 	hooks := map[string]any{}
 	for _, ev := range claudeHookEvents {
@@ -38,7 +38,7 @@ func claudeLaunch(spec launchSpec) (launch, error) {
 	}
 	settingsFile, err := writeProfileFile(spec, ".settings.json", map[string]any{"hooks": hooks})
 	if err != nil {
-		return launch{}, err
+		return Launch{}, err
 	}
 	argv := baseArgv(spec.Agent)
 	argv = append(argv, "--mcp-config", mcpFile, "--strict-mcp-config", "--allowedTools")
@@ -50,5 +50,5 @@ func claudeLaunch(spec launchSpec) (launch, error) {
 		// config.toml's names are Claude Code's own.
 		argv = append(argv, "--permission-mode", spec.PermissionMode)
 	}
-	return launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true}, nil
+	return Launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true}, nil
 }

@@ -1,4 +1,4 @@
-package station
+package agent
 
 import (
 	"os"
@@ -110,7 +110,7 @@ func TestAgentLaunch(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			l, err := agentLaunch(launchSpec{Agent: tc.agent, PermissionMode: tc.mode, SessionID: "s1",
+			l, err := Build(LaunchSpec{Agent: tc.agent, PermissionMode: tc.mode, SessionID: "s1",
 				URL: "http://127.0.0.1:4242", Self: "/opt/Build Station/buildstation", Prompt: prompt,
 				WriteFile: func(name string, data []byte) (string, error) {
 					path := filepath.Join(dir, name)

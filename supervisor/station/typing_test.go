@@ -9,6 +9,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/buildstation/buildstation/supervisor/agent"
+
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -80,8 +82,8 @@ func TestClaudePromptIsTypedOnceTheToolsAreListed(t *testing.T) {
 		if !ok || !ok2 {
 			t.Fatalf("the prompt is not one bracketed paste: %.40q … %.40q", w[0], w[0][len(w[0])-40:])
 		}
-		if want := typeable(string(file)); inner != want {
-			t.Fatalf("typed prompt differs from the prompt file's (typeable) text")
+		if want := agent.Typeable(string(file)); inner != want {
+			t.Fatalf("typed prompt differs from the prompt file's (Typeable) text")
 		}
 		if strings.ContainsAny(inner, "\x00\x1b\x03\r") || !strings.Contains(inner, "first \" % & ^ ! < > | line\nsecond\nthird red ünï\n") {
 			t.Fatalf("typed prompt holds control bytes or lost text: %.200q", inner)
@@ -126,14 +128,6 @@ func TestClaudePromptIsTypedAnywayWithoutMCP(t *testing.T) {
 			t.Fatal("nudged before the prompt was typed")
 		}
 	})
-}
-
-func TestTypeable(t *testing.T) {
-	in := "a\r\nb\rc\nd\te\x00f\x1b[2Jg\x03h\x7fi\u0085j\xffk ünï \" % & ^ ! \x1b]52;c;aGk=\x07end"
-	want := "a\nb\nc\nd\tefghij\ufffdk ünï \" % & ^ ! end"
-	if got := typeable(in); got != want {
-		t.Fatalf("typeable = %q, want %q", got, want)
-	}
 }
 
 // Prompts argv could not carry (a NUL in the title, a body over 128 KiB)

@@ -1,4 +1,4 @@
-package station
+package agent
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// renderPrompt writes the task as the agent's first message. It ends with
+// Prompt writes the task as the agent's first message. It ends with
 // how to finish, because most stalls are an agent that finished and forgot
 // the workflow's last step.
-func renderPrompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, ws supervisor.Workspace) string {
+func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, ws supervisor.Workspace) string {
 	if kind == supervisor.KindReview {
 		return renderReviewPrompt(t, agent, ws)
 	}
@@ -62,7 +62,7 @@ func renderReviewPrompt(t supervisor.Task, agent config.Agent, ws supervisor.Wor
 		fmt.Fprintf(&b, "\nNote: %s\n", n)
 	}
 	if ws.Git && ws.Base != "" {
-		fmt.Fprintf(&b, "\nThe change is the diff %s..%s (run `git diff %s..%s` here).\n", short(ws.Base), ws.Branch, ws.Base, ws.Branch)
+		fmt.Fprintf(&b, "\nThe change is the diff %s..%s (run `git diff %s..%s` here).\n", supervisor.ShortSHA(ws.Base), ws.Branch, ws.Base, ws.Branch)
 	}
 	b.WriteString("\nRead the change and judge whether it does what the task asks, correctly and tested. Do not change the code. ")
 	if agent.Profile == "generic" {
@@ -73,18 +73,21 @@ func renderReviewPrompt(t supervisor.Task, agent config.Agent, ws supervisor.Wor
 	return b.String()
 }
 
-func short(sha string) string {
-	if len(sha) > 10 {
-		return sha[:10]
-	}
-	return sha
+// NudgeFacts is what a nudge is written from: the session's task, kind
+// and agent, and the project's nudge text with its placeholders.
+type NudgeFacts struct {
+	Text       string // the project's nudge, placeholders and all
+	Title      string
+	Kind       supervisor.SessionKind
+	Profile    string
+	IdleWindow time.Duration
 }
 
-// renderNudge fills the nudge text's placeholders: {idle} (how long the
+// Nudge fills the nudge text's placeholders: {idle} (how long the
 // console was silent), {task}, {evidence} (what each of layers last showed)
 // and {complete}.
-func renderNudge(spec sessionSpec, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
-	idle := spec.IdleWindow
+func Nudge(f NudgeFacts, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
+	idle := f.IdleWindow
 	if !lastOutput.IsZero() {
 		idle = now.Sub(lastOutput).Round(time.Second)
 	}
@@ -96,21 +99,21 @@ func renderNudge(spec sessionSpec, layers []string, lastOutput, now time.Time, e
 			ev = append(ev, l+" nothing")
 		}
 	}
-	r := strings.NewReplacer("{idle}", idle.String(), "{task}", spec.Title, "{evidence}", strings.Join(ev, ", "),
-		"{complete}", completeHint(spec))
+	r := strings.NewReplacer("{idle}", idle.String(), "{task}", f.Title, "{evidence}", strings.Join(ev, ", "),
+		"{complete}", completeHint(f.Kind, f.Profile))
 	// A TUI submits on Enter; a newline inside the text would submit early.
-	return strings.ReplaceAll(r.Replace(spec.Nudge), "\n", " ")
+	return strings.ReplaceAll(r.Replace(f.Text), "\n", " ")
 }
 
 // completeHint is the nudge's {complete}: the one way this agent has to say
 // it is done, in the words of its prompt. Agents with the station's MCP
 // tools call them; a generic agent has only the command.
-func completeHint(spec sessionSpec) string {
-	generic := spec.Profile == "generic"
+func completeHint(kind supervisor.SessionKind, profile string) string {
+	generic := profile == "generic"
 	switch {
-	case spec.Kind == supervisor.KindReview && generic:
+	case kind == supervisor.KindReview && generic:
 		return "run `buildstation agent review approve --notes \"…\"` (or `changes`) with your verdict"
-	case spec.Kind == supervisor.KindReview:
+	case kind == supervisor.KindReview:
 		return "call the complete_review tool with your verdict"
 	case generic:
 		return "run `buildstation agent complete --summary \"what you did\"`"
@@ -118,12 +121,12 @@ func completeHint(spec sessionSpec) string {
 	return "call the complete_task tool with a summary"
 }
 
-// typeable makes a prompt safe to type into an agent's terminal: line
+// Typeable makes a prompt safe to type into an agent's terminal: line
 // breaks become "\n" (a lone "\r" typed there is Enter, and would submit
 // half a prompt), and escape sequences and every other control character
 // are dropped (Ctrl+C would interrupt the agent, ESC starts a key sequence
 // or would end a bracketed paste, NUL is nothing a person can type). The
 // prompt file keeps the text as it was.
-func typeable(prompt string) string {
+func Typeable(prompt string) string {
 	return textsafe.Printable(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(prompt))
 }

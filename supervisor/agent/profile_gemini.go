@@ -1,4 +1,4 @@
-package station
+package agent
 
 // geminiLaunch wires Google's Gemini CLI to the station.
 //
@@ -23,7 +23,7 @@ package station
 // and `buildstation agent hook` reads Claude Code's; so no hooks here: a
 // Gemini session reports through MCP and is watched by console, commits
 // and CPU.
-func geminiLaunch(spec launchSpec) (launch, error) {
+func geminiLaunch(spec LaunchSpec) (Launch, error) {
 	settings := map[string]any{"mcpServers": map[string]any{
 		mcpServerName: map[string]any{
 			"httpUrl": spec.URL + "/mcp",
@@ -33,7 +33,7 @@ func geminiLaunch(spec launchSpec) (launch, error) {
 	}}
 	file, err := writeProfileFile(spec, ".settings.json", settings)
 	if err != nil {
-		return launch{}, err
+		return Launch{}, err
 	}
 	argv := baseArgv(spec.Agent)
 	if m := geminiApproval(spec.PermissionMode); m != "" {
@@ -45,7 +45,7 @@ func geminiLaunch(spec launchSpec) (launch, error) {
 	// the prompt file (see launch).
 	// https://geminicli.com/docs/cli/cli-reference
 	argv = append(argv, "--prompt-interactive="+pointerPrompt(spec))
-	return launch{Argv: argv, Env: []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + file}}, nil
+	return Launch{Argv: argv, Env: []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + file}}, nil
 }
 
 // geminiApproval maps permission_mode (Claude Code's names) onto Gemini's

@@ -1,4 +1,4 @@
-package station
+package agent
 
 import (
 	"encoding/json"
@@ -8,9 +8,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// launchSpec is what an agent profile needs to wire one session to the
+// LaunchSpec is what an agent profile needs to wire one session to the
 // station: who it is, where the station answers, where files may go.
-type launchSpec struct {
+type LaunchSpec struct {
 	Agent          config.Agent
 	PermissionMode string // the project's permission_mode; "" keeps the agent's own
 	SessionID      string
@@ -23,7 +23,7 @@ type launchSpec struct {
 	WriteFile func(name string, data []byte) (string, error)
 }
 
-// launch is how a session's agent starts.
+// Launch is how a session's agent starts.
 //
 // The prompt never goes into argv whole: argv cannot carry a NUL, is capped
 // (32 KiB for a whole Windows command line, 128 KiB per argument on Linux,
@@ -31,7 +31,7 @@ type launchSpec struct {
 // break at all. A task's title and body are anybody's text, so a profile
 // either has the station type the prompt into the agent's terminal (Type),
 // or gives the agent a one-line pointer to the prompt file.
-type launch struct {
+type Launch struct {
 	Argv []string
 	// Env is added after the station's BUILDSTATION_* variables and before
 	// the agent's own env from config.toml, which may override it.
@@ -53,7 +53,7 @@ type launch struct {
 // its prompt as an argument: it names the file that holds the whole task.
 // A path cannot hold a line break that matters here: one that did would
 // only end the line early, never reach a shell.
-func pointerPrompt(spec launchSpec) string {
+func pointerPrompt(spec LaunchSpec) string {
 	path := strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return -1
@@ -76,10 +76,10 @@ const mcpServerName = "buildstation"
 // person: they only report on the session's own task.
 var stationTools = []string{"get_task", "report_progress", "set_status", "complete_task", "block_task", "complete_review"}
 
-// agentLaunch builds a session's command line and extra environment from
+// Build builds a session's command line and extra environment from
 // its agent profile, writing any config file the profile needs (0600,
 // named after the session) with spec.WriteFile.
-func agentLaunch(spec launchSpec) (launch, error) {
+func Build(spec LaunchSpec) (Launch, error) {
 	switch spec.Agent.Profile {
 	case "claude":
 		return claudeLaunch(spec)
@@ -90,7 +90,7 @@ func agentLaunch(spec launchSpec) (launch, error) {
 	}
 	// generic: the command reads BUILDSTATION_PROMPT_FILE and reports with
 	// `buildstation agent …`; no prompt argument, no wiring.
-	return launch{Argv: baseArgv(spec.Agent)}, nil
+	return Launch{Argv: baseArgv(spec.Agent)}, nil
 }
 
 func baseArgv(a config.Agent) []string {
@@ -98,7 +98,7 @@ func baseArgv(a config.Agent) []string {
 }
 
 // writeProfileFile writes one of a session's wiring files as indented JSON.
-func writeProfileFile(spec launchSpec, suffix string, v any) (string, error) {
+func writeProfileFile(spec LaunchSpec, suffix string, v any) (string, error) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encode %s: %w", suffix, err)
