@@ -17,16 +17,7 @@ import (
 func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
 	t.Parallel()
 	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "1s", "3s")))
-	// read-submit takes the nudge only when Enter comes as its own write.
-	id := s.AddTask("web", "forgetful", "print All tests pass.; read-submit; complete finished after the nudge")
-	got := s.WaitState(id, "done", 15*time.Second)
-	if got.Summary != "finished after the nudge" {
-		t.Fatalf("summary %q", got.Summary)
-	}
-	tr := s.Transcript(id, 1)
-	if strings.Contains(tr, "pasted, not submitted") || !strings.Contains(tr, "got: Note:") {
-		t.Fatalf("the nudge was not submitted as text then Enter:\n%s", tr)
-	}
+	s.NudgedToDone("web", 15*time.Second)
 	if n := strings.Count(s.Log.String(), "msg=nudged"); n != 1 {
 		t.Fatalf("nudged %d times, want once", n)
 	}
