@@ -1,17 +1,14 @@
 package cli_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/buildstation/buildstation/internal/pgtest"
 )
 
 // board cap refuses what it cannot store with one sentence and exit 2,
@@ -42,7 +39,7 @@ func TestBoardCapRefusesBadInput(t *testing.T) {
 // keeps them when only the cap changes, and board cap PROJECT and board
 // status print them.
 func TestBoardCapWindows(t *testing.T) {
-	board := sharedBoardURL(t)
+	board := pgtest.NewDB(t, 0)
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, "board = %q\nstation = \"buildbox\"\n", board), 0o600); err != nil {
 		t.Fatal(err)
@@ -80,38 +77,4 @@ func TestBoardCapWindows(t *testing.T) {
 	if got := cap("web", "0"); got != "project web: no board cap; each station's config decides\n" {
 		t.Fatalf("board cap web 0: %q", got)
 	}
-}
-
-// sharedBoardURL is a new database on the test server of
-// BUILDSTATION_TEST_PG, dropped at cleanup; the test skips without one.
-func sharedBoardURL(t *testing.T) string {
-	t.Helper()
-	admin := os.Getenv("BUILDSTATION_TEST_PG")
-	if admin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("BUILDSTATION_TEST_PG is not set: CI must run .ci/postgres.sh before the tests")
-		}
-		t.Skip("SKIP: set BUILDSTATION_TEST_PG (make pg)")
-	}
-	name := fmt.Sprintf("bs_cli_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-	exec := func(sql string) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, admin)
-		if err != nil {
-			t.Fatalf("connect to the test server: %v", err)
-		}
-		defer conn.Close(context.Background())
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-	}
-	exec("CREATE DATABASE " + name + " TEMPLATE template0")
-	t.Cleanup(func() { exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("BUILDSTATION_TEST_PG: %v", err)
-	}
-	u.Path = "/" + name
-	return u.String()
 }

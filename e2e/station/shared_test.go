@@ -6,67 +6,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/internal/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // Stations sharing a PostgreSQL board: two homes, one database, one project
 // folder, told apart by BUILDSTATION_STATION as two machines would be by
 // their host names.
 
-// sharedDB creates an empty database for t on the server BUILDSTATION_TEST_PG
-// names, dropped at cleanup. Without a server the test skips, except in CI
-// (CI=true), where a missing server is a broken setup.
-func sharedDB(t *testing.T) string {
-	t.Helper()
-	admin := os.Getenv("BUILDSTATION_TEST_PG")
-	if admin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("BUILDSTATION_TEST_PG is not set: CI must run .ci/postgres.sh before the tests")
-		}
-		t.Skip("SKIP: set BUILDSTATION_TEST_PG (make pg)")
-	}
-	name := fmt.Sprintf("bse2e_%d_%d", os.Getpid(), sharedSeq.Add(1))
-	adminSQL(t, admin, "CREATE DATABASE "+name+" TEMPLATE template0")
-	t.Cleanup(func() { adminSQL(t, admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatalf("BUILDSTATION_TEST_PG: %v", err)
-	}
-	u.Path = "/" + name
-	q := u.Query()
-	q.Set("pool_max_conns", "6") // two stations per test, tests in parallel
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-var sharedSeq atomic.Int64
-
-func adminSQL(t *testing.T, admin, sql string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatalf("connect to the test server: %v", err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
+// sharedDB is a database of the test's own on the server of
+// BUILDSTATION_TEST_PG: two stations per test, tests in parallel.
+func sharedDB(t *testing.T) string { return pgtest.NewDB(t, 6) }
 
 // sharedConfig is config.toml for one station of a shared board with one
 // fake-agent project "web" at dir.
