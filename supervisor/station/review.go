@@ -5,25 +5,26 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // startReviews starts a review session for each task waiting in review on a
 // project that asks for reviews, within the same slots as coding. A review
 // whose session was lost (a restart) simply runs again: it changes nothing.
-func (st *Station) startReviews(ctx context.Context, p projectSlot) {
+func (st *Station) startReviews(ctx context.Context, p config.Project, free func() bool) {
 	tasks, err := st.board.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskReview, Project: p.Name})
 	if err != nil {
 		st.log.Error("schedule: list reviews", "project", p.Name, "err", err)
 		return
 	}
 	for _, t := range tasks {
-		if !p.free() {
+		if !free() {
 			return
 		}
 		if st.sessionForTask(t.ID) != nil || !st.mayReview(t.ID) {
 			continue
 		}
-		st.start(ctx, p.Project, t, supervisor.KindReview)
+		st.start(ctx, p, t, supervisor.KindReview)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"slices"
@@ -174,23 +173,8 @@ func (st *Station) Session(id string) (supervisor.SessionInfo, bool) {
 	return s.Info(), true
 }
 
-// lookup finds a live session by its id, or by its task's id: a person
-// knows the task (t2) more often than the attempt (t2.1), and a task has
-// one live session at a time (its work or, later, its review).
-func (st *Station) lookup(id string) *session {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if s, ok := st.sessions[id]; ok {
-		return s
-	}
-	var found *session
-	for _, s := range st.sessions {
-		if s.spec.TaskID == id && (found == nil || s.seq > found.seq) {
-			found = s
-		}
-	}
-	return found
-}
+// lookup finds a live session by its id, or by its task's id.
+func (st *Station) lookup(id string) *session { return st.reg.lookup(id) }
 
 // agentSession finds the live session an agent's report names (by its
 // session or task id); none is a not-found error.
@@ -381,8 +365,6 @@ func (st *Station) Projects(ctx context.Context) ([]supervisor.ProjectInfo, erro
 	}
 	cfg := st.Config()
 	out := make([]supervisor.ProjectInfo, 0, len(cfg.Projects))
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	for _, p := range cfg.Projects {
 		agent := p.Agent
 		if len(p.Command) > 0 {
@@ -393,7 +375,7 @@ func (st *Station) Projects(ctx context.Context) ([]supervisor.ProjectInfo, erro
 		info := supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
 			IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
 			ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
-			Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.running[p.Name]}
+			Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name)}
 		for _, t := range todo {
 			if t.Project == p.Name {
 				info.Queued++
@@ -427,9 +409,7 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 	if err := st.board.SetPaused(ctx, name, false, ""); err != nil {
 		return fmt.Errorf("resume project %s: %w", name, err)
 	}
-	st.mu.Lock()
-	st.blocks[name] = nil // a person looked: the breaker counts afresh
-	st.mu.Unlock()
+	st.sched.breaker.reset(name) // a person looked: the breaker counts afresh
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
 	st.poke()
 	return nil
@@ -437,25 +417,10 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 
 // SessionByToken finds the live session a session token belongs to.
 func (st *Station) SessionByToken(token string) (supervisor.SessionInfo, bool) {
-	// Compare against every live token in constant time rather than look
-	// the token up in a map, so timing says nothing about a guess.
 	if token == "" {
 		return supervisor.SessionInfo{}, false
 	}
-	var found *session
-	var wait chan struct{}
-	st.mu.Lock()
-	for _, s := range st.sessions {
-		if subtle.ConstantTimeCompare([]byte(s.spec.Token), []byte(token)) == 1 {
-			found = s
-		}
-	}
-	for t, p := range st.pending {
-		if subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
-			wait = p.ready
-		}
-	}
-	st.mu.Unlock()
+	found, wait := st.reg.byToken(token)
 	if found == nil && wait != nil {
 		// Its session is being spawned: answer once it is registered.
 		select {
@@ -587,31 +552,12 @@ func (st *Station) AgentStatus(ctx context.Context, id, status string) error {
 // Subscribe streams station events.
 func (st *Station) Subscribe(buffer int) *supervisor.Subscription { return st.bus.Subscribe(buffer) }
 
-// pendingSession is a session being spawned: its token is already in its
-// agent's environment.
-type pendingSession struct {
-	id    string
-	ready chan struct{} // closed once it is registered (or failed)
-}
-
 // SessionProof is HMAC-SHA256 of msg keyed with session id's token: the
 // station proves to the session's agent that it holds the token, before the
 // agent sends it (api.Client.verify). ok is false when no live session has
 // that id.
 func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
-	tok := func() (string, chan struct{}) {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		if s, ok := st.sessions[id]; ok {
-			return s.spec.Token, nil
-		}
-		for _, p := range st.pending {
-			if p.id == id {
-				return "", p.ready
-			}
-		}
-		return "", nil
-	}
+	tok := func() (string, <-chan struct{}) { return st.reg.tokenOf(id) }
 	token, wait := tok()
 	if token == "" && wait != nil {
 		select {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -39,26 +38,19 @@ func (st *Station) claim(ctx context.Context, p config.Project) (supervisor.Task
 // runsHere reports whether this station runs p's tasks at all. On its own
 // board it runs every project. On a shared board it skips a project whose
 // stations list leaves it out, and one whose folder is not on this machine
-// (config allows that there); the latter is logged once.
-func (st *Station) runsHere(p config.Project) bool {
+// (config allows that there: missing says so).
+func (st *Station) runsHere(p config.Project) (runs, missing bool) {
 	sb, ok := st.shared()
 	if !ok {
-		return true
+		return true, false
 	}
 	if !p.RunsHere(sb.Station()) {
-		return false
+		return false, false
 	}
 	if st.files.Missing(p.Path) {
-		st.mu.Lock()
-		first := !st.absent[p.Name]
-		st.absent[p.Name] = true
-		st.mu.Unlock()
-		if first {
-			st.log.Info("project folder is not on this machine; other stations run it", "project", p.Name, "path", p.Path)
-		}
-		return false
+		return false, true
 	}
-	return true
+	return true, false
 }
 
 // mayReview reports whether this station may start a review of task id: on
@@ -325,9 +317,7 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 // the scheduler.
 func (st *Station) reconcile(ctx context.Context, sb supervisor.SharedBoard) {
 	held := sb.Held()
-	st.mu.Lock()
-	starting := maps.Clone(st.starting)
-	st.mu.Unlock()
+	starting := st.reg.startingNow()
 	st.fence.mu.Lock()
 	prev := st.fence.orphans
 	now := map[string]bool{}

@@ -76,24 +76,19 @@ type Station struct {
 	log   *slog.Logger
 	bus   supervisor.Bus
 
-	wake chan struct{} // the scheduler should look for work
+	sched *scheduler // starts sessions for queued tasks
+	reg   *registry  // live sessions, and those being spawned
 
-	cfgMu    sync.Mutex // serialises edits of config.toml
-	mu       sync.Mutex
-	cfg      *config.Config
-	cfgErr   string                    // why the last edit of config.toml was not applied; "" when it was
-	sessions map[string]*session       // live sessions by id
-	pending  map[string]pendingSession // by token: sessions being spawned
-	running  map[string]int            // live sessions per project
-	blocks   map[string][]blockMark    // recent blocks per project, for the breaker
-	absent   map[string]bool           // shared board: projects not on this machine, logged once
-	states   stateLog                  // shared board: session states to write
-	starting map[string]bool           // tasks whose session is being started
-	link     link                      // shared board: reachability and outbox
-	fence    fence                     // shared board: proof of leases
-	push     pushes                    // pushes of task branches in flight
-	wg       sync.WaitGroup            // live session goroutines
-	ctx      context.Context
+	cfgMu  sync.Mutex // serialises edits of config.toml
+	mu     sync.Mutex // guards cfg, cfgErr and ctx
+	cfg    *config.Config
+	cfgErr string         // why the last edit of config.toml was not applied; "" when it was
+	states stateLog       // shared board: session states to write
+	link   link           // shared board: reachability and outbox
+	fence  fence          // shared board: proof of leases
+	push   pushes         // pushes of task branches in flight
+	wg     sync.WaitGroup // live session goroutines
+	ctx    context.Context
 
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
@@ -114,19 +109,15 @@ func New(opt Options) (*Station, error) {
 	if opt.Wall == nil {
 		opt.Wall = func() time.Time { return time.Now().Round(0) }
 	}
-	return &Station{
+	st := &Station{
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
-		wake:     make(chan struct{}, 1),
-		sessions: map[string]*session{},
-		pending:  map[string]pendingSession{},
-		running:  map[string]int{},
-		blocks:   map[string][]blockMark{},
-		absent:   map[string]bool{},
-		states:   stateLog{kick: make(chan struct{}, 1)},
-		starting: map[string]bool{},
-		fence:    fence{claimed: map[string]time.Time{}, fenced: map[string]bool{}},
-		push:     pushes{running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}},
-	}, nil
+		reg:    newRegistry(),
+		states: stateLog{kick: make(chan struct{}, 1)},
+		fence:  fence{claimed: map[string]time.Time{}, fenced: map[string]bool{}},
+		push:   pushes{running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}},
+	}
+	st.sched = newScheduler(st, opt.Log)
+	return st, nil
 }
 
 // Config returns the configuration in force.
@@ -155,19 +146,14 @@ func (st *Station) Run(ctx context.Context) error {
 			// session (an adopted tmux one) still has a folder in it.
 			st.files.Tidy()
 			return nil
-		case <-st.wake:
-			st.schedule(ctx)
+		case <-st.sched.wake:
+			st.sched.pass(ctx)
 		}
 	}
 }
 
 // poke asks the scheduler to look for work; it never blocks.
-func (st *Station) poke() {
-	select {
-	case st.wake <- struct{}{}:
-	default:
-	}
-}
+func (st *Station) poke() { st.sched.poke() }
 
 // recover settles what a crash left. A session whose backend outlives the
 // station (tmux) and is still there is adopted again, its watchdog resumed
@@ -369,69 +355,21 @@ func readTail(f io.ReaderAt, size, n int64) []byte {
 	return buf[:k]
 }
 
-// schedule starts review sessions for finished work first, then the oldest
-// todo task of each project with a free slot, within max_sessions. Only the
-// Run goroutine calls it, so counts read here cannot race another starter.
-func (st *Station) schedule(ctx context.Context) {
-	paused, err := st.board.Paused(ctx)
-	if err != nil {
-		st.log.Error("schedule: read paused projects", "err", err)
-		return
-	}
-	cfg := st.Config()
-	for _, p := range cfg.Projects {
-		if !st.runsHere(p) {
-			continue
-		}
-		slot := projectSlot{Project: p, st: st, max: cfg.MaxSessions, ctx: ctx}
-		if p.Review {
-			// Reviews go on in a paused project: they finish work, not start it.
-			st.startReviews(ctx, slot)
-		}
-		if _, ok := paused[p.Name]; ok {
-			continue
-		}
-		for slot.free() {
-			task, ok, err := st.claim(ctx, p)
-			if err != nil {
-				st.log.Error("schedule: claim", "project", p.Name, "err", err)
-				break
-			}
-			if !ok {
-				break
-			}
-			st.publishTask(task)
-			st.start(ctx, p, task, supervisor.KindWork)
-		}
-	}
+// free says whether project p may start one more session now.
+func (st *Station) free(ctx context.Context, p config.Project, max int) bool {
+	return ctx.Err() == nil && st.reg.free(p.Name, p.Concurrency, max)
 }
 
-// projectSlot answers whether a project may start one more session now.
-type projectSlot struct {
-	config.Project
-	st  *Station
-	max int
-	ctx context.Context
-}
-
-func (p projectSlot) free() bool {
-	p.st.mu.Lock()
-	defer p.st.mu.Unlock()
-	return p.ctx.Err() == nil && len(p.st.sessions) < p.max && p.st.running[p.Name] < p.Concurrency
+// paused lists the board's paused projects with their reasons.
+func (st *Station) paused(ctx context.Context) (map[string]string, error) {
+	return st.board.Paused(ctx)
 }
 
 // start spawns a session for a claimed task. A command that cannot start
 // blocks the task with a reason; the station goes on.
 func (st *Station) start(ctx context.Context, p config.Project, task supervisor.Task, kind supervisor.SessionKind) {
 	id := sessionID(task, kind)
-	st.mu.Lock()
-	st.starting[task.ID] = true
-	st.mu.Unlock()
-	defer func() {
-		st.mu.Lock()
-		delete(st.starting, task.ID)
-		st.mu.Unlock()
-	}()
+	defer st.reg.starts(task.ID)()
 	task, ws, ok := st.prepare(ctx, p, task, id)
 	if !ok {
 		return
@@ -443,16 +381,7 @@ func (st *Station) start(ctx context.Context, p config.Project, task supervisor.
 	}
 	// A fast agent may report before spawn returns; its token must not be
 	// refused meanwhile, so it is pending until the session is registered.
-	ready := make(chan struct{})
-	st.mu.Lock()
-	st.pending[token] = pendingSession{id: id, ready: ready}
-	st.mu.Unlock()
-	defer func() {
-		st.mu.Lock()
-		delete(st.pending, token)
-		st.mu.Unlock()
-		close(ready)
-	}()
+	defer st.reg.expect(token, id)()
 	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
 		st.blockUnstarted(ctx, task, id, err)
@@ -526,11 +455,8 @@ func (st *Station) workspace(ctx context.Context, p config.Project, taskID strin
 // register makes a session live: counted in its project's slots, recorded
 // on the board (with what a restart needs to find it again) and running.
 func (st *Station) register(ctx context.Context, s *session, started time.Time) {
-	st.mu.Lock()
-	st.sessions[s.spec.ID] = s
-	st.running[s.spec.Project]++
+	st.reg.add(s)
 	st.wg.Add(1)
-	st.mu.Unlock()
 	// The project's settings may have changed between the claim and now
 	// (`project set` sends them only to sessions already live): the session
 	// starts with those in force. Its command queue is free yet.
@@ -761,10 +687,7 @@ func (st *Station) release(s *session) {
 	for _, p := range st.opt.Probers {
 		p.Forget(s.spec.ID)
 	}
-	st.mu.Lock()
-	delete(st.sessions, s.spec.ID)
-	st.running[s.spec.Project]--
-	st.mu.Unlock()
+	st.reg.remove(s)
 }
 
 // settleBlock blocks a task unless something else already settled it (a
@@ -878,24 +801,6 @@ func newToken() (string, error) {
 }
 
 // liveSessions returns the live sessions, oldest first.
-func (st *Station) liveSessions() []*session {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]*session, 0, len(st.sessions))
-	for _, s := range st.sessions {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b *session) int { return int(a.seq - b.seq) })
-	return out
-}
+func (st *Station) liveSessions() []*session { return st.reg.live() }
 
-func (st *Station) sessionForTask(taskID string) *session {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for _, s := range st.sessions {
-		if s.spec.TaskID == taskID {
-			return s
-		}
-	}
-	return nil
-}
+func (st *Station) sessionForTask(taskID string) *session { return st.reg.forTask(taskID) }

@@ -13,16 +13,15 @@ import (
 // outlives the station (tmux) are left running for the next station to
 // adopt; the others are ended, their tasks blocked to be requeued.
 func (st *Station) StopPlan() string {
-	st.mu.Lock()
 	var ending, leaving []string
-	for id, s := range st.sessions {
+	for _, s := range st.reg.live() {
+		id := s.spec.ID
 		if _, survives := s.proc.(supervisor.Handled); survives {
 			leaving = append(leaving, id)
 		} else {
 			ending = append(ending, id)
 		}
 	}
-	st.mu.Unlock()
 	slices.Sort(ending)
 	slices.Sort(leaving)
 	var parts []string
