@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -28,7 +27,7 @@ func (st *Station) claim(ctx context.Context, p config.Project) (supervisor.Task
 	sent := time.Now()
 	t, ok, err := sb.ClaimLeased(ctx, p.Name, p.Concurrency, st.Config().Lease)
 	if ok {
-		st.claimedAt(t.ID, sent)
+		st.leases.claimedAt(t.ID, sent)
 		// The new session runs under the board's windows as they are now.
 		st.refreshWindows(ctx)
 	}
@@ -73,213 +72,6 @@ func (st *Station) recoverable(ctx context.Context) ([]supervisor.Task, error) {
 	return slices.DeleteFunc(tasks, func(t supervisor.Task) bool { return !slices.Contains(held, t.ID) }), nil
 }
 
-// Leases and time. A station renews its leases every lease/3. Each
-// renewal that succeeds proves the leases good until at least the moment
-// the renewal was sent plus lease, by the database's clock (the server sets
-// expires_at from its own clock after it received the request), so the
-// station counts from the moment it sent it, on its own monotonic clock,
-// and needs no agreement between clocks, only that they run at one rate.
-// When that proof runs out within fenceMargin, the station ends its
-// sessions itself (it self-fences): by the time another station could be
-// let the task, its agent is gone. A lease that expired is never renewed;
-// the reaper ends it only reapGrace after it expired, and only once the
-// reaper itself has renewed without fail for reapGrace: a board outage
-// looks to every station like the others' deaths.
-
-// fenceMargin is how long before its proof runs out a station ends its
-// sessions: time to end an agent's process tree.
-func fenceMargin(lease time.Duration) time.Duration { return lease / 4 }
-
-// reapGrace is the time between a lease's expiry and its reaping, and the
-// time a station must have renewed without fail before it reaps: a station
-// cut off for up to lease + reapGrace comes back to its tasks as it left
-// them, and delivers what it queued meanwhile.
-func reapGrace(lease time.Duration) time.Duration { return 2 * lease }
-
-// fence is the heartbeat's proof of this station's leases.
-type fence struct {
-	mu sync.Mutex
-	// proven is when the newest renewal that succeeded was sent
-	// (monotonic and wall readings); claimed is when each task's lease
-	// was claimed, which proves that lease alone.
-	proven     time.Time
-	provenWall time.Time
-	claimed    map[string]time.Time
-	// failedAt is when the last renewal failed; zero before any did.
-	failedAt time.Time
-	// fenced are the sessions ended by the fence, so each is ended once.
-	fenced map[string]bool
-	// orphans are held leases seen with no session here, by task, at
-	// the last beat: seen so twice running, they are settled.
-	orphans map[string]bool
-}
-
-// heartbeat keeps a shared board's leases alive every lease/3, so one late
-// or failed renewal does not lose them, until ctx ends. Each beat also
-// replays the outbox, settles leases no session holds, and reaps the
-// expired leases of any station: some live station has to block a dead
-// one's tasks, and every station does it (pgstore makes it safe).
-func (st *Station) heartbeat(ctx context.Context, sb supervisor.SharedBoard) {
-	lease := st.Config().Lease
-	tick := time.NewTicker(max(lease/3, time.Millisecond))
-	defer tick.Stop()
-	for {
-		st.beat(ctx, sb, lease)
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// beat renews once, ends the sessions of lost tasks, replays what the
-// outbox holds, reconciles and reaps.
-func (st *Station) beat(ctx context.Context, sb supervisor.SharedBoard, lease time.Duration) {
-	sent, sentWall := time.Now(), time.Now().Round(0)
-	rctx, cancel := context.WithTimeout(ctx, max(lease/3, time.Millisecond))
-	lost, err := sb.Renew(rctx, lease)
-	cancel()
-	if err != nil {
-		if ctx.Err() == nil {
-			st.renewFailed(sb, err)
-		}
-		return
-	}
-	st.fence.mu.Lock()
-	st.fence.proven, st.fence.provenWall = sent, sentWall
-	failedAt := st.fence.failedAt
-	st.fence.mu.Unlock()
-	if g := st.opt.Guard; g != nil {
-		keep := lease - fenceMargin(lease)
-		g.Deadline(time.Until(sent.Add(keep)), sentWall.Add(keep))
-	}
-	if !st.Link().Reachable {
-		st.log.Info("board reachable again", "station", sb.Station())
-		st.link.up()
-		st.publishLink()
-	}
-	for _, id := range lost {
-		st.loseTask(id)
-	}
-	if err := st.replay(ctx, sb); err != nil && ctx.Err() == nil {
-		st.link.down(err)
-		st.publishLink()
-		return
-	}
-	st.publishLink()
-	st.refreshWindows(ctx)
-	st.reconcile(ctx, sb)
-	st.reap(ctx, sb, lease, failedAt)
-	// Reaped tasks free slots; so may another station's Release, which
-	// announces nothing: the beat is the scheduler's fallback poll.
-	st.poke()
-}
-
-// renewFailed notes a renewal that did not reach the board: the fence
-// counts from now, and the link goes down (logged once, not every beat).
-func (st *Station) renewFailed(sb supervisor.SharedBoard, err error) {
-	st.fence.mu.Lock()
-	st.fence.failedAt = time.Now()
-	st.fence.mu.Unlock()
-	first := st.Link().Reachable
-	st.link.down(err)
-	if first {
-		st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
-	}
-	st.publishLink()
-}
-
-// reap blocks the tasks of stations that stopped renewing their leases,
-// unless this station itself failed to renew within the grace: then it
-// cannot tell their silence from its own.
-func (st *Station) reap(ctx context.Context, sb supervisor.SharedBoard, lease time.Duration, failedAt time.Time) {
-	grace := reapGrace(lease)
-	if !failedAt.IsZero() && time.Since(failedAt) < grace {
-		return
-	}
-	reaped, err := sb.Reap(ctx, grace)
-	if err != nil && ctx.Err() == nil {
-		st.log.Error("reap leases", "err", err)
-	}
-	for _, t := range reaped {
-		st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
-		st.publishTask(t)
-		st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
-	}
-}
-
-// watchFence ends every session whose lease this station can no longer
-// prove before the lease could run out, until ctx ends. It checks often,
-// by the monotonic clock and by the wall clock both: a machine that slept
-// (a monotonic clock that stood still) must not wake up believing.
-func (st *Station) watchFence(ctx context.Context, lease time.Duration) {
-	tick := time.NewTicker(min(max(lease/20, 10*time.Millisecond), 250*time.Millisecond))
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		st.checkFence(lease, time.Now())
-	}
-}
-
-// checkFence ends the sessions whose proof has run out at now.
-func (st *Station) checkFence(lease time.Duration, now time.Time) {
-	keep := lease - fenceMargin(lease)
-	st.fence.mu.Lock()
-	proven, provenWall := st.fence.proven, st.fence.provenWall
-	wallLate := !provenWall.IsZero() && now.Round(0).Sub(provenWall) > keep
-	var ends []*session
-	for _, s := range st.liveSessions() {
-		if st.fence.fenced[s.spec.ID] {
-			continue
-		}
-		from := proven
-		if c, ok := st.fence.claimed[s.spec.TaskID]; ok && c.After(from) {
-			from = c
-		}
-		if from.IsZero() || now.Sub(from) > keep || wallLate && from == proven {
-			st.fence.fenced[s.spec.ID] = true
-			ends = append(ends, s)
-		}
-	}
-	st.fence.mu.Unlock()
-	for _, s := range ends {
-		st.log.Warn("cannot prove the task's lease before it runs out; ending its session so no other station runs it twice",
-			"task", s.spec.TaskID, "session", s.spec.ID, "proven_ago", now.Sub(proven).Round(time.Millisecond))
-		st.endLater(s, outFenced)
-	}
-}
-
-// claimed records when a claim proved task id's new lease.
-func (st *Station) claimedAt(id string, at time.Time) {
-	st.fence.mu.Lock()
-	st.fence.claimed[id] = at
-	st.fence.mu.Unlock()
-}
-
-// loseTask ends the local session of a task whose lease this station lost.
-// Its task is settled as a fenced session's is: the board takes that only
-// if nobody else was let the task meanwhile.
-func (st *Station) loseTask(id string) {
-	s := st.sessionForTask(id)
-	if s == nil {
-		return
-	}
-	st.fence.mu.Lock()
-	already := st.fence.fenced[s.spec.ID]
-	st.fence.fenced[s.spec.ID] = true
-	st.fence.mu.Unlock()
-	if already {
-		return
-	}
-	st.log.Warn("lost the lease on a running task; ending its session", "task", id, "session", s.spec.ID)
-	st.endLater(s, outFenced)
-}
-
 // settleFenced settles the task of a session the fence ended: a work
 // session's task goes back to todo, its next attempt resuming from what
 // the worktree holds; a review's is blocked for a person. The write is
@@ -307,51 +99,6 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 		st.log.Warn("fenced task's requeue queued for the board", "task", s.spec.TaskID)
 	default:
 		st.publishTask(t)
-	}
-}
-
-// reconcile settles the leases this station holds with no session here to
-// run them, twice running (a claim is held a moment before its session
-// registers): a working task goes back to todo, anything else just gives
-// its lease back. A review waiting for its session to start is left to
-// the scheduler.
-func (st *Station) reconcile(ctx context.Context, sb supervisor.SharedBoard) {
-	held := sb.Held()
-	starting := st.reg.startingNow()
-	st.fence.mu.Lock()
-	prev := st.fence.orphans
-	now := map[string]bool{}
-	for _, id := range held {
-		if st.sessionForTask(id) == nil && !starting[id] {
-			now[id] = true
-		}
-	}
-	st.fence.orphans = now
-	st.fence.mu.Unlock()
-	for id := range now {
-		if !prev[id] {
-			continue
-		}
-		t, err := st.board.Task(ctx, id)
-		if err != nil {
-			continue
-		}
-		switch t.State {
-		case supervisor.TaskReview:
-			if p, ok := st.Config().Project(t.Project); ok && p.Review {
-				continue
-			}
-			_ = st.releaseTask(ctx, sb, id)
-		case supervisor.TaskWorking:
-			st.log.Warn("a lease no session holds; requeueing its task", "task", id)
-			_, _, err = st.move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station",
-				Note: fmt.Sprintf("Station %s held this task's lease with no session running it (lost in an outage); requeued.", sb.Station())})
-		default:
-			err = st.releaseTask(ctx, sb, id)
-		}
-		if err != nil {
-			st.log.Warn("settle a lease no session holds", "task", id, "err", err)
-		}
 	}
 }
 
@@ -401,28 +148,6 @@ func (st *Station) publishLink() {
 	if changed {
 		st.bus.Publish(supervisor.Event{Kind: supervisor.EventBoard, Board: l})
 	}
-}
-
-// startHeartbeat runs the heartbeat, and the writer of session states,
-// beside Run on a shared board; Run's wait for its goroutines covers them.
-func (st *Station) startHeartbeat(ctx context.Context) {
-	sb, ok := st.shared()
-	if !ok {
-		return
-	}
-	st.wg.Add(3)
-	go func() {
-		defer st.wg.Done()
-		st.heartbeat(ctx, sb)
-	}()
-	go func() {
-		defer st.wg.Done()
-		st.watchFence(ctx, st.Config().Lease)
-	}()
-	go func() {
-		defer st.wg.Done()
-		st.writeStates(ctx, sb)
-	}()
 }
 
 // Wake asks the scheduler to look for work now. A shared board's change

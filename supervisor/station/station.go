@@ -85,7 +85,7 @@ type Station struct {
 	cfgErr string         // why the last edit of config.toml was not applied; "" when it was
 	states stateLog       // shared board: session states to write
 	link   link           // shared board: reachability and outbox
-	fence  fence          // shared board: proof of leases
+	leases *leases        // shared board only: the heartbeat and the fence
 	push   pushes         // pushes of task branches in flight
 	wg     sync.WaitGroup // live session goroutines
 	ctx    context.Context
@@ -113,10 +113,12 @@ func New(opt Options) (*Station, error) {
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
 		reg:    newRegistry(),
 		states: stateLog{kick: make(chan struct{}, 1)},
-		fence:  fence{claimed: map[string]time.Time{}, fenced: map[string]bool{}},
 		push:   pushes{running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}},
 	}
 	st.sched = newScheduler(st, opt.Log)
+	if sb, ok := st.shared(); ok {
+		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st, opt.Guard, opt.Log)
+	}
 	return st, nil
 }
 
@@ -127,8 +129,9 @@ func (st *Station) Config() *config.Config {
 	return st.cfg
 }
 
-// Run recovers from an earlier crash, then starts tasks as slots free until
-// ctx is cancelled. On the way out it ends every session it started.
+// Run recovers from an earlier crash, then runs the station's parts under
+// one supervision tree until ctx is cancelled. On the way out it ends every
+// session it started.
 func (st *Station) Run(ctx context.Context) error {
 	st.mu.Lock()
 	st.ctx = ctx
@@ -136,20 +139,16 @@ func (st *Station) Run(ctx context.Context) error {
 	if err := st.recover(ctx); err != nil {
 		return err
 	}
-	st.startHeartbeat(ctx)
 	st.poke()
-	for {
-		select {
-		case <-ctx.Done():
-			st.wg.Wait()
-			// The home's parent of session folders goes too once no
-			// session (an adopted tmux one) still has a folder in it.
-			st.files.Tidy()
-			return nil
-		case <-st.sched.wake:
-			st.sched.pass(ctx)
-		}
+	err := st.tree().Serve(ctx)
+	st.wg.Wait()
+	// The home's parent of session folders goes too once no session (an
+	// adopted tmux one) still has a folder in it.
+	st.files.Tidy()
+	if ctx.Err() != nil {
+		return nil // stopped as asked
 	}
+	return err
 }
 
 // poke asks the scheduler to look for work; it never blocks.
@@ -645,9 +644,9 @@ func (st *Station) settle(s *session, o outcome) {
 	info := s.Info()
 	info.State = supervisor.SessEnded
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &info})
-	st.fence.mu.Lock()
-	delete(st.fence.fenced, s.spec.ID)
-	st.fence.mu.Unlock()
+	if st.leases != nil {
+		st.leases.ended(s.spec.ID)
+	}
 	if err := st.saveSession(ctx, supervisor.SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
 		PID: s.proc.Pid(), State: supervisor.SessEnded.String(), StartedAt: s.startedAt.UTC(), EndedAt: time.Now().UTC()}); err != nil {
 		st.log.Error("record session end", "session", s.spec.ID, "err", err)

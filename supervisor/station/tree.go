@@ -1,0 +1,43 @@
+package station
+
+import (
+	"context"
+
+	"github.com/thejerf/suture/v4"
+)
+
+// tree is the station's supervision tree (the shape of syncthing's): the
+// scheduler always; on a shared board the heartbeat, the fence and the
+// writer of session states too. A part that panics or fails is logged and
+// started again, with suture's backoff, while the others and every running
+// session go on: a bug in one scheduling pass must not end the agents'
+// sessions overnight. Sessions are not in the tree: each has its own
+// goroutine, which Run waits for.
+func (st *Station) tree() *suture.Supervisor {
+	sup := suture.New("station", suture.Spec{EventHook: st.treeEvent})
+	sup.Add(st.sched)
+	if st.leases != nil {
+		sup.Add(st.leases)
+		sup.Add(loop{"fence", st.leases.watch})
+		sup.Add(loop{"session states", func(ctx context.Context) error {
+			st.writeStates(ctx, st.leases.sb)
+			return ctx.Err()
+		}})
+	}
+	return sup
+}
+
+// treeEvent logs what the tree did: a part that failed or panicked (and
+// is started again), one that would not stop, a backoff.
+func (st *Station) treeEvent(e suture.Event) {
+	st.log.Error("station part", "event", e.String())
+}
+
+// loop is a named function served by the tree; it returns when ctx ends.
+type loop struct {
+	name  string
+	serve func(ctx context.Context) error
+}
+
+func (l loop) Serve(ctx context.Context) error { return l.serve(ctx) }
+func (l loop) String() string                  { return l.name }
