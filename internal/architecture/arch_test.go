@@ -26,10 +26,10 @@ var (
 	vocabulary = []string{"supervisor", "supervisor/config", "supervisor/apitype"}
 	// engine runs sessions and serves them; only the wiring links it.
 	engine = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox"}
-	stores = []string{"supervisor/store", "supervisor/pgstore"}
+	stores = []string{"supervisor/store", "supervisor/pgstore", "supervisor/boardsql"}
 	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd", mod + "internal/tray"}
 	// server is what a client of the station must never link.
-	server = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/outbox", "internal/boardopen"}
+	server = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/boardsql", "supervisor/outbox", "internal/boardopen"}
 )
 
 func paths(ps ...string) []string {
@@ -48,7 +48,7 @@ var rules = []rule{
 	},
 	{
 		from:  paths(engine...),
-		never: append(paths("platform/", "app", "cli", "supervisor/store", "supervisor/pgstore", "internal/boardopen"), append(wiring, "fyne.io/")...),
+		never: append(paths("platform/", "app", "cli", "supervisor/store", "supervisor/pgstore", "supervisor/boardsql", "internal/boardopen"), append(wiring, "fyne.io/")...),
 	},
 	{
 		// Agent profiles and prompts sit below the engine that runs them.
@@ -62,6 +62,12 @@ var rules = []rule{
 		debts: map[string]string{
 			"os/exec": "the SQLite driver's C runtime (modernc.org/libc) imports it; the vocabulary no longer does (config takes the machine's defaults from the wiring)",
 		},
+	},
+	{
+		// What the two stores share is SQL on the vocabulary: no driver,
+		// and neither store, so each store links only its own driver.
+		from:  paths("supervisor/boardsql"),
+		never: append(paths("supervisor/store", "supervisor/pgstore"), "modernc.org/", "github.com/jackc/"),
 	},
 	{
 		// The API client and its wire types: what every client of the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 )
 
 // seed adds n todo tasks of project, with their first history rows, in one
@@ -27,7 +28,7 @@ VALUES (?, ?, '', 'todo', 1, ?, ?)`, project, fmt.Sprint("task ", i), now, now)
 			if err != nil {
 				return err
 			}
-			if err := insertTransition(ctx, tx, id, supervisor.Transition{To: supervisor.TaskTodo, Attempt: 1, At: fromMS(now)}); err != nil {
+			if err := boardsql.Record(ctx, sqlBoard{s}, tx, id, supervisor.Transition{To: supervisor.TaskTodo, Attempt: 1, At: fromMS(now)}); err != nil {
 				return err
 			}
 		}

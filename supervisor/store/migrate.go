@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 )
 
 // migrations are the schema, one step per version; migrations[i] takes the
@@ -80,9 +82,8 @@ ALTER TABLE sessions ADD COLUMN last_output_at INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings db to the newest schema in one transaction: a failed step
-// leaves the file as it was. A database from a newer station is refused
-// rather than written by code that does not know its schema.
-func migrate(ctx context.Context, db *sql.DB, now int64) error {
+// leaves the file as it was. d stamps the steps.
+func migrate(ctx context.Context, db *sql.DB, d boardsql.Dialect) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
@@ -94,20 +95,8 @@ func migrate(ctx context.Context, db *sql.DB, now int64) error {
 )`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	var have int
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
-		return fmt.Errorf("migrate: read version: %w", err)
-	}
-	if have > len(migrations) {
-		return fmt.Errorf("board schema version %d is newer than this buildstation knows (%d): upgrade buildstation", have, len(migrations))
-	}
-	for v := have + 1; v <= len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", v, now); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
+	if err := boardsql.Migrate(ctx, d, conn{tx}, migrations); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: commit: %w", err)

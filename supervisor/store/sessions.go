@@ -3,35 +3,25 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 )
 
 // SaveSession inserts or replaces the record with s.ID. Its task must exist
 // (errors.Is supervisor.ErrNotFound otherwise): a restarted station reads
 // these to learn which tasks lost their session.
 func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
-	n, err := supervisor.CheckSession(r)
-	if err != nil {
-		return err
-	}
 	var ended any // NULL while live
 	if !r.EndedAt.IsZero() {
 		ended = toMS(r.EndedAt)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		var one int
-		if err := tx.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE id = ?", n).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("task %s: %w", r.TaskID, supervisor.ErrNotFound)
-		} else if err != nil {
-			return err
-		}
-		var lastOut int64
-		if !r.LastOutputAt.IsZero() {
-			lastOut = toMS(r.LastOutputAt)
-		}
+	var lastOut int64
+	if !r.LastOutputAt.IsZero() {
+		lastOut = toMS(r.LastOutputAt)
+	}
+	return boardsql.SaveSession(ctx, sqlBoard{s}, r, func(tx *sql.Tx, n int64, _ string) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, task_id, kind, pid, state, started_at, ended_at, backend, handle, token, last_output_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind, pid = excluded.pid,
@@ -40,10 +30,6 @@ ON CONFLICT (id) DO UPDATE SET task_id = excluded.task_id, kind = excluded.kind,
 			r.ID, n, r.Kind, r.PID, r.State, toMS(r.StartedAt), ended, r.Backend, r.Handle, r.Token, lastOut)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", r.ID, err)
-	}
-	return nil
 }
 
 // Sessions lists session records by start time; only those not ended when

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -20,6 +21,8 @@ import (
 
 // Store is the SQLite board. It is safe for concurrent use.
 type Store struct {
+	// shared answers the reads and writes both SQL boards make alike.
+	shared
 	// db is the one writer connection; rd is a pool of read-only
 	// connections. In WAL mode readers see the last commit and never wait
 	// for the writer, so a burst of listings does not queue behind (or in
@@ -72,6 +75,7 @@ func open(path string, o options) (*Store, error) {
 	// board's load (a few transitions a minute) never needs more.
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: path, now: time.Now}
+	s.shared = boardsql.NewBoard[*sql.Tx](sqlBoard{s})
 	if err := s.init(context.Background()); err != nil {
 		db.Close()
 		var d *DamagedError
@@ -185,7 +189,7 @@ func (s *Store) init(ctx context.Context) error {
 		// SQLite falls back silently, e.g. on a read-only medium.
 		return fmt.Errorf("journal mode is %s, not wal", mode)
 	}
-	return migrate(ctx, s.db, s.stamp())
+	return migrate(ctx, s.db, sqlBoard{s})
 }
 
 // DamagedError is a board SQLite found damaged: Open refuses it, so no

@@ -1,4 +1,4 @@
-package store
+package boardsql
 
 import (
 	"context"
@@ -11,9 +11,10 @@ import (
 
 // GateResult returns the remembered verdict of project's gate on commit
 // sha, so a requeue finds the last green commit without rerunning the gate
-// on every commit; ok is false when the gate never ran there.
-func (s *Store) GateResult(ctx context.Context, project, sha string) (passed bool, tail string, ok bool, err error) {
-	err = s.rd.QueryRowContext(ctx, "SELECT passed, output_tail FROM gate_results WHERE project = ? AND sha = ?",
+// on every commit (on a shared board, whichever station ran it); ok is
+// false when the gate never ran there.
+func (b Board[Tx]) GateResult(ctx context.Context, project, sha string) (passed bool, tail string, ok bool, err error) {
+	err = b.db.Read().QueryRow(ctx, "SELECT passed, output_tail FROM gate_results WHERE project = $1 AND sha = $2",
 		project, sha).Scan(&passed, &tail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, "", false, nil
@@ -27,15 +28,14 @@ func (s *Store) GateResult(ctx context.Context, project, sha string) (passed boo
 // SaveGateResult records the verdict of project's gate on sha and the tail
 // of its output (what a requeued session is shown when it failed); a rerun
 // replaces it.
-func (s *Store) SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error {
+func (b Board[Tx]) SaveGateResult(ctx context.Context, project, sha string, passed bool, tail string) error {
 	if err := supervisor.CheckGateResult(project, sha); err != nil {
 		return err
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO gate_results (project, sha, passed, output_tail, at) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (project, sha) DO UPDATE SET passed = excluded.passed, output_tail = excluded.output_tail, at = excluded.at`,
-			project, sha, passed, tail, s.stamp())
-		return err
+	err := b.db.Write(ctx, func(tx Tx) error {
+		now, args := b.db.Now([]any{project, sha, passed, tail})
+		return b.db.Conn(tx).Exec(ctx, `INSERT INTO gate_results (project, sha, passed, output_tail, at) VALUES ($1, $2, $3, $4, `+now+`)
+ON CONFLICT (project, sha) DO UPDATE SET passed = excluded.passed, output_tail = excluded.output_tail, at = excluded.at`, args...)
 	})
 	if err != nil {
 		return fmt.Errorf("save gate result of %s at %s: %w", project, sha, err)
