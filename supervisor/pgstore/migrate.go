@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/buildstation/buildstation/supervisor/boardsql"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -171,20 +173,8 @@ func migrate(ctx context.Context, db beginner) error {
 			return fmt.Errorf("migrate: %w", err)
 		}
 	}
-	var have int
-	if err := tx.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&have); err != nil {
-		return fmt.Errorf("migrate: read version: %w", err)
-	}
-	if have > len(migrations) {
-		return fmt.Errorf("board schema version %d is newer than this buildstation knows (%d): upgrade buildstation", have, len(migrations))
-	}
-	for v := have + 1; v <= len(migrations); v++ {
-		if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
-		if _, err := tx.Exec(ctx, "INSERT INTO schema_version (version, applied_at) VALUES ($1, clock_timestamp())", v); err != nil {
-			return fmt.Errorf("migrate to version %d: %w", v, err)
-		}
+	if err := boardsql.Migrate(ctx, dialect{}, conn{q: tx}, migrations); err != nil {
+		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("migrate: commit: %w", err)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -20,27 +20,14 @@ import (
 // overwrite the transitions of the task's new owner. A move out of working
 // and review ends the task's lease: no session runs for it any more.
 func (s *Store) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
-	if err := m.Validate(); err != nil {
-		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
-	}
-	n, ok := supervisor.ParseTaskID(id)
-	if !ok {
-		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, supervisor.ErrNotFound)
-	}
-	var t supervisor.Task
-	err := s.write(ctx, func(tx pgx.Tx) error {
-		cur, err := getTask(ctx, tx, n, true)
-		if err != nil {
-			return err
-		}
+	t, err := boardsql.MoveWith(ctx, pgBoard{s: s}, id, m, func(tx pgx.Tx, n int64, cur supervisor.Task) (supervisor.Task, error) {
 		if err := s.checkLease(ctx, tx, n, id); err != nil {
-			return err
+			return supervisor.Task{}, err
 		}
-		t, err = s.apply(ctx, tx, n, cur, m)
-		return err
+		return s.apply(ctx, tx, n, cur, m)
 	})
 	if err != nil {
-		return supervisor.Task{}, fmt.Errorf("move task %s: %w", id, err)
+		return supervisor.Task{}, err
 	}
 	if !running(t.State) && !m.KeepLease {
 		s.forget(id)
@@ -73,7 +60,7 @@ func (s *Store) Claim(ctx context.Context, project, actor string) (supervisor.Ta
 // LOCKED: a todo row another claimer has locked is about to be taken, so
 // this one takes the next instead of queueing behind it.
 func (s *Store) claim(ctx context.Context, tx pgx.Tx, project, actor string) (supervisor.Task, bool, error) {
-	cur, err := scanTask(tx.QueryRow(ctx, "SELECT "+taskColumns+
+	cur, err := boardsql.ScanTask(dialect{}, tx.QueryRow(ctx, "SELECT "+boardsql.TaskColumns(dialect{})+
 		" FROM tasks WHERE project = $1 AND state = $2 AND pinned_to IN ('', $3) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
 		project, supervisor.TaskTodo, s.station))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -97,35 +84,17 @@ func running(st supervisor.TaskState) bool {
 	return st == supervisor.TaskWorking || st == supervisor.TaskReview
 }
 
-// apply moves cur (task n, read and locked in tx) as supervisor.Task.Apply
-// says at the server's clock, writes the task and its history row, and
-// ends the task's lease when it stops running.
+// apply moves cur (task n, read and locked in tx) as boardsql.Apply does,
+// and ends the task's lease when it stops running.
 func (s *Store) apply(ctx context.Context, tx pgx.Tx, n int64, cur supervisor.Task, m supervisor.Move) (supervisor.Task, error) {
-	// The row is locked: the clock is read after any wait for it, and no
-	// other writer moves updated_at before this one.
-	var now time.Time
-	if err := tx.QueryRow(ctx, "SELECT "+nowSQL).Scan(&now); err != nil {
-		return supervisor.Task{}, err
-	}
-	t, tr, err := cur.Apply(m, now)
+	t, err := boardsql.Apply(ctx, pgBoard{s: s}, tx, n, cur, m)
 	if err != nil {
-		return supervisor.Task{}, err
-	}
-	notes := t.Notes
-	if notes == nil {
-		notes = []string{} // NOT NULL: a nil slice would be sent as NULL
-	}
-	if _, err := tx.Exec(ctx, `UPDATE tasks SET state = $1, attempt = $2, reason = $3, summary = $4, notes = $5, updated_at = $6
-WHERE id = $7`, t.State, t.Attempt, t.Reason, t.Summary, notes, t.UpdatedAt, n); err != nil {
 		return supervisor.Task{}, err
 	}
 	if !running(t.State) && !m.KeepLease {
 		if _, err := tx.Exec(ctx, "DELETE FROM leases WHERE task_id = $1", n); err != nil {
 			return supervisor.Task{}, err
 		}
-	}
-	if err := s.record(ctx, tx, n, tr); err != nil {
-		return supervisor.Task{}, err
 	}
 	return t, nil
 }

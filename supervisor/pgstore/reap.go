@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -54,7 +55,7 @@ func (s *Store) reap(ctx context.Context, n int64, grace time.Duration) (supervi
 	)
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		moved = false
-		cur, err := getTask(ctx, tx, n, true)
+		cur, err := boardsql.GetTask(ctx, dialect{}, conn{q: tx}, n, true)
 		if errors.Is(err, supervisor.ErrNotFound) {
 			return nil
 		}

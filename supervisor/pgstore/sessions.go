@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -22,17 +23,7 @@ import (
 // supervisor.ErrNotFound otherwise): a restarted station reads these to
 // learn which tasks lost their session.
 func (s *Store) SaveSession(ctx context.Context, r supervisor.SessionRecord) error {
-	n, err := supervisor.CheckSession(r)
-	if err != nil {
-		return err
-	}
-	err = s.write(ctx, func(tx pgx.Tx) error {
-		var project string
-		if err := tx.QueryRow(ctx, "SELECT project FROM tasks WHERE id = $1", n).Scan(&project); errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("task %s: %w", r.TaskID, supervisor.ErrNotFound)
-		} else if err != nil {
-			return err
-		}
+	return boardsql.SaveSession(ctx, pgBoard{s: s}, r, func(tx pgx.Tx, n int64, project string) error {
 		if err := notifySession(ctx, tx, s.station, r, project); err != nil {
 			return err
 		}
@@ -45,10 +36,6 @@ WHERE sessions.ended_at IS NULL`,
 			s.station, r.ID, n, r.Kind, r.PID, r.State, r.StartedAt.UTC().Truncate(time.Millisecond), toDB(r.EndedAt), r.Backend, r.Handle, supervisor.HashToken(r.Token), toDB(r.LastOutputAt))
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", r.ID, err)
-	}
-	return nil
 }
 
 // Sessions lists this station's session records by start time; only those

@@ -144,6 +144,13 @@ func (s *Store) ProjectWindows(ctx context.Context) (map[string]supervisor.Board
 	return out, nil
 }
 
+// querier is what reads need: the pool, or a transaction when the read
+// decides a write.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
 const (
 	capColumns   = "SELECT project, concurrency, stations, idle_window_ms, block_window_ms, review_idle_window_ms FROM project_settings"
 	capColumnsV3 = "SELECT project, concurrency, stations, NULL::bigint, NULL::bigint, NULL::bigint FROM project_settings"

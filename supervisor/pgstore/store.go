@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardsql"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,6 +24,8 @@ import (
 // goes on its leases, its session records and its notifications. It is
 // safe for concurrent use.
 type Store struct {
+	// shared answers the reads and writes both SQL boards make alike.
+	shared
 	pool    *pgxpool.Pool
 	station string
 	where   string // the URL without its password, for error messages
@@ -118,6 +121,7 @@ func OpenAs(ctx context.Context, url string, id Identity) (*Store, error) {
 	}
 	s := &Store{pool: pool, station: station, where: where, origin: id.Origin, instance: newInstance(),
 		held: map[string]int64{}, epochs: map[string]int64{}, listenRetry: time.Second}
+	s.shared = boardsql.NewBoard[pgx.Tx](pgBoard{s: s})
 	s.closed, s.close = context.WithCancel(context.Background())
 	if err := s.init(ctx, id.Lease); err != nil {
 		if errors.Is(err, ErrNameInUse) {
