@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -33,13 +34,29 @@ const (
 // progressPrefix starts the why of an agent's progress report.
 const progressPrefix = "progress: "
 
-// pushes runs at most one push per task at a time; a push asked for
-// meanwhile runs once more after it, so the newest work always goes.
-type pushes struct {
+// branches carries a task's work between stations: it pushes the task's
+// branches to its project's remote (at most one push per task at a time;
+// a push asked for meanwhile runs once more after it, so the newest work
+// always goes), fetches them where the task starts next, and pins the task
+// to this station while its work is only here.
+type branches struct {
+	ws      supervisor.Workspaces // nil: no worktrees, nothing to carry
+	pinner  supervisor.Pinner     // nil: the board does not pin
+	reg     *registry
+	log     *slog.Logger
+	station func() string        // this station's name on a shared board; "" on its own
+	timeout func() time.Duration // how long one board write may take
+
 	mu      sync.Mutex
 	running map[string]bool
 	again   map[string]pushReq
 	failed  map[string]string // task → why its last push failed, for status
+}
+
+func newBranches(ws supervisor.Workspaces, board supervisor.Board, reg *registry, log *slog.Logger, station func() string, timeout func() time.Duration) *branches {
+	pn, _ := board.(supervisor.Pinner)
+	return &branches{ws: ws, pinner: pn, reg: reg, log: log, station: station, timeout: timeout,
+		running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}}
 }
 
 // pushReq is one push asked for: settle lifts the task's pin when the
@@ -53,36 +70,36 @@ type pushReq struct {
 // pushBranches pushes task's branches in the background: it never blocks
 // the caller, which may be a session's goroutine. A failure is logged and
 // shown in status; the work stays safe here, and the task pinned here.
-func (st *Station) pushBranches(p config.Project, taskID, why string, settle bool) {
-	if st.opt.Workspaces == nil {
+func (b *branches) push(p config.Project, taskID, why string, settle bool) {
+	if b.ws == nil {
 		return
 	}
 	req := pushReq{p: p, why: why, settle: settle}
-	st.push.mu.Lock()
-	if st.push.running[taskID] {
-		prev := st.push.again[taskID]
+	b.mu.Lock()
+	if b.running[taskID] {
+		prev := b.again[taskID]
 		req.settle = req.settle || prev.settle
-		st.push.again[taskID] = req
-		st.push.mu.Unlock()
+		b.again[taskID] = req
+		b.mu.Unlock()
 		return
 	}
-	st.push.running[taskID] = true
-	st.push.mu.Unlock()
+	b.running[taskID] = true
+	b.mu.Unlock()
 	go func() {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
-			pub, err := st.opt.Workspaces.Publish(ctx, req.p, taskID)
+			pub, err := b.ws.Publish(ctx, req.p, taskID)
 			cancel()
-			st.pushed(taskID, req, pub, err)
-			st.push.mu.Lock()
-			next, more := st.push.again[taskID]
-			delete(st.push.again, taskID)
+			b.pushed(taskID, req, pub, err)
+			b.mu.Lock()
+			next, more := b.again[taskID]
+			delete(b.again, taskID)
 			if !more {
-				delete(st.push.running, taskID)
-				st.push.mu.Unlock()
+				delete(b.running, taskID)
+				b.mu.Unlock()
 				return
 			}
-			st.push.mu.Unlock()
+			b.mu.Unlock()
 			req = next
 		}
 	}()
@@ -90,87 +107,93 @@ func (st *Station) pushBranches(p config.Project, taskID, why string, settle boo
 
 // pushed records how a push went: a failure pins the task here; a settling
 // push that left nothing behind lifts this station's pin.
-func (st *Station) pushed(taskID string, req pushReq, pub supervisor.Published, err error) {
+func (b *branches) pushed(taskID string, req pushReq, pub supervisor.Published, err error) {
 	if err == nil && pub.Remote == "" {
 		return // no remote: the pin set at start stays
 	}
 	// Its own deadline: the push's may be what ran out.
-	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout())
 	defer cancel()
-	st.push.mu.Lock()
+	b.mu.Lock()
 	if err != nil {
-		st.push.failed[taskID] = fmt.Sprintf("task %s: %v; its work is safe on this station, which keeps the task until a push succeeds", taskID, err)
+		b.failed[taskID] = fmt.Sprintf("task %s: %v; its work is safe on this station, which keeps the task until a push succeeds", taskID, err)
 	} else {
-		delete(st.push.failed, taskID)
+		delete(b.failed, taskID)
 	}
-	st.push.mu.Unlock()
+	b.mu.Unlock()
 	if err != nil {
-		st.log.Warn("cannot push the task's branches", "task", taskID, "when", req.why, "err", err)
-		st.pin(ctx, taskID)
+		b.log.Warn("cannot push the task's branches", "task", taskID, "when", req.why, "err", err)
+		b.pin(ctx, taskID)
 		return
 	}
 	if len(pub.Pushed) > 0 {
-		st.log.Info("pushed the task's branches", "task", taskID, "when", req.why, "remote", pub.Remote, "branches", pub.Pushed)
+		b.log.Info("pushed the task's branches", "task", taskID, "when", req.why, "remote", pub.Remote, "branches", pub.Pushed)
 	}
-	if req.settle && pub.Complete && st.sessionForTask(taskID) == nil {
-		st.unpin(ctx, taskID)
+	if req.settle && pub.Complete && b.reg.forTask(taskID) == nil {
+		b.unpin(ctx, taskID)
 	}
 }
 
 // pushWarnings are the failed pushes, for status.
-func (st *Station) pushWarnings() []string {
-	st.push.mu.Lock()
-	defer st.push.mu.Unlock()
+func (b *branches) warnings() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	var out []string
-	for _, w := range st.push.failed {
+	for _, w := range b.failed {
 		out = append(out, "cannot push "+w)
 	}
 	slices.Sort(out)
 	return out
 }
 
-// checkpoint pushes a live session's branches when its HEAD is green: no
-// gate (every commit is), or the gate's cached verdict passes. It never
-// waits: the session's goroutine calls it on the agent's reports.
+// checkpoint pushes a live session's branches when its HEAD is green (a
+// sessionHost method: the session's goroutine calls it on the agent's
+// reports).
 func (st *Station) checkpoint(spec sessionSpec) {
-	ws := st.opt.Workspaces
-	p, ok := st.Config().Project(spec.Project)
-	if ws == nil || !ok || spec.Branch == "" || p.Remote == "" {
+	if p, ok := st.Config().Project(spec.Project); ok && spec.Branch != "" {
+		st.branches.checkpoint(p, spec.TaskID)
+	}
+}
+
+// checkpoint pushes task's branches when its HEAD is green: no gate
+// (every commit is), or the gate's cached verdict passes. It never waits.
+func (b *branches) checkpoint(p config.Project, taskID string) {
+	if b.ws == nil || p.Remote == "" {
 		return
 	}
 	if p.Gate == "" {
-		st.pushBranches(p, spec.TaskID, "green commit", false)
+		b.push(p, taskID, "green commit", false)
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		v, ran, err := ws.HeadGate(ctx, p, spec.TaskID, false)
+		v, ran, err := b.ws.HeadGate(ctx, p, taskID, false)
 		if err == nil && ran && v.Passed {
-			st.pushBranches(p, spec.TaskID, "green commit", false)
+			b.push(p, taskID, "green commit", false)
 		}
 	}()
 }
 
 // pin pins task id to this station on a shared board that pins.
-func (st *Station) pin(ctx context.Context, id string) {
-	pn, ok := st.board.(supervisor.Pinner)
+func (b *branches) pin(ctx context.Context, id string) {
+	pn, ok := b.pinner, b.pinner != nil
 	if !ok {
 		return
 	}
 	if err := pn.Pin(ctx, id); err != nil {
-		st.log.Warn("pin the task to this station", "task", id, "err", err)
+		b.log.Warn("pin the task to this station", "task", id, "err", err)
 	}
 }
 
 // unpin lifts this station's pin of task id.
-func (st *Station) unpin(ctx context.Context, id string) {
-	pn, ok := st.board.(supervisor.Pinner)
+func (b *branches) unpin(ctx context.Context, id string) {
+	pn, ok := b.pinner, b.pinner != nil
 	if !ok {
 		return
 	}
 	if err := pn.Unpin(ctx, id, false); err != nil {
-		st.log.Warn("unpin the task", "task", id, "err", err)
+		b.log.Warn("unpin the task", "task", id, "err", err)
 	}
 }
 
@@ -179,8 +202,8 @@ func (st *Station) unpin(ctx context.Context, id string) {
 // session it goes on from another station's work, if it does. A fetch that
 // fails blocks a task that ran before (its work may be on the remote
 // only), with the reason; a new task starts without it.
-func (st *Station) syncBranches(ctx context.Context, p config.Project, task supervisor.Task) (note, blocked string) {
-	ws := st.opt.Workspaces
+func (b *branches) sync(ctx context.Context, p config.Project, task supervisor.Task) (note, blocked string) {
+	ws := b.ws
 	if ws == nil {
 		return "", ""
 	}
@@ -195,26 +218,26 @@ func (st *Station) syncBranches(ctx context.Context, p config.Project, task supe
 	case err != nil && task.Attempt > 1:
 		return "", fmt.Sprintf("cannot fetch the task's branches: %v; its last attempt's work may be on the remote only: requeue it when the remote answers", err)
 	case err != nil:
-		st.log.Warn("cannot fetch a new task's branches; it starts here without them", "task", task.ID, "err", err)
+		b.log.Warn("cannot fetch a new task's branches; it starts here without them", "task", task.ID, "err", err)
 		return "", ""
 	}
-	return st.syncNote(ctx, p, task.ID, s), ""
+	return b.syncNote(ctx, p, task.ID, s), ""
 }
 
 // syncNote tells a session whose worktree took another station's work
 // where it starts.
-func (st *Station) syncNote(ctx context.Context, p config.Project, taskID string, s supervisor.Synced) string {
+func (b *branches) syncNote(ctx context.Context, p config.Project, taskID string, s supervisor.Synced) string {
 	if !s.Fetched {
 		return ""
 	}
 	what := "the commit"
 	if p.Gate == "" {
 		what = "the last green commit"
-	} else if v, ran, err := st.opt.Workspaces.HeadGate(ctx, p, taskID, false); err == nil && ran && v.Passed && v.SHA == s.From {
+	} else if v, ran, err := b.ws.HeadGate(ctx, p, taskID, false); err == nil && ran && v.Passed && v.SHA == s.From {
 		what = "the last green commit"
 	}
 	here := "this station"
-	if name := st.stationName(); name != "" {
+	if name := b.station(); name != "" {
 		here = "station " + name
 	}
 	note := fmt.Sprintf("This attempt runs on %s, which fetched the task's branch from the remote %s: your worktree starts at %s %s %q that the station before pushed there.",
@@ -227,8 +250,8 @@ func (st *Station) syncNote(ctx context.Context, p config.Project, taskID string
 
 // requeuePinned says why a requeue here of a task pinned to another
 // station is refused, or nil.
-func (st *Station) requeuePinned(t supervisor.Task, anywhere bool) error {
-	name := st.stationName()
+func (b *branches) requeuePinned(t supervisor.Task, anywhere bool) error {
+	name := b.station()
 	if t.Pinned == "" || t.Pinned == name || anywhere {
 		return nil
 	}
@@ -238,8 +261,8 @@ func (st *Station) requeuePinned(t supervisor.Task, anywhere bool) error {
 }
 
 // liftPin lifts whoever's pin of t, for a requeue with anywhere.
-func (st *Station) liftPin(ctx context.Context, t supervisor.Task) error {
-	pn, ok := st.board.(supervisor.Pinner)
+func (b *branches) liftPin(ctx context.Context, t supervisor.Task) error {
+	pn, ok := b.pinner, b.pinner != nil
 	if !ok || t.Pinned == "" {
 		return nil
 	}

@@ -58,7 +58,7 @@ func (st *Station) judgeHead(spec sessionSpec) {
 			return
 		}
 		if v.Passed && p.Remote != "" {
-			st.pushBranches(p, spec.TaskID, "gate passed", false)
+			st.branches.push(p, spec.TaskID, "gate passed", false)
 		}
 	}()
 }

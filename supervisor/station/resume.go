@@ -55,10 +55,10 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 		pctx, cancel := context.WithTimeout(ctx, pushTimeout)
 		pub, err := ws.Publish(pctx, p, t.ID)
 		cancel()
-		st.pushed(t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
+		st.branches.pushed(t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
 	} else if _, shared := st.shared(); shared && elsewhere == "" {
 		// No remote: the worktree reset here is the task's work now.
-		st.pin(ctx, t.ID)
+		st.branches.pin(ctx, t.ID)
 	}
 	return notes, nil
 }

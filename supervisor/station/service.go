@@ -99,12 +99,12 @@ func (st *Station) requeue(ctx context.Context, id, note string, anywhere bool) 
 	if cur.State != supervisor.TaskBlocked && cur.State != supervisor.TaskCancelled {
 		return supervisor.Task{}, supervisor.Conflictf("task %s is %s; only a blocked or cancelled task can be requeued", id, cur.State)
 	}
-	if err := st.requeuePinned(cur, anywhere); err != nil {
+	if err := st.branches.requeuePinned(cur, anywhere); err != nil {
 		return supervisor.Task{}, err
 	}
 	elsewhere := ""
 	if anywhere && cur.Pinned != "" && cur.Pinned != st.stationName() {
-		if err := st.liftPin(ctx, cur); err != nil {
+		if err := st.branches.liftPin(ctx, cur); err != nil {
 			return supervisor.Task{}, err
 		}
 		elsewhere = cur.Pinned
@@ -297,7 +297,7 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	if w := st.configWarning(); w != "" {
 		s.Warnings = append(slices.Clone(s.Warnings), w)
 	}
-	if ws := st.pushWarnings(); len(ws) > 0 {
+	if ws := st.branches.warnings(); len(ws) > 0 {
 		s.Warnings = append(slices.Clone(s.Warnings), ws...)
 	}
 	return s, nil

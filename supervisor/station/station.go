@@ -79,16 +79,16 @@ type Station struct {
 	sched *scheduler // starts sessions for queued tasks
 	reg   *registry  // live sessions, and those being spawned
 
-	cfgMu  sync.Mutex // serialises edits of config.toml
-	mu     sync.Mutex // guards cfg, cfgErr and ctx
-	cfg    *config.Config
-	cfgErr string         // why the last edit of config.toml was not applied; "" when it was
-	states stateLog       // shared board: session states to write
-	link   link           // shared board: reachability and outbox
-	leases *leases        // shared board only: the heartbeat and the fence
-	push   pushes         // pushes of task branches in flight
-	wg     sync.WaitGroup // live session goroutines
-	ctx    context.Context
+	cfgMu    sync.Mutex // serialises edits of config.toml
+	mu       sync.Mutex // guards cfg, cfgErr and ctx
+	cfg      *config.Config
+	cfgErr   string         // why the last edit of config.toml was not applied; "" when it was
+	states   stateLog       // shared board: session states to write
+	link     link           // shared board: reachability and outbox
+	leases   *leases        // shared board only: the heartbeat and the fence
+	branches *branches      // carries tasks' work between stations
+	wg       sync.WaitGroup // live session goroutines
+	ctx      context.Context
 
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
@@ -113,9 +113,9 @@ func New(opt Options) (*Station, error) {
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
 		reg:    newRegistry(),
 		states: stateLog{kick: make(chan struct{}, 1)},
-		push:   pushes{running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}},
 	}
 	st.sched = newScheduler(st, opt.Log)
+	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout)
 	if sb, ok := st.shared(); ok {
 		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st, opt.Guard, opt.Log)
 	}
@@ -396,7 +396,7 @@ func (st *Station) start(ctx context.Context, p config.Project, task supervisor.
 func (st *Station) prepare(ctx context.Context, p config.Project, task supervisor.Task, id string) (_ supervisor.Task, _ supervisor.Workspace, ok bool) {
 	// Before the worktree is prepared: a task that ran on another
 	// station goes on from the work that station pushed.
-	fetched, blocked := st.syncBranches(ctx, p, task)
+	fetched, blocked := st.branches.sync(ctx, p, task)
 	if blocked != "" {
 		st.log.Error("fetch the task's branches", "task", task.ID, "reason", blocked)
 		st.settleBlockCounting(ctx, task.ID, []supervisor.TaskState{supervisor.TaskWorking, supervisor.TaskReview}, blocked, "", "station", id, false)
@@ -411,7 +411,7 @@ func (st *Station) prepare(ctx context.Context, p config.Project, task superviso
 	}
 	if _, shared := st.shared(); shared && ws.Git && task.Pinned != st.stationName() {
 		// Its work is in this worktree only, until a push carries it.
-		st.pin(ctx, task.ID)
+		st.branches.pin(ctx, task.ID)
 	}
 	if fetched != "" {
 		task.Notes = append(slices.Clone(task.Notes), fetched)
@@ -639,7 +639,7 @@ func (st *Station) settle(s *session, o outcome) {
 	st.releaseLease(ctx, s)
 	st.dropSessionDir(s.spec.ID)
 	if p, ok := st.Config().Project(s.spec.Project); ok && s.spec.Branch != "" {
-		st.pushBranches(p, s.spec.TaskID, "session end", true)
+		st.branches.push(p, s.spec.TaskID, "session end", true)
 	}
 	info := s.Info()
 	info.State = supervisor.SessEnded
@@ -674,7 +674,7 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}
 	// Removing it may have saved uncommitted files on a branch.
-	st.pushBranches(p, taskID, "worktree removed", true)
+	st.branches.push(p, taskID, "worktree removed", true)
 }
 
 // release frees a session's slot and forgets it.
