@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,26 +19,45 @@ import (
 // is replayed, in order, when the board answers again: an agent's
 // completion, acknowledged while the board was away, is never lost.
 
+// writes is every write the station owes the board. On its own board a
+// write goes straight there. On a shared board with an outbox a write the
+// board does not answer (or one made while older ones wait) is queued, and
+// the heartbeat replays the queue in order once the board answers; link
+// says how the board stands meanwhile.
+type writes struct {
+	board   supervisor.Board
+	sb      supervisor.SharedBoard // nil on the station's own board
+	box     supervisor.Outbox      // nil: nothing is queued
+	reg     *registry
+	log     *slog.Logger
+	bus     *supervisor.Bus
+	timeout func() time.Duration
+	// delivered is told of a queued move that reached the board.
+	delivered func(t supervisor.Task)
+
+	link link
+}
+
 // keepToken stores a new session's token on this machine, on a shared
 // board whose records hold only its hash.
-func (st *Station) keepToken(ctx context.Context, id, token string) {
-	if _, ok := st.shared(); !ok || token == "" {
+func (w *writes) keepToken(ctx context.Context, id, token string) {
+	if w.sb == nil || token == "" {
 		return
 	}
-	if k, ok := st.opt.Outbox.(supervisor.TokenKeeper); ok {
+	if k, ok := w.box.(supervisor.TokenKeeper); ok {
 		if err := k.KeepToken(ctx, id, token); err != nil {
-			st.log.Warn("keep session token", "session", id, "err", err)
+			w.log.Warn("keep session token", "session", id, "err", err)
 		}
 	}
 }
 
 // rawToken gives a board record its token back from this machine's keeper
 // when the board holds only the hash; "" when it is not known here.
-func (st *Station) rawToken(ctx context.Context, r supervisor.SessionRecord) string {
+func (w *writes) rawToken(ctx context.Context, r supervisor.SessionRecord) string {
 	if !strings.HasPrefix(r.Token, supervisor.TokenHashPrefix) {
 		return r.Token
 	}
-	k, ok := st.opt.Outbox.(supervisor.TokenKeeper)
+	k, ok := w.box.(supervisor.TokenKeeper)
 	if !ok {
 		return ""
 	}
@@ -86,13 +106,33 @@ func (l *link) pending() int {
 
 // Link reports the shared board's reachability; nil on a station's own
 // board.
-func (st *Station) Link() *supervisor.BoardLink {
-	if _, ok := st.shared(); !ok {
+func (st *Station) Link() *supervisor.BoardLink { return st.writes.state() }
+
+// state is the board link as it stands; nil on a station's own board.
+func (w *writes) state() *supervisor.BoardLink {
+	if w.sb == nil {
 		return nil
 	}
-	st.link.mu.Lock()
-	defer st.link.mu.Unlock()
-	return &supervisor.BoardLink{Reachable: st.link.downSince.IsZero(), DownSince: st.link.downSince, Queued: st.link.queued, Error: st.link.lastErr}
+	w.link.mu.Lock()
+	defer w.link.mu.Unlock()
+	return &supervisor.BoardLink{Reachable: w.link.downSince.IsZero(), DownSince: w.link.downSince, Queued: w.link.queued, Error: w.link.lastErr}
+}
+
+// publish tells subscribers (trays) how the board link stands, when that
+// changed.
+func (w *writes) publish() {
+	l := w.state()
+	if l == nil {
+		return
+	}
+	w.link.mu.Lock()
+	key := supervisor.BoardLink{Reachable: l.Reachable, DownSince: l.DownSince, Queued: l.Queued}
+	changed := key != w.link.published
+	w.link.published = key
+	w.link.mu.Unlock()
+	if changed {
+		w.bus.Publish(supervisor.Event{Kind: supervisor.EventBoard, Board: l})
+	}
 }
 
 // unreachable reports whether err means the board did not answer.
@@ -110,67 +150,65 @@ func (st *Station) writeTimeout() time.Duration {
 // queueing reports whether writes go to the outbox first: a shared board
 // with an outbox. Writes made while older ones wait are queued behind them,
 // so the board gets them in the order they were made.
-func (st *Station) queueing() (supervisor.SharedBoard, bool) {
-	sb, ok := st.shared()
-	return sb, ok && st.opt.Outbox != nil
-}
+func (w *writes) queueing() bool { return w.sb != nil && w.box != nil }
 
 // owe runs write against the board, or queues e when the board does not
 // answer (or older writes wait); queued reports the latter.
-func (st *Station) owe(ctx context.Context, e supervisor.OutboxEntry, write func(ctx context.Context) error) (queued bool, err error) {
-	if _, ok := st.queueing(); !ok {
+func (w *writes) owe(ctx context.Context, e supervisor.OutboxEntry, write func(ctx context.Context) error) (queued bool, err error) {
+	if !w.queueing() {
 		return false, write(ctx)
 	}
-	if st.link.pending() == 0 {
-		wctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
+	if w.link.pending() == 0 {
+		wctx, cancel := context.WithTimeout(ctx, w.timeout())
 		err := write(wctx)
 		cancel()
 		if err == nil || !unreachable(err) {
 			return false, err
 		}
-		st.link.down(err)
+		w.link.down(err)
 	}
 	e.Queued = time.Now().UTC()
-	if _, err := st.opt.Outbox.Add(context.WithoutCancel(ctx), e); err != nil {
+	if _, err := w.box.Add(context.WithoutCancel(ctx), e); err != nil {
 		return false, fmt.Errorf("the board is unreachable and the write could not be queued: %w", err)
 	}
-	st.link.add(1)
-	st.log.Warn("board unreachable; write queued", "kind", e.Kind, "task", e.TaskID, "queued", st.link.pending())
+	w.link.add(1)
+	w.log.Warn("board unreachable; write queued", "kind", e.Kind, "task", e.TaskID, "queued", w.link.pending())
 	return true, nil
 }
 
 // move applies m to task id, or queues it; queued reports the latter, and t
 // is then the zero Task.
-func (st *Station) move(ctx context.Context, id string, m supervisor.Move) (t supervisor.Task, queued bool, err error) {
+func (w *writes) move(ctx context.Context, id string, m supervisor.Move) (t supervisor.Task, queued bool, err error) {
 	var epoch int64
-	if sb, ok := st.shared(); ok {
-		epoch = sb.Epoch(id)
+	if w.sb != nil {
+		epoch = w.sb.Epoch(id)
 	}
 	attempt := 0
-	if s := st.sessionForTask(id); s != nil {
+	if s := w.reg.forTask(id); s != nil {
 		if i := strings.LastIndexByte(strings.TrimSuffix(s.spec.ID, ".review"), '.'); i > 0 {
 			attempt, _ = strconv.Atoi(strings.TrimSuffix(s.spec.ID, ".review")[i+1:])
 		}
 	}
-	queued, err = st.owe(ctx, supervisor.OutboxEntry{Kind: "move", TaskID: id, Epoch: epoch, Attempt: attempt, Move: &m}, func(ctx context.Context) error {
+	queued, err = w.owe(ctx, supervisor.OutboxEntry{Kind: "move", TaskID: id, Epoch: epoch, Attempt: attempt, Move: &m}, func(ctx context.Context) error {
 		var err error
-		t, err = st.board.Move(ctx, id, m)
+		t, err = w.board.Move(ctx, id, m)
 		return err
 	})
 	return t, queued, err
 }
 
 // saveSession records r, or queues it.
-func (st *Station) saveSession(ctx context.Context, r supervisor.SessionRecord) error {
-	_, err := st.owe(ctx, supervisor.OutboxEntry{Kind: "session", TaskID: r.TaskID, Session: &r}, func(ctx context.Context) error {
-		return st.board.SaveSession(ctx, r)
+func (w *writes) saveSession(ctx context.Context, r supervisor.SessionRecord) error {
+	_, err := w.owe(ctx, supervisor.OutboxEntry{Kind: "session", TaskID: r.TaskID, Session: &r}, func(ctx context.Context) error {
+		return w.board.SaveSession(ctx, r)
 	})
 	return err
 }
 
 // releaseTask gives back the lease on task id, or queues that.
-func (st *Station) releaseTask(ctx context.Context, sb supervisor.SharedBoard, id string) error {
-	_, err := st.owe(ctx, supervisor.OutboxEntry{Kind: "release", TaskID: id, Epoch: sb.Epoch(id)}, func(ctx context.Context) error {
+func (w *writes) releaseTask(ctx context.Context, id string) error {
+	sb := w.sb
+	_, err := w.owe(ctx, supervisor.OutboxEntry{Kind: "release", TaskID: id, Epoch: sb.Epoch(id)}, func(ctx context.Context) error {
 		return sb.Release(ctx, id)
 	})
 	return err
@@ -180,8 +218,9 @@ func (st *Station) releaseTask(ctx context.Context, sb supervisor.SharedBoard, i
 // board stops answering. A write the board refuses for good (the task
 // moved on, the lease was reaped or let again) is dropped with a warning:
 // it was superseded, and replaying it again would never succeed.
-func (st *Station) replay(ctx context.Context, sb supervisor.SharedBoard) error {
-	box := st.opt.Outbox
+func (w *writes) replay(ctx context.Context) error {
+	sb := w.sb
+	box := w.box
 	if box == nil {
 		return nil
 	}
@@ -189,25 +228,25 @@ func (st *Station) replay(ctx context.Context, sb supervisor.SharedBoard) error 
 	if err != nil {
 		return err
 	}
-	st.link.mu.Lock()
-	st.link.queued = len(entries)
-	st.link.mu.Unlock()
+	w.link.mu.Lock()
+	w.link.queued = len(entries)
+	w.link.mu.Unlock()
 	for _, e := range entries {
-		wctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
-		err := st.replayOne(wctx, sb, e)
+		wctx, cancel := context.WithTimeout(ctx, w.timeout())
+		err := w.replayOne(wctx, sb, e)
 		cancel()
 		if err != nil && unreachable(err) {
 			return err
 		}
 		if err != nil {
-			st.log.Warn("queued write superseded; dropped", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued, "err", err)
+			w.log.Warn("queued write superseded; dropped", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued, "err", err)
 		} else {
-			st.log.Info("queued write delivered", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued)
+			w.log.Info("queued write delivered", "kind", e.Kind, "task", e.TaskID, "queued_at", e.Queued)
 		}
 		if err := box.Remove(ctx, e.Seq); err != nil {
 			return err
 		}
-		st.link.add(-1)
+		w.link.add(-1)
 	}
 	return nil
 }
@@ -215,8 +254,8 @@ func (st *Station) replay(ctx context.Context, sb supervisor.SharedBoard) error 
 // rescue delivers a queued report of a task the reaper blocked while this
 // station was cut off (and nobody requeued since): the agent's completion
 // was acknowledged, and nobody else has run the task, so it stands.
-func (st *Station) rescue(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry, refused error) (supervisor.Task, error) {
-	cur, err := st.board.Task(ctx, e.TaskID)
+func (w *writes) rescue(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry, refused error) (supervisor.Task, error) {
+	cur, err := w.board.Task(ctx, e.TaskID)
 	if err != nil {
 		return supervisor.Task{}, refused
 	}
@@ -228,31 +267,36 @@ func (st *Station) rescue(ctx context.Context, sb supervisor.SharedBoard, e supe
 	m.KeepLease = false
 	m.Note = fmt.Sprintf("Reported at %s while station %s was cut off from the board; delivered when it came back.",
 		e.Queued.Format(time.RFC3339), sb.Station())
-	return st.board.Move(ctx, e.TaskID, m)
+	return w.board.Move(ctx, e.TaskID, m)
 }
 
-func (st *Station) replayOne(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry) error {
+func (w *writes) replayOne(ctx context.Context, sb supervisor.SharedBoard, e supervisor.OutboxEntry) error {
 	if e.Epoch != 0 && sb.Epoch(e.TaskID) != e.Epoch {
 		return fmt.Errorf("lease epoch %d on task %s is gone: %w", e.Epoch, e.TaskID, supervisor.ErrConflict)
 	}
 	switch {
 	case e.Kind == "move" && e.Move != nil:
-		t, err := st.board.Move(ctx, e.TaskID, *e.Move)
+		t, err := w.board.Move(ctx, e.TaskID, *e.Move)
 		var se *supervisor.StateError
 		if errors.As(err, &se) && se.Have == supervisor.TaskBlocked && e.Move.To != supervisor.TaskTodo {
-			t, err = st.rescue(ctx, sb, e, err)
+			t, err = w.rescue(ctx, sb, e, err)
 		}
 		if err == nil {
-			st.publishTask(t)
-			if t.State == supervisor.TaskBlocked {
-				st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
-			}
+			w.delivered(t)
 		}
 		return err
 	case e.Kind == "session" && e.Session != nil:
-		return st.board.SaveSession(ctx, *e.Session)
+		return w.board.SaveSession(ctx, *e.Session)
 	case e.Kind == "release":
 		return sb.Release(ctx, e.TaskID)
 	}
 	return fmt.Errorf("unknown outbox entry %q", e.Kind)
+}
+
+// delivered tells about a queued move that reached the board.
+func (st *Station) delivered(t supervisor.Task) {
+	st.publishTask(t)
+	if t.State == supervisor.TaskBlocked {
+		st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+	}
 }

@@ -275,13 +275,13 @@ func (st *Station) settleOrphan(ctx context.Context, sb supervisor.SharedBoard, 
 		if p, ok := st.Config().Project(t.Project); ok && p.Review {
 			return
 		}
-		err = st.releaseTask(ctx, sb, id)
+		err = st.writes.releaseTask(ctx, id)
 	case supervisor.TaskWorking:
 		st.log.Warn("a lease no session holds; requeueing its task", "task", id)
-		_, _, err = st.move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station",
+		_, _, err = st.writes.move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station",
 			Note: fmt.Sprintf("Station %s held this task's lease with no session running it (lost in an outage); requeued.", sb.Station())})
 	default:
-		err = st.releaseTask(ctx, sb, id)
+		err = st.writes.releaseTask(ctx, id)
 	}
 	if err != nil {
 		st.log.Warn("settle a lease no session holds", "task", id, "err", err)
@@ -293,15 +293,15 @@ func (st *Station) settleOrphan(ctx context.Context, sb supervisor.SharedBoard, 
 func (st *Station) boardUp(ctx context.Context, sb supervisor.SharedBoard) error {
 	if !st.Link().Reachable {
 		st.log.Info("board reachable again", "station", sb.Station())
-		st.link.up()
-		st.publishLink()
+		st.writes.link.up()
+		st.writes.publish()
 	}
-	if err := st.replay(ctx, sb); err != nil && ctx.Err() == nil {
-		st.link.down(err)
-		st.publishLink()
+	if err := st.writes.replay(ctx); err != nil && ctx.Err() == nil {
+		st.writes.link.down(err)
+		st.writes.publish()
 		return err
 	}
-	st.publishLink()
+	st.writes.publish()
 	st.refreshWindows(ctx)
 	return nil
 }
@@ -310,11 +310,11 @@ func (st *Station) boardUp(ctx context.Context, sb supervisor.SharedBoard) error
 // down (logged once, not every beat).
 func (st *Station) boardDown(sb supervisor.SharedBoard, err error) {
 	first := st.Link().Reachable
-	st.link.down(err)
+	st.writes.link.down(err)
 	if first {
 		st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
 	}
-	st.publishLink()
+	st.writes.publish()
 }
 
 // endFenced ends a session whose lease is lost or cannot be proven.

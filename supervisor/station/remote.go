@@ -89,7 +89,7 @@ func (st *Station) remoteSessions() []supervisor.SessionInfo {
 	list, err := sb.OtherSessions(ctx)
 	if err != nil {
 		if unreachable(err) {
-			st.link.down(err)
+			st.writes.link.down(err)
 		}
 		st.log.Warn("list the other stations' sessions", "err", err)
 		return nil

@@ -282,7 +282,7 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 		}
 	}
 	if err != nil && unreachable(err) && st.Link() != nil {
-		st.link.down(err)
+		st.writes.link.down(err)
 		down := supervisor.Status{Tasks: map[supervisor.TaskState]int{}, Sessions: map[string]int{}, Board: st.Link()}
 		st.countSessions(&down, st.ownSessions())
 		return down, nil
@@ -452,7 +452,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
 		to = supervisor.TaskReview // a review session judges it before it is done
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: to, Summary: summary, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
+	t, queued, err := st.writes.move(ctx, s.spec.TaskID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: to, Summary: summary, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}
@@ -474,7 +474,7 @@ func (st *Station) AgentBlock(ctx context.Context, id, reason string) error {
 		return supervisor.Invalidf("block needs a reason a person can act on; pass --reason")
 	}
 	from := []supervisor.TaskState{s.spec.Kind.TaskState()}
-	t, queued, err := st.move(ctx, s.spec.TaskID, supervisor.Move{From: from, To: supervisor.TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
+	t, queued, err := st.writes.move(ctx, s.spec.TaskID, supervisor.Move{From: from, To: supervisor.TaskBlocked, Reason: "agent: " + reason, Actor: "agent", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
 		return st.agentMoveErr(s, err)
 	}

@@ -89,7 +89,7 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 		m = supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskBlocked, Actor: "station", Attempt: s.spec.Attempt,
 			Reason: fmt.Sprintf("station %s lost touch with the board and stopped the review; requeue the task to review it again", name)}
 	}
-	t, queued, err := st.move(ctx, s.spec.TaskID, m)
+	t, queued, err := st.writes.move(ctx, s.spec.TaskID, m)
 	switch {
 	case err != nil && errors.Is(err, supervisor.ErrConflict):
 		st.log.Info("fenced task was settled elsewhere", "task", s.spec.TaskID, "err", err)
@@ -128,25 +128,8 @@ func (st *Station) releaseLease(ctx context.Context, s *session) {
 	case t.State == supervisor.TaskWorking && sessionID(t, supervisor.KindWork) != s.spec.ID:
 		return
 	}
-	if err := st.releaseTask(ctx, sb, s.spec.TaskID); err != nil {
+	if err := st.writes.releaseTask(ctx, s.spec.TaskID); err != nil {
 		st.log.Error("release lease", "task", s.spec.TaskID, "err", fmt.Errorf("after session %s: %w", s.spec.ID, err))
-	}
-}
-
-// publishLink tells subscribers (trays) how the board link stands, when
-// that changed.
-func (st *Station) publishLink() {
-	l := st.Link()
-	if l == nil {
-		return
-	}
-	st.link.mu.Lock()
-	key := supervisor.BoardLink{Reachable: l.Reachable, DownSince: l.DownSince, Queued: l.Queued}
-	changed := key != st.link.published
-	st.link.published = key
-	st.link.mu.Unlock()
-	if changed {
-		st.bus.Publish(supervisor.Event{Kind: supervisor.EventBoard, Board: l})
 	}
 }
 

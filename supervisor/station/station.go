@@ -84,7 +84,7 @@ type Station struct {
 	cfg      *config.Config
 	cfgErr   string         // why the last edit of config.toml was not applied; "" when it was
 	states   stateLog       // shared board: session states to write
-	link     link           // shared board: reachability and outbox
+	writes   *writes        // what the station owes the board, queued while it is away
 	leases   *leases        // shared board only: the heartbeat and the fence
 	branches *branches      // carries tasks' work between stations
 	wg       sync.WaitGroup // live session goroutines
@@ -115,6 +115,10 @@ func New(opt Options) (*Station, error) {
 		states: stateLog{kick: make(chan struct{}, 1)},
 	}
 	st.sched = newScheduler(st, opt.Log)
+	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered}
+	if sb, ok := st.shared(); ok {
+		st.writes.sb = sb
+	}
 	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout)
 	if sb, ok := st.shared(); ok {
 		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st, opt.Guard, opt.Log)
@@ -166,7 +170,7 @@ func (st *Station) recover(ctx context.Context) error {
 	}
 	adopted, keep := map[string]bool{}, map[string]bool{}
 	for _, r := range recs {
-		r.Token = st.rawToken(ctx, r)
+		r.Token = st.writes.rawToken(ctx, r)
 		if st.adopt(ctx, r) {
 			adopted[r.TaskID], keep[r.ID] = true, true
 			continue
@@ -467,8 +471,8 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	if h, ok := s.proc.(supervisor.Handled); ok {
 		rec.Handle = h.Handle()
 	}
-	st.keepToken(ctx, s.spec.ID, s.spec.Token)
-	if err := st.saveSession(ctx, rec); err != nil {
+	st.writes.keepToken(ctx, s.spec.ID, s.spec.Token)
+	if err := st.writes.saveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}
 	st.guardWatch(s)
@@ -647,7 +651,7 @@ func (st *Station) settle(s *session, o outcome) {
 	if st.leases != nil {
 		st.leases.ended(s.spec.ID)
 	}
-	if err := st.saveSession(ctx, supervisor.SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
+	if err := st.writes.saveSession(ctx, supervisor.SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind,
 		PID: s.proc.Pid(), State: supervisor.SessEnded.String(), StartedAt: s.startedAt.UTC(), EndedAt: time.Now().UTC()}); err != nil {
 		st.log.Error("record session end", "session", s.spec.ID, "err", err)
 	}
@@ -711,7 +715,7 @@ func (st *Station) settleBlockKeeping(ctx context.Context, taskID string, from [
 
 func (st *Station) blockMove(ctx context.Context, taskID string, m supervisor.Move, body, sessionID string, breaker bool) bool {
 	reason, actor := m.Reason, m.Actor
-	t, queued, err := st.move(ctx, taskID, m)
+	t, queued, err := st.writes.move(ctx, taskID, m)
 	if err != nil {
 		if !errors.Is(err, supervisor.ErrConflict) {
 			st.log.Error("block task", "task", taskID, "err", err)
