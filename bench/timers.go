@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	creack "github.com/creack/pty"
 
+	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -117,12 +117,6 @@ func percentile(v []time.Duration, q float64) time.Duration {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-var (
-	logTime   = regexp.MustCompile(`^time=(\S+)`)
-	logNudged = regexp.MustCompile(` msg=nudged session=(\S+) .*silent_since=(\S+)`)
-	logBlock  = regexp.MustCompile(` msg="task blocked" task=(\S+)`)
-)
-
 // lateness reads the station log for each task's first nudge and its
 // block; extra counts the tasks nudged again (their echo or output taken
 // for life, and a fresh window).
@@ -140,31 +134,22 @@ func lateness(path string, ids []string) (nudge, block []time.Duration, extra in
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		m := logTime.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		at, err := time.Parse(time.RFC3339Nano, m[1])
-		if err != nil {
-			continue
-		}
-		if n := logNudged.FindStringSubmatch(line); n != nil {
-			task := taskOfSession(n[1])
-			silent, err := time.Parse(time.RFC3339Nano, n[2])
-			if err != nil || !want[task] {
+		e, ok := rig.ParseWatchdog(sc.Text())
+		switch {
+		case !ok:
+		case e.Nudged:
+			if !want[e.Task] {
 				continue
 			}
-			if _, again := nudgedAt[task]; again {
+			if _, again := nudgedAt[e.Task]; again {
 				extra++
 				continue
 			}
-			nudge = append(nudge, at.Sub(silent.Add(timerWindow)))
-			nudgedAt[task] = at
-		}
-		if b := logBlock.FindStringSubmatch(line); b != nil {
-			if n, ok := nudgedAt[b[1]]; ok {
-				block = append(block, at.Sub(n.Add(timerWindow)))
+			nudge = append(nudge, e.At.Sub(e.Silent.Add(timerWindow)))
+			nudgedAt[e.Task] = e.At
+		default:
+			if n, ok := nudgedAt[e.Task]; ok {
+				block = append(block, e.At.Sub(n.Add(timerWindow)))
 			}
 		}
 	}
@@ -172,16 +157,6 @@ func lateness(path string, ids []string) (nudge, block []time.Duration, extra in
 		return nudge, block, extra, fmt.Errorf("station.log has first nudges for %d and blocks for %d of %d sessions", len(nudge), len(block), len(ids))
 	}
 	return nudge, block, extra, sc.Err()
-}
-
-// taskOfSession cuts the attempt (".1") off a session id.
-func taskOfSession(id string) string {
-	for i := len(id) - 1; i >= 0; i-- {
-		if id[i] == '.' {
-			return id[:i]
-		}
-	}
-	return id
 }
 
 // timerBaseline is how late plain Go timers fire on this machine under the

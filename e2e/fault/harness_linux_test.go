@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -136,30 +135,17 @@ func rssKiB(pid int) int64 {
 	return 0
 }
 
-var (
-	logTime   = regexp.MustCompile(`^time=(\S+)`)
-	logNudged = regexp.MustCompile(` msg=nudged session=(\S+) .*silent_since=(\S+)`)
-	logBlock  = regexp.MustCompile(` msg="task blocked" task=(\S+)`)
-)
-
 // watchdogTimes finds in the station's log when session's task was nudged
 // (and the last output before it) and when it was blocked.
 func watchdogTimes(log, session, taskID string) (silent, nudged, blocked time.Time) {
 	for line := range strings.SplitSeq(log, "\n") {
-		m := logTime.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		at, err := time.Parse(time.RFC3339Nano, m[1])
-		if err != nil {
-			continue
-		}
-		if n := logNudged.FindStringSubmatch(line); n != nil && n[1] == session && nudged.IsZero() {
-			nudged = at
-			silent, _ = time.Parse(time.RFC3339Nano, n[2])
-		}
-		if b := logBlock.FindStringSubmatch(line); b != nil && b[1] == taskID && blocked.IsZero() {
-			blocked = at
+		e, ok := rig.ParseWatchdog(line)
+		switch {
+		case !ok:
+		case e.Nudged && e.Session == session && nudged.IsZero():
+			nudged, silent = e.At, e.Silent
+		case !e.Nudged && e.Task == taskID && blocked.IsZero():
+			blocked = e.At
 		}
 	}
 	return silent, nudged, blocked

@@ -5,7 +5,8 @@
 // drive it; GitRepo makes real repositories; ClaudeBin finds the real Claude
 // Code CLI; NewPostgres runs a PostgreSQL server of the test's own, for the
 // tests that stop the board under a station; Eventually waits for what a
-// real process does. It is imported only by _test files and the bench
+// real process does; ParseWatchdog reads the nudges and blocks in a
+// station's log. It is imported only by _test files and the bench
 // program; nothing that ships depends on it. Its station half is Unix
 // only: it signals process groups.
 package rig
