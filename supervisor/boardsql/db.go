@@ -53,6 +53,9 @@ type DB[Tx any] interface {
 	// before tx commits: the shared board announces it to the other
 	// stations.
 	Recorded(ctx context.Context, tx Tx, n int64, tr supervisor.Transition) error
+	// BoardNumber is the number the database keeps for the board, the same
+	// for its life and for every station on it: what Board.BoardID writes.
+	BoardNumber(ctx context.Context) (uint64, error)
 }
 
 // Dialect is what the two databases' SQL spells differently.

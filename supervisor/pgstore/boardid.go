@@ -4,22 +4,19 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-
-	"github.com/buildstation/buildstation/supervisor"
 )
 
-// BoardID is this board's short id: the PostgreSQL cluster's system
-// identifier and the database's oid, both fixed for the database's life and
-// shared by every station on it, so a task's branch has the same name on
-// each of them.
-func (s *Store) BoardID(ctx context.Context) (string, error) {
+// BoardNumber hashes the PostgreSQL cluster's system identifier and the
+// database's oid, both fixed for the database's life and shared by every
+// station on it, so a task's branch has the same name on each of them.
+func (b pgBoard) BoardNumber(ctx context.Context) (uint64, error) {
 	var ident string
-	err := s.pool.QueryRow(ctx, `SELECT (SELECT system_identifier::text FROM pg_control_system()) || '/' || oid::text
+	err := b.s.pool.QueryRow(ctx, `SELECT (SELECT system_identifier::text FROM pg_control_system()) || '/' || oid::text
 		FROM pg_database WHERE datname = current_database()`).Scan(&ident)
 	if err != nil {
-		return "", fmt.Errorf("read the board id: %w", err)
+		return 0, fmt.Errorf("read the board id: %w", err)
 	}
 	h := fnv.New64a()
 	h.Write([]byte(ident))
-	return supervisor.ShortID(h.Sum64() & 0x7fffffff), nil
+	return h.Sum64(), nil
 }

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // A board's id is made once and kept in the file: the same after a
@@ -35,5 +38,19 @@ func TestBoardIDIsKeptInTheFile(t *testing.T) {
 	defer other.Close()
 	if oid, _ := other.BoardID(ctx); oid == id {
 		t.Errorf("two boards share id %q", oid)
+	}
+}
+
+// A board made before keeps its id: the number in the file's header,
+// written by supervisor.ShortID, since its task branches carry it.
+func TestBoardIDOfAnOlderBoard(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	const kept = 0x5eadbeef // bit 30 set: all 31 bits count
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", kept)); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := s.BoardID(ctx); err != nil || id != supervisor.ShortID(kept) {
+		t.Errorf("BoardID = %q, %v; want %q", id, err, supervisor.ShortID(kept))
 	}
 }
