@@ -30,7 +30,14 @@ func (st *Station) tree() *suture.Supervisor {
 // treeEvent logs what the tree did: a part that failed or panicked (and
 // is started again), one that would not stop, a backoff.
 func (st *Station) treeEvent(e suture.Event) {
-	st.log.Error("station part", "event", e.String())
+	switch e := e.(type) {
+	case suture.EventServicePanic:
+		st.log.Error("station part panicked; starting it again", "part", e.ServiceName, "panic", e.PanicMsg, "stack", e.Stacktrace)
+	case suture.EventServiceTerminate:
+		st.log.Error("station part failed; starting it again", "part", e.ServiceName, "err", e.Err)
+	default:
+		st.log.Warn("station parts", "event", e.String())
+	}
 }
 
 // loop is a named function served by the tree; it returns when ctx ends.

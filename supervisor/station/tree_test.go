@@ -2,10 +2,14 @@ package station
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // panicsOnce is a board whose first read of the paused projects panics,
@@ -27,9 +31,11 @@ func (b *panicsOnce) Paused(ctx context.Context) (map[string]string, error) {
 func TestSchedulerPanicIsRestartedNotFatal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var board *panicsOnce
+		var logged testwait.Buffer
 		h := startWith(t, func(o *Options) {
 			board = &panicsOnce{memBoard: o.Board.(*memBoard)}
 			o.Board = board
+			o.Log = slog.New(slog.NewTextHandler(&logged, nil))
 		}, project("web", time.Minute, time.Minute))
 		synctest.Wait()
 		if !board.panicked.Load() {
@@ -46,5 +52,8 @@ func TestSchedulerPanicIsRestartedNotFatal(t *testing.T) {
 			t.Fatalf("task %s got no session after the scheduler's panic", task.ID)
 		}
 		p.exit(0)
+		if out := logged.String(); !strings.Contains(out, "station part panicked") || !strings.Contains(out, "part=scheduler") {
+			t.Fatalf("the log does not say which part panicked:\n%s", out)
+		}
 	})
 }
