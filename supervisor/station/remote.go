@@ -2,6 +2,7 @@ package station
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -19,13 +20,56 @@ import (
 // must answer even when the shared board is slow, with this station's own.
 const remoteTimeout = 5 * time.Second
 
-// stateLog carries sessions' state changes to a shared board off the
+// stateWriter carries sessions' state changes to a shared board off the
 // session goroutines, so a session never waits on the database. It keeps
-// only the latest state of each session; one goroutine writes them.
-type stateLog struct {
+// only the latest state of each session; its one goroutine (Serve, in the
+// station's tree) writes them.
+type stateWriter struct {
+	sb  supervisor.SharedBoard
+	log *slog.Logger
+
 	mu     sync.Mutex
 	latest map[string]supervisor.SessionState
 	kick   chan struct{}
+}
+
+func newStateWriter(sb supervisor.SharedBoard, log *slog.Logger) *stateWriter {
+	return &stateWriter{sb: sb, log: log, latest: map[string]supervisor.SessionState{}, kick: make(chan struct{}, 1)}
+}
+
+func (w *stateWriter) String() string { return "session states" }
+
+// record queues session id's new state; it never blocks.
+func (w *stateWriter) record(id string, state supervisor.SessionState) {
+	w.mu.Lock()
+	w.latest[id] = state
+	w.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Serve writes queued session states to the board until ctx ends. A state
+// written after its session ended changes nothing (the board keeps ended
+// records as they are).
+func (w *stateWriter) Serve(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.kick:
+		}
+		w.mu.Lock()
+		batch := w.latest
+		w.latest = map[string]supervisor.SessionState{}
+		w.mu.Unlock()
+		for id, state := range batch {
+			if err := w.sb.SetSessionState(ctx, id, state.String()); err != nil && ctx.Err() == nil {
+				w.log.Warn("record session state on the shared board", "session", id, "state", state, "err", err)
+			}
+		}
+	}
 }
 
 // stationName is the name on a shared board, "" on this station's own.
@@ -39,41 +83,10 @@ func (st *Station) stationName() string {
 // recordState queues a live session's new state for the shared board; on
 // this station's own board it does nothing. It never blocks.
 func (st *Station) recordState(id string, state supervisor.SessionState) {
-	if _, ok := st.shared(); !ok || state == supervisor.SessEnded {
+	if st.states == nil || state == supervisor.SessEnded {
 		return // the end is recorded by settle, with its time
 	}
-	st.states.mu.Lock()
-	if st.states.latest == nil {
-		st.states.latest = map[string]supervisor.SessionState{}
-	}
-	st.states.latest[id] = state
-	st.states.mu.Unlock()
-	select {
-	case st.states.kick <- struct{}{}:
-	default:
-	}
-}
-
-// writeStates writes queued session states to sb until ctx ends. A state
-// written after its session ended changes nothing (the board keeps ended
-// records as they are).
-func (st *Station) writeStates(ctx context.Context, sb supervisor.SharedBoard) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-st.states.kick:
-		}
-		st.states.mu.Lock()
-		batch := st.states.latest
-		st.states.latest = nil
-		st.states.mu.Unlock()
-		for id, state := range batch {
-			if err := sb.SetSessionState(ctx, id, state.String()); err != nil && ctx.Err() == nil {
-				st.log.Warn("record session state on the shared board", "session", id, "state", state, "err", err)
-			}
-		}
-	}
+	st.states.record(id, state)
 }
 
 // remoteSessions lists the other stations' live sessions, or none on this

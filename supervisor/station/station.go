@@ -83,7 +83,7 @@ type Station struct {
 	mu       sync.Mutex // guards cfg, cfgErr and ctx
 	cfg      *config.Config
 	cfgErr   string         // why the last edit of config.toml was not applied; "" when it was
-	states   stateLog       // shared board: session states to write
+	states   *stateWriter   // shared board only: session states to write
 	writes   *writes        // what the station owes the board, queued while it is away
 	leases   *leases        // shared board only: the heartbeat and the fence
 	branches *branches      // carries tasks' work between stations
@@ -111,17 +111,18 @@ func New(opt Options) (*Station, error) {
 	}
 	st := &Station{
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
-		reg:    newRegistry(),
-		states: stateLog{kick: make(chan struct{}, 1)},
+		reg: newRegistry(),
 	}
 	st.sched = newScheduler(st, opt.Log)
 	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered}
+	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout)
+	// The parts only a shared board has: a station on its own board needs
+	// no proof that nobody else runs its tasks, and has nobody to show
+	// its sessions to.
 	if sb, ok := st.shared(); ok {
 		st.writes.sb = sb
-	}
-	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout)
-	if sb, ok := st.shared(); ok {
 		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st, opt.Guard, opt.Log)
+		st.states = newStateWriter(sb, opt.Log)
 	}
 	return st, nil
 }

@@ -19,10 +19,7 @@ func (st *Station) tree() *suture.Supervisor {
 	if st.leases != nil {
 		sup.Add(st.leases)
 		sup.Add(loop{"fence", st.leases.watch})
-		sup.Add(loop{"session states", func(ctx context.Context) error {
-			st.writeStates(ctx, st.leases.sb)
-			return ctx.Err()
-		}})
+		sup.Add(st.states)
 	}
 	return sup
 }
