@@ -1,9 +1,10 @@
 // Package app is the Fyne UI of the tray role: the tray icon and menu, the
 // dashboard, the console windows and the notifications. It is a client of
 // the station's API and nothing more: it talks through Client, which
-// *api.Client satisfies, and the OS parts it needs (a desktop notifier)
-// are handed in by main. It never imports fyne.io/fyne/v2/app (main makes
-// the fyne.App), os/exec or a pty.
+// *client.Client (supervisor/client) satisfies, and the OS parts it needs
+// (a desktop notifier) are handed in by the wiring (internal/tray). It
+// never imports fyne.io/fyne/v2/app (the wiring makes the fyne.App), the
+// engine, os/exec or a pty.
 //
 // Threading: every Fyne object here is touched on Fyne's goroutine only.
 // The connection goroutine (conn.go) owns the station's state as it
