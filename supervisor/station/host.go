@@ -57,3 +57,52 @@ var _ sessionHost = (*Station)(nil)
 func (st *Station) publishSession(info supervisor.SessionInfo) {
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &info})
 }
+
+// wall reads the wall clock without its monotonic reading.
+func (st *Station) wall() time.Time { return st.opt.Wall().Round(0) }
+
+func (st *Station) notify(n supervisor.Notice) {
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventNotice, Notice: &n})
+	st.opt.Notifier.Notify(context.Background(), n)
+}
+
+func (st *Station) publishTask(t supervisor.Task) {
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventTask, Task: &t})
+}
+
+// probe asks every pull layer whether the session showed life after since.
+func (st *Station) probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) []supervisor.Life {
+	var lives []supervisor.Life
+	for _, p := range st.opt.Probers {
+		l, ok, err := p.Probe(ctx, t, since)
+		if err != nil {
+			st.log.Warn("probe evidence", "layer", p.Layer(), "session", t.SessionID, "err", err)
+			continue
+		}
+		if ok {
+			l.Layer = p.Layer()
+			lives = append(lives, l)
+		}
+	}
+	return lives
+}
+
+// observe gives every prober that wants one a baseline for a new session.
+func (st *Station) observe(t supervisor.ProbeTarget) {
+	for _, p := range st.opt.Probers {
+		if o, ok := p.(supervisor.Observer); ok {
+			if err := o.Observe(t); err != nil {
+				st.log.Debug("observe", "layer", p.Layer(), "session", t.SessionID, "err", err)
+			}
+		}
+	}
+}
+
+// layers names every layer besides the console, for block reasons.
+func (st *Station) layers() []string {
+	names := []string{"board"}
+	for _, p := range st.opt.Probers {
+		names = append(names, p.Layer())
+	}
+	return names
+}
