@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/buildstation/buildstation/platform/proctree"
 )
 
 // idleAgent fills its session's ring buffer (256 KiB) once, then stays
@@ -54,44 +56,14 @@ func costOf(roots func() []int, d time.Duration) (idleSample, error) {
 	return idleSample{cpu: share(ticks, el), rss: rss}, nil
 }
 
-// descendants lists pid and every live process below it whose command
-// name keep accepts (nil: all).
+// descendants lists pid and every process below it whose command name
+// keep accepts (nil: all).
 func descendants(root int, keep func(comm string) bool) []int {
-	kids := map[int][]int{}
-	comm := map[int]string{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open {
-			continue
-		}
-		f := strings.Fields(s[close+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		kids[ppid] = append(kids[ppid], pid)
-		comm[pid] = s[open+1 : close]
-	}
+	procs, _ := proctree.Current()
 	out := []int{root}
-	queue := []int{root}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, k := range kids[p] {
-			queue = append(queue, k)
-			if keep == nil || keep(comm[k]) {
-				out = append(out, k)
-			}
+	for _, pid := range proctree.DescendantsOf(procs, root) {
+		if keep == nil || keep(procs[pid].Comm) {
+			out = append(out, pid)
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ package team
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/platform/proctree"
 
 	"github.com/buildstation/buildstation/internal/testwait"
 	"github.com/jackc/pgx/v5"
@@ -181,31 +181,7 @@ func (f *fleet) add(project string, n int) {
 }
 
 // tree is pid and every process under it.
-func tree(pid int) []int {
-	children := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) > 2 {
-			pp, _ := strconv.Atoi(f[1])
-			children[pp] = append(children[pp], p)
-		}
-	}
-	out := []int{pid}
-	for i := 0; i < len(out); i++ {
-		out = append(out, children[out[i]]...)
-	}
-	return out
-}
+func tree(pid int) []int { return append([]int{pid}, proctree.Descendants(pid)...) }
 
 // freeze stops station name and everything under it, as a machine that
 // froze (a suspended VM, a closed lid); thaw resumes the station first and
