@@ -129,3 +129,11 @@ func (s *Station) Transcript(taskID string, attempt int) string {
 	b, _ := os.ReadFile(filepath.Join(s.Home, "logs", fmt.Sprintf("%s.%d.log", taskID, attempt)))
 	return string(b)
 }
+
+// ProjectTOML is a [[projects]] table running the fake agent (each task's
+// body is its script) with the given watchdog windows, then the extra
+// lines (`backend = "tmux"`, `concurrency = 2`).
+func ProjectTOML(name, path, idle, block string, extra ...string) string {
+	return fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\nidle_window = %q\nblock_window = %q\n%s\n",
+		name, path, idle, block, strings.Join(extra, "\n"))
+}

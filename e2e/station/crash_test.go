@@ -94,7 +94,7 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 // task whose session died with it is blocked with a reason that says so.
 func TestKill9LosesNothing(t *testing.T) {
 	t.Parallel()
-	home := rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
+	home := rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
 	s := startStation(t, home)
 	done := s.AddTask("web", "quick", "print hi; complete quick done")
 	s.WaitState(done, "done", 10*time.Second)
@@ -144,7 +144,7 @@ func TestKill9LosesNothing(t *testing.T) {
 // in status, and `project resume` lifts it.
 func TestBreakerFromTheCLI(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, projectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
+	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
 	a := s.AddTask("web", "crash a", "print boom; exit 1")
 	s.WaitState(a, "blocked", 10*time.Second)
 	b := s.AddTask("web", "crash b", "print boom; exit 1")
@@ -173,7 +173,7 @@ func TestBreakerFromTheCLI(t *testing.T) {
 // session too — without a restart.
 func TestProjectSetAppliesWithoutRestart(t *testing.T) {
 	t.Parallel()
-	home := rig.WriteConfig(t, "# my notes stay\n"+projectTOML("web", t.TempDir(), "1h", "1h"))
+	home := rig.WriteConfig(t, "# my notes stay\n"+rig.ProjectTOML("web", t.TempDir(), "1h", "1h"))
 	s := startStation(t, home)
 	id := s.AddTask("web", "wedged", "print x; wedge")
 	s.WaitState(id, "working", 5*time.Second)

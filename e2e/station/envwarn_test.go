@@ -12,7 +12,7 @@ import (
 // An agent that is not on the station's PATH is said at start, in the log
 // and in `status`, not discovered when its first task is blocked.
 func TestStatusSaysWhatIsNotOnPath(t *testing.T) {
-	home := rig.WriteConfig(t, "max_sessions = 1\n"+projectTOML("web", t.TempDir(), "5m", "5m")+
+	home := rig.WriteConfig(t, "max_sessions = 1\n"+rig.ProjectTOML("web", t.TempDir(), "5m", "5m")+
 		"\n[[projects]]\nname = \"api\"\npath = \""+t.TempDir()+"\"\ncommand = [\"no-such-agent-on-path\"]\n")
 	st := startStation(t, home)
 	out := st.Must("status")

@@ -6,9 +6,7 @@
 package station_test
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/buildstation/buildstation/e2e/rig"
@@ -21,12 +19,6 @@ func TestMain(m *testing.M) { rig.Main(m, rig.Options{}) }
 func startStation(t *testing.T, home string, env ...string) *rig.Station {
 	t.Helper()
 	return rig.StartOn(t, home, env...)
-}
-
-// projectTOML is a [[projects]] table running the fake agent.
-func projectTOML(name, path string, idle, block string, extra ...string) string {
-	return fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\nidle_window = %q\nblock_window = %q\n%s\n",
-		name, path, idle, block, strings.Join(extra, "\n"))
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -82,7 +82,7 @@ func TestStationHooksAndDesktopNotices(t *testing.T) {
 	if err := os.Chmod(hook, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cfg := projectTOML("web", t.TempDir(), "1s", "2s") + `
+	cfg := rig.ProjectTOML("web", t.TempDir(), "1s", "2s") + `
 [hooks]
 on_nudge = ["` + hook + `", "nudge;$(id)"]
 on_block = ["` + hook + `", "block"]

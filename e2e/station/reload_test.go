@@ -17,7 +17,7 @@ import (
 // and status says why with the file and line until it is fixed.
 func TestConfigEditsAreAppliedLive(t *testing.T) {
 	t.Parallel()
-	cfg := projectTOML("web", t.TempDir(), "30s", "30s")
+	cfg := rig.ProjectTOML("web", t.TempDir(), "30s", "30s")
 	home := rig.WriteConfig(t, cfg)
 	s := startStation(t, home)
 	path := filepath.Join(home, "config.toml")
@@ -37,7 +37,7 @@ func TestConfigEditsAreAppliedLive(t *testing.T) {
 		rig.Eventually(t, 20*time.Second, ok, what, s.Log)
 	}
 
-	added := cfg + projectTOML("api", t.TempDir(), "30s", "30s")
+	added := cfg + rig.ProjectTOML("api", t.TempDir(), "30s", "30s")
 	writeFile(t, path, added)
 	waitFor("the new project", func() bool { return strings.Join(projects(), ",") == "web,api" })
 	id := s.AddTask("api", "on the new project", "complete hi")

@@ -38,8 +38,8 @@ const remoteGate = `gate = "grep -q good work.txt && ! grep -q bad work.txt"`
 func teamConfig(t *testing.T, db, dir string, extra ...string) string {
 	folder := t.TempDir()
 	return sharedConfig(db, dir, 1, 2) + strings.Join(extra, "\n") + "\n" +
-		projectTOML("a-only", folder, "60s", "60s", `stations = ["A"]`) +
-		projectTOML("b-only", folder, "60s", "60s", `stations = ["B"]`)
+		rig.ProjectTOML("a-only", folder, "60s", "60s", `stations = ["A"]`) +
+		rig.ProjectTOML("b-only", folder, "60s", "60s", `stations = ["B"]`)
 }
 
 // A task blocked on A and requeued there is taken up by B from the last

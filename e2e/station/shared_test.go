@@ -31,7 +31,7 @@ func sharedDB(t *testing.T) string { return pgtest.NewDB(t, 6) }
 // fake-agent project "web" at dir.
 func sharedConfig(db, dir string, maxSessions, concurrency int) string {
 	return fmt.Sprintf("max_sessions = %d\nboard = %q\nlease = \"2s\"\n", maxSessions, db) +
-		projectTOML("web", dir, "30s", "30s", fmt.Sprintf("concurrency = %d", concurrency))
+		rig.ProjectTOML("web", dir, "30s", "30s", fmt.Sprintf("concurrency = %d", concurrency))
 }
 
 // startShared starts station name on a fresh home sharing db.
@@ -166,7 +166,7 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 	t.Parallel()
 	db, dir := sharedDB(t), t.TempDir()
 	cfg := fmt.Sprintf("max_sessions = 4\nboard = %q\nlease = \"2s\"\n", db) +
-		projectTOML("web", dir, "30s", "30s", "concurrency = 1", `stations = ["A"]`)
+		rig.ProjectTOML("web", dir, "30s", "30s", "concurrency = 1", `stations = ["A"]`)
 	a := startShared(t, "A", cfg)
 	b := startShared(t, "B", cfg)
 

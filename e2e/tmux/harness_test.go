@@ -5,7 +5,6 @@
 package tmux_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +46,5 @@ func startStation(t *testing.T, home string) *rig.Station {
 
 // projectTOML is a [[projects]] table running the fake agent in tmux.
 func projectTOML(name, path, idle, block string) string {
-	return fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\nbackend = \"tmux\"\nidle_window = %q\nblock_window = %q\n",
-		name, path, idle, block)
+	return rig.ProjectTOML(name, path, idle, block, `backend = "tmux"`)
 }
