@@ -2,29 +2,12 @@
 
 package rig
 
-import (
-	"bytes"
-	"sync"
-)
+import "github.com/buildstation/buildstation/internal/testwait"
 
 // Buffer is a station's output, written by exec's copier goroutine while
-// the test reads it.
-type Buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+// the test reads it: testwait's, named here so that an e2e test finds its
+// whole harness in one package.
+type Buffer = testwait.Buffer
 
 // Tail is the last n bytes of s, marked as cut when it is: enough of a
 // long log for a failure message.

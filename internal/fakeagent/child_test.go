@@ -48,7 +48,7 @@ func killOnCleanup(t *testing.T, pid int) {
 func TestChildSpin(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Run(ctx, "child-spin 1m; print never", Env{Stdout: &out, Stderr: &errOut, Self: self()})
@@ -74,7 +74,7 @@ func TestChildSpin(t *testing.T) {
 
 func TestChildSpinBurnsChildCPU(t *testing.T) {
 	before := childCPU(t)
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	code := Run(context.Background(), "child-spin 500ms; print done", Env{Stdout: &out, Stderr: &errOut, Self: self()})
 	if code != 0 || out.String() != lines("done") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
@@ -87,7 +87,7 @@ func TestChildSpinBurnsChildCPU(t *testing.T) {
 }
 
 func TestChildSpinWithoutSelf(t *testing.T) {
-	var errOut syncBuffer
+	var errOut testwait.Buffer
 	if code := Run(context.Background(), "child-spin 1s", Env{Stderr: &errOut}); code != 0 {
 		t.Errorf("exit code %d", code)
 	}

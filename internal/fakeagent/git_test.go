@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // gitRepo makes a fresh repository on branch main in a temp folder.
@@ -39,7 +41,7 @@ func TestCommitAndDirty(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "dirty-1.txt"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	code := Run(context.Background(), "commit first step; commit second step; dirty half a thought", Env{Dir: dir, Stdout: &out, Stderr: &errOut})
 	if code != 0 || errOut.String() != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
@@ -64,7 +66,7 @@ func TestCommitAndDirty(t *testing.T) {
 }
 
 func TestCommitFailureGoesOn(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	dir := filepath.Join(t.TempDir(), "missing")
 	code := Run(context.Background(), "commit nothing here; print after", Env{Dir: dir, Stdout: &out, Stderr: &errOut})
 	if code != 0 || out.String() != lines("after") {
@@ -80,7 +82,7 @@ func TestCommitFailureGoesOn(t *testing.T) {
 func TestCommitEvery(t *testing.T) {
 	dir := gitRepo(t)
 	synctest.Test(t, func(t *testing.T) {
-		var out, errOut syncBuffer
+		var out, errOut testwait.Buffer
 		begin := time.Now()
 		code := Run(t.Context(), "commit-every 1m 3m30s", Env{Dir: dir, Stdout: &out, Stderr: &errOut})
 		if code != 0 || errOut.String() != "" {

@@ -41,24 +41,6 @@ func self() string {
 	return exe
 }
 
-// syncBuffer lets a test read output while a run is still writing it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // recorder is a Reporter that records calls and fails them with err.
 type recorder struct {
 	mu    sync.Mutex

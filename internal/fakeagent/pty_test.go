@@ -37,7 +37,7 @@ func TestRealPTY(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 
-	var out syncBuffer
+	var out testwait.Buffer
 	go io.Copy(&out, ptmx) // ends when the test closes ptmx
 	expect := func(want string) {
 		t.Helper()

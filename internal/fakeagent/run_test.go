@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 func TestRunPrintAndExit(t *testing.T) {
@@ -20,7 +22,7 @@ func TestRunPrintAndExit(t *testing.T) {
 		{"print last", 0, lines("last")},
 	}
 	for _, tt := range tests {
-		var out, errOut syncBuffer
+		var out, errOut testwait.Buffer
 		code := Run(context.Background(), tt.script, Env{Stdout: &out, Stderr: &errOut})
 		if code != tt.code || out.String() != tt.out {
 			t.Errorf("Run(%q) = %d, %q; want %d, %q (stderr %q)", tt.script, code, out.String(), tt.code, tt.out, errOut.String())
@@ -29,7 +31,7 @@ func TestRunPrintAndExit(t *testing.T) {
 }
 
 func TestRunBadScript(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	code := Run(context.Background(), "print hi; dance", Env{Stdout: &out, Stderr: &errOut})
 	if code != 2 {
 		t.Errorf("exit code %d, want 2", code)
@@ -50,7 +52,7 @@ func TestRunNilWriters(t *testing.T) {
 
 func TestRunReports(t *testing.T) {
 	rec := &recorder{}
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	script := "progress half way; status reviewing; complete all done; block need a key"
 	code := Run(context.Background(), script, Env{Stdout: &out, Stderr: &errOut, Reporter: rec})
 	if code != 0 {
@@ -71,7 +73,7 @@ func TestRunReports(t *testing.T) {
 
 func TestRunReportFailureGoesOn(t *testing.T) {
 	for _, rep := range []Reporter{&recorder{err: errBoom}, nil} {
-		var out, errOut syncBuffer
+		var out, errOut testwait.Buffer
 		code := Run(context.Background(), "complete done; print after", Env{Stdout: &out, Stderr: &errOut, Reporter: rep})
 		if code != 0 || out.String() != lines("complete: done", "after") {
 			t.Errorf("reporter %v: exit %d, stdout %q", rep, code, out.String())
@@ -83,7 +85,7 @@ func TestRunReportFailureGoesOn(t *testing.T) {
 }
 
 func TestRunRead(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut testwait.Buffer
 	stdin := strings.NewReader("hello\r\nworld\nthree\r")
 	code := Run(context.Background(), "read; read-prompt Name?; read; print end", Env{Stdin: stdin, Stdout: &out, Stderr: &errOut})
 	want := lines("got: hello", "Name?", "got: world", "got: three", "end")
@@ -93,7 +95,7 @@ func TestRunRead(t *testing.T) {
 }
 
 func TestRunReadBackspace(t *testing.T) {
-	var out syncBuffer
+	var out testwait.Buffer
 	code := Run(context.Background(), "read", Env{Stdin: strings.NewReader("helo\x7flo\r"), Stdout: &out})
 	if code != 0 || out.String() != lines("got: hello") {
 		t.Errorf("exit %d, stdout %q", code, out.String())
@@ -102,7 +104,7 @@ func TestRunReadBackspace(t *testing.T) {
 
 func TestRunReadInputClosed(t *testing.T) {
 	for _, stdin := range []*strings.Reader{strings.NewReader("one\n"), nil} {
-		var out, errOut syncBuffer
+		var out, errOut testwait.Buffer
 		env := Env{Stdout: &out, Stderr: &errOut}
 		if stdin != nil {
 			env.Stdin = stdin

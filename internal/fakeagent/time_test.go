@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/testwait"
 )
 
 // start runs script in the background of a synctest bubble and returns its
@@ -19,7 +21,7 @@ func start(ctx context.Context, script string, env Env) <-chan int {
 
 func TestSleep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testwait.Buffer
 		begin := time.Now()
 		done := start(t.Context(), "print a; sleep 5m; print b", Env{Stdout: &out})
 		time.Sleep(5*time.Minute - time.Nanosecond)
@@ -41,7 +43,7 @@ func TestSleep(t *testing.T) {
 
 func TestHeartbeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testwait.Buffer
 		begin := time.Now()
 		code := Run(t.Context(), "heartbeat 1s 3500ms; print done", Env{Stdout: &out})
 		if code != 0 {
@@ -58,7 +60,7 @@ func TestHeartbeat(t *testing.T) {
 
 func TestHeartbeatForeverUntilCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testwait.Buffer
 		ctx, cancel := context.WithCancel(t.Context())
 		done := start(ctx, "heartbeat 1m forever", Env{Stdout: &out})
 		time.Sleep(10*time.Minute + time.Second)
@@ -74,7 +76,7 @@ func TestHeartbeatForeverUntilCancelled(t *testing.T) {
 
 func TestWedgeAndLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out, errOut syncBuffer
+		var out, errOut testwait.Buffer
 		ctx, cancel := context.WithCancel(t.Context())
 		wedged := start(ctx, "print stuck; wedge", Env{Stdout: &out})
 		looping := start(ctx, "print tick; sleep 1s; loop", Env{Stdout: &errOut})
@@ -101,7 +103,7 @@ func TestReadSubmit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pr, pw := io.Pipe()
 		defer pw.Close()
-		var out syncBuffer
+		var out testwait.Buffer
 		done := start(t.Context(), "read-submit; print after", Env{Stdin: pr, Stdout: &out})
 
 		write := func(s string) {
@@ -139,7 +141,7 @@ func TestReadKeepsEarlyInput(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pr, pw := io.Pipe()
 		defer pw.Close()
-		var out syncBuffer
+		var out testwait.Buffer
 		done := start(t.Context(), "sleep 1h; read-submit; read", Env{Stdin: pr, Stdout: &out})
 		pw.Write([]byte("early"))
 		time.Sleep(time.Second)
@@ -155,7 +157,7 @@ func TestReadKeepsEarlyInput(t *testing.T) {
 }
 
 func TestEcho(t *testing.T) {
-	var out syncBuffer
+	var out testwait.Buffer
 	interrupted := 0
 	echoBytes(&out, []byte("ab\x7fc\r\n\x01\x03"), false, func() { interrupted++ })
 	if want := "ab\b \bc\r\n^C\r\n"; out.String() != want {

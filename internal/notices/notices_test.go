@@ -3,7 +3,6 @@
 package notices
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -49,24 +48,6 @@ func (d *fakeDesktop) state() (shown, withdrawn []string) {
 	return append([]string(nil), d.shown...), append([]string(nil), d.withdrawn...)
 }
 
-// syncBuf is a log a test can read while hooks write it.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	testwait.Eventually(t, 20*time.Second, ok, what)
@@ -84,7 +65,7 @@ func hookScript(t *testing.T, dir, body string) string {
 
 type rig struct {
 	events chan supervisor.Event
-	log    *syncBuf
+	log    *testwait.Buffer
 	desk   *fakeDesktop
 	tray   bool
 	mu     sync.Mutex
@@ -93,7 +74,7 @@ type rig struct {
 }
 
 func start(t *testing.T, hooks config.Hooks) *rig {
-	r := &rig{events: make(chan supervisor.Event, 16), log: &syncBuf{}, desk: &fakeDesktop{}, done: make(chan struct{})}
+	r := &rig{events: make(chan supervisor.Event, 16), log: &testwait.Buffer{}, desk: &fakeDesktop{}, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	go func() {
