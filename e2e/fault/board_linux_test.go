@@ -26,7 +26,7 @@ import (
 // find every task as it was.
 func TestBoardLockedOrReadOnly(t *testing.T) {
 	home := rig.WriteConfig(t, fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"wedge\"]\n", t.TempDir()))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	s.Must("project", "pause", "p")
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "kept"))
 	s.Stop()
@@ -99,7 +99,7 @@ func TestBoardLockedOrReadOnly(t *testing.T) {
 	if after := boardDigest(t, db); after != before {
 		t.Errorf("a refused start changed the board:\nbefore %s\nafter  %s", before, after)
 	}
-	s = startStation(t, home)
+	s = rig.StartOn(t, home)
 	if got := s.Task(id); got.State != "todo" {
 		t.Errorf("task %s is %s after the refused starts, want todo", id, got.State)
 	}

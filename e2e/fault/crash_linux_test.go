@@ -85,7 +85,7 @@ concurrency = %d
 idle_window = "1m"
 block_window = "1m"
 `, crashMaxSessions, t.TempDir(), agent(""), crashConcurrency, t.TempDir(), agent("sleep 0.3; "), crashConcurrency))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 
 	var log ackLog
 	stop := make(chan struct{})
@@ -108,7 +108,7 @@ block_window = "1m"
 		time.Sleep(time.Duration(200+rand.IntN(1300)) * time.Millisecond)
 		s.Kill9()
 		rounds++
-		s = startStation(t, home)
+		s = rig.StartOn(t, home)
 		transitions = checkBoard(t, s, log.snapshot(), readAgentAcks(t, acksFile))
 		if t.Failed() {
 			t.Fatalf("after kill %d (%d transitions so far); station output:\n%s", rounds, transitions, rig.Tail(s.Log.String(), 3000))
@@ -118,7 +118,7 @@ block_window = "1m"
 	drivers.Wait()
 	s.Kill9()
 	rounds++
-	s = startStation(t, home)
+	s = rig.StartOn(t, home)
 	transitions = checkBoard(t, s, log.snapshot(), readAgentAcks(t, acksFile))
 	kinds := map[string]int{}
 	for _, a := range log.snapshot() {

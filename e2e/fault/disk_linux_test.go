@@ -38,7 +38,7 @@ block_window = "30s"
 			t.Errorf("umount %s: %v %s", logs, err, out)
 		}
 	})
-	s := startStation(t, home) // cleanups run last-in first-out: the station stops before the umount
+	s := rig.StartOn(t, home) // cleanups run last-in first-out: the station stops before the umount
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "fills the disk"))
 	got := s.WaitState(id, "done", 30*time.Second)
 	if !s.Running() {

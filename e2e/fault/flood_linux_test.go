@@ -73,7 +73,7 @@ command = ["buildstation", "fake-agent", "print ready; wedge"]
 idle_window = "2s"
 block_window = "2s"
 `, t.TempDir(), envFlood, self, t.TempDir()))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	fl := strings.TrimSpace(s.Must("task", "add", "--project", "flood", "--title", "flood"))
 	s.WaitState(fl, "working", 10*time.Second)
 	floodStart := time.Now()

@@ -28,12 +28,6 @@ func TestMain(m *testing.M) {
 // env puts the binary under test first on PATH, so agents may run it.
 func env(home string) []string { return rig.Env(rig.Bin(), home) }
 
-// startStation runs the daemon on home and waits for its API to answer.
-func startStation(t *testing.T, home string) *rig.Station {
-	t.Helper()
-	return rig.StartOn(t, home)
-}
-
 // cli runs the CLI on home; it never fails the test, so goroutines may call it.
 func cli(home string, args ...string) (stdout, stderr string, code int) {
 	stdout, stderr, code, err := rig.CLI(rig.Bin(), env(home), args...)

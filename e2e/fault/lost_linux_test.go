@@ -26,7 +26,7 @@ command = ["sh", "-c", %q]
 idle_window = "1m"
 block_window = "1m"
 `, t.TempDir(), agent))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "lost"))
 	sid := id + ".1"
 	var tree []procInfo
@@ -54,7 +54,7 @@ block_window = "1m"
 		t.Fatal("the crash itself ended the agent's tree; the test proves nothing")
 	}
 
-	s2 := startStation(t, home)
+	s2 := rig.StartOn(t, home)
 	got := s2.WaitState(id, "blocked", 20*time.Second)
 	if got.Reason != "station restarted: session lost" {
 		t.Fatalf("blocked for %q", got.Reason)

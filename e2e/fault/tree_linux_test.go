@@ -50,7 +50,7 @@ command = ["sh", "-c", %q]
 idle_window = "2s"
 block_window = "2s"
 `, t.TempDir(), tt.agent))
-			s := startStation(t, home)
+			s := rig.StartOn(t, home)
 			id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "tree"))
 			sid := id + ".1"
 			// Wait for the whole tree to be up, and record it.
@@ -124,7 +124,7 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 	cfg := func() string {
 		return fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\", \"print ready; wedge\"]\nidle_window = \"1m\"\nblock_window = \"1m\"\n", t.TempDir())
 	}
-	a, b := startStation(t, rig.WriteConfig(t, cfg())), startStation(t, rig.WriteConfig(t, cfg()))
+	a, b := rig.StartOn(t, rig.WriteConfig(t, cfg())), rig.StartOn(t, rig.WriteConfig(t, cfg()))
 	ida := strings.TrimSpace(a.Must("task", "add", "--project", "p", "--title", "a"))
 	idb := strings.TrimSpace(b.Must("task", "add", "--project", "p", "--title", "b"))
 	if ida != idb {

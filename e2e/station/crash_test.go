@@ -54,7 +54,7 @@ func TestBadConfigsAreRefusedAndChangeNothing(t *testing.T) {
 func TestFirstRunWritesDefaultConfig(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(t.TempDir(), "fresh")
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	b, err := os.ReadFile(filepath.Join(home, "config.toml"))
 	if err != nil || !strings.Contains(string(b), "idle_window") {
 		t.Fatalf("default config not written: %v", err)
@@ -95,7 +95,7 @@ func TestFirstRunWritesDefaultConfig(t *testing.T) {
 func TestKill9LosesNothing(t *testing.T) {
 	t.Parallel()
 	home := rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	done := s.AddTask("web", "quick", "print hi; complete quick done")
 	s.WaitState(done, "done", 10*time.Second)
 	running := s.AddTask("web", "long", "heartbeat 200ms forever")
@@ -109,7 +109,7 @@ func TestKill9LosesNothing(t *testing.T) {
 	}
 	s.Kill9()
 
-	s2 := startStation(t, home)
+	s2 := rig.StartOn(t, home)
 	got := s2.WaitState(running, "blocked", 5*time.Second)
 	if got.Reason != "station restarted: session lost" {
 		t.Fatalf("lost session's task reason %q", got.Reason)
@@ -144,7 +144,7 @@ func TestKill9LosesNothing(t *testing.T) {
 // in status, and `project resume` lifts it.
 func TestBreakerFromTheCLI(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s", `breaker = "2 in 1m"`)))
 	a := s.AddTask("web", "crash a", "print boom; exit 1")
 	s.WaitState(a, "blocked", 10*time.Second)
 	b := s.AddTask("web", "crash b", "print boom; exit 1")
@@ -174,7 +174,7 @@ func TestBreakerFromTheCLI(t *testing.T) {
 func TestProjectSetAppliesWithoutRestart(t *testing.T) {
 	t.Parallel()
 	home := rig.WriteConfig(t, "# my notes stay\n"+rig.ProjectTOML("web", t.TempDir(), "1h", "1h"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := s.AddTask("web", "wedged", "print x; wedge")
 	s.WaitState(id, "working", 5*time.Second)
 	_, errOut, code := s.Run("project", "set", "web", "idle_window=5 minutes")

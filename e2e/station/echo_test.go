@@ -19,7 +19,7 @@ import (
 // reason quotes the agent's last line, not ours.
 func TestWedgedAgentUnderCPULoadIsNudgedOnce(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "2s", "4s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "2s", "4s")))
 	// Stress: two busy shells per core, for as long as the test runs.
 	for range 2 * runtime.NumCPU() {
 		burn := exec.Command("sh", "-c", "while :; do :; done")

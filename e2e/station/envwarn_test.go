@@ -14,7 +14,7 @@ import (
 func TestStatusSaysWhatIsNotOnPath(t *testing.T) {
 	home := rig.WriteConfig(t, "max_sessions = 1\n"+rig.ProjectTOML("web", t.TempDir(), "5m", "5m")+
 		"\n[[projects]]\nname = \"api\"\npath = \""+t.TempDir()+"\"\ncommand = [\"no-such-agent-on-path\"]\n")
-	st := startStation(t, home)
+	st := rig.StartOn(t, home)
 	out := st.Must("status")
 	if !strings.Contains(out, `warning: project api: its agent "no-such-agent-on-path" is not on the station's PATH`) {
 		t.Errorf("status does not say the agent is missing:\n%s", out)

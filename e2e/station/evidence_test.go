@@ -20,7 +20,7 @@ func TestSilentBuildIsQuietNotNudged(t *testing.T) {
 	// spinning child gets about a tenth of a core, the default threshold,
 	// and this test is about the layer seeing a child's CPU, not where the
 	// threshold sits (TestCPUProbe covers that).
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", rig.GitRepo(t), "1s", "1s", `cpu_alive = "1%"`)))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", rig.GitRepo(t), "1s", "1s", `cpu_alive = "1%"`)))
 	id := s.AddTask("web", "build", "print building; child-spin 4s; complete built")
 	sawQuiet := false
 	rig.Eventually(t, 15*time.Second, func() bool {
@@ -43,7 +43,7 @@ func TestSilentBuildIsQuietNotNudged(t *testing.T) {
 func TestSilentCommitterIsNotNudged(t *testing.T) {
 	t.Parallel()
 	repo := rig.GitRepo(t)
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "1s", "1s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "1s", "1s")))
 	id := s.AddTask("web", "commits", "print go; commit-every 500ms 4s; complete committed")
 	s.WaitState(id, "done", 15*time.Second)
 	if strings.Contains(s.Transcript(id, 1), "Note:") {
@@ -63,7 +63,7 @@ func TestSilentCommitterIsNotNudged(t *testing.T) {
 // alive by the CPU layer, which counts descendants only.
 func TestOwnSpinIsNudged(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", rig.GitRepo(t), "1s", "1s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", rig.GitRepo(t), "1s", "1s")))
 	id := s.AddTask("web", "spinner", "print spinning; spin 30s")
 	got := s.WaitState(id, "blocked", 15*time.Second)
 	if !strings.Contains(got.Reason, "cpu: nothing") {
@@ -77,7 +77,7 @@ func TestOwnSpinIsNudged(t *testing.T) {
 func TestResumeFromLastGreenCommit(t *testing.T) {
 	t.Parallel()
 	repo := rig.GitRepo(t)
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "1s", "1s", `gate = "test ! -e bad.txt"`)))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "1s", "1s", `gate = "test ! -e bad.txt"`)))
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature", "--body",
 		"script: commit good work; print committed; wedge\nscript-2: print resumed; complete resumed"))
 	s.WaitState(id, "blocked", 15*time.Second)
@@ -126,7 +126,7 @@ func TestResumeFromLastGreenCommit(t *testing.T) {
 func TestWorktreesAreRemovedWhenFinished(t *testing.T) {
 	t.Parallel()
 	repo := rig.GitRepo(t)
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "30s", "30s", "concurrency = 2")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "30s", "30s", "concurrency = 2")))
 	done := s.AddTask("web", "done", "commit finished work; complete done")
 	blocked := s.AddTask("web", "blocked", "commit part one; dirty half-written; exit 1")
 	s.WaitState(done, "done", 10*time.Second)

@@ -14,13 +14,6 @@ import (
 
 func TestMain(m *testing.M) { rig.Main(m, rig.Options{}) }
 
-// startStation runs `buildstation daemon` on home, with env beyond the
-// rig's own, and waits for its API.
-func startStation(t *testing.T, home string, env ...string) *rig.Station {
-	t.Helper()
-	return rig.StartOn(t, home, env...)
-}
-
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {

@@ -14,7 +14,7 @@ import (
 // to plain text; session verbs take a task id and pick its live session.
 func TestLogsOfAnEndedSessionAndTaskIDsForSessions(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
 	done := s.AddTask("web", "short", "print \x1b[1mhello\x1b[0m from the agent; complete said hello")
 	s.WaitState(done, "done", 20*time.Second)
 	out := s.Must("logs", done)

@@ -90,7 +90,7 @@ on_done = ["` + hook + `", "done"]
 timeout = "10s"
 `
 	home := rig.WriteConfig(t, cfg)
-	s := startStation(t, home, "DISPLAY=:77", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="+bus)
+	s := rig.StartOn(t, home, "DISPLAY=:77", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="+bus)
 
 	wedged := s.AddTask("web", "wedged <b>migrate</b>", "print Taking the <i>schema</i> lock; wedge")
 	s.WaitState(wedged, "blocked", 30*time.Second)

@@ -19,7 +19,7 @@ func TestConfigEditsAreAppliedLive(t *testing.T) {
 	t.Parallel()
 	cfg := rig.ProjectTOML("web", t.TempDir(), "30s", "30s")
 	home := rig.WriteConfig(t, cfg)
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	path := filepath.Join(home, "config.toml")
 	projects := func() []string {
 		var ps []struct {

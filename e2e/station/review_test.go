@@ -33,7 +33,7 @@ func TestReviewRoundTrip(t *testing.T) {
 	repo := rig.GitRepo(t)
 	cfg := "\n[[projects]]\nname = \"web\"\npath = " + strconv.Quote(repo) + "\nreview = true\nidle_window = \"30s\"\nblock_window = \"30s\"\n" +
 		"command = [\"sh\", \"-c\", " + strconv.Quote(reviewAgent) + "]\n"
-	s := startStation(t, rig.WriteConfig(t, cfg))
+	s := rig.StartOn(t, rig.WriteConfig(t, cfg))
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "feature"))
 
 	// Coding completes → review; the review runs as its own counted state.

@@ -39,7 +39,7 @@ func sessionFilesStation(t *testing.T, mode string) (s *rig.Station, out, cache 
 		t.TempDir(), script, mode))
 	// The user's cache folder is the test's own, so what is left there
 	// can be seen (and the real one is not touched).
-	return startStation(t, home, "XDG_CACHE_HOME="+cache), out, cache
+	return rig.StartOn(t, home, "XDG_CACHE_HOME="+cache), out, cache
 }
 
 // waitFile waits for a file the agent writes.
@@ -99,7 +99,7 @@ func TestCrashLeftSessionFilesAreSwept(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the prompt file did not outlive the killed station (the test tests nothing): %v", err)
 	}
-	startStation(t, s.Home, "XDG_CACHE_HOME="+cache)
+	rig.StartOn(t, s.Home, "XDG_CACHE_HOME="+cache)
 	rig.WaitGone(t, filepath.Dir(path), 30*time.Second)
 }
 
@@ -116,7 +116,7 @@ buildstation agent complete --summary "wired"
 `)
 	home := rig.WriteConfig(t, fmt.Sprintf("\n[agents.claude]\ncommand = [\"/bin/sh\", %q]\nprofile = \"claude\"\n\n[[projects]]\nname = \"web\"\npath = %q\nagent = \"claude\"\nidle_window = \"30s\"\nblock_window = \"30s\"\n",
 		script, t.TempDir()))
-	s := startStation(t, home, "XDG_CACHE_HOME="+cache)
+	s := rig.StartOn(t, home, "XDG_CACHE_HOME="+cache)
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "web", "--title", "wired", "--body", "x"))
 	args := strings.Split(strings.TrimSpace(waitFile(t, s, filepath.Join(out, "args"))), "\n")
 	env := waitFile(t, s, filepath.Join(out, "env"))

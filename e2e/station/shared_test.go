@@ -37,7 +37,7 @@ func sharedConfig(db, dir string, maxSessions, concurrency int) string {
 // startShared starts station name on a fresh home sharing db.
 func startShared(t *testing.T, name, cfg string) *rig.Station {
 	t.Helper()
-	return startStation(t, rig.WriteConfig(t, cfg), "BUILDSTATION_STATION="+name)
+	return rig.StartOn(t, rig.WriteConfig(t, cfg), "BUILDSTATION_STATION="+name)
 }
 
 // claimedBy is the station that claimed the task's latest attempt: the actor

@@ -14,7 +14,7 @@ import (
 // it runs, in a line a person reads.
 func TestStopSaysWhatHappensToTheSessions(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "busy", "print working; wedge")
 	s.WaitTranscript(id, "working", 20*time.Second)
 	s.Stop()

@@ -16,7 +16,7 @@ import (
 
 func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "1s", "3s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "1s", "3s")))
 	s.NudgedToDone("web", 15*time.Second)
 	if n := strings.Count(s.Log.String(), "msg=nudged"); n != 1 {
 		t.Fatalf("nudged %d times, want once", n)
@@ -27,7 +27,7 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 	t.Parallel()
 	// Windows long enough that a loaded machine still sees the tree alive
 	// before the block.
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "3s", "2s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "3s", "2s")))
 	wedged := s.AddTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
 	next := s.AddTask("web", "next", "print hello; complete next done")
 	if st := s.Task(next).State; st != "todo" {
@@ -61,7 +61,7 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 
 func TestHeartbeatAndProgressAreNeverNudged(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("a", t.TempDir(), "1s", "1s")+rig.ProjectTOML("b", t.TempDir(), "1s", "1s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("a", t.TempDir(), "1s", "1s")+rig.ProjectTOML("b", t.TempDir(), "1s", "1s")))
 	hb := s.AddTask("a", "heartbeat", "heartbeat 300ms 4s; complete heartbeat done")
 	pr := s.AddTask("b", "reporter", "print start; progress compiling; sleep 600ms; progress linking; sleep 600ms; progress testing; sleep 600ms; progress packaging; sleep 600ms; progress signing; sleep 600ms; progress done; complete reporter done")
 	s.WaitState(hb, "done", 15*time.Second)
@@ -73,7 +73,7 @@ func TestHeartbeatAndProgressAreNeverNudged(t *testing.T) {
 
 func TestWindowsArePerProject(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, "[defaults]\nidle_window = \"30s\"\nblock_window = \"30s\"\n"+
+	s := rig.StartOn(t, rig.WriteConfig(t, "[defaults]\nidle_window = \"30s\"\nblock_window = \"30s\"\n"+
 		rig.ProjectTOML("fast", t.TempDir(), "1s", "1s")+
 		"\n[[projects]]\nname = \"slow\"\npath = "+strconv.Quote(t.TempDir())+"\ncommand = [\"buildstation\", \"fake-agent\"]\n"))
 	fast := s.AddTask("fast", "fast", "print x; wedge")
@@ -100,7 +100,7 @@ func TestWindowsArePerProject(t *testing.T) {
 
 func TestEarlyExitAndMissingCommand(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "5s", "5s")+
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "5s", "5s")+
 		"\n[[projects]]\nname = \"broken\"\npath = "+strconv.Quote(t.TempDir())+"\ncommand = [\"no-such-agent-xyz\"]\n"))
 	crash := s.AddTask("web", "crash", "print panic: boom; exit 3")
 	missing := s.AddTask("broken", "missing", "print never")
@@ -141,7 +141,7 @@ func TestSessionEnvironmentAndAgentCLI(t *testing.T) {
 	script := `echo "url=$BUILDSTATION_URL task=$BUILDSTATION_TASK_ID session=$BUILDSTATION_SESSION_ID tokenlen=${#BUILDSTATION_TOKEN}"; ` +
 		`head -1 "$BUILDSTATION_PROMPT_FILE"; pwd; buildstation agent progress "checking env" && buildstation agent complete --summary env-ok`
 	cfg := "\n[[projects]]\nname = \"sh\"\npath = " + strconv.Quote(dir) + "\ncommand = [\"sh\", \"-c\", " + strconv.Quote(script) + "]\n"
-	s := startStation(t, rig.WriteConfig(t, cfg))
+	s := rig.StartOn(t, rig.WriteConfig(t, cfg))
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "sh", "--title", "env check"))
 	got := s.WaitState(id, "done", 10*time.Second)
 	if got.Summary != "env-ok" {
@@ -163,7 +163,7 @@ func TestSessionEnvironmentAndAgentCLI(t *testing.T) {
 
 func TestSessionSendTypesTextThenEnter(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
 	s.WaitTranscript(id, "ready>", 10*time.Second)
 	s.Must("session", "send", id+".1", "hello there")

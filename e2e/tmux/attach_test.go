@@ -22,7 +22,7 @@ import (
 func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 	t.Parallel()
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := s.AddTask("web", "reader", "print ready; read; complete got it")
 	s.WaitTranscript(id, "ready", 20*time.Second)
 

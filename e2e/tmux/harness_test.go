@@ -38,12 +38,6 @@ func tmux(home string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startStation runs `buildstation daemon` on home and waits for its API.
-func startStation(t *testing.T, home string) *rig.Station {
-	t.Helper()
-	return rig.StartOn(t, home)
-}
-
 // projectTOML is a [[projects]] table running the fake agent in tmux.
 func projectTOML(name, path, idle, block string) string {
 	return rig.ProjectTOML(name, path, idle, block, `backend = "tmux"`)

@@ -18,7 +18,7 @@ import (
 
 func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "3s")))
+	s := rig.StartOn(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "3s")))
 	id := s.NudgedToDone("web", 15*time.Second)
 	// The window was the session's, and it goes with it (the task is done
 	// first; the session is ended right after).
@@ -32,7 +32,7 @@ func TestTmuxForgetfulAgentIsNudgedAndCompletes(t *testing.T) {
 
 func TestTmuxWedgedAgentIsBlockedAndItsTreeKilled(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "1s")))
+	s := rig.StartOn(t, newHome(t, projectTOML("web", t.TempDir(), "1s", "1s")))
 	id := s.AddTask("web", "wedged", "child-sleep 300s; print migrating; wedge")
 	s.WaitTranscript(id, "child-sleep: pid", 10*time.Second)
 	sess, ok := s.SessionOf(id)
@@ -58,7 +58,7 @@ func TestTmuxWedgedAgentIsBlockedAndItsTreeKilled(t *testing.T) {
 func TestTmuxSessionSurvivesKill9(t *testing.T) {
 	t.Parallel()
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; heartbeat 300ms 1s; complete after the restart")
 	s.WaitTranscript(id, "ready>", 10*time.Second)
 	before, ok := s.SessionOf(id)
@@ -70,7 +70,7 @@ func TestTmuxSessionSurvivesKill9(t *testing.T) {
 		t.Fatal("the agent died with the station")
 	}
 
-	s2 := startStation(t, home)
+	s2 := rig.StartOn(t, home)
 	// The adopted session shows once its goroutine has published it.
 	after := s2.WaitSession(id, 5*time.Second, nil)
 	if after.PID != before.PID || after.ID != before.ID {
@@ -136,7 +136,7 @@ func promptFileOf(t *testing.T, pid int) string {
 // command separator, which once dropped it.
 func TestTmuxSessionSendKeepsSemicolon(t *testing.T) {
 	t.Parallel()
-	s := startStation(t, newHome(t, projectTOML("web", t.TempDir(), "30s", "30s")))
+	s := rig.StartOn(t, newHome(t, projectTOML("web", t.TempDir(), "30s", "30s")))
 	id := s.AddTask("web", "chat", "read-prompt ready>; complete answered")
 	s.WaitTranscript(id, "ready>", 10*time.Second)
 	s.Must("session", "send", id+".1", `hello; a\; ü;`)
@@ -154,7 +154,7 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	home := newHome(t, projectTOML("web", dir, "30s", "30s"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; wedge")
 	s.WaitTranscript(id, "ready>", 10*time.Second)
 	before := s.WaitSession(id, 10*time.Second, nil)
@@ -167,7 +167,7 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s2 := startStation(t, home)
+	s2 := rig.StartOn(t, home)
 	got := s2.WaitState(id, "blocked", 20*time.Second)
 	if got.Reason != "station restarted: session lost" {
 		t.Fatalf("blocked for %q", got.Reason)
@@ -188,7 +188,7 @@ func TestTmuxLostSessionIsEnded(t *testing.T) {
 func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 	t.Parallel()
 	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
-	s := startStation(t, home)
+	s := rig.StartOn(t, home)
 	id := s.AddTask("web", "long", "print started; read-prompt ready>; complete after the restart")
 	s.WaitTranscript(id, "ready>", 10*time.Second)
 	before := s.WaitSession(id, 10*time.Second, nil)
@@ -197,7 +197,7 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 	if !rig.Alive(before.PID) {
 		t.Fatalf("the agent %d ended with a clean stop; log:\n%s", before.PID, s.Log)
 	}
-	s2 := startStation(t, home)
+	s2 := rig.StartOn(t, home)
 	if u := s2.Client().BaseURL; u != url {
 		t.Errorf("the station came back at %s, not %s where its sessions look for it", u, url)
 	}
