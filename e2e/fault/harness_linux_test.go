@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/platform/proctree"
 )
 
 func TestMain(m *testing.M) {
@@ -37,32 +38,6 @@ func cli(home string, args ...string) (stdout, stderr string, code int) {
 	return stdout, stderr, code
 }
 
-// procInfo is a process as /proc shows it.
-type procInfo struct {
-	pid, ppid int
-	state     byte
-	start     uint64 // start time in ticks since boot: a pid's identity
-}
-
-func readProc(pid int) (procInfo, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return procInfo{}, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procInfo{}, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
-		return procInfo{}, false
-	}
-	p := procInfo{pid: pid, state: f[0][0]}
-	p.ppid, _ = strconv.Atoi(f[1])
-	p.start, _ = strconv.ParseUint(f[19], 10, 64)
-	return p, true
-}
-
 func containsAll(b []byte, subs [][]byte) bool {
 	for _, s := range subs {
 		if !bytes.Contains(b, s) {
@@ -72,19 +47,12 @@ func containsAll(b []byte, subs [][]byte) bool {
 	return true
 }
 
-// running reports whether the process p (same pid, same start) still runs:
-// a zombie has exited.
-func running(p procInfo) bool {
-	now, ok := readProc(p.pid)
-	return ok && now.start == p.start && now.state != 'Z' && now.state != 'X'
-}
-
 // tagged lists every process whose environment names the session
 // (BUILDSTATION_SESSION_ID) of this very station (BUILDSTATION_URL, from
 // the home's station.json: unique on the machine while the station runs,
 // unlike the session id): the session's whole tree, whatever it did to its
 // parentage or process group.
-func tagged(home, sessionID string) []procInfo {
+func tagged(home, sessionID string) []proctree.Proc {
 	var sf struct {
 		URL string `json:"url"`
 	}
@@ -93,7 +61,7 @@ func tagged(home, sessionID string) []procInfo {
 	}
 	wants := [][]byte{[]byte("\x00BUILDSTATION_SESSION_ID=" + sessionID + "\x00"), []byte("\x00BUILDSTATION_URL=" + sf.URL + "\x00")}
 	ents, _ := os.ReadDir("/proc")
-	var out []procInfo
+	var out []proctree.Proc
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -103,7 +71,7 @@ func tagged(home, sessionID string) []procInfo {
 		if err != nil || !containsAll(append(append([]byte{0}, b...), 0), wants) {
 			continue
 		}
-		if p, ok := readProc(pid); ok && p.state != 'Z' {
+		if p, ok := rig.Process(pid); ok && p.State != 'Z' {
 			out = append(out, p)
 		}
 	}
@@ -146,9 +114,9 @@ func watchdogTimes(log, session, taskID string) (silent, nudged, blocked time.Ti
 }
 
 // killPid kills a process a test found left behind, if it is still that one.
-func killPid(p procInfo) {
-	if running(p) {
-		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+func killPid(p proctree.Proc) {
+	if rig.Running(p) {
+		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/platform/proctree"
 )
 
 // TestCrashEndsTheLostSessionsProcesses kills the station with SIGKILL
@@ -29,7 +30,7 @@ block_window = "1m"
 	s := rig.StartOn(t, home)
 	id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "lost"))
 	sid := id + ".1"
-	var tree []procInfo
+	var tree []proctree.Proc
 	rig.Eventually(t, 15*time.Second, func() error {
 		if tree = tagged(home, sid); len(tree) < 2 {
 			return fmt.Errorf("%d processes, want 2", len(tree))
@@ -46,7 +47,7 @@ block_window = "1m"
 	time.Sleep(500 * time.Millisecond)
 	alive := 0
 	for _, p := range tree {
-		if running(p) {
+		if rig.Running(p) {
 			alive++
 		}
 	}
@@ -61,8 +62,8 @@ block_window = "1m"
 	}
 	var left []string
 	for _, p := range tree {
-		if running(p) {
-			left = append(left, fmt.Sprintf("%d %s", p.pid, cmdline(p.pid)))
+		if rig.Running(p) {
+			left = append(left, fmt.Sprintf("%d %s", p.PID, cmdline(p.PID)))
 		}
 	}
 	if len(left) > 0 {

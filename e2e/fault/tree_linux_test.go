@@ -10,6 +10,7 @@ import (
 
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/platform/proctree"
 )
 
 // TestBlockLeavesNoProcess blocks (by the watchdog) a session whose agent
@@ -54,7 +55,7 @@ block_window = "2s"
 			id := strings.TrimSpace(s.Must("task", "add", "--project", "p", "--title", "tree"))
 			sid := id + ".1"
 			// Wait for the whole tree to be up, and record it.
-			var tree []procInfo
+			var tree []proctree.Proc
 			rig.Eventually(t, 10*time.Second, func() error {
 				if tree = tagged(home, sid); len(tree) < tt.want {
 					return fmt.Errorf("%d processes, want %d", len(tree), tt.want)
@@ -63,7 +64,7 @@ block_window = "2s"
 			}, "the agent's whole tree")
 			var desc []string
 			for _, p := range tree {
-				desc = append(desc, fmt.Sprintf("%d (ppid %d) %s", p.pid, p.ppid, cmdline(p.pid)))
+				desc = append(desc, fmt.Sprintf("%d (ppid %d) %s", p.PID, p.PPID, cmdline(p.PID)))
 			}
 			t.Logf("session %s tree before the block:\n  %s", sid, strings.Join(desc, "\n  "))
 
@@ -89,8 +90,8 @@ block_window = "2s"
 			err := testwait.Poll(3*time.Second, "the session's tree gone after the block", func() error {
 				var left []string
 				for _, p := range tree {
-					if running(p) {
-						left = append(left, fmt.Sprintf("%d (ppid now %d) %s", p.pid, mustProc(p.pid).ppid, cmdline(p.pid)))
+					if rig.Running(p) {
+						left = append(left, fmt.Sprintf("%d (ppid now %d) %s", p.PID, mustProc(p.PID).PPID, cmdline(p.PID)))
 					}
 				}
 				if len(left) > 0 {
@@ -99,7 +100,7 @@ block_window = "2s"
 				return nil
 			})
 			for _, p := range tree {
-				if running(p) {
+				if rig.Running(p) {
 					t.Cleanup(func() { killPid(p) })
 				}
 			}
@@ -110,8 +111,8 @@ block_window = "2s"
 	}
 }
 
-func mustProc(pid int) procInfo {
-	p, _ := readProc(pid)
+func mustProc(pid int) proctree.Proc {
+	p, _ := rig.Process(pid)
 	return p
 }
 
@@ -132,7 +133,7 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 	}
 	a.WaitState(ida, "working", 10*time.Second)
 	b.WaitState(idb, "working", 10*time.Second)
-	var treeB []procInfo
+	var treeB []proctree.Proc
 	rig.Eventually(t, 10*time.Second, func() bool {
 		treeB = tagged(b.Home, idb+".1")
 		return len(treeB) > 0
@@ -148,8 +149,8 @@ func TestEndingASessionSparesOtherStations(t *testing.T) {
 	}, "station a's session to end after its task was cancelled")
 	time.Sleep(500 * time.Millisecond)
 	for _, p := range treeB {
-		if !running(p) {
-			t.Errorf("ending session %s.1 on station a killed station b's process %d of its own session %s.1", ida, p.pid, idb)
+		if !rig.Running(p) {
+			t.Errorf("ending session %s.1 on station a killed station b's process %d of its own session %s.1", ida, p.PID, idb)
 		}
 	}
 	if got := b.Task(idb); got.State != "working" {

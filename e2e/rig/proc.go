@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/platform/proctree"
 )
 
 // Alive reports whether pid is a live (not zombie) process: a session's
@@ -41,4 +43,23 @@ func WaitEnded(t *testing.T, d time.Duration, what string, pids ...int) {
 		}
 		return nil
 	}, what+" to end")
+}
+
+// Process is pid as the process table shows it now (Linux's /proc); ok is
+// false once it is gone. Its StartTime tells it from a later process that
+// reused the pid.
+func Process(pid int) (p proctree.Proc, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return p, false
+	}
+	p, err = proctree.ParseStat(b)
+	return p, err == nil
+}
+
+// Running reports whether p, the same process (pid and start time), still
+// runs: a zombie has exited.
+func Running(p proctree.Proc) bool {
+	now, ok := Process(p.PID)
+	return ok && now.StartTime == p.StartTime && !now.Zombie()
 }

@@ -3,7 +3,6 @@
 package team
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -23,26 +22,21 @@ type agent struct {
 	task, project, station string
 	epoch                  int64
 	pid                    int
-	since                  string // its start time in /proc, against pid reuse
+	since                  uint64 // its start time, against pid reuse
 	dead                   bool
 }
 
 // state is the process's state letter, "" once it is gone (or the pid was
 // reused).
 func (a *agent) state() string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.pid))
-	if err != nil {
+	p, ok := rig.Process(a.pid)
+	if !ok || a.since != 0 && p.StartTime != a.since {
 		return ""
 	}
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 || a.since != "" && f[19] != a.since {
-		return ""
+	if a.since == 0 {
+		a.since = p.StartTime
 	}
-	if a.since == "" {
-		a.since = f[19]
-	}
-	return f[0]
+	return string(p.State)
 }
 
 func (a *agent) alive() bool { s := a.state(); return s != "" && s != "Z" && s != "X" }
