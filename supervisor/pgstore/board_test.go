@@ -5,13 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/boardtest"
 )
 
 func TestBoard(t *testing.T) {
 	t.Parallel()
-	adminURL(t) // skip here rather than in every subtest
+	pgtest.Admin(t) // skip here rather than in every subtest
 	boardtest.Run(t, func(t *testing.T) supervisor.Board { return openStore(t, newDB(t), "station") })
 }
 

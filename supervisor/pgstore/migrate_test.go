@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 
 	"github.com/jackc/pgx/v5"
@@ -114,9 +116,10 @@ func TestOpenWithoutCreate(t *testing.T) {
 	// Roles belong to the server, not the database: made first, so it is
 	// dropped after the database and its grants are (cleanups run last
 	// first).
-	role := fmt.Sprintf("bst_user_%d_%d", os.Getpid(), dbSeq.Add(1))
-	adminExec(t, ctx, adminURL(t), "CREATE ROLE "+role+" LOGIN")
-	t.Cleanup(func() { adminExec(t, context.Background(), adminURL(t), "DROP ROLE IF EXISTS "+role) })
+	role := fmt.Sprintf("bst_user_%d_%d", os.Getpid(), roleSeq.Add(1))
+	admin := pgtest.Admin(t)
+	pgtest.Exec(t, admin, "CREATE ROLE "+role+" LOGIN")
+	t.Cleanup(func() { pgtest.Exec(t, admin, "DROP ROLE IF EXISTS "+role) })
 	url := newDB(t)
 	owner := openStore(t, url, "owner")
 	if _, err := owner.pool.Exec(ctx, `REVOKE CREATE ON SCHEMA public FROM PUBLIC;
@@ -135,3 +138,5 @@ GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO `+role); err != nil {
 		t.Error(err)
 	}
 }
+
+var roleSeq atomic.Int64
