@@ -83,16 +83,14 @@ func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
 
 	w.click(t, it, "Open Dashboard")
 	var kid int
-	deadline := time.Now().Add(60 * time.Second)
-	for kid == 0 || !windowTitled(t, display, "Build Station") {
+	rig.Eventually(t, 60*time.Second, func() bool {
 		if kids := rig.ChildrenNamed(tray.Process.Pid, "dashboard"); len(kids) > 0 {
 			kid = kids[0]
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no dashboard within 60s of the click (process %d); tray output:\n%s\ntray.log:\n%s", kid, out, readLog(home))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return kid != 0 && windowTitled(t, display, "Build Station")
+	}, "a dashboard process and its window after the click", rig.Later(func() string {
+		return fmt.Sprintf("dashboard process %d; tray output:\n%s\ntray.log:\n%s", kid, out, readLog(home))
+	}))
 
 	w.click(t, it, "Open Dashboard")
 	cmd := exec.Command(rig.Bin(), "--home", home, "open")
@@ -106,13 +104,8 @@ func TestMenuClickStartsTheDashboardProcess(t *testing.T) {
 	}
 
 	_ = tray.Process.Signal(syscall.SIGTERM)
-	deadline = time.Now().Add(20 * time.Second)
-	for syscall.Kill(kid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the dashboard process %d outlived its tray", kid)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	rig.Eventually(t, 20*time.Second, func() bool { return syscall.Kill(kid, 0) != nil },
+		fmt.Sprintf("the dashboard process %d to end with its tray", kid))
 }
 
 func readLog(home string) string {
