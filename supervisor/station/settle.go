@@ -13,7 +13,7 @@ import (
 func (st *Station) settle(s *session, o outcome) {
 	ctx := context.WithoutCancel(st.ctx)
 	from := []supervisor.TaskState{s.spec.Kind.TaskState()}
-	if st.guardUnwatch(s) && o.kind == outExited {
+	if st.guard.unwatch(s) && o.kind == outExited {
 		// The guard ended it while this station could not prove the
 		// lease: settled as this station's own fence would.
 		st.log.Warn("the fence guard ended this session while the station could not prove its lease", "session", s.spec.ID, "task", s.spec.TaskID)

@@ -86,6 +86,7 @@ type Station struct {
 	writes   *writes        // what the station owes the board, queued while it is away
 	leases   *leases        // shared board only: the heartbeat and the fence
 	branches *branches      // carries tasks' work between stations
+	guard    guarded        // what the fence guard is told
 	wg       sync.WaitGroup // live session goroutines
 	ctx      context.Context
 
@@ -110,7 +111,7 @@ func New(opt Options) (*Station, error) {
 	}
 	st := &Station{
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
-		reg: newRegistry(),
+		reg: newRegistry(), guard: guarded{g: opt.Guard, files: opt.Files},
 	}
 	st.sched = newScheduler(st, opt.Log)
 	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered}
@@ -280,7 +281,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	if err := st.writes.saveSession(ctx, rec); err != nil {
 		st.log.Error("record session", "session", s.spec.ID, "err", err)
 	}
-	st.guardWatch(s)
+	st.guard.watch(s)
 	st.log.Info("session started", "session", s.spec.ID, "task", s.spec.TaskID, "pid", s.proc.Pid(), "dir", s.spec.Dir, "backend", s.backend)
 	go func() {
 		defer st.wg.Done()
@@ -336,10 +337,10 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	for k, v := range ag.Env {
 		env = append(env, k+"="+v)
 	}
-	st.guardSpawning(id, token)
+	st.guard.spawning(id, token)
 	proc, err := sp.Spawn(supervisor.SpawnSpec{Argv: l.Argv, Dir: ws.Dir, Env: env, Marker: sessionMarker(token)})
 	if err != nil {
-		st.guardForget(id)
+		st.guard.forget(id)
 		transcript.Close()
 		st.dropSessionDir(id)
 		return nil, err
