@@ -34,6 +34,16 @@ func (c *checker) integer(key keyPath, v any) (int, bool) {
 	return int(n), true
 }
 
+// sessions is a count of sessions (max_sessions, concurrency): a whole
+// number of at least one.
+func (c *checker) sessions(key keyPath, v any) (int, bool) {
+	n, ok := c.integer(key, v)
+	if ok && n < 1 {
+		c.fail(key, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
+	}
+	return n, ok
+}
+
 func (c *checker) boolean(key keyPath, v any) (bool, bool) {
 	b, ok := v.(bool)
 	if !ok {

@@ -70,10 +70,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		key, v := keyPath{}.with(name), tree[name]
 		switch name {
 		case "max_sessions":
-			if n, ok := c.integer(key, v); ok {
-				if n < 1 {
-					c.fail(key, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
-				}
+			if n, ok := c.sessions(key, v); ok {
 				cfg.MaxSessions = n
 			}
 		case "board":
@@ -350,10 +347,7 @@ func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
 	case "review":
 		p.Review, _ = c.boolean(kk, v)
 	case "concurrency":
-		if n, ok := c.integer(kk, v); ok {
-			if n < 1 {
-				c.fail(kk, nil, fmt.Sprintf("%d is less than 1", n), "allow at least one session")
-			}
+		if n, ok := c.sessions(kk, v); ok {
 			p.Concurrency = n
 		}
 	case "base":
