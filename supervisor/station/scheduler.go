@@ -3,7 +3,6 @@ package station
 import (
 	"context"
 	"log/slog"
-	"sync"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -25,9 +24,9 @@ type scheduler struct {
 	log     *slog.Logger
 	wake    chan struct{}
 	breaker breaker
-
-	mu     sync.Mutex
-	absent map[string]bool // shared board: projects not on this machine, logged once
+	// absent are the projects whose folder is not on this machine, logged
+	// once; only the pass touches it, on the scheduler's one goroutine.
+	absent map[string]bool
 }
 
 // schedHost is what a pass asks of the station: the projects, the board's
@@ -111,14 +110,9 @@ func (sc *scheduler) pass(ctx context.Context) {
 // runsHere asks the host, and logs a project whose folder is missing once.
 func (sc *scheduler) runsHere(p config.Project) bool {
 	runs, missing := sc.host.runsHere(p)
-	if missing {
-		sc.mu.Lock()
-		first := !sc.absent[p.Name]
+	if missing && !sc.absent[p.Name] {
 		sc.absent[p.Name] = true
-		sc.mu.Unlock()
-		if first {
-			sc.log.Info("project folder is not on this machine; other stations run it", "project", p.Name, "path", p.Path)
-		}
+		sc.log.Info("project folder is not on this machine; other stations run it", "project", p.Name, "path", p.Path)
 	}
 	return runs
 }
