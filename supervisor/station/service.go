@@ -557,14 +557,13 @@ func (st *Station) Subscribe(buffer int) *supervisor.Subscription { return st.bu
 // agent sends it (api.Client.verify). ok is false when no live session has
 // that id.
 func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
-	tok := func() (string, <-chan struct{}) { return st.reg.tokenOf(id) }
-	token, wait := tok()
+	token, wait := st.reg.tokenOf(id)
 	if token == "" && wait != nil {
 		select {
 		case <-wait:
 		case <-time.After(10 * time.Second):
 		}
-		token, _ = tok()
+		token, _ = st.reg.tokenOf(id)
 	}
 	if token == "" {
 		return nil, false
