@@ -222,13 +222,9 @@ func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.B
 	watcher := newConfigWatcher(cfg.Path, o.Log)
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ctx, ln) }()
-	if err := announce(o, ln); err != nil {
-		cancel()
-		<-errc
-		return err
-	}
-	defer os.Remove(filepath.Join(o.Home, config.FileStation))
-	o.Log.Info("station ready", "url", urlOf(ln), "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
+	// The board's changes are followed before the station is announced: a
+	// tray or script that finds it through station.json must not miss
+	// another station's move made in between.
 	if pg, ok := board.(*pgstore.Store); ok {
 		o.Log.Info("working a shared board", "station", pg.Station(), "lease", cfg.Lease)
 		if err := wakeOnChanges(ctx, pg, st); err != nil {
@@ -237,6 +233,13 @@ func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.B
 			return err
 		}
 	}
+	if err := announce(o, ln); err != nil {
+		cancel()
+		<-errc
+		return err
+	}
+	defer os.Remove(filepath.Join(o.Home, config.FileStation))
+	o.Log.Info("station ready", "url", urlOf(ln), "home", o.Home, "config", cfg.Path, "projects", len(cfg.Projects))
 	if o.Ready != nil {
 		o.Ready(urlOf(ln))
 	}
