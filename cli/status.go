@@ -60,6 +60,13 @@ func (e *env) status(asJSON bool) error {
 	for _, w := range st.Warnings {
 		fmt.Fprintln(e.stdout, "warning: "+textsafe.Line(w))
 	}
+	if len(st.NoGate) > 0 {
+		names := make([]string, len(st.NoGate))
+		for i, n := range st.NoGate {
+			names[i] = textsafe.Line(n)
+		}
+		fmt.Fprintf(e.stdout, "no gate: %s (done is the agent's word alone; set gate = \"make test\" in config.toml to check it)\n", strings.Join(names, ", "))
+	}
 	return nil
 }
 

@@ -146,6 +146,9 @@ type Status struct {
 	// Warnings are problems with the station's surroundings found at
 	// start (Options.Warnings), e.g. "tmux is not on PATH …".
 	Warnings []string `json:"warnings,omitempty"`
+	// NoGate names the projects without a gate: their tasks reach done on
+	// the agent's word alone, and people should know that.
+	NoGate []string `json:"no_gate,omitempty"`
 }
 
 // ProjectInfo is a project with its effective settings.

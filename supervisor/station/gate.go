@@ -34,7 +34,7 @@ func (st *Station) gateNote(spec sessionSpec) string {
 		return ""
 	}
 	p, _ := st.Config().Project(spec.Project)
-	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s", p.Gate, supervisor.ShortSHA(v.SHA), lastLine([]byte(v.Tail)))
+	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s. complete_task is refused until it passes: fix it and commit, or call block_task if you cannot.", p.Gate, supervisor.ShortSHA(v.SHA), strings.TrimSpace(lastLine([]byte(v.Tail))))
 }
 
 // judgeHead runs the gate on a nudged session's HEAD in the background, so
@@ -77,4 +77,70 @@ func (st *Station) gateReason(spec sessionSpec) string {
 		return fmt.Sprintf("; gate: fails on HEAD %s, printing nothing", supervisor.ShortSHA(v.SHA))
 	}
 	return fmt.Sprintf("; gate: fails on HEAD %s (%s)", supervisor.ShortSHA(v.SHA), last)
+}
+
+// gateWait is how long a completion waits for the gate's verdict on its
+// HEAD: longer than most test suites of a small change, shorter than the
+// client's request timeout. A slower gate goes on running and is cached;
+// the agent is told to ask again.
+const gateWait = 20 * time.Second
+
+// refuseRed is nil when the session's task may settle on its HEAD: the
+// project has no gate, is not git, or the gate passes there. Otherwise it
+// is the answer to the agent: the failure's last lines and what to do. It
+// runs the gate when no verdict is cached, waiting at most gateWait.
+func (st *Station) refuseRed(ctx context.Context, spec sessionSpec, verb string) error {
+	ws := st.opt.Workspaces
+	p, ok := st.Config().Project(spec.Project)
+	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
+		return nil
+	}
+	type answer struct {
+		v   supervisor.GateVerdict
+		ran bool
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		// Not the request's context: a verdict that comes late is still
+		// worth caching for the agent's next call.
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
+		defer cancel()
+		v, ran, err := ws.HeadGate(gctx, p, spec.TaskID, true)
+		done <- answer{v, ran, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(gateWait):
+		return supervisor.Conflictf("the gate (%s) is still running on your HEAD; wait a minute and call %s again (its verdict is kept, it does not run twice)", p.Gate, verb)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if a.err != nil {
+		return supervisor.Conflictf("the gate (%s) could not be run on your HEAD: %v; make sure your work is committed on %s, then call %s again, or block_task with this", p.Gate, a.err, spec.Branch, verb)
+	}
+	if !a.ran || a.v.Passed {
+		return nil
+	}
+	st.log.Info("completion refused: the gate fails on HEAD", "task", spec.TaskID, "sha", a.v.SHA)
+	return supervisor.Conflictf("the gate (%s) fails on your HEAD %s, so the task is not done and stays in progress; fix it and commit, then call %s again, or call block_task if you cannot. The end of its output:\n%s",
+		p.Gate, supervisor.ShortSHA(a.v.SHA), verb, lastLines(a.v.Tail, 12))
+}
+
+// lastLines is the last n non-empty lines of s.
+func lastLines(s string, n int) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			keep = append(keep, strings.TrimRight(l, "\r "))
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	if len(keep) == 0 {
+		return "(it printed nothing)"
+	}
+	return strings.Join(keep, "\n")
 }

@@ -300,6 +300,11 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	if ws := st.branches.warnings(); len(ws) > 0 {
 		s.Warnings = append(slices.Clone(s.Warnings), ws...)
 	}
+	for _, p := range st.Config().Projects {
+		if p.Gate == "" {
+			s.NoGate = append(s.NoGate, p.Name)
+		}
+	}
 	return s, nil
 }
 
@@ -447,6 +452,11 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	}
 	if s.spec.Kind == supervisor.KindReview {
 		return supervisor.Invalidf("this is a review session; finish it with complete_review (approve or changes)")
+	}
+	// Done means the gate passes: on a red HEAD the task stays working
+	// and the agent is told why.
+	if err := st.refuseRed(ctx, s.spec, "complete_task"); err != nil {
+		return err
 	}
 	to := supervisor.TaskDone
 	if p, ok := st.Config().Project(s.spec.Project); ok && p.Review {
