@@ -59,6 +59,9 @@ type Task struct {
 	// holds the task's work (its project pushes no branches, or its last
 	// push failed): no other station claims it.
 	Pinned string `json:"pinned,omitempty"`
+	// External is the issue the task was imported from (nil: added by
+	// hand).
+	External *External `json:"external,omitempty"`
 }
 
 // PinNote says, for a task waiting for a station (todo, blocked or
@@ -87,6 +90,9 @@ type NewTask struct {
 	Project string
 	Title   string
 	Body    string
+	// External, when set, is the issue the task is imported from; a
+	// board holds one task per issue (ErrDuplicateExternal).
+	External *External
 }
 
 // Move is one transition request. It applies only when the task is in one of

@@ -58,7 +58,8 @@ func sameTask(t *testing.T, what string, got, want supervisor.Task) {
 	if got.ID != want.ID || got.Project != want.Project || got.Title != want.Title || got.Body != want.Body ||
 		got.State != want.State || got.Attempt != want.Attempt || got.Reason != want.Reason ||
 		got.Summary != want.Summary || !slices.Equal(got.Notes, want.Notes) ||
-		!sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) {
+		!sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) ||
+		(got.External == nil) != (want.External == nil) || got.External != nil && *got.External != *want.External {
 		t.Errorf("%s:\n got  %+v\n want %+v", what, got, want)
 	}
 }

@@ -47,4 +47,6 @@ var cases = []struct {
 	{"Sessions", testSessions},
 	{"SessionUnknownTask", testSessionUnknownTask},
 	{"Paused", testPaused},
+	{"External", testExternal},
+	{"EditTask", testEditTask},
 }

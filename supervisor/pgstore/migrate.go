@@ -141,6 +141,15 @@ ALTER TABLE project_settings
 	ADD COLUMN block_window_ms       bigint CHECK (block_window_ms >= 1000),
 	ADD COLUMN review_idle_window_ms bigint CHECK (review_idle_window_ms >= 1000);
 `,
+	// 6: a task imported from an issue (GitHub, Linear) names it; one
+	// task per issue, ever, whichever station imported it.
+	`
+ALTER TABLE tasks
+	ADD COLUMN ext_kind text NOT NULL DEFAULT '',
+	ADD COLUMN ext_id   text NOT NULL DEFAULT '',
+	ADD COLUMN ext_url  text NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX tasks_external ON tasks (ext_kind, ext_id) WHERE ext_id <> '';
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a

@@ -79,6 +79,12 @@ CREATE TABLE gate_results (
 ALTER TABLE sessions ADD COLUMN handle TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN token TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN last_output_at INTEGER NOT NULL DEFAULT 0;`,
+	// 3: a task imported from an issue (GitHub, Linear) names it; one
+	// task per issue, ever.
+	`ALTER TABLE tasks ADD COLUMN ext_kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN ext_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN ext_url TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX tasks_external ON tasks (ext_kind, ext_id) WHERE ext_id <> '';`,
 }
 
 // migrate brings db to the newest schema in one transaction: a failed step
