@@ -213,6 +213,9 @@ func printTask(e *env, d apitype.TaskDetail) error {
 	if pin := t.PinNote(); pin != "" {
 		fmt.Fprintf(w, "pinned:   %s\n", line(pin))
 	}
+	if !t.External.IsZero() {
+		fmt.Fprintf(w, "issue:    %s %s\n", line(t.External.ID), line(t.External.URL))
+	}
 	fmt.Fprintf(w, "created:  %s\n", t.CreatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "updated:  %s\n", t.UpdatedAt.Local().Format(time.DateTime))
 	for _, n := range t.Notes {

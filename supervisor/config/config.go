@@ -29,6 +29,7 @@ type Config struct {
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects    []Project        // [[projects]], in file order
 	Hooks       Hooks            // [hooks]
+	Sources     []Source         // [[sources]], in file order
 	// Platform is the machine's defaults the file was read with; a
 	// reread of the file (reload, an edit) reads it with the same.
 	Platform Platform

@@ -99,9 +99,13 @@ func (c *checker) config(tree map[string]any) *Config {
 			c.projects(cfg, key, v)
 		case "hooks":
 			c.hooks(&cfg.Hooks, key, v)
+		case "sources": // after projects, below: a source names one
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks]")
+			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]]")
 		}
+	}
+	if v, ok := tree["sources"]; ok {
+		c.sources(cfg, keyPath{}.with("sources"), v)
 	}
 	return cfg
 }

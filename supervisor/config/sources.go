@@ -1,0 +1,160 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Source is one [[sources]] entry: a GitHub repository or a Linear team
+// whose matching open issues become tasks of Project (docs/sources.md).
+// Tokens never live here: the OS keychain keeps them (`buildstation
+// source login`), or TokenEnv names the variable that holds one.
+type Source struct {
+	Kind     string // kind: "github" or "linear"
+	Project  string // project: the [[projects]] name its tasks go to
+	Repo     string // repo: "owner/name" (github)
+	Team     string // team: the team's key, like "ENG" (linear)
+	Label    string // label: only issues with this label (default "agent")
+	State    string // state: linear only, the workflow state to import from (default "Todo")
+	APIURL   string // api_url: GitHub Enterprise Server, a stand-in in tests; "" = the service's own
+	TokenEnv string // token_env: read the token from this variable instead of the keychain
+}
+
+// Source kinds.
+const (
+	SourceGitHub = "github"
+	SourceLinear = "linear"
+)
+
+// Name is how status and `source ls` name s: "github acme/web", "linear ENG".
+func (s Source) Name() string {
+	if s.Kind == SourceLinear {
+		return s.Kind + " " + s.Team
+	}
+	return s.Kind + " " + s.Repo
+}
+
+var (
+	repoRe   = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	envVarRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+const sourceKeys = "kind, project, repo, team, label, state, api_url, token_env"
+
+// sources reads [[sources]]; projects are read already, so a source's
+// project is checked against them.
+func (c *checker) sources(cfg *Config, key keyPath, v any) {
+	list, ok := c.tables(key, v)
+	if !ok {
+		return
+	}
+	seen := map[string]int{}
+	for i, t := range list {
+		sk := key.at(i)
+		s := c.source(sk, t)
+		if _, ok := t["project"]; ok && s.Project != "" {
+			if _, ok := cfg.Project(s.Project); !ok {
+				c.fail(sk.with("project"), nil, fmt.Sprintf("%q is not a project", s.Project), "name one of the [[projects]] entries")
+			}
+		}
+		id := s.Name() + " → " + s.Project
+		if j, dup := seen[id]; dup && s.Kind != "" {
+			c.fail(sk, nil, fmt.Sprintf("imports what sources[%d] imports already", j), "remove one of the two")
+		}
+		seen[id] = i
+		cfg.Sources = append(cfg.Sources, s)
+	}
+}
+
+// source reads one [[sources]] table.
+func (c *checker) source(sk keyPath, t map[string]any) Source {
+	s := Source{Label: "agent"}
+	for _, k := range sortedKeys(t) {
+		kk, v := sk.with(k), t[k]
+		switch k {
+		case "kind":
+			s.Kind, _ = c.oneOf(kk, v, "a kind of source", []string{SourceGitHub, SourceLinear})
+		case "project":
+			s.Project, _ = c.str(kk, v)
+		case "repo":
+			if r, ok := c.str(kk, v); ok && !repoRe.MatchString(r) {
+				c.fail(kk, nil, fmt.Sprintf("%q is not owner/name", r), `write the repository like repo = "acme/web"`)
+			} else {
+				s.Repo = r
+			}
+		case "team":
+			s.Team, _ = c.str(kk, v)
+		case "label":
+			s.Label, _ = c.str(kk, v)
+		case "state":
+			s.State, _ = c.str(kk, v)
+		case "api_url":
+			s.APIURL = c.apiURL(kk, v)
+		case "token_env":
+			if e, ok := c.str(kk, v); ok && !envVarRe.MatchString(e) {
+				c.fail(kk, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
+			} else {
+				s.TokenEnv = e
+			}
+		default:
+			c.unknown(kk, sourceKeys)
+		}
+	}
+	c.sourceComplete(sk, t, &s)
+	return s
+}
+
+// sourceComplete reports what a source must have and lacks, and keys of
+// the other kind.
+func (c *checker) sourceComplete(sk keyPath, t map[string]any, s *Source) {
+	if _, ok := t["kind"]; !ok {
+		c.fail(sk.with("kind"), nil, "is missing", `add kind = "github" or kind = "linear"`)
+	}
+	if _, ok := t["project"]; !ok {
+		c.fail(sk.with("project"), nil, "is missing", `add project = "…", the project its tasks go to`)
+	}
+	_, repo := t["repo"]
+	_, team := t["team"]
+	_, state := t["state"]
+	switch s.Kind {
+	case SourceGitHub:
+		if !repo {
+			c.fail(sk.with("repo"), nil, "is missing", `add repo = "owner/name"`)
+		}
+		if team {
+			c.fail(sk.with("team"), nil, "is for linear sources", `a github source names its repository with repo = "owner/name"`)
+		}
+		if state {
+			c.fail(sk.with("state"), nil, "is for linear sources", "a github source imports open issues; remove state")
+		}
+	case SourceLinear:
+		if !team || strings.TrimSpace(s.Team) == "" {
+			c.fail(sk.with("team"), nil, "is missing", `add team = "ENG", the team's key`)
+		}
+		if repo {
+			c.fail(sk.with("repo"), nil, "is for github sources", `a linear source names its team with team = "ENG"`)
+		}
+		if s.State == "" {
+			s.State = "Todo"
+		}
+	}
+	if _, ok := t["label"]; ok && strings.TrimSpace(s.Label) == "" {
+		c.fail(sk.with("label"), nil, "is empty", "name the label that marks issues for agents, like label = \"agent\"; every issue would be imported otherwise")
+	}
+}
+
+// apiURL reads an api_url: an absolute http or https URL.
+func (c *checker) apiURL(key keyPath, v any) string {
+	s, ok := c.str(key, v)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		c.fail(key, err, fmt.Sprintf("%q is not an http(s) URL", s), `write the API's address, like api_url = "https://ghe.example.com/api/v3"`)
+		return ""
+	}
+	return strings.TrimRight(s, "/")
+}
