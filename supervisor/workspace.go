@@ -59,6 +59,11 @@ type Resumed struct {
 	SavedCommits []string     `json:"saved_commits,omitempty"` // "sha subject" of commits moved to it
 	Dirty        bool         `json:"dirty,omitempty"`         // uncommitted or untracked work was saved too
 	Failed       *GateVerdict `json:"failed,omitempty"`        // the gate that failed on the first commit after Green
+	// AtBase: no commit of the task passed the gate, so Green is the base
+	// the task started from; BaseGate is the gate's verdict there (nil
+	// without a gate). A base the gate fails on is not green.
+	AtBase   bool         `json:"at_base,omitempty"`
+	BaseGate *GateVerdict `json:"base_gate,omitempty"`
 }
 
 // GateCache keeps gate verdicts per commit, so a gate runs once per SHA.

@@ -53,3 +53,22 @@ func TestCompleteOnAFailingGateIsRefused(t *testing.T) {
 		t.Errorf("the task ended on %s %q, want the fixing commit", head, subject)
 	}
 }
+
+// Only the agent's own work is life: an agent that never commits, in a
+// worktree made for it a moment before, is nudged after one idle window,
+// never first called quiet because git moved HEAD to create the worktree.
+func TestAgentThatNeverCommitsIsNudgedAfterOneIdleWindow(t *testing.T) {
+	t.Parallel()
+	repo := rig.GitRepo(t)
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "3s", "60s")))
+	id := s.AddTask("web", "silent", "sleep 60s")
+	s.WaitSession(id, 30*time.Second, func(se rig.Session) bool { return se.State == "nudged" })
+	for _, line := range strings.Split(s.Log.String(), "\n") {
+		if strings.Contains(line, "session="+id+".1") && strings.Contains(line, "to=quiet") {
+			t.Fatalf("the session was called quiet before its nudge:\n%s", line)
+		}
+	}
+	if why := s.Must("session", "ls"); strings.Contains(why, "HEAD moved") {
+		t.Fatalf("session ls names a HEAD move nobody made:\n%s", why)
+	}
+}

@@ -37,10 +37,15 @@ type Commits struct {
 	seen map[string]seenHead // by session
 }
 
-// seenHead is the SHA a session's HEAD had at its previous check.
+// seenHead is the SHA a session's HEAD had at its previous check, and
+// at its start.
 type seenHead struct {
 	gitDir string // another worktree is another history
 	sha    string
+	// start is HEAD's SHA when the session was first seen (Observe): a
+	// HEAD still there holds nothing the session made, however recently
+	// git moved it (the worktree's creation, a requeue's reset).
+	start string
 }
 
 var _ supervisor.Prober = (*Commits)(nil)
@@ -69,14 +74,19 @@ func (c *Commits) Observe(t supervisor.ProbeTarget) error {
 	if err != nil {
 		return fmt.Errorf("commits evidence: observe session %s: %w", t.SessionID, err)
 	}
-	c.swap(t.SessionID, seenHead{gitDir: repo.gitDir, sha: h.sha})
+	c.mu.Lock()
+	c.seen[t.SessionID] = seenHead{gitDir: repo.gitDir, sha: h.sha, start: h.sha}
+	c.mu.Unlock()
 	return nil
 }
 
 // Probe reports life when HEAD's SHA differs from the one seen at the
 // previous check (or at Observe), or when git's files date a move after
 // since: the ref's or HEAD's mtime, or the newest HEAD reflog entry. The
-// dates cover a commit made before the session's first check.
+// dates cover a commit made before the session's first check. Only the
+// session's own work counts: never a HEAD still at the SHA the session
+// started on, nor a move the reflog says was no commit (the worktree's
+// creation, a checkout or a reset).
 func (c *Commits) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) (supervisor.Life, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return supervisor.Life{}, false, err
@@ -93,7 +103,11 @@ func (c *Commits) Probe(ctx context.Context, t supervisor.ProbeTarget, since tim
 		had = false
 	}
 	changed := had && h.sha != prev.sha && h.sha != ""
-	recent := h.moved.After(since)
+	recent := h.moved.After(since) && h.work
+	if had && prev.start != "" && h.sha == prev.start {
+		// Back where it started, or never left: nothing of its own.
+		changed, recent = false, false
+	}
 	if !changed && !recent {
 		return supervisor.Life{}, false, nil
 	}
@@ -123,11 +137,15 @@ func (c *Commits) Forget(sessionID string) {
 	delete(c.seen, sessionID)
 }
 
-// swap stores the session's current head and returns the previous one.
+// swap stores the session's current head and returns the previous one;
+// the start stays the first one seen in that git dir.
 func (c *Commits) swap(sessionID string, cur seenHead) (seenHead, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	prev, had := c.seen[sessionID]
+	if had && prev.gitDir == cur.gitDir {
+		cur.start = prev.start
+	}
 	c.seen[sessionID] = cur
 	return prev, had
 }

@@ -234,7 +234,7 @@ func TestNewestReflog(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, ok := newestReflog(path)
+		got, _, ok := newestReflog(path)
 		if tc.want == 0 {
 			if ok {
 				t.Errorf("newestReflog(%.40q…) = %v, want none", tc.content, got)
@@ -245,5 +245,36 @@ func TestNewestReflog(t *testing.T) {
 		if want := time.Unix(tc.want+1, 0).Add(-time.Nanosecond); !ok || !got.Equal(want) {
 			t.Errorf("newestReflog(%.40q…) = %v, %v; want %v", tc.content, got, ok, want)
 		}
+	}
+}
+
+// Only the agent's own work is life: a worktree made, or reset, just
+// before the session started moved HEAD, but nobody committed.
+func TestCommitsIgnoreWorktreeCreationAndReset(t *testing.T) {
+	repo := newRepo(t)
+	git(t, repo, true, "commit", "-q", "--allow-empty", "-m", "second")
+	since := time.Now()
+	wt := filepath.Join(repo, ".buildstation", "worktrees", "t1")
+	git(t, repo, false, "worktree", "add", "-q", "-b", "bs/t1", wt)
+	c := NewCommits(CommitOptions{})
+	observeCommits(t, c, wt)
+	if life, alive := probeCommits(t, c, wt, since); alive {
+		t.Fatalf("a new worktree counted as life: %q", life.Detail)
+	}
+	// Reset before the session (a requeue), observed or not.
+	since = time.Now()
+	git(t, wt, false, "reset", "-q", "--hard", "HEAD~1")
+	if life, alive := probeCommits(t, NewCommits(CommitOptions{}), wt, since); alive {
+		t.Fatalf("a reset counted as life (no baseline): %q", life.Detail)
+	}
+	c2 := NewCommits(CommitOptions{})
+	observeCommits(t, c2, wt)
+	if life, alive := probeCommits(t, c2, wt, since); alive {
+		t.Fatalf("a reset counted as life: %q", life.Detail)
+	}
+	// The agent's first commit is.
+	git(t, wt, false, "commit", "-q", "--allow-empty", "-m", "work")
+	if _, alive := probeCommits(t, c2, wt, since); !alive {
+		t.Fatal("the agent's commit did not count")
 	}
 }

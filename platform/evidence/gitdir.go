@@ -92,6 +92,10 @@ type head struct {
 	sha    string    // "" on an unborn branch, or where files cannot tell (reftable)
 	branch string    // "bs/t4" when HEAD is a branch; "" when detached
 	moved  time.Time // latest sign of a move: HEAD's or the loose ref's mtime, or the newest reflog entry; zero if unknown
+	// work is false when HEAD's reflog says its last move was no commit
+	// (a checkout, a reset, the worktree's creation): git moved it, but
+	// nobody made anything. True when there is no reflog to tell.
+	work bool
 }
 
 // head reads HEAD and the ref it names from files: the worktree's git dir
@@ -122,8 +126,12 @@ func (r gitRepo) head() (head, error) {
 		name = strings.TrimSpace(target)
 		h.branch = strings.TrimPrefix(name, "refs/heads/")
 	}
-	if t, ok := newestReflog(filepath.Join(r.gitDir, "logs", "HEAD")); ok && t.After(h.moved) {
-		h.moved = t
+	h.work = true
+	if t, msg, ok := newestReflog(filepath.Join(r.gitDir, "logs", "HEAD")); ok {
+		h.work = isWork(msg)
+		if t.After(h.moved) {
+			h.moved = t
+		}
 	}
 	return h, nil
 }
@@ -190,41 +198,55 @@ const reflogTail = 4096
 // "<old> <new> Name <email> <unix-seconds> <tz>\t<message>". The seconds
 // are whole, so the entry is reported as the end of its second: a move at
 // 12:00:00.7 must not look older than a since of 12:00:00.5.
-func newestReflog(path string) (time.Time, bool) {
+func newestReflog(path string) (time.Time, string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	off := max(fi.Size()-reflogTail, 0)
 	buf := make([]byte, fi.Size()-off)
 	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	buf = bytes.TrimRight(buf, "\n")
 	nl := bytes.LastIndexByte(buf, '\n')
 	if nl < 0 && off > 0 {
-		return time.Time{}, false // one line longer than the tail: give up rather than misparse
+		return time.Time{}, "", false // one line longer than the tail: give up rather than misparse
 	}
 	line := buf[nl+1:]
+	var msg string
 	if tab := bytes.IndexByte(line, '\t'); tab >= 0 {
-		line = line[:tab]
+		line, msg = line[:tab], string(line[tab+1:])
 	}
 	gt := bytes.LastIndexByte(line, '>')
 	if gt < 0 {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	f2 := bytes.Fields(line[gt+1:])
 	if len(f2) < 1 {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	secs, err := strconv.ParseInt(string(f2[0]), 10, 64)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
-	return time.Unix(secs+1, 0).Add(-time.Nanosecond), true
+	return time.Unix(secs+1, 0).Add(-time.Nanosecond), msg, true
+}
+
+// isWork reports whether a reflog message is a move that made something
+// ("commit: …", "commit (amend): …", "merge …", "cherry-pick: …", "rebase
+// (finish): …", "revert: …", "pull: …"), not one that only pointed HEAD
+// elsewhere ("checkout: …", "reset: …", "branch: Created from …").
+func isWork(msg string) bool {
+	for _, p := range []string{"commit", "merge", "cherry-pick", "rebase", "revert", "pull", "am:"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }

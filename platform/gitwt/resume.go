@@ -82,8 +82,20 @@ func (m *Manager) findGreen(ctx context.Context, p config.Project, r repoInfo, d
 	var greenCommit commit
 	if green < len(commits) {
 		greenCommit = commits[green]
-	} else if greenCommit, err = describe(ctx, dir, base); err != nil {
-		return supervisor.Resumed{}, err
+	} else {
+		if greenCommit, err = describe(ctx, dir, base); err != nil {
+			return supervisor.Resumed{}, err
+		}
+		res.AtBase = true
+		if p.Gate != "" {
+			// Judge the base too: a prompt must not call it green when
+			// the gate fails there as well.
+			v, err := m.verdict(ctx, p, r, dir, greenCommit.sha)
+			if err != nil {
+				return supervisor.Resumed{}, err
+			}
+			res.BaseGate = &v
+		}
 	}
 	res.Green, res.GreenSubject = greenCommit.sha, greenCommit.subject
 	res.Kept = strs(commits[green:])

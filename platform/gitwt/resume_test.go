@@ -259,3 +259,26 @@ func TestResumeRefusesToDropBranchCommits(t *testing.T) {
 		t.Errorf("bs/t1 moved to %s", got)
 	}
 }
+
+// With no commit of the task green, the worktree goes back to its base,
+// and the resume says whether the gate passes there: a base the gate
+// fails on is never called green.
+func TestResumeToABaseTheGateFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo := newRepo(t)
+	m := New(newCache(), nil)
+	p := project(repo, "echo FAIL: no ok.txt; test -f ok.txt")
+	ws, err := m.Prepare(ctx, p, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := rev(t, ws.Dir, "rev-parse", "HEAD")
+	res, err := m.Resume(ctx, p, "t1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Green != base || !res.AtBase || res.BaseGate == nil || res.BaseGate.Passed || !strings.Contains(res.BaseGate.Tail, "FAIL: no ok.txt") {
+		t.Fatalf("Resume = %+v (base gate %+v), want at the base %s with its failing verdict", res, res.BaseGate, base)
+	}
+}

@@ -66,11 +66,20 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 // resumeNote tells the next session, in words, where it starts from.
 func resumeNote(r supervisor.Resumed, branch string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your worktree (branch %s) was reset to the last green commit %s", branch, supervisor.ShortSHA(r.Green))
-	if r.GreenSubject != "" {
-		fmt.Fprintf(&b, " %q", r.GreenSubject)
+	if r.BaseGate != nil && !r.BaseGate.Passed {
+		// Nothing is green: say where it starts, not that it is green.
+		fmt.Fprintf(&b, "Your worktree (branch %s) was reset to %s", branch, supervisor.ShortSHA(r.Green))
+		if r.GreenSubject != "" {
+			fmt.Fprintf(&b, " %q", r.GreenSubject)
+		}
+		b.WriteString(", the commit the task started from: no commit of this task passed the gate, and the gate fails there too.")
+	} else {
+		fmt.Fprintf(&b, "Your worktree (branch %s) was reset to the last green commit %s", branch, supervisor.ShortSHA(r.Green))
+		if r.GreenSubject != "" {
+			fmt.Fprintf(&b, " %q", r.GreenSubject)
+		}
+		b.WriteString(".")
 	}
-	b.WriteString(".")
 	if len(r.Kept) > 0 {
 		fmt.Fprintf(&b, " Commits kept: %s.", strings.Join(r.Kept, "; "))
 	}
@@ -86,6 +95,9 @@ func resumeNote(r supervisor.Resumed, branch string) string {
 			verb = "was"
 		}
 		fmt.Fprintf(&b, " The %s %s saved on branch %s (%s); look there before redoing anything.", what, verb, r.Saved, strings.Join(r.SavedCommits, "; "))
+	}
+	if r.Failed == nil && r.BaseGate != nil && !r.BaseGate.Passed {
+		r.Failed = r.BaseGate
 	}
 	if r.Failed != nil && !r.Failed.Passed {
 		if tail := strings.TrimSpace(r.Failed.Tail); tail != "" {

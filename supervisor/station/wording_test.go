@@ -35,3 +35,14 @@ func TestResumeNoteGrammar(t *testing.T) {
 		t.Errorf("note: %s", note)
 	}
 }
+
+// A base the gate fails on is never called green: the note names the
+// commit the gate judged and its failure.
+func TestResumeNoteNeverCallsARedBaseGreen(t *testing.T) {
+	red := &supervisor.GateVerdict{SHA: "8671062abc", Tail: "FAIL: TestLogin\n"}
+	note := resumeNote(supervisor.Resumed{Green: "8671062abc", GreenSubject: "init", AtBase: true, BaseGate: red}, "bs/b/t3")
+	if strings.Contains(note, "green") || !strings.Contains(note, "8671062abc \"init\", the commit the task started from") ||
+		!strings.Contains(note, "The gate failed on 8671062abc; the end of its output:\nFAIL: TestLogin") {
+		t.Errorf("note: %s", note)
+	}
+}
