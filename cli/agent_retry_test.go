@@ -67,7 +67,7 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 }
 
 // proveAs answers the agent's proof request as a station holding token
-// would (api's prove.go).
+// would (supervisor/api/prove.go).
 func proveAs(w http.ResponseWriter, r *http.Request, token string) {
 	var req struct{ Nonce string }
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {

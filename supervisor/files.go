@@ -6,8 +6,8 @@ import (
 )
 
 // Files is the station's port to its files, so the engine does no OS I/O
-// itself; platform/stationfs keeps them on disk where the README's "Files"
-// and "Security" sections say, with the modes they give. It speaks only
+// itself; platform/stationfs keeps them on disk where docs/contract.md
+// ("Files") and docs/security.md say, with the modes they give. It speaks only
 // the standard library's types, so an implementation needs nothing of the
 // engine.
 //

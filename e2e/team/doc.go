@@ -5,7 +5,7 @@
 // in for a network partition, and shell agents that log when they start,
 // under which lease epoch, and which completions were acknowledged.
 //
-// After each scenario it checks the guarantees the README states: no task
+// After each scenario it checks the guarantees docs/team.md states: no task
 // runs twice at once, no project runs more agents than the board's cap, no
 // slot stays stranded longer than lease + grace once the fault heals, every
 // acknowledged completion is on the board, and no agent outlives its

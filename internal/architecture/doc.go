@@ -1,5 +1,5 @@
 // Package architecture holds the test that keeps the import arrows of the
-// house pointing one way (see the README's ARCHITECTURE section):
+// house pointing one way (see docs/architecture.md):
 //
 //   - the engine (supervisor and its board, API and outbox packages) never
 //     reaches platform/, the tray, the CLI or the wiring: it is given the

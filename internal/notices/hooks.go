@@ -26,7 +26,7 @@ const (
 )
 
 // HookEvent is what a hook reads on stdin, one JSON object. Its field names
-// are part of the contract (README, "Contract notes").
+// are part of the contract (docs/contract.md, "Changes").
 type HookEvent struct {
 	Event     string           `json:"event"` // nudge, block, permission, done
 	At        time.Time        `json:"at"`

@@ -10,7 +10,7 @@
 // are a Fyne app in a second process, this same program as `buildstation
 // dashboard`, which the tray starts when a window is wanted (a menu click,
 // a notice's click, `buildstation open`, a link), hands what to show on
-// its stdin (windows.go), and which ends when its last window closes.
+// its stdin (dashproc.go), and which ends when its last window closes.
 //
 // Without cgo there is no tray (nocgo.go says what works).
 package tray

@@ -14,7 +14,7 @@ import (
 type prefs struct{ path string }
 
 // fynePrefs finds the preferences file of app id where Fyne 2.7 keeps it
-// (its internal/app.RootConfigDir, joined with the app id);
+// (fyne.io/fyne/v2/internal/app.RootConfigDir, joined with the app id);
 // TestPrefsPathIsFynes checks it against Fyne's own.
 func fynePrefs(id string) prefs {
 	var root string

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The files land where the README's "Files" section says, with the modes
+// The files land where docs/contract.md's "Files" section says, with the modes
 // its "Security" section promises.
 func TestFilesAndModes(t *testing.T) {
 	home, sessions := t.TempDir(), filepath.Join(t.TempDir(), "s")

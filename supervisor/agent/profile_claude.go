@@ -14,7 +14,7 @@ var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Not
 //   - no prompt in argv: the station types it once the session has listed
 //     the station's MCP tools. Claude Code submits a prompt given in argv
 //     before its MCP servers connect, so that first turn would see no
-//     station tools (CLAUDE-CODE.md); and argv cannot carry every prompt
+//     station tools (docs/claude-code.md); and argv cannot carry every prompt
 //     (see launch);
 //   - ENABLE_TOOL_SEARCH=false, else MCP tools hide behind a ToolSearch tool
 //     and the model sees only the built-in ones.

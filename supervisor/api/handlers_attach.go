@@ -14,7 +14,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// attachSession serves the attach stream described in attach.go.
+// attachSession serves the attach stream described in supervisor/apitype/attach.go.
 func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) {
 	if !isUpgrade(r) {
 		w.Header().Set("Upgrade", apitype.AttachProtocol)

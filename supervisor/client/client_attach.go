@@ -10,7 +10,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// AttachConn is a live console on one session (see attach.go for the wire
+// AttachConn is a live console on one session (see supervisor/apitype/attach.go for the wire
 // protocol). Read returns the session's terminal output, first the replay
 // of its recent screens; Write types into it. Read, Write and Resize may be
 // called from different goroutines.
