@@ -1,10 +1,6 @@
 package supervisor
 
-import (
-	"time"
-
-	"github.com/buildstation/buildstation/supervisor/config"
-)
+import "time"
 
 // SessionKind is what a session is for. It is the one place that knows
 // what follows from that: the idle window, the state a healthy session
@@ -16,13 +12,14 @@ const (
 	KindReview SessionKind = "review" // judges finished work, changing nothing
 )
 
-// Window is the idle window a session of this kind gets under s: a review
-// reads quietly, so it has its own, longer one (review_idle_window).
-func (k SessionKind) Window(s config.Settings) time.Duration {
+// Window is the idle window a session of this kind gets, of a project's
+// idle and review windows: a review reads quietly, so it has its own,
+// longer one (review_idle_window).
+func (k SessionKind) Window(idle, review time.Duration) time.Duration {
 	if k == KindReview {
-		return s.ReviewIdleWindow
+		return review
 	}
-	return s.IdleWindow
+	return idle
 }
 
 // Base is the state a live session of this kind returns to when alive:

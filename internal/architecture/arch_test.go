@@ -47,6 +47,16 @@ var rules = []rule{
 			append(wiring, "os/exec", "github.com/modelcontextprotocol/", "fyne.io/")...),
 	},
 	{
+		// The vocabulary itself reads no config: what it decides takes
+		// the values it needs (SessionKind.Window takes two windows), so
+		// a client linking the vocabulary links no TOML.
+		from:  paths("supervisor"),
+		never: paths("supervisor/config"),
+		debts: map[string]string{
+			mod + "supervisor/config": "Workspaces takes a config.Project (supervisor/workspace.go) until its git fields have a vocabulary type",
+		},
+	},
+	{
 		from:  paths(engine...),
 		never: append(paths("platform/", "app", "cli", "supervisor/store", "supervisor/pgstore", "supervisor/boardsql", "internal/boardopen"), append(wiring, "fyne.io/")...),
 	},

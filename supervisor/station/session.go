@@ -695,7 +695,7 @@ func (s *session) report(c command, now time.Time) {
 // changed window moves the current deadline at once.
 func (s *session) applySettings(set config.Settings) {
 	was := s.window()
-	s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set), set.BlockWindow
+	s.spec.IdleWindow, s.spec.BlockWindow = s.spec.Kind.Window(set.IdleWindow, set.ReviewIdleWindow), set.BlockWindow
 	s.spec.Nudge, s.spec.CPUAlive = set.Nudge, set.CPUAlive
 	s.wd.CanNudge = set.Nudge != ""
 	if s.window() != was {

@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 func TestSessionKind(t *testing.T) {
-	set := config.Settings{IdleWindow: time.Minute, ReviewIdleWindow: time.Hour}
 	for _, c := range []struct {
 		kind   supervisor.SessionKind
 		window time.Duration
@@ -22,7 +20,7 @@ func TestSessionKind(t *testing.T) {
 		{supervisor.KindWork, time.Minute, supervisor.SessWorking, supervisor.TaskWorking},
 		{supervisor.KindReview, time.Hour, supervisor.SessReviewing, supervisor.TaskReview},
 	} {
-		if w, b, ts := c.kind.Window(set), c.kind.Base(), c.kind.TaskState(); w != c.window || b != c.base || ts != c.task {
+		if w, b, ts := c.kind.Window(time.Minute, time.Hour), c.kind.Base(), c.kind.TaskState(); w != c.window || b != c.base || ts != c.task {
 			t.Errorf("%s: window %v, base %v, task state %v; want %v, %v, %v", c.kind, w, b, ts, c.window, c.base, c.task)
 		}
 	}

@@ -402,7 +402,7 @@ func (st *Station) sessionEnv(task supervisor.Task, id, token, promptFile string
 func (st *Station) newSession(p config.Project, task supervisor.Task, kind supervisor.SessionKind, id string, ws supervisor.Workspace, token string, proc supervisor.Proc, transcript io.WriteCloser) *session {
 	set := st.effective(p)
 	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
-		IdleWindow: kind.Window(set), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
+		IdleWindow: kind.Window(set.IdleWindow, set.ReviewIdleWindow), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
 	if a, err := st.Config().AgentFor(p); err == nil {
 		spec.Profile = a.Profile
