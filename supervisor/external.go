@@ -46,6 +46,6 @@ func (t Task) Edit(title, body string, at time.Time) (Task, error) {
 	if t.State != TaskTodo {
 		return Task{}, &StateError{ID: t.ID, Have: t.State, Want: []TaskState{TaskTodo}}
 	}
-	t.Title, t.Body, t.UpdatedAt = title, body, later(at, t.UpdatedAt)
+	t.Title, t.Body, t.UpdatedAt = BoardText(title), BoardText(body), later(at, t.UpdatedAt)
 	return t, nil
 }

@@ -37,6 +37,7 @@ func (t Task) Apply(m Move, at time.Time) (Task, Transition, error) {
 	if err := m.Check(t); err != nil {
 		return Task{}, Transition{}, err
 	}
+	m = m.clean()
 	n := t
 	n.State = m.To
 	n.Reason = m.Reason

@@ -281,3 +281,22 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		t.Fatalf("board status:\n%s", txt)
 	}
 }
+
+// A NUL in a task's title (which PostgreSQL refuses in text) is kept as
+// U+FFFD, as on SQLite: the add answers 201, not the station's 500, and the
+// task runs and blocks with the agent's reason.
+func TestSharedBoardTextNUL(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	a := startShared(t, "A", sharedConfig(db, dir, 1, 1))
+	task, err := a.Client().AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "nul\x00title", Body: "script: block stuck\x00here"})
+	if err != nil {
+		t.Fatalf("add a task with a NUL in its title on a shared board: %v\n%s", err, a.Log)
+	}
+	if task.Title != "nul\uFFFDtitle" {
+		t.Errorf("title %q, want the NUL as U+FFFD", task.Title)
+	}
+	if tk := a.WaitState(task.ID, "blocked", 30*time.Second); !strings.HasSuffix(tk.Reason, "stuck\uFFFDhere") {
+		t.Errorf("blocked with reason %q, want %q", tk.Reason, "stuck\uFFFDhere")
+	}
+}

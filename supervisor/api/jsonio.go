@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // maxBody caps request bodies: every request is a few fields of text, and a
@@ -46,6 +49,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any, strict bool) bool
 	var tooBig *http.MaxBytesError
 	switch {
 	case err == nil, errors.Is(err, io.EOF):
+		cleanText(reflect.ValueOf(v))
 		return true
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over %d bytes; send less text", maxBody))
@@ -53,4 +57,31 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any, strict bool) bool
 		writeError(w, http.StatusBadRequest, "the request body is not valid: "+err.Error()+"; send one JSON object with only the documented fields")
 	}
 	return false
+}
+
+// cleanText makes every string v holds text as a board keeps it
+// (supervisor.BoardText: NUL and invalid UTF-8 become U+FFFD), at the one
+// door every request body comes through: the same text then reaches the
+// board, config.toml and a terminal whichever board the station uses.
+func cleanText(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			cleanText(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				cleanText(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			cleanText(v.Index(i))
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(supervisor.BoardText(v.String()))
+		}
+	}
 }

@@ -32,6 +32,7 @@ func (b Board[Tx]) SaveGateResult(ctx context.Context, project, sha string, pass
 	if err := supervisor.CheckGateResult(project, sha); err != nil {
 		return err
 	}
+	tail = supervisor.BoardText(tail) // a gate's output is any bytes
 	err := b.db.Write(ctx, func(tx Tx) error {
 		now, args := b.db.Now([]any{project, sha, passed, tail})
 		return b.db.Conn(tx).Exec(ctx, `INSERT INTO gate_results (project, sha, passed, output_tail, at) VALUES ($1, $2, $3, $4, `+now+`)

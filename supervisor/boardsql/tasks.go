@@ -77,6 +77,7 @@ func (b Board[Tx]) AddTask(ctx context.Context, nt supervisor.NewTask) (supervis
 	if err := nt.Validate(); err != nil {
 		return supervisor.Task{}, fmt.Errorf("add task: %w", err)
 	}
+	nt = nt.Clean()
 	var t supervisor.Task
 	err := b.db.Write(ctx, func(tx Tx) error {
 		var ext supervisor.External

@@ -49,4 +49,5 @@ var cases = []struct {
 	{"Paused", testPaused},
 	{"External", testExternal},
 	{"EditTask", testEditTask},
+	{"Text", testText},
 }
