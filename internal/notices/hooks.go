@@ -58,6 +58,26 @@ func hookName(k supervisor.NoticeKind) (string, bool) {
 // skipped and logged, so a hook that hangs cannot pile up processes.
 const maxHooks = 8
 
+// safe is e with every text sanitized, the task's own fields too: text
+// from agents and boards reaches chats, phones and terminals, so it carries
+// no escape sequence (one sets a terminal's title or clipboard), and a
+// title or a name no line break. JSON takes care of the rest.
+func (e HookEvent) safe() HookEvent {
+	e.TaskID, e.SessionID, e.Project = textsafe.Line(e.TaskID), textsafe.Line(e.SessionID), textsafe.Line(e.Project)
+	e.Title, e.Message = textsafe.Line(e.Title), textsafe.Printable(e.Message)
+	if e.Task != nil {
+		t := *e.Task
+		t.ID, t.Project, t.Title, t.Pinned = textsafe.Line(t.ID), textsafe.Line(t.Project), textsafe.Line(t.Title), textsafe.Line(t.Pinned)
+		t.Body, t.Reason, t.Summary = textsafe.Printable(t.Body), textsafe.Printable(t.Reason), textsafe.Printable(t.Summary)
+		t.Notes = make([]string, len(e.Task.Notes))
+		for i, n := range e.Task.Notes {
+			t.Notes[i] = textsafe.Printable(n)
+		}
+		e.Task = &t
+	}
+	return e
+}
+
 // runner starts hooks, each on a goroutine of its own.
 type runner struct {
 	ctx    context.Context
@@ -80,10 +100,7 @@ func (r *runner) run(e HookEvent, argv []string, timeout time.Duration) {
 		r.log.Warn("hook skipped: too many hooks still running", "event", e.Event, "task", e.TaskID, "hook", argv[0], "running", maxHooks)
 		return
 	}
-	// Text from agents and boards reaches chats and phones: no escape
-	// sequences in it. JSON takes care of the rest.
-	e.Title, e.Message = textsafe.Printable(e.Title), textsafe.Printable(e.Message)
-	payload, err := json.Marshal(e)
+	payload, err := json.Marshal(e.safe())
 	if err != nil {
 		<-r.slots
 		r.log.Error("encode a hook's event", "event", e.Event, "err", err)

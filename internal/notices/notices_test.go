@@ -197,3 +197,45 @@ func TestHookTimeoutAndFailure(t *testing.T) {
 	}
 	eventually(t, "the hook's child is gone", func() bool { return !alive(strings.TrimSpace(string(b))) })
 }
+
+// Every text in a hook's JSON is sanitized, the task's own fields too: no
+// escape sequence (ESC ]0; sets a terminal's title, ESC ]52; its
+// clipboard) and no line break in a title.
+func TestHookTextSanitized(t *testing.T) {
+	dir := t.TempDir()
+	script := hookScript(t, dir, `cat > "$1.$BUILDSTATION_EVENT.json"`)
+	out := filepath.Join(dir, "got")
+	r := start(t, config.Hooks{OnDone: []string{script, out}, Timeout: 10 * time.Second})
+	done := supervisor.Task{ID: "t1", Project: "web\x1b[2J", Title: "fix\nit\x1b]0;owned\a", State: supervisor.TaskDone,
+		Body: "b\x1b]52;c;QUFB\a", Reason: "r\x1b]52;c;QUFB\aeason", Summary: "landed\x1b]0;x\a abc", Notes: []string{"n\x1b[31m"}}
+	r.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &done}
+	eventually(t, "the done hook finished", func() bool { return strings.Contains(r.log.String(), "hook ran") })
+	b, _ := os.ReadFile(out + ".done.json")
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("stdin %q: %v", b, err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(path+"."+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(path+"["+string(rune('0'+i))+"]", x)
+			}
+		case string:
+			if strings.ContainsAny(v, "\x1b\a") || strings.HasSuffix(path, "title") && strings.Contains(v, "\n") {
+				t.Errorf("%s = %q keeps control characters", path, v)
+			}
+		}
+	}
+	walk("", raw)
+	var got HookEvent
+	if err := json.Unmarshal(b, &got); err != nil || got.Title != "fix it" || got.Task == nil ||
+		got.Task.Title != "fix it" || got.Task.Reason != "reason" || got.Task.Project != "web" {
+		t.Errorf("hook read %s (%v)", b, err)
+	}
+}
