@@ -44,10 +44,12 @@ type OutboxEntry struct {
 // TokenKeeper keeps the session tokens of this station's sessions on this
 // machine, while a shared board keeps only their hashes: a restarted
 // station needs the token itself to adopt a session that outlived it, and
-// to find its processes by the marker in their environment.
+// to find its processes by the marker in their environment. An ended
+// session's token is forgotten: no one needs it again.
 type TokenKeeper interface {
 	KeepToken(ctx context.Context, sessionID, token string) error
 	Token(ctx context.Context, sessionID string) (string, bool)
+	ForgetToken(ctx context.Context, sessionID string) error
 }
 
 // TokenHashPrefix marks a hashed token in a board's record.

@@ -41,11 +41,19 @@ func Open(path string) (*Box, error) {
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
+	// A forgotten token's bytes are zeroed, not left on a free page.
+	q.Add("_pragma", "secure_delete(1)")
 	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String())
 	if err != nil {
 		return nil, fmt.Errorf("open outbox %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
+	// A damaged page would otherwise surface later, as a session whose
+	// token could not be kept or a write owed to the board that is lost.
+	if err := quickCheck(db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS outbox (
 	seq     INTEGER PRIMARY KEY AUTOINCREMENT,
 	entry   TEXT    NOT NULL,
@@ -139,3 +147,18 @@ func (b *Box) Remove(ctx context.Context, seq int64) error {
 
 // Close closes the file.
 func (b *Box) Close() error { return b.db.Close() }
+
+// ForgetToken drops the token kept for sessionID once its session ended,
+// from the file and its WAL too: an ended session's token is no key for
+// anyone who reads them later.
+func (b *Box) ForgetToken(ctx context.Context, sessionID string) error {
+	if _, err := b.db.ExecContext(ctx, "DELETE FROM tokens WHERE session = ?", sessionID); err != nil {
+		return fmt.Errorf("forget session token: %w", err)
+	}
+	// The WAL still holds the page as it was before; a checkpoint that
+	// truncates it leaves only the zeroed page (secure_delete).
+	if _, err := b.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return fmt.Errorf("forget session token: %w", err)
+	}
+	return nil
+}

@@ -51,6 +51,15 @@ func (w *writes) keepToken(ctx context.Context, id, token string) {
 	}
 }
 
+// forgetToken drops an ended session's token from this machine.
+func (w *writes) forgetToken(ctx context.Context, id string) {
+	if k, ok := w.box.(supervisor.TokenKeeper); ok && w.sb != nil {
+		if err := k.ForgetToken(ctx, id); err != nil {
+			w.log.Warn("forget an ended session's token", "session", id, "err", err)
+		}
+	}
+}
+
 // rawToken gives a board record its token back from this machine's keeper
 // when the board holds only the hash; "" when it is not known here.
 func (w *writes) rawToken(ctx context.Context, r supervisor.SessionRecord) string {

@@ -36,6 +36,7 @@ func (st *Station) recover(ctx context.Context) error {
 		if err := st.board.SaveSession(ctx, r); err != nil {
 			return fmt.Errorf("recover: end session %s: %w", r.ID, err)
 		}
+		st.writes.forgetToken(ctx, r.ID)
 	}
 	st.endUnrecorded(keep)
 	// An adopted session still reads its files; the rest were left by a

@@ -55,6 +55,7 @@ func (st *Station) settle(s *session, o outcome) {
 		PID: s.proc.Pid(), State: supervisor.SessEnded.String(), StartedAt: s.startedAt.UTC(), EndedAt: time.Now().UTC()}); err != nil {
 		st.log.Error("record session end", "session", s.spec.ID, "err", err)
 	}
+	st.writes.forgetToken(ctx, s.spec.ID)
 	st.log.Info("session ended", "session", s.spec.ID, "how", o.kind, "code", o.code)
 	st.finish(ctx, s.spec.TaskID)
 	st.poke()
