@@ -64,6 +64,10 @@ func (e *env) sendHook(args []string) error {
 	if err != nil {
 		return err
 	}
+	if h.Event == "PermissionRequest" {
+		return e.askPerson(c, in)
+	}
+	addHookDetail(&h, in)
 	ctx, cancel := context.WithTimeout(e.ctx, hookTimeout)
 	defer cancel()
 	return c.AgentHook(ctx, h)

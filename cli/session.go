@@ -12,10 +12,11 @@ import (
 )
 
 func (e *env) sessionCmd() *cobra.Command {
-	return group("session", "List live sessions, attach to one, or type into it",
+	return group("session", "List live sessions, attach to one, type into it, or answer what it asks",
 		"A session is one agent run on one task (ids look like t2.1: task t2, attempt 1;\nt2.1.review for its review). Every session command also takes a task id and\npicks that task's live session.",
-		"  buildstation session ls\n  buildstation session attach t2\n  buildstation session send t2 \"please commit and report\"",
-		e.sessionLsCmd(), e.sessionAttachCmd(), e.sessionSendCmd())
+		"  buildstation session ls\n  buildstation session attach t2\n  buildstation session send t2 \"please commit and report\"\n  buildstation session allow t2",
+		e.sessionLsCmd(), e.sessionAttachCmd(), e.sessionSendCmd(),
+		e.sessionAllowCmd(), e.sessionDenyCmd(), e.sessionAnswerCmd())
 }
 
 func (e *env) sessionLsCmd() *cobra.Command {
@@ -55,13 +56,13 @@ func (e *env) sessionLs(asJSON bool) error {
 	// A shared board's sessions run on several stations: a column says
 	// where each runs (its console is on that machine).
 	shared := slices.ContainsFunc(list, func(s supervisor.SessionInfo) bool { return s.Station != "" })
-	header := []string{"ID", "TASK", "STATE", "PID", "SILENT FOR", "NEXT"}
+	header := []string{"ID", "TASK", "STATE", "PID", "SILENT FOR", "NEXT", "COST", "DOING"}
 	if shared {
 		header = append(header, "STATION")
 	}
 	t := newTable(e.stdout, header...)
 	for _, s := range list {
-		row := []string{s.ID, s.TaskID, s.State.String(), strconv.Itoa(s.PID), ago(s.LastOutputAt), next(s)}
+		row := []string{s.ID, s.TaskID, s.State.String(), strconv.Itoa(s.PID), ago(s.LastOutputAt), next(s), costCell(s.Usage), doing(s)}
 		if shared {
 			row = append(row, s.Station)
 		}

@@ -7,6 +7,12 @@ type HookEvent struct {
 	NotificationType string `json:"notification_type,omitempty"`
 	Message          string `json:"message,omitempty"`
 	Tool             string `json:"tool_name,omitempty"`
+	// ToolDetail is the tool's input in one line (the command, the file):
+	// what the session's activity shows. The hook fills it in.
+	ToolDetail string `json:"tool_detail,omitempty"`
+	// Usage is the session's usage so far, read by the hook from the
+	// transcript its agent names.
+	Usage *TranscriptUsage `json:"usage,omitempty"`
 }
 
 // HookMCPReady is the event the station's MCP server reports when a

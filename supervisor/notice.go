@@ -17,6 +17,10 @@ type Notice struct {
 	SessionID string
 	Title     string
 	Body      string
+	// Ask is what the session asks, for a needs-permission notice whose
+	// request a person can answer from it (Allow once / Deny, or an
+	// answer); nil when the agent shows its own dialog.
+	Ask *WaitingOn `json:",omitempty"`
 }
 
 // Notifier shows notices to a person. The station calls it from session

@@ -88,6 +88,14 @@ type SessionInfo struct {
 	// session. Both windows are its project's, each lengthened to a
 	// shared board's floor (BoardWindows).
 	BlockWindow Duration `json:"block_window,omitempty"`
+	// WaitingOn is the request the agent waits on a person for (a
+	// permission or a question), answered with `session allow|deny|answer`.
+	WaitingOn *WaitingOn `json:"waiting_on,omitempty"`
+	// Activity is what the agent does now, from its tool hooks: "running
+	// `go test ./...` for 2 min", "editing src/x.go".
+	Activity string `json:"activity,omitempty"`
+	// Usage is its tokens and cost so far, from its transcript.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Projected is s with NextAt moved to where the watchdog will really nudge.

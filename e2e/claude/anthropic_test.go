@@ -49,6 +49,14 @@ type fakeAPI struct {
 	script []turn
 	reqs   []apiRequest
 	seq    int
+	// usage is what every answer reports; nil: 100 in, 10 out.
+	usage *apiUsage
+}
+
+// apiUsage is an answer's usage as the Messages API reports it: the input
+// side in message_start, the output in message_delta.
+type apiUsage struct {
+	Input, CacheRead, CacheWrite, Output int64
 }
 
 func newFakeAPI(t *testing.T, script ...turn) *fakeAPI {
@@ -156,7 +164,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, message(id, req.Model, next))
 		return
 	}
-	streamTurn(w, id, req.Model, next)
+	streamTurn(w, id, req.Model, next, f.usage)
 }
 
 // contentText flattens a message's content (a string or blocks) to text.
@@ -184,7 +192,10 @@ func contentText(raw json.RawMessage) string {
 }
 
 // streamTurn writes one answer as the Messages API's SSE events.
-func streamTurn(w http.ResponseWriter, id int, model string, t turn) {
+func streamTurn(w http.ResponseWriter, id int, model string, t turn, u *apiUsage) {
+	if u == nil {
+		u = &apiUsage{Input: 100, Output: 10}
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	fl, _ := w.(http.Flusher)
@@ -198,6 +209,8 @@ func streamTurn(w http.ResponseWriter, id int, model string, t turn) {
 	msg := message(id, model, turn{})
 	msg["content"] = []any{}
 	msg["stop_reason"] = nil
+	msg["usage"] = map[string]any{"input_tokens": u.Input, "cache_read_input_tokens": u.CacheRead,
+		"cache_creation_input_tokens": u.CacheWrite, "output_tokens": 1}
 	event("message_start", map[string]any{"type": "message_start", "message": msg})
 	stop := "end_turn"
 	if t.Tool != "" {
@@ -215,7 +228,7 @@ func streamTurn(w http.ResponseWriter, id int, model string, t turn) {
 	}
 	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	event("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}})
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": u.Output}})
 	event("message_stop", map[string]any{"type": "message_stop"})
 }
 

@@ -126,10 +126,11 @@ func TestClaudeNudgedAtThePromptCompletes(t *testing.T) {
 	}
 }
 
-// With permission_mode "default" a Bash call shows Claude Code's permission
-// prompt, where Enter would approve it. The Notification hook says so: the
-// session is needs-permission, a person is told, and nothing is typed into
-// it, however long it stays silent.
+// With permission_mode "default" a Bash call asks permission: the station's
+// PermissionRequest hook waits for a person, and nobody answering, Claude
+// Code shows its own prompt, where Enter would approve it. The Notification
+// hook says so: the session is needs-permission, a person is told, and
+// nothing is typed into it, however long it stays silent.
 func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{permissionMode: "default", window: "3s"},
@@ -137,11 +138,14 @@ func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 		say("Created x."))
 	id := r.addTask("web", "needs a person", "Create the file x.")
 	var sess e2erig.Session
-	r.until("the session needs-permission", 45*time.Second, r.api, id, func() bool {
+	r.until("the session asking a person", 45*time.Second, r.api, id, func() bool {
 		var ok bool
 		sess, ok = r.SessionOf(id)
-		return ok && sess.State == "needs-permission"
+		return ok && sess.State == "needs-permission" && sess.WaitingOn != nil
 	})
+	if w := sess.WaitingOn; w.Tool != "Bash" || w.Input != "touch x" {
+		t.Errorf("waiting on %+v, want Bash: touch x", *w)
+	}
 	// idle_window + block_window, and a margin: a silent session would have
 	// been nudged and blocked by now.
 	quietUntil := time.Now().Add(3*time.Second + 3*time.Second + 3*time.Second)
@@ -154,6 +158,11 @@ func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 	}
 	if got := r.Task(id); got.State != "working" {
 		t.Fatalf("task %s, want still working: %s", got.State, got.Reason)
+	}
+	// Nobody answered within the wait (the idle window, at least 5 s):
+	// the request is withdrawn and the agent shows its own dialog.
+	if s, _ := r.SessionOf(id); s.WaitingOn != nil {
+		t.Errorf("the request still waits after the timeout: %+v", *s.WaitingOn)
 	}
 	log := r.log()
 	if !strings.Contains(log, "kind=needs-permission") {

@@ -34,6 +34,8 @@ type rig struct {
 type rigOptions struct {
 	permissionMode string // the project's permission_mode; "" keeps Claude's own
 	window         string // idle_window and block_window
+	extra          string // more config.toml, after the project's keys (a [prices] table)
+	usage          *apiUsage
 }
 
 func newRig(t *testing.T, o rigOptions, script ...turn) *rig {
@@ -75,6 +77,8 @@ agent = "claude"
 	if o.permissionMode != "" {
 		cfg += fmt.Sprintf("permission_mode = %q\n", o.permissionMode)
 	}
+	cfg += o.extra
+	api.usage = o.usage
 	r := &rig{station: startStation(t, cfg), api: api, repo: repo}
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -40,6 +40,20 @@ type Session struct {
 	Evidence     map[string]time.Time `json:"evidence"`
 	Dir          string               `json:"dir"`
 	Station      string               `json:"station"`
+	WaitingOn    *struct {
+		Kind    string   `json:"kind"`
+		Tool    string   `json:"tool"`
+		Input   string   `json:"input"`
+		Options []string `json:"options"`
+	} `json:"waiting_on"`
+	Activity string `json:"activity"`
+	Usage    *struct {
+		InputTokens  int64   `json:"input_tokens"`
+		OutputTokens int64   `json:"output_tokens"`
+		CostUSD      float64 `json:"cost_usd"`
+		ContextPct   float64 `json:"context_pct"`
+		Model        string  `json:"model"`
+	} `json:"usage"`
 }
 
 // MustJSON runs the CLI, which must exit 0, and decodes its output into v.

@@ -2,8 +2,18 @@ package agent
 
 // claudeHookEvents are the Claude Code hooks that report to the station:
 // every one is evidence of life, and Stop, Notification (permission_prompt,
-// idle_prompt) and UserPromptSubmit say what the session waits for.
-var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Notification", "PostToolUse"}
+// idle_prompt) and UserPromptSubmit say what the session waits for;
+// PreToolUse and PostToolUse say what it is doing, and carry the
+// transcript whose usage the station prices. PermissionRequest asks a
+// person and waits (AskHookTimeout).
+var claudeHookEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "Notification", "PreToolUse", "PostToolUse", "PermissionRequest"}
+
+// AskHookTimeout is the timeout, in seconds, the agent gives the
+// PermissionRequest hook: longer than the station ever keeps a request
+// waiting (the project's idle window, and the hook's own hour), so the
+// station, not the agent, ends the wait and the agent then shows its own
+// dialog.
+const AskHookTimeout = 3660
 
 // claudeLaunch wires Claude Code to the station (see docs/claude-code.md):
 //   - --mcp-config with the station's MCP endpoint and --strict-mcp-config,
@@ -32,9 +42,11 @@ func claudeLaunch(spec LaunchSpec) (Launch, error) {
 	}
 	hooks := map[string]any{}
 	for _, ev := range claudeHookEvents {
-		hooks[ev] = []any{map[string]any{
-			"hooks": []any{map[string]string{"type": "command", "command": hookCommand(spec.Self)}},
-		}}
+		h := map[string]any{"type": "command", "command": hookCommand(spec.Self)}
+		if ev == "PermissionRequest" {
+			h["timeout"] = AskHookTimeout
+		}
+		hooks[ev] = []any{map[string]any{"hooks": []any{h}}}
 	}
 	settingsFile, err := writeProfileFile(spec, ".settings.json", map[string]any{"hooks": hooks})
 	if err != nil {

@@ -1,6 +1,9 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // codexLaunch wires OpenAI's Codex CLI to the station.
 //
@@ -12,15 +15,23 @@ import "encoding/json"
 // https://developers.openai.com/codex/mcp and
 // https://developers.openai.com/codex/cli/reference (--config, -c).
 //
-// Codex has no Claude-style hooks that take a JSON event on stdin (its
-// `notify` program gets a different payload as an argument), so a Codex
-// session is watched by its console, commits and CPU, and reports through
-// MCP; the generic `buildstation agent …` commands work too.
+// Codex's hooks (inline [hooks] tables in config, behind the codex_hooks
+// feature in older releases: https://developers.openai.com/codex/hooks)
+// take Claude Code's shape: a JSON event on stdin, and for
+// PermissionRequest a hookSpecificOutput.decision {behavior, message} on
+// stdout. The station installs its PermissionRequest hook, so a person
+// answers Codex's approval prompts from the tray or the CLI too; the rest
+// of a Codex session is watched by its console, commits and CPU, and
+// reports through MCP (the generic `buildstation agent …` commands work
+// too). Not run against the real Codex CLI here: checked against the hook
+// schema's recorded input (cli/testdata/codex-permission-request.json).
 func codexLaunch(spec LaunchSpec) Launch {
 	argv := baseArgv(spec.Agent)
 	argv = append(argv,
 		"-c", "mcp_servers."+mcpServerName+".url="+jsonString(spec.URL+"/mcp"),
 		"-c", "mcp_servers."+mcpServerName+".bearer_token_env_var="+jsonString(tokenEnv),
+		"-c", "features.codex_hooks=true",
+		"-c", "hooks.PermissionRequest="+codexHook(spec.Self),
 	)
 	argv = append(argv, codexPermission(spec.PermissionMode)...)
 	// Codex's prompt is its positional argument, so it gets the one-line
@@ -47,6 +58,12 @@ func codexPermission(mode string) []string {
 		return []string{"--dangerously-bypass-approvals-and-sandbox"}
 	}
 	return nil
+}
+
+// codexHook is the PermissionRequest hook as a TOML inline value (what -c
+// parses): one command hook with the ask timeout.
+func codexHook(self string) string {
+	return fmt.Sprintf(`[{hooks=[{type="command",command=%s,timeout=%d}]}]`, jsonString(hookCommand(self)), AskHookTimeout)
 }
 
 func jsonString(s string) string {

@@ -19,6 +19,8 @@ func TestAgentLaunch(t *testing.T) {
 	// specials, a leading "-". None of it may reach argv.
 	const prompt = "--fix the bug\r\nthen commit \" % & ^ ! \x00 done"
 	const pointer = "Your task is in the file /home/u/.buildstation/logs/s1.prompt.md (also named by $BUILDSTATION_PROMPT_FILE): read all of it first, then do what it says."
+	// Codex's PermissionRequest hook, as -c takes it (a TOML inline value).
+	const codexHooks = `-c | features.codex_hooks=true | -c | hooks.PermissionRequest=[{hooks=[{type="command",command="\"/opt/Build Station/buildstation\" agent hook",timeout=3660}]}] | `
 	tools := "mcp__buildstation__get_task mcp__buildstation__report_progress mcp__buildstation__set_status " +
 		"mcp__buildstation__complete_task mcp__buildstation__block_task mcp__buildstation__complete_review"
 
@@ -68,7 +70,7 @@ func TestAgentLaunch(t *testing.T) {
 			name:  "codex",
 			agent: config.Agent{Command: []string{"codex"}, Profile: "codex"},
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
-				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | -- | ` + pointer,
+				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` + codexHooks + `-- | ` + pointer,
 			noFiles: true,
 		},
 		{
@@ -76,7 +78,7 @@ func TestAgentLaunch(t *testing.T) {
 			agent: config.Agent{Command: []string{"codex"}, Profile: "codex"},
 			mode:  "bypassPermissions",
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
-				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` +
+				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` + codexHooks +
 				`--dangerously-bypass-approvals-and-sandbox | -- | ` + pointer,
 			noFiles: true,
 		},
@@ -186,6 +188,10 @@ func claudeSettingsWant(command string) string {
 	for i, ev := range events {
 		b.WriteString("    \"" + ev + "\": [\n      {\n        \"hooks\": [\n          {\n")
 		b.WriteString("            \"command\": " + jsonString(command) + ",\n")
+		if ev == "PermissionRequest" {
+			// The station ends a request's wait, never the agent.
+			b.WriteString("            \"timeout\": 3660,\n")
+		}
 		b.WriteString("            \"type\": \"command\"\n          }\n        ]\n      }\n    ]")
 		if i < len(events)-1 {
 			b.WriteString(",")

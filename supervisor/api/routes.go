@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
@@ -32,6 +33,9 @@ func (s *Server) routes() {
 	st("POST /v1/sessions/{id}/send", s.sendSession)
 	st("POST /v1/sessions/{id}/nudge", s.nudgeSession)
 	st("POST /v1/sessions/{id}/block", s.blockSession)
+	st("POST /v1/sessions/{id}/allow", s.decideSession(supervisor.DecideAllow))
+	st("POST /v1/sessions/{id}/deny", s.decideSession(supervisor.DecideDeny))
+	st("POST /v1/sessions/{id}/answer", s.decideSession("answer"))
 	stream("GET /v1/sessions/{id}/attach", s.attachSession)
 	st("GET /v1/sessions/{id}/transcript", s.sessionTranscript)
 
@@ -45,6 +49,8 @@ func (s *Server) routes() {
 	ag("GET /v1/agent/task", s.agentTask)
 	ag("POST /v1/agent/hook", s.agentHook)
 	ag("POST /v1/agent/review", s.agentReview)
+	// A request waits for a person: no in-flight bound, like a stream.
+	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(http.HandlerFunc(s.agentAsk)))
 
 	// Anything else gets a JSON 404 rather than the mux's plain text, so
 	// every answer a client sees has the same shape.

@@ -54,6 +54,11 @@ type Station interface {
 	// AgentHook records one of the agent CLI's hooks: evidence of life, and
 	// what the agent waits for (a person, its next turn).
 	AgentHook(ctx context.Context, sessionID string, h supervisor.HookEvent) error
+	// AgentAsk is an agent asking a person (a permission, a question); it
+	// waits for Decide, or returns an empty decision when nobody decided.
+	AgentAsk(ctx context.Context, sessionID string, req supervisor.AskRequest) (supervisor.Decision, error)
+	// Decide is a person's answer to what a session asks.
+	Decide(ctx context.Context, sessionID string, d supervisor.Decision) error
 	// AgentReview settles a review session's task: verdict approve or
 	// changes, with the reviewer's notes.
 	AgentReview(ctx context.Context, sessionID, verdict, notes string) error

@@ -47,3 +47,10 @@ type RequeueRequest struct {
 	Note     string `json:"note"`
 	Anywhere bool   `json:"anywhere,omitempty"`
 }
+
+// DecisionRequest is a person's decision on what a session asks: a note to
+// the agent with allow or deny, the answer to a question.
+type DecisionRequest struct {
+	Note   string `json:"note,omitempty"`
+	Answer string `json:"answer,omitempty"`
+}

@@ -141,3 +141,20 @@ func (c *Client) Transcript(ctx context.Context, id string, from int64) (supervi
 	err := c.do(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(id)+"/transcript?from="+strconv.FormatInt(from, 10), nil, &out)
 	return out, err
 }
+
+// Allow allows once the tool call a session waits on, with an optional note
+// to the agent.
+func (c *Client) Allow(ctx context.Context, id, note string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/allow", apitype.DecisionRequest{Note: note}, nil)
+}
+
+// Deny refuses the tool call (or the question) a session waits on; the note
+// reaches the agent.
+func (c *Client) Deny(ctx context.Context, id, note string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/deny", apitype.DecisionRequest{Note: note}, nil)
+}
+
+// Answer answers the question a session's agent asks.
+func (c *Client) Answer(ctx context.Context, id, answer string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/answer", apitype.DecisionRequest{Answer: answer}, nil)
+}

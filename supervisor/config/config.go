@@ -30,6 +30,8 @@ type Config struct {
 	Projects    []Project        // [[projects]], in file order
 	Hooks       Hooks            // [hooks]
 	Sources     []Source         // [[sources]], in file order
+	// Prices is DefaultPrices with the [prices."MODEL"] rows over it.
+	Prices map[string]Price
 	// Platform is the machine's defaults the file was read with; a
 	// reread of the file (reload, an edit) reads it with the same.
 	Platform Platform
@@ -76,6 +78,9 @@ type Settings struct {
 	Breaker          Breaker       // breaker: blocks that pause a project's queue
 	Nudge            string        // nudge: text typed into a quiet session
 	PermissionMode   string        // permission_mode: "" = the agent's own default
+	// DailyBudgetUSD is daily_budget_usd: what the project's sessions may
+	// cost in a day before its queue pauses; 0 is no budget.
+	DailyBudgetUSD float64
 }
 
 // Breaker pauses a project's queue after Count blocks within Within, so a

@@ -23,6 +23,7 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		Defaults:    defaultSettings(Platform{}),
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},
+		Prices:      DefaultPrices,
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("Parse(DefaultText, Platform{}) =\n%+v\nwant\n%+v", cfg, want)

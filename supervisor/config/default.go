@@ -91,6 +91,7 @@ review_idle_window = "10m"          # idle_window for review sessions, which rea
 cpu_alive = "10%"                   # descendants' CPU, share of one core over the window, that counts as life
 breaker = "3 in 10m"                # this many blocks in a project within this time pause its queue; "off" disables
 permission_mode = ""                # "" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"
+# daily_budget_usd = 20             # a project's sessions may cost this much a day, then its queue pauses (default: no budget)
 nudge = "Note: I noticed you've been silent for {idle}. If you've finished the task — run git commit and {complete}. If you're still working, just continue."
 # The nudge may use {idle} (how long it was silent), {task} (its title),
 # {evidence} (what each layer last showed) and {complete} (how this agent
@@ -119,6 +120,14 @@ nudge = "Note: I noticed you've been silent for {idle}. If you've finished the t
 # remote = "origin"                 # where task branches (bs/…) are pushed and fetched, so a requeued
 #                                   # task resumes on any station; "off" for none (default: "origin"
 #                                   # on a shared board when the repository has it, else off)
+
+# Prices per million tokens, for the cost of a session (docs/permissions.md
+# lists the built-in table). A row names a model or the prefix of a family.
+# [prices."claude-sonnet-4"]
+# input_per_mtok = 3
+# output_per_mtok = 15
+# cache_read_per_mtok = 0.30
+# cache_write_per_mtok = 3.75
 
 # Programs run when the station wants a person: each gets the event as JSON
 # on stdin and runs as a program with arguments (no shell). A failing hook is

@@ -58,6 +58,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		Platform:    c.plat,
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},
+		Prices:      defaultPrices(),
 	}
 	if b, ok := tree["board"].(string); ok && b != "" {
 		c.shared = true
@@ -100,8 +101,10 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "hooks":
 			c.hooks(&cfg.Hooks, key, v)
 		case "sources": // after projects, below: a source names one
+		case "prices":
+			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]]")
+			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
 		}
 	}
 	if v, ok := tree["sources"]; ok {
@@ -112,7 +115,7 @@ func (c *checker) config(tree map[string]any) *Config {
 
 // settingKeys may appear in [defaults] and in any [[projects]] table.
 var settingKeys = []string{"agent", "backend", "idle_window", "block_window", "review_idle_window",
-	"cpu_alive", "breaker", "nudge", "permission_mode"}
+	"cpu_alive", "breaker", "nudge", "permission_mode", "daily_budget_usd"}
 
 // setting applies one setting to s and reports whether name is a setting.
 func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents map[string]Agent) bool {
@@ -129,6 +132,8 @@ func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents m
 		s.Backend, _ = c.oneOf(key, v, "a backend", backends)
 	case "permission_mode":
 		s.PermissionMode, _ = c.oneOf(key, v, "a permission mode", permissionModes)
+	case "daily_budget_usd":
+		s.DailyBudgetUSD, _ = c.money(key, v)
 	case "idle_window":
 		s.IdleWindow, _ = c.duration(key, v)
 	case "block_window":

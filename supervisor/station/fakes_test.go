@@ -290,6 +290,12 @@ func (r *recNotifier) Notify(_ context.Context, n supervisor.Notice) {
 	r.ns = append(r.ns, n)
 }
 
+func (r *recNotifier) all() []supervisor.Notice {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.ns)
+}
+
 func (r *recNotifier) kinds() []supervisor.NoticeKind {
 	r.mu.Lock()
 	defer r.mu.Unlock()

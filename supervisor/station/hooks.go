@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -55,6 +56,24 @@ func (st *Station) AgentHook(ctx context.Context, id string, h supervisor.HookEv
 	if h.Event == supervisor.HookMCPReady {
 		return s.send(ctx, command{kind: cmdMCPReady})
 	}
+	st.meterHook(s, h)
 	in, why := hookInput(h)
 	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board", text: why})
+}
+
+// meterHook records what a hook says beyond life: the activity its tool
+// hooks show, the usage its transcript reports.
+func (st *Station) meterHook(s *session, h supervisor.HookEvent) {
+	now := time.Now()
+	switch h.Event {
+	case "PreToolUse":
+		s.meter.setActivity(activityOf(h.Tool, h.ToolDetail), now)
+	case "PostToolUse", "UserPromptSubmit":
+		s.meter.setActivity("thinking", now)
+	case "Stop":
+		s.meter.setActivity("waiting for input", now)
+	}
+	if h.Usage != nil {
+		st.recordUsage(s, *h.Usage)
+	}
 }

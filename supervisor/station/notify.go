@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // A notice says in plain words what happened; the watchdog's full reason,
@@ -69,4 +71,33 @@ func spoken(d time.Duration) string {
 		return fmt.Sprintf("%d h", h)
 	}
 	return fmt.Sprintf("%d h %d min", h, m)
+}
+
+// permissionNotice tells a person the session waits on them: what its
+// agent asks, when the station holds the request (answerable from the
+// notice), else that a dialog waits in its console.
+func (s *session) permissionNotice() supervisor.Notice {
+	n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
+		Title: "Needs you: " + s.spec.Title,
+		Body:  "The agent waits on a dialog only a person may answer. Open its console."}
+	var info supervisor.SessionInfo
+	s.meter.fill(&info, time.Now())
+	w := info.WaitingOn
+	if w == nil {
+		return n
+	}
+	n.Ask = w
+	head := s.spec.TaskID + " · " + s.spec.Title + " (" + s.spec.Project + ")"
+	switch {
+	case w.Kind == supervisor.AskQuestion:
+		n.Title = head + " asks: " + w.Input
+		n.Body = "Answer: " + strings.Join(w.Options, " / ") + " — or buildstation session answer " + s.spec.TaskID + " TEXT"
+	case w.Tool == "Bash":
+		n.Title = head + " asks to run `" + w.Input + "`"
+		n.Body = "Allow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
+	default:
+		n.Title = head + " asks to use " + w.Line()
+		n.Body = "Allow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
+	}
+	return n
 }

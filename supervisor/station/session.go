@@ -150,6 +150,9 @@ type session struct {
 	readerDone chan struct{}
 	info       atomic.Pointer[supervisor.SessionInfo]
 	done       chan struct{} // closed when run returns
+	// meter is what the hooks say beyond life: a request waiting on a
+	// person, the current activity, the usage so far.
+	meter meter
 
 	// ---- owned by run ----
 	wd        wdState
@@ -506,9 +509,7 @@ func (s *session) apply(in wdInput, now time.Time) {
 				Title: "Nudged: " + s.spec.Title,
 				Body:  s.nudgeNotice(now)})
 		case effNotifyPermission:
-			s.host.notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
-				Title: "Needs you: " + s.spec.Title,
-				Body:  "The agent waits on a dialog only a person may answer. Open its console."})
+			s.host.notify(s.permissionNotice())
 		case effBlock:
 			s.onBlock(now)
 		}
@@ -864,5 +865,6 @@ func (s *session) Info() supervisor.SessionInfo {
 		}
 		info.Evidence["console"] = info.LastOutputAt
 	}
+	s.meter.fill(&info, time.Now())
 	return info
 }

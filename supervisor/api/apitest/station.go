@@ -42,6 +42,9 @@ type Station struct {
 	// IdleFloor stands in for a shared board's idle window: an idle_window
 	// set shorter takes effect as IdleFloor, as on a real station.
 	IdleFloor time.Duration
+	// AskDecision is what AgentAsk answers: a person's decision, or
+	// empty for nobody deciding in time.
+	AskDecision supervisor.Decision
 }
 
 // New returns an empty fake.
@@ -435,4 +438,32 @@ func (f *Station) Transcript(id string, from int64) (supervisor.Transcript, erro
 	from = min(from, t.Size)
 	t.From, t.Data = from, t.Data[from:]
 	return t, nil
+}
+
+// AgentAsk records "kind tool: input [options]" and answers AskDecision.
+func (f *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRequest) (supervisor.Decision, error) {
+	arg := req.Kind + " " + req.Tool + ": " + req.Input
+	if len(req.Options) > 0 {
+		arg += " [" + strings.Join(req.Options, "|") + "]"
+	}
+	if err := f.sessionCall("AgentAsk", id, arg); err != nil {
+		return supervisor.Decision{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.AskDecision, nil
+}
+
+// Decide records "behavior note answer", empty parts left out.
+func (f *Station) Decide(ctx context.Context, id string, d supervisor.Decision) error {
+	if sid, ok := supervisor.Origin(ctx); ok {
+		return supervisor.Conflictf("session %s may not decide", sid)
+	}
+	var parts []string
+	for _, p := range []string{d.Behavior, d.Note, d.Answer} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return f.sessionCall("Decide", id, strings.Join(parts, " "))
 }

@@ -1,0 +1,53 @@
+package cli_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The PermissionRequest hook asks the station and prints the person's
+// decision the way Claude Code and Codex read it; nobody deciding, it
+// prints nothing and the agent shows its own dialog.
+func TestAgentHookAsksAPerson(t *testing.T) {
+	claudeBash := `{"session_id":"c0ffee","transcript_path":"/t.jsonl","cwd":"/src/web","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"npm publish --tag next","description":"Publish"},"permission_suggestions":[]}`
+	codex, err := os.ReadFile("testdata/codex-permission-request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	question := `{"hook_event_name":"PermissionRequest","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Which colour?","header":"Colour","options":[{"label":"red","description":"warm"},{"label":"blue","description":"cool"}],"multiSelect":false}]}}`
+	tests := []struct {
+		name     string
+		in       string
+		decision supervisor.Decision
+		call     string
+		stdout   string
+	}{
+		{"allowed", claudeBash, supervisor.Decision{Behavior: "allow"}, "AgentAsk(s7,permission Bash: npm publish --tag next)",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}` + "\n"},
+		{"denied with a note", claudeBash, supervisor.Decision{Behavior: "deny", Note: "no"}, "AgentAsk(s7,permission Bash: npm publish --tag next)",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"A person denied this: no"}}}` + "\n"},
+		{"nobody answered", claudeBash, supervisor.Decision{}, "AgentAsk(s7,permission Bash: npm publish --tag next)", ""},
+		{"codex denied", string(codex), supervisor.Decision{Behavior: "deny"}, "AgentAsk(s7,permission Bash: rm -rf node_modules)",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"A person denied this."}}}` + "\n"},
+		{"question answered", question, supervisor.Decision{Behavior: "allow", Answer: "blue"}, "AgentAsk(s7,question AskUserQuestion: Which colour? [red|blue])",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"answers":{"Which colour?":"blue"},"questions":[{"header":"Colour","multiSelect":false,"options":[{"description":"warm","label":"red"},{"description":"cool","label":"blue"}],"question":"Which colour?"}]}}}}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := agentEnv(t)
+			s.fake.AskDecision = tt.decision
+			r := run(t, tt.in, "agent", "hook")
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("exit %d stderr %q", r.code, r.stderr)
+			}
+			if r.stdout != tt.stdout {
+				t.Errorf("stdout\n got %s\nwant %s", r.stdout, tt.stdout)
+			}
+			if got := agentCalls(s); got != tt.call {
+				t.Errorf("calls %s, want %s", got, tt.call)
+			}
+		})
+	}
+}

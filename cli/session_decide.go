@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The verbs that answer what a session's agent asks a person. Only a person
+// may: they need the station's token (a session's own is refused), and the
+// station refuses them from inside any session.
+
+func (e *env) sessionAllowCmd() *cobra.Command {
+	var note string
+	c := &cobra.Command{
+		Use:   "allow ID [--note TEXT]",
+		Short: "Allow once the tool call a session waits on",
+		Long: `Allow once the tool call a session's agent asks permission for (shown by
+"session ls" under WAITING ON). The decision is in the task's history with
+who made it. Nothing is ever allowed without a person: a request nobody
+answers in time shows in the agent's own dialog instead.`,
+		Example: `  buildstation session allow t7
+  buildstation session allow t7.1 --note "fine, but only this once"`,
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeSessions,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			return c.Allow(e.ctx, args[0], note)
+		},
+	}
+	c.Flags().StringVar(&note, "note", "", "a note kept in the task's history")
+	return c
+}
+
+func (e *env) sessionDenyCmd() *cobra.Command {
+	var note string
+	c := &cobra.Command{
+		Use:   "deny ID [--note TEXT]",
+		Short: "Deny the tool call (or question) a session waits on",
+		Long: `Deny the tool call a session's agent asks permission for, or refuse its
+question. The agent reads the denial, with the note, and goes on without it.`,
+		Example: `  buildstation session deny t7
+  buildstation session deny t7 --note "do not publish; open a PR instead"`,
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeSessions,
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			return c.Deny(e.ctx, args[0], note)
+		},
+	}
+	c.Flags().StringVar(&note, "note", "", "why, for the agent to read")
+	return c
+}
+
+func (e *env) sessionAnswerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "answer ID TEXT...",
+		Short: "Answer the question a session's agent asks",
+		Long: `Answer the question a session's agent asks a person (Claude Code's
+AskUserQuestion): one of the options "session ls" shows, or any text.
+Words are joined with spaces.`,
+		Example: `  buildstation session answer t7 blue
+  buildstation session answer t7 "use the staging database"`,
+		Args:              positional(2, -1),
+		ValidArgsFunction: e.completeSessions,
+		RunE: func(_ *cobra.Command, args []string) error {
+			text := strings.TrimSpace(strings.Join(args[1:], " "))
+			if text == "" {
+				return usagef("session answer needs the answer's text")
+			}
+			c, err := e.client()
+			if err != nil {
+				return err
+			}
+			return c.Answer(e.ctx, args[0], text)
+		},
+	}
+}
+
+// doing is what a session does, as one cell: the request it waits on,
+// else its activity.
+func doing(s supervisor.SessionInfo) string {
+	if w := s.WaitingOn; w != nil {
+		return fmt.Sprintf("asks %s", w.Line())
+	}
+	if s.Activity != "" {
+		return s.Activity
+	}
+	return "-"
+}
+
+// costCell is a session's cost and context use: "$1.23 · 41% ctx".
+func costCell(u *supervisor.Usage) string {
+	if u == nil {
+		return "-"
+	}
+	s := fmt.Sprintf("$%.2f", u.CostUSD)
+	if len(u.Unpriced) > 0 {
+		s += "+?"
+	}
+	if u.ContextPct > 0 {
+		s += fmt.Sprintf(" · %.0f%% ctx", u.ContextPct)
+	}
+	return s
+}

@@ -1,0 +1,55 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
+)
+
+// agentAsk is an agent's PermissionRequest hook asking a person: it answers
+// when a person decides, or with an empty decision when nobody did in time.
+// It lasts as long as the station lets the request wait, so it leaves the
+// server's short deadlines (as the streams do) and the in-flight bound.
+func (s *Server) agentAsk(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	_ = rc.SetReadDeadline(time.Time{})
+	var req supervisor.AskRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	sess, _ := SessionFromContext(r.Context())
+	d, err := s.st.AgentAsk(r.Context(), sess.ID, req)
+	if err != nil {
+		s.stationError(w, r, err, "session "+sess.ID+" has ended; stop and ask the user")
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// decideSession is a person's Allow, Deny or answer to what a session asks.
+func (s *Server) decideSession(behavior string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req apitype.DecisionRequest
+		if !decode(w, r, &req) {
+			return
+		}
+		d := supervisor.Decision{Behavior: behavior, Note: req.Note, Answer: req.Answer}
+		if behavior == "answer" {
+			if strings.TrimSpace(req.Answer) == "" {
+				writeError(w, http.StatusBadRequest, `answer needs the answer's text; send {"answer": …}`)
+				return
+			}
+			d.Behavior = supervisor.DecideAllow
+		}
+		id := r.PathValue("id")
+		if err := s.st.Decide(r.Context(), id, d); err != nil {
+			s.stationError(w, r, err, sessionNotFound(id))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}
+}

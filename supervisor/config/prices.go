@@ -1,0 +1,96 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+)
+
+// Price is one model's price in US dollars per million tokens, and its
+// context window in tokens (0: 200,000).
+type Price struct {
+	InputPerMTok      float64
+	OutputPerMTok     float64
+	CacheReadPerMTok  float64
+	CacheWritePerMTok float64
+	ContextWindow     int64
+}
+
+// DefaultPrices is the one price table: list prices of current models, by
+// model name or the prefix of a family ("claude-sonnet-4" prices
+// "claude-sonnet-4-5-20250929"; the longest matching name wins). A
+// [prices."MODEL"] table in config.toml overrides or adds a row. Cache
+// writes are priced at the 5-minute rate Claude Code uses.
+var DefaultPrices = map[string]Price{
+	"claude-opus-4":     {15, 75, 1.50, 18.75, 200_000},
+	"claude-opus-4-5":   {5, 25, 0.50, 6.25, 200_000},
+	"claude-sonnet-4":   {3, 15, 0.30, 3.75, 200_000},
+	"claude-3-7-sonnet": {3, 15, 0.30, 3.75, 200_000},
+	"claude-haiku-4-5":  {1, 5, 0.10, 1.25, 200_000},
+	"claude-3-5-haiku":  {0.80, 4, 0.08, 1, 200_000},
+	"gpt-5":             {1.25, 10, 0.125, 0, 400_000},
+	"gpt-5-mini":        {0.25, 2, 0.025, 0, 400_000},
+	"gpt-5-nano":        {0.05, 0.40, 0.005, 0, 400_000},
+}
+
+// priceKeys are the keys of a [prices."MODEL"] table.
+var priceKeys = []string{"input_per_mtok", "output_per_mtok", "cache_read_per_mtok", "cache_write_per_mtok", "context_window"}
+
+// prices reads [prices."MODEL"] tables over the default table.
+func (c *checker) prices(cfg *Config, key keyPath, v any) {
+	t, ok := c.table(key, v, "[prices]")
+	if !ok {
+		return
+	}
+	for _, model := range sortedKeys(t) {
+		mk := key.with(model)
+		row, ok := c.table(mk, t[model], `[prices."`+model+`"]`)
+		if !ok {
+			continue
+		}
+		p := cfg.Prices[model] // a default row keeps the keys not given
+		for _, k := range sortedKeys(row) {
+			kk := mk.with(k)
+			f, ok := c.money(kk, row[k])
+			if !ok {
+				continue
+			}
+			switch k {
+			case "input_per_mtok":
+				p.InputPerMTok = f
+			case "output_per_mtok":
+				p.OutputPerMTok = f
+			case "cache_read_per_mtok":
+				p.CacheReadPerMTok = f
+			case "cache_write_per_mtok":
+				p.CacheWritePerMTok = f
+			case "context_window":
+				p.ContextWindow = int64(f)
+			default:
+				c.unknown(kk, strings.Join(priceKeys, ", "))
+			}
+		}
+		cfg.Prices[model] = p
+	}
+}
+
+// money reads a non-negative number (an integer or a float).
+func (c *checker) money(key keyPath, v any) (float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case int64:
+		f = float64(n)
+	case float64:
+		f = n
+	default:
+		c.fail(key, nil, fmt.Sprintf("is %T, not a number", v), "write a number of US dollars, like 3 or 0.30")
+		return 0, false
+	}
+	if f < 0 {
+		c.fail(key, nil, "is negative", "write 0 or more")
+		return 0, false
+	}
+	return f, true
+}
+
+func defaultPrices() map[string]Price { return maps.Clone(DefaultPrices) }

@@ -1,0 +1,153 @@
+package station
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// askWaitMin is the shortest a request waits for a person, however short
+// the project's idle window: a person needs time to read it.
+const askWaitMin = 5 * time.Second
+
+// askWait is how long a session's request waits for a person before its
+// agent shows its own dialog: the idle window of the session's project,
+// the time the station would otherwise let it sit silent.
+func (st *Station) askWait(s *session) time.Duration {
+	d := s.spec.IdleWindow
+	if p, ok := st.Config().Project(s.spec.Project); ok {
+		d = st.effective(p).IdleWindow
+	}
+	return max(d, askWaitMin)
+}
+
+// AgentAsk is a session's agent asking a person (its PermissionRequest
+// hook): the session is needs-permission and the person is told what is
+// asked; the call waits for their decision. Nobody deciding within
+// askWait, it returns an empty Decision and the agent shows its own dialog
+// (its Notification hook then keeps the session needs-permission). Nothing
+// is ever decided here but by a person.
+func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRequest) (supervisor.Decision, error) {
+	s, err := st.agentSession(id)
+	if err != nil {
+		return supervisor.Decision{}, err
+	}
+	if strings.TrimSpace(req.Tool) == "" {
+		return supervisor.Decision{}, supervisor.Invalidf("a request needs the tool it is for")
+	}
+	if req.Kind != supervisor.AskPermission && req.Kind != supervisor.AskQuestion {
+		return supervisor.Decision{}, supervisor.Invalidf("a request's kind is %q or %q, not %q", supervisor.AskPermission, supervisor.AskQuestion, req.Kind)
+	}
+	a := &ask{reply: make(chan supervisor.Decision, 1), w: supervisor.WaitingOn{
+		Kind: req.Kind, Tool: req.Tool, Input: req.Input, Options: req.Options, Since: time.Now().UTC(),
+	}}
+	if !s.meter.setAsk(a) {
+		// One dialog at a time: the agent asks this one itself.
+		return supervisor.Decision{}, nil
+	}
+	st.log.Info("session asks a person", "session", s.spec.ID, "kind", req.Kind, "tool", req.Tool, "input", req.Input)
+	if err := s.send(ctx, command{kind: cmdReport, input: inPermission, layer: "board", text: "asks: " + a.w.Line()}); err != nil {
+		s.meter.clearAsk(a)
+		return supervisor.Decision{}, err
+	}
+	timer := time.NewTimer(st.askWait(s))
+	defer timer.Stop()
+	select {
+	case d := <-a.reply:
+		return d, nil
+	case <-timer.C:
+	case <-ctx.Done():
+	case <-s.done:
+	}
+	if !s.meter.clearAsk(a) {
+		// A decision took it as the wait ended: it is on its way.
+		return <-a.reply, nil
+	}
+	st.log.Info("nobody answered the request; the agent shows its own dialog", "session", s.spec.ID, "tool", req.Tool)
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: ptr(s.Info())})
+	return supervisor.Decision{}, ctx.Err()
+}
+
+// Decide is a person's decision on the request a session waits on: allow
+// or deny a permission (with a note to the agent), answer or deny a
+// question. Only a person decides: an operator action made from inside a
+// session is refused (a session's own token cannot reach here at all).
+// The decision is in the task's history with who made it.
+func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision) error {
+	if sid, ok := supervisor.Origin(ctx); ok {
+		return supervisor.Conflictf("session %s may not decide a permission or a question; only a person may, from outside any session", sid)
+	}
+	s, err := st.localSession(id, "decide")
+	if err != nil {
+		return err
+	}
+	a := s.meter.takeAsk()
+	if a == nil {
+		return supervisor.Conflictf("session %s waits on no request; if its agent shows a dialog in its console, answer it there (buildstation session attach %s)", s.spec.ID, s.spec.ID)
+	}
+	if msg := decisionMismatch(a.w, d); msg != "" {
+		s.meter.setAsk(a) // put it back: nothing was decided
+		return supervisor.Invalidf("%s", msg)
+	}
+	d.By = operator(ctx)
+	a.reply <- d
+	what := decisionText(a.w, d)
+	st.log.Info("a person decided", "session", s.spec.ID, "decision", what, "by", d.By)
+	st.recordDecision(ctx, s, what, d.By)
+	_ = s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})
+	return nil
+}
+
+// decisionMismatch says why d cannot answer w, or "".
+func decisionMismatch(w supervisor.WaitingOn, d supervisor.Decision) string {
+	switch {
+	case w.Kind == supervisor.AskQuestion && d.Behavior == supervisor.DecideAllow && strings.TrimSpace(d.Answer) == "":
+		return "this session asks a question (" + w.Line() + "); answer it with \"buildstation session answer ID TEXT\", or deny it"
+	case w.Kind == supervisor.AskPermission && d.Answer != "":
+		return "this session asks permission for " + w.Line() + ", not a question; allow or deny it"
+	case d.Behavior != supervisor.DecideAllow && d.Behavior != supervisor.DecideDeny:
+		return fmt.Sprintf("a decision is %q or %q", supervisor.DecideAllow, supervisor.DecideDeny)
+	}
+	return ""
+}
+
+// decisionText is a decision as the history and the log say it.
+func decisionText(w supervisor.WaitingOn, d supervisor.Decision) string {
+	var s string
+	switch {
+	case d.Answer != "":
+		s = "answered " + w.Input + ": " + d.Answer
+	case d.Behavior == supervisor.DecideAllow:
+		s = "allowed once " + w.Line()
+	default:
+		s = "denied " + w.Line()
+	}
+	if d.Note != "" {
+		s += " (note: " + d.Note + ")"
+	}
+	return s
+}
+
+// recordDecision writes a decision into the task's history: a move that
+// keeps the task where it is, with the decision as its reason and the
+// person as its actor. A task that moved meanwhile keeps its state; the
+// decision is then only in the log.
+func (st *Station) recordDecision(ctx context.Context, s *session, what, by string) {
+	t, err := st.board.Task(ctx, s.spec.TaskID)
+	if err != nil {
+		st.log.Warn("read the task to record a decision", "task", s.spec.TaskID, "err", err)
+		return
+	}
+	if t.State != supervisor.TaskWorking && t.State != supervisor.TaskReview {
+		return
+	}
+	m := supervisor.Move{From: []supervisor.TaskState{t.State}, To: t.State, Reason: what, Actor: by, Attempt: s.spec.Attempt}
+	if _, err := st.board.Move(ctx, t.ID, m); err != nil {
+		st.log.Warn("record a decision in the task's history", "task", t.ID, "err", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

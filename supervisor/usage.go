@@ -1,0 +1,179 @@
+package supervisor
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// Tokens are one model's token counts, as the Messages API reports them.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+}
+
+func (t Tokens) add(o Tokens) Tokens {
+	return Tokens{t.Input + o.Input, t.Output + o.Output, t.CacheRead + o.CacheRead, t.CacheWrite + o.CacheWrite}
+}
+
+// TranscriptUsage is what a session's transcript says it used so far: the
+// tokens per model, and how much context the last request carried. The
+// agent's hook reads it (ReadTranscriptUsage) and sends it whole; the
+// station prices it.
+type TranscriptUsage struct {
+	Models map[string]Tokens `json:"models,omitempty"`
+	// LastModel and ContextTokens are the latest main-thread message's
+	// model and the whole input it was sent (input, cache read and cache
+	// written), which is how full the context window is.
+	LastModel     string `json:"last_model,omitempty"`
+	ContextTokens int64  `json:"context_tokens,omitempty"`
+}
+
+// Usage is a session's usage as `session ls --json` and `status --json`
+// show it. InputTokens counts every token sent, cached or not.
+type Usage struct {
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+	ContextPct   float64 `json:"context_pct"`
+	Model        string  `json:"model,omitempty"`
+	// Unpriced names the models the price table has no row for: their
+	// tokens are counted, their cost is not (add [prices."MODEL"]).
+	Unpriced []string `json:"unpriced,omitempty"`
+}
+
+// cost is what t costs at p, in dollars.
+func cost(p config.Price, t Tokens) float64 {
+	micro := float64(t.Input)*p.InputPerMTok + float64(t.Output)*p.OutputPerMTok +
+		float64(t.CacheRead)*p.CacheReadPerMTok + float64(t.CacheWrite)*p.CacheWritePerMTok
+	return micro / 1e6
+}
+
+// Prices finds a model's price: the row named exactly, else the longest
+// row name the model starts with ("claude-sonnet-4" prices
+// "claude-sonnet-4-5-20250929").
+type Prices map[string]config.Price
+
+// For is model's price; ok is false when no row covers it.
+func (ps Prices) For(model string) (config.Price, bool) {
+	model = strings.TrimSuffix(model, "[1m]")
+	if p, ok := ps[model]; ok {
+		return p, true
+	}
+	best, found := "", false
+	for name := range ps {
+		if strings.HasPrefix(model, name) && len(name) > len(best) {
+			best, found = name, true
+		}
+	}
+	return ps[best], found
+}
+
+// Usage prices u: the cost to a millionth of a dollar, and how full the
+// last model's context window is, in percent to one decimal.
+func (ps Prices) Usage(u TranscriptUsage) Usage {
+	var out Usage
+	total := 0.0
+	for model, t := range u.Models {
+		out.InputTokens += t.Input + t.CacheRead + t.CacheWrite
+		out.OutputTokens += t.Output
+		p, ok := ps.For(model)
+		if !ok {
+			out.Unpriced = append(out.Unpriced, model)
+			continue
+		}
+		total += cost(p, t)
+	}
+	sort.Strings(out.Unpriced)
+	out.CostUSD = math.Round(total*1e6) / 1e6
+	out.Model = u.LastModel
+	window := int64(200_000)
+	if p, ok := ps.For(u.LastModel); ok && p.ContextWindow > 0 {
+		window = p.ContextWindow
+	}
+	if strings.HasSuffix(u.LastModel, "[1m]") {
+		window = 1_000_000
+	}
+	if u.ContextTokens > 0 {
+		out.ContextPct = math.Round(float64(u.ContextTokens)*1000/float64(window)) / 10
+	}
+	return out
+}
+
+// maxTranscriptLine is the longest transcript line read; a longer one (a
+// huge tool result) is skipped, since usage lines are short.
+const maxTranscriptLine = 64 << 20
+
+// ReadTranscriptUsage sums the usage in a Claude Code transcript (JSONL).
+// Claude Code writes one line per content block of an answer, each with the
+// answer's usage so far, so each message id counts once, as its last line
+// says; lines of a subagent (isSidechain) count toward the tokens but not
+// toward the context of the main thread.
+func ReadTranscriptUsage(r io.Reader) (TranscriptUsage, error) {
+	type line struct {
+		Type      string `json:"type"`
+		Sidechain bool   `json:"isSidechain"`
+		Message   struct {
+			ID    string `json:"id"`
+			Model string `json:"model"`
+			Usage *struct {
+				Input      int64 `json:"input_tokens"`
+				Output     int64 `json:"output_tokens"`
+				CacheRead  int64 `json:"cache_read_input_tokens"`
+				CacheWrite int64 `json:"cache_creation_input_tokens"`
+			} `json:"usage"`
+		} `json:"message"`
+	}
+	type entry struct {
+		model string
+		t     Tokens
+	}
+	byID := map[string]entry{}
+	var order []string
+	var u TranscriptUsage
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxTranscriptLine)
+	for n := 0; sc.Scan(); n++ {
+		b := sc.Bytes()
+		if !bytes.Contains(b, []byte(`"usage"`)) {
+			continue
+		}
+		var l line
+		if json.Unmarshal(b, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil || l.Message.Model == "" || l.Message.Model == "<synthetic>" {
+			continue
+		}
+		m := l.Message
+		t := Tokens{m.Usage.Input, m.Usage.Output, m.Usage.CacheRead, m.Usage.CacheWrite}
+		id := m.ID
+		if id == "" {
+			id = fmt.Sprintf("line %d", n)
+		}
+		if _, seen := byID[id]; !seen {
+			order = append(order, id)
+		}
+		byID[id] = entry{m.Model, t}
+		if !l.Sidechain {
+			u.LastModel, u.ContextTokens = m.Model, t.Input+t.CacheRead+t.CacheWrite
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return u, fmt.Errorf("read the transcript: %w", err)
+	}
+	for _, id := range order {
+		e := byID[id]
+		if u.Models == nil {
+			u.Models = map[string]Tokens{}
+		}
+		u.Models[e.model] = u.Models[e.model].add(e.t)
+	}
+	return u, nil
+}
