@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // The verbs that answer what a session's agent asks a person. Only a person
@@ -14,39 +15,35 @@ import (
 // station refuses them from inside any session.
 
 func (e *env) sessionAllowCmd() *cobra.Command {
-	var note string
-	c := &cobra.Command{
-		Use:   "allow ID [--note TEXT]",
-		Short: "Allow once the tool call a session waits on",
-		Long: `Allow once the tool call a session's agent asks permission for (shown by
-"session ls" under WAITING ON). The decision is in the task's history with
+	return e.decideCmd("allow", "Allow once the tool call a session waits on",
+		`Allow once the tool call a session's agent asks permission for (shown by
+"session ls" under DOING). The decision is in the task's history with
 who made it. Nothing is ever allowed without a person: a request nobody
 answers in time shows in the agent's own dialog instead.`,
-		Example: `  buildstation session allow t7
+		`  buildstation session allow t7
   buildstation session allow t7.1 --note "fine, but only this once"`,
-		Args:              positional(1, 1),
-		ValidArgsFunction: e.completeSessions,
-		RunE: func(_ *cobra.Command, args []string) error {
-			c, err := e.client()
-			if err != nil {
-				return err
-			}
-			return c.Allow(e.ctx, args[0], note)
-		},
-	}
-	c.Flags().StringVar(&note, "note", "", "a note kept in the task's history")
-	return c
+		"a note kept in the task's history",
+		func(c *client.Client, id, note string) error { return c.Allow(e.ctx, id, note) })
 }
 
 func (e *env) sessionDenyCmd() *cobra.Command {
+	return e.decideCmd("deny", "Deny the tool call (or question) a session waits on",
+		`Deny the tool call a session's agent asks permission for, or refuse its
+question. The agent reads the denial, with the note, and goes on without it.`,
+		`  buildstation session deny t7
+  buildstation session deny t7 --note "do not publish; open a PR instead"`,
+		"why, for the agent to read",
+		func(c *client.Client, id, note string) error { return c.Deny(e.ctx, id, note) })
+}
+
+// decideCmd is `session allow` or `session deny`: a session and a note.
+func (e *env) decideCmd(verb, short, long, example, noteHelp string, decide func(c *client.Client, id, note string) error) *cobra.Command {
 	var note string
 	c := &cobra.Command{
-		Use:   "deny ID [--note TEXT]",
-		Short: "Deny the tool call (or question) a session waits on",
-		Long: `Deny the tool call a session's agent asks permission for, or refuse its
-question. The agent reads the denial, with the note, and goes on without it.`,
-		Example: `  buildstation session deny t7
-  buildstation session deny t7 --note "do not publish; open a PR instead"`,
+		Use:               verb + " ID [--note TEXT]",
+		Short:             short,
+		Long:              long,
+		Example:           example,
 		Args:              positional(1, 1),
 		ValidArgsFunction: e.completeSessions,
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -54,10 +51,10 @@ question. The agent reads the denial, with the note, and goes on without it.`,
 			if err != nil {
 				return err
 			}
-			return c.Deny(e.ctx, args[0], note)
+			return decide(c, args[0], note)
 		},
 	}
-	c.Flags().StringVar(&note, "note", "", "why, for the agent to read")
+	c.Flags().StringVar(&note, "note", "", noteHelp)
 	return c
 }
 
