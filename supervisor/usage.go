@@ -6,11 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"sort"
-	"strings"
-
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Tokens are one model's token counts, as the Messages API reports them.
@@ -21,7 +16,8 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write"`
 }
 
-func (t Tokens) add(o Tokens) Tokens {
+// Add is t and o together.
+func (t Tokens) Add(o Tokens) Tokens {
 	return Tokens{t.Input + o.Input, t.Output + o.Output, t.CacheRead + o.CacheRead, t.CacheWrite + o.CacheWrite}
 }
 
@@ -49,64 +45,6 @@ type Usage struct {
 	// Unpriced names the models the price table has no row for: their
 	// tokens are counted, their cost is not (add [prices."MODEL"]).
 	Unpriced []string `json:"unpriced,omitempty"`
-}
-
-// cost is what t costs at p, in dollars.
-func cost(p config.Price, t Tokens) float64 {
-	micro := float64(t.Input)*p.InputPerMTok + float64(t.Output)*p.OutputPerMTok +
-		float64(t.CacheRead)*p.CacheReadPerMTok + float64(t.CacheWrite)*p.CacheWritePerMTok
-	return micro / 1e6
-}
-
-// Prices finds a model's price: the row named exactly, else the longest
-// row name the model starts with ("claude-sonnet-4" prices
-// "claude-sonnet-4-5-20250929").
-type Prices map[string]config.Price
-
-// For is model's price; ok is false when no row covers it.
-func (ps Prices) For(model string) (config.Price, bool) {
-	model = strings.TrimSuffix(model, "[1m]")
-	if p, ok := ps[model]; ok {
-		return p, true
-	}
-	best, found := "", false
-	for name := range ps {
-		if strings.HasPrefix(model, name) && len(name) > len(best) {
-			best, found = name, true
-		}
-	}
-	return ps[best], found
-}
-
-// Usage prices u: the cost to a millionth of a dollar, and how full the
-// last model's context window is, in percent to one decimal.
-func (ps Prices) Usage(u TranscriptUsage) Usage {
-	var out Usage
-	total := 0.0
-	for model, t := range u.Models {
-		out.InputTokens += t.Input + t.CacheRead + t.CacheWrite
-		out.OutputTokens += t.Output
-		p, ok := ps.For(model)
-		if !ok {
-			out.Unpriced = append(out.Unpriced, model)
-			continue
-		}
-		total += cost(p, t)
-	}
-	sort.Strings(out.Unpriced)
-	out.CostUSD = math.Round(total*1e6) / 1e6
-	out.Model = u.LastModel
-	window := int64(200_000)
-	if p, ok := ps.For(u.LastModel); ok && p.ContextWindow > 0 {
-		window = p.ContextWindow
-	}
-	if strings.HasSuffix(u.LastModel, "[1m]") {
-		window = 1_000_000
-	}
-	if u.ContextTokens > 0 {
-		out.ContextPct = math.Round(float64(u.ContextTokens)*1000/float64(window)) / 10
-	}
-	return out
 }
 
 // maxTranscriptLine is the longest transcript line read; a longer one (a
@@ -173,7 +111,7 @@ func ReadTranscriptUsage(r io.Reader) (TranscriptUsage, error) {
 		if u.Models == nil {
 			u.Models = map[string]Tokens{}
 		}
-		u.Models[e.model] = u.Models[e.model].add(e.t)
+		u.Models[e.model] = u.Models[e.model].Add(e.t)
 	}
 	return u, nil
 }

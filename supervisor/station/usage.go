@@ -1,11 +1,16 @@
 package station
 
 import (
+	"math"
+	"sort"
+	"strings"
+
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// prices is the config's price table as the vocabulary prices usage.
-func (st *Station) prices() supervisor.Prices { return supervisor.Prices(st.Config().Prices) }
+// prices is the config's price table.
+func (st *Station) prices() prices { return prices(st.Config().Prices) }
 
 // recordUsage prices a session's usage so far and records it; the cost it
 // added since the last reading counts toward its project's day.
@@ -19,3 +24,61 @@ func (st *Station) recordUsage(s *session, tu supervisor.TranscriptUsage) {
 
 // spend is a placeholder the budgets fill in.
 func (st *Station) spend(s *session, usd float64) {}
+
+// cost is what t costs at p, in dollars.
+func cost(p config.Price, t supervisor.Tokens) float64 {
+	micro := float64(t.Input)*p.InputPerMTok + float64(t.Output)*p.OutputPerMTok +
+		float64(t.CacheRead)*p.CacheReadPerMTok + float64(t.CacheWrite)*p.CacheWritePerMTok
+	return micro / 1e6
+}
+
+// prices finds a model's price: the row named exactly, else the longest
+// row name the model starts with ("claude-sonnet-4" prices
+// "claude-sonnet-4-5-20250929").
+type prices map[string]config.Price
+
+// For is model's price; ok is false when no row covers it.
+func (ps prices) For(model string) (config.Price, bool) {
+	model = strings.TrimSuffix(model, "[1m]")
+	if p, ok := ps[model]; ok {
+		return p, true
+	}
+	best, found := "", false
+	for name := range ps {
+		if strings.HasPrefix(model, name) && len(name) > len(best) {
+			best, found = name, true
+		}
+	}
+	return ps[best], found
+}
+
+// Usage prices u: the cost to a millionth of a dollar, and how full the
+// last model's context window is, in percent to one decimal.
+func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
+	var out supervisor.Usage
+	total := 0.0
+	for model, t := range u.Models {
+		out.InputTokens += t.Input + t.CacheRead + t.CacheWrite
+		out.OutputTokens += t.Output
+		p, ok := ps.For(model)
+		if !ok {
+			out.Unpriced = append(out.Unpriced, model)
+			continue
+		}
+		total += cost(p, t)
+	}
+	sort.Strings(out.Unpriced)
+	out.CostUSD = math.Round(total*1e6) / 1e6
+	out.Model = u.LastModel
+	window := int64(200_000)
+	if p, ok := ps.For(u.LastModel); ok && p.ContextWindow > 0 {
+		window = p.ContextWindow
+	}
+	if strings.HasSuffix(u.LastModel, "[1m]") {
+		window = 1_000_000
+	}
+	if u.ContextTokens > 0 {
+		out.ContextPct = math.Round(float64(u.ContextTokens)*1000/float64(window)) / 10
+	}
+	return out
+}
