@@ -15,10 +15,10 @@ import (
 )
 
 func (e *env) taskCmd() *cobra.Command {
-	return group("task", "Add, list, show, requeue and cancel tasks",
+	return group("task", "Add, list, show, diff, accept, merge, requeue and cancel tasks",
 		"A task is one piece of work for one project: the station runs an agent on it\nin its own git worktree, and moves it through todo, working, review, blocked,\ndone (or cancelled).",
 		"  buildstation task add --project web --title \"Fix the login page\"\n  buildstation task ls --state blocked",
-		e.taskAddCmd(), e.taskLsCmd(), e.taskShowCmd(), e.taskRequeueCmd(), e.taskCancelCmd())
+		e.taskAddCmd(), e.taskLsCmd(), e.taskShowCmd(), e.taskDiffCmd(), e.taskAcceptCmd(), e.taskMergeCmd(), e.taskRequeueCmd(), e.taskCancelCmd())
 }
 
 func (e *env) taskAddCmd() *cobra.Command {
@@ -159,9 +159,12 @@ func (e *env) taskLs(state, project string, limit int, after string, asJSON bool
 	return err
 }
 
-// taskWithHistory is `task show --json`: the task's fields plus "history".
+// taskWithHistory is `task show --json`: the task's fields, its branch's
+// (branch, base, head, commits, diff_stat, gate: absent when it has none)
+// and "history".
 type taskWithHistory struct {
 	supervisor.Task
+	*supervisor.TaskWork
 	History []supervisor.Transition `json:"history"`
 }
 
@@ -169,7 +172,7 @@ func (e *env) taskShowCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "show ID",
-		Short: "Show a task and its history",
+		Short: "Show a task, its branch and commits, the gate's verdict and its history",
 		Example: `  buildstation task show t3
   buildstation task show t3 --json | jq .history`,
 		Args:              positional(1, 1),
@@ -187,7 +190,7 @@ func (e *env) taskShowCmd() *cobra.Command {
 				d.History = []supervisor.Transition{}
 			}
 			if asJSON {
-				return printJSON(e.stdout, taskWithHistory{Task: d.Task, History: d.History})
+				return printJSON(e.stdout, taskWithHistory{Task: d.Task, TaskWork: d.Work, History: d.History})
 			}
 			return printTask(e, d)
 		},
@@ -221,6 +224,7 @@ func printTask(e *env, d apitype.TaskDetail) error {
 	for _, n := range t.Notes {
 		fmt.Fprintf(w, "note:     %s\n", line(n))
 	}
+	printWork(w, d.Work)
 	if t.Body != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(textsafe.Printable(t.Body), "\n"))
 	}

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -33,6 +34,51 @@ type Workspaces interface {
 	// with run, it runs the gate there when it has not run yet. ran is false
 	// when there is no verdict (no gate, not git, or not cached and !run).
 	HeadGate(ctx context.Context, p config.Project, taskID string, run bool) (g GateVerdict, ran bool, err error)
+	// Work says what the task's branch holds: its base, head, commits,
+	// diff stat and the gate's verdict on its head. ok is false when the
+	// project is not git or the task has no branch yet.
+	Work(ctx context.Context, p config.Project, taskID string) (w TaskWork, ok bool, err error)
+	// Diff is the task's committed work, base to head (stat: git's
+	// --stat summary).
+	Diff(ctx context.Context, p config.Project, taskID string, stat bool) (string, error)
+	// Merge takes the task's branch into the project's branch into ("":
+	// the branch new worktrees start from): a fast-forward where it can,
+	// else a merge commit. A conflict changes nothing and is an error
+	// naming the files.
+	Merge(ctx context.Context, p config.Project, taskID, into string) (Merged, error)
+}
+
+// TaskWork is what a task's branch holds, for `task show` and its card.
+type TaskWork struct {
+	Branch string `json:"branch"`
+	Base   string `json:"base"`
+	Head   string `json:"head"`
+	// Commits are the task's own commits, base..head on first parents,
+	// newest first: "sha subject".
+	Commits  []string   `json:"commits"`
+	DiffStat string     `json:"diff_stat,omitempty"` // git's --stat summary line
+	Gate     *GateCheck `json:"gate,omitempty"`      // the gate's verdict on Head; nil when none is known
+}
+
+// GateCheck is the gate's verdict on one commit and when it was reached.
+type GateCheck struct {
+	Commit    string    `json:"commit"`
+	Passed    bool      `json:"passed"`
+	CheckedAt time.Time `json:"checked_at,omitzero"`
+}
+
+// GateTimes is a GateCache that also knows when each verdict was reached
+// (the board does).
+type GateTimes interface {
+	GateCheckedAt(ctx context.Context, project, sha string) (time.Time, bool, error)
+}
+
+// Merged says what Workspaces.Merge did.
+type Merged struct {
+	Into        string `json:"into"`         // the branch the work went into
+	Commit      string `json:"commit"`       // that branch's new head
+	FastForward bool   `json:"fast_forward"` // no merge commit was needed
+	Already     bool   `json:"already"`      // the branch held the work already: nothing changed
 }
 
 // Workspace is where a task's session runs.

@@ -72,3 +72,69 @@ func TestAgentThatNeverCommitsIsNudgedAfterOneIdleWindow(t *testing.T) {
 		t.Fatalf("session ls names a HEAD move nobody made:\n%s", why)
 	}
 }
+
+// Finished work is one command away on a real repository: task show names
+// the branch, head and the gate's verdict; task diff shows the work; a
+// blocked task is accepted as a person's decision; merge fast-forwards the
+// project's branch, and a conflicting task is refused naming the file,
+// with nothing changed.
+func TestShowDiffAcceptMerge(t *testing.T) {
+	t.Parallel()
+	repo := gateRepo(t)
+	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "60s", "60s", `gate = "make test"`, "concurrency = 2")))
+	a := s.AddTask("web", "fix", "commit fixed; complete fixed it")
+	b := s.AddTask("web", "fix too", "commit fixed as well; block forgot to say done")
+	s.WaitState(a, "done", 60*time.Second)
+	s.WaitState(b, "blocked", 60*time.Second)
+
+	branch := rig.TaskBranch(t, repo, a)
+	head := strings.TrimSpace(rig.Git(t, repo, "rev-parse", branch))
+	var shown struct {
+		Branch  string   `json:"branch"`
+		Head    string   `json:"head"`
+		Commits []string `json:"commits"`
+		Gate    struct {
+			Commit    string    `json:"commit"`
+			Passed    bool      `json:"passed"`
+			CheckedAt time.Time `json:"checked_at"`
+		} `json:"gate"`
+	}
+	s.MustJSON(&shown, "task", "show", a, "--json")
+	if shown.Branch != branch || shown.Head != head || len(shown.Commits) != 1 || shown.Gate.Commit != head || !shown.Gate.Passed || shown.Gate.CheckedAt.IsZero() {
+		t.Errorf("task show --json = %+v, want %s at %s, one commit, the gate passed there", shown, branch, head)
+	}
+	if d := s.Must("task", "diff", a); !strings.Contains(d, "+fixed") {
+		t.Errorf("task diff:\n%s", d)
+	}
+	if d := s.Must("task", "diff", a, "--stat"); !strings.Contains(d, "work.txt | 1 +") {
+		t.Errorf("task diff --stat:\n%s", d)
+	}
+
+	out := s.Must("task", "accept", b, "--note", "looked at the diff")
+	if !strings.Contains(out, "done (accepted by a person; gate: passes on ") {
+		t.Errorf("task accept: %q", out)
+	}
+	if got := s.Task(b); got.State != "done" {
+		t.Errorf("accepted task is %s", got.State)
+	}
+	if hist := s.Must("task", "show", b); !strings.Contains(hist, "person") || !strings.Contains(hist, "accepted: looked at the diff") {
+		t.Errorf("the history does not record a person's decision:\n%s", hist)
+	}
+
+	if out := s.Must("task", "merge", a); !strings.Contains(out, "merged into main at "+head[:10]+" (fast-forward)") {
+		t.Errorf("task merge: %q", out)
+	}
+	if got := strings.TrimSpace(rig.Git(t, repo, "rev-parse", "main")); got != head {
+		t.Errorf("main is at %s after the merge, want %s", got, head)
+	}
+	_, errOut, code := s.Run("task", "merge", b)
+	if code != 1 || !strings.Contains(errOut, "conflicts in work.txt") || !strings.Contains(errOut, "nothing was changed") {
+		t.Errorf("a conflicting merge: exit %d, %q", code, errOut)
+	}
+	if got := strings.TrimSpace(rig.Git(t, repo, "rev-parse", "main")); got != head {
+		t.Errorf("a refused merge moved main to %s", got)
+	}
+	if st := rig.Git(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("a refused merge left files changed:\n%s", st)
+	}
+}

@@ -85,7 +85,51 @@ func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, err
 	if h == nil {
 		h = []supervisor.Transition{}
 	}
-	return apitype.TaskDetail{Task: t, History: h}, nil
+	d := apitype.TaskDetail{Task: t, History: h}
+	if w, ok, err := s.st.TaskWork(r.Context(), id); err == nil && ok {
+		d.Work = &w
+	} else if err != nil {
+		s.log.Debug("task work", "task", id, "err", err) // the task still shows
+	}
+	return d, nil
+}
+
+func (s *Server) taskDiff(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	diff, err := s.st.TaskDiff(r.Context(), id, r.URL.Query().Get("stat") == "1")
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, apitype.DiffAnswer{Diff: diff})
+}
+
+func (s *Server) acceptTask(w http.ResponseWriter, r *http.Request) {
+	var req apitype.NoteRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	id := r.PathValue("id")
+	t, err := s.st.Accept(r.Context(), id, req.Note)
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+func (s *Server) mergeTask(w http.ResponseWriter, r *http.Request) {
+	var req apitype.MergeRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	id := r.PathValue("id")
+	m, err := s.st.Merge(r.Context(), id, strings.TrimSpace(req.Into))
+	if err != nil {
+		s.stationError(w, r, err, taskNotFound(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
 }
 
 func (s *Server) requeueTask(w http.ResponseWriter, r *http.Request) {

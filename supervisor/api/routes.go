@@ -27,6 +27,9 @@ func (s *Server) routes() {
 	st("GET /v1/tasks/{id}", s.getTask)
 	st("POST /v1/tasks/{id}/requeue", s.requeueTask)
 	st("POST /v1/tasks/{id}/cancel", s.cancelTask)
+	st("GET /v1/tasks/{id}/diff", s.taskDiff)
+	st("POST /v1/tasks/{id}/accept", s.acceptTask)
+	st("POST /v1/tasks/{id}/merge", s.mergeTask)
 
 	st("GET /v1/sessions", s.listSessions)
 	st("GET /v1/sessions/{id}", s.getSession)

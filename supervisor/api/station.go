@@ -16,6 +16,12 @@ type Station interface {
 	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
 	RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error)
 	Cancel(ctx context.Context, id string) (supervisor.Task, error)
+	// TaskWork, TaskDiff, Accept and Merge are a task's finished work:
+	// its branch, its diff, a person's "done" and taking it into a branch.
+	TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error)
+	TaskDiff(ctx context.Context, id string, stat bool) (string, error)
+	Accept(ctx context.Context, id, note string) (supervisor.Task, error)
+	Merge(ctx context.Context, id, into string) (supervisor.Merged, error)
 
 	Sessions() []supervisor.SessionInfo
 	Session(id string) (supervisor.SessionInfo, bool)

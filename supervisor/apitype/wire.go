@@ -7,6 +7,19 @@ import "github.com/buildstation/buildstation/supervisor"
 type TaskDetail struct {
 	Task    supervisor.Task         `json:"task"`
 	History []supervisor.Transition `json:"history"`
+	// Work is what the task's branch holds; absent when it has none.
+	Work *supervisor.TaskWork `json:"work,omitempty"`
+}
+
+// DiffAnswer is GET /v1/tasks/{id}/diff.
+type DiffAnswer struct {
+	Diff string `json:"diff"`
+}
+
+// MergeRequest is POST /v1/tasks/{id}/merge: into "" is the branch the
+// project's worktrees start from.
+type MergeRequest struct {
+	Into string `json:"into"`
 }
 
 // Request bodies. Field names are the API's; supervisor.NewTask has no JSON

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -42,4 +43,17 @@ ON CONFLICT (project, sha) DO UPDATE SET passed = excluded.passed, output_tail =
 		return fmt.Errorf("save gate result of %s at %s: %w", project, sha, err)
 	}
 	return nil
+}
+
+// GateCheckedAt is when the remembered verdict on sha was reached; ok is
+// false when the gate never ran there.
+func (b Board[Tx]) GateCheckedAt(ctx context.Context, project, sha string) (at time.Time, ok bool, err error) {
+	err = b.db.Read().QueryRow(ctx, "SELECT at FROM gate_results WHERE project = $1 AND sha = $2", project, sha).Scan(b.db.Time(&at))
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("gate result time of %s at %s: %w", project, sha, err)
+	}
+	return at.UTC(), true, nil
 }

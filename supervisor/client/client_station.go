@@ -73,6 +73,31 @@ func (c *Client) Cancel(ctx context.Context, id string) (supervisor.Task, error)
 	return out, err
 }
 
+// TaskDiff is a task's committed work as a diff (stat: git's --stat).
+func (c *Client) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	var out apitype.DiffAnswer
+	path := "/v1/tasks/" + esc(id) + "/diff"
+	if stat {
+		path += "?stat=1"
+	}
+	err := c.do(ctx, http.MethodGet, path, nil, &out)
+	return out.Diff, err
+}
+
+// Accept marks a blocked or reviewed task done: a person's decision.
+func (c *Client) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
+	var out supervisor.Task
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/accept", apitype.NoteRequest{Note: note}, &out)
+	return out, err
+}
+
+// Merge takes a task's branch into into ("": the project's start branch).
+func (c *Client) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
+	var out supervisor.Merged
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/merge", apitype.MergeRequest{Into: into}, &out)
+	return out, err
+}
+
 // Sessions lists the live sessions.
 func (c *Client) Sessions(ctx context.Context) ([]supervisor.SessionInfo, error) {
 	out := []supervisor.SessionInfo{}

@@ -109,6 +109,18 @@ func (f *fakeWorkspaces) HeadGate(context.Context, config.Project, string, bool)
 	return supervisor.GateVerdict{}, false, nil
 }
 
+func (f *fakeWorkspaces) Work(context.Context, config.Project, string) (supervisor.TaskWork, bool, error) {
+	return supervisor.TaskWork{}, false, nil
+}
+
+func (f *fakeWorkspaces) Diff(context.Context, config.Project, string, bool) (string, error) {
+	return "", nil
+}
+
+func (f *fakeWorkspaces) Merge(context.Context, config.Project, string, string) (supervisor.Merged, error) {
+	return supervisor.Merged{}, nil
+}
+
 func (f *fakeWorkspaces) Sync(context.Context, config.Project, string) (supervisor.Synced, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 func TestGateResults(t *testing.T) {
@@ -34,5 +35,21 @@ func TestGateResults(t *testing.T) {
 	}
 	if err := s.SaveGateResult(ctx, "", "abc", true, ""); err == nil {
 		t.Error("SaveGateResult with no project succeeded")
+	}
+}
+
+// A verdict says when it was reached: task show names the time.
+func TestGateCheckedAt(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	if _, ok, err := s.GateCheckedAt(ctx, "web", "abc"); ok || err != nil {
+		t.Fatalf("before any run: ok %v, err %v", ok, err)
+	}
+	if err := s.SaveGateResult(ctx, "web", "abc", true, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	at, ok, err := s.GateCheckedAt(ctx, "web", "abc")
+	if err != nil || !ok || at.IsZero() || at.Location() != time.UTC {
+		t.Fatalf("GateCheckedAt = %v, %v, %v; want a UTC time", at, ok, err)
 	}
 }

@@ -45,6 +45,8 @@ type Station struct {
 	// AskDecision is what AgentAsk answers: a person's decision, or
 	// empty for nobody deciding in time.
 	AskDecision supervisor.Decision
+	// Work is what TaskWork answers for every task; nil: no branch.
+	Work *supervisor.TaskWork
 }
 
 // New returns an empty fake.
@@ -202,6 +204,51 @@ func (f *Station) RequeueAnywhere(ctx context.Context, id, note string) (supervi
 	defer f.mu.Unlock()
 	f.record("RequeueAnywhere", "", note)
 	return f.move(id, supervisor.TaskTodo, true, supervisor.TaskBlocked)
+}
+
+func (f *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.task(id); !ok {
+		return supervisor.TaskWork{}, false, notFound("task", id)
+	}
+	if f.Work == nil {
+		return supervisor.TaskWork{}, false, nil
+	}
+	return *f.Work, true, nil
+}
+
+func (f *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("TaskDiff", "", id)
+	if _, ok := f.task(id); !ok {
+		return "", notFound("task", id)
+	}
+	if stat {
+		return " work.txt | 1 +\n", nil
+	}
+	return "+work\n", nil
+}
+
+func (f *Station) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("Accept", "", note)
+	return f.move(id, supervisor.TaskDone, false, supervisor.TaskBlocked, supervisor.TaskReview)
+}
+
+func (f *Station) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("Merge", "", into)
+	if _, ok := f.task(id); !ok {
+		return supervisor.Merged{}, notFound("task", id)
+	}
+	if into == "" {
+		into = "main"
+	}
+	return supervisor.Merged{Into: into, Commit: "0123456789abcdef", FastForward: true}, nil
 }
 
 func (f *Station) Cancel(ctx context.Context, id string) (supervisor.Task, error) {

@@ -1,0 +1,153 @@
+package station
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// Finished work one command away: a task's branch as task show, task diff,
+// task accept and task merge see it. Each reads the branch through
+// Workspaces, so a task whose worktree is gone is still one command away.
+
+// taskProject is a task and its project, for the verbs on its work.
+func (st *Station) taskProject(ctx context.Context, id string) (supervisor.Task, config.Project, error) {
+	t, err := st.Task(ctx, id)
+	if err != nil {
+		return supervisor.Task{}, config.Project{}, err
+	}
+	p, ok := st.Config().Project(t.Project)
+	if !ok {
+		return supervisor.Task{}, config.Project{}, supervisor.NotFoundf("task %s belongs to project %q, which config.toml no longer has; add it back to see its work", id, t.Project)
+	}
+	if st.opt.Workspaces == nil {
+		return supervisor.Task{}, config.Project{}, supervisor.Conflictf("this station keeps no worktrees; task %s has no branch to show", id)
+	}
+	return t, p, nil
+}
+
+// TaskWork is what a task's branch holds; ok is false when it has none
+// (the project is not git, or no session ran yet).
+func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
+	_, p, err := st.taskProject(ctx, id)
+	if err != nil {
+		return supervisor.TaskWork{}, false, err
+	}
+	w, ok, err := st.opt.Workspaces.Work(ctx, p, id)
+	if err != nil {
+		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
+	}
+	return w, ok, nil
+}
+
+// TaskDiff is a task's committed work, base to head.
+func (st *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	_, p, err := st.taskProject(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return st.opt.Workspaces.Diff(ctx, p, id, stat)
+}
+
+// Accept is a person marking a blocked or reviewed task done after
+// looking at its work: recorded as their decision, with the gate's verdict
+// on its head as it stands (not required: the person decided).
+func (st *Station) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
+	cur, err := st.Task(ctx, id)
+	if err != nil {
+		return supervisor.Task{}, err
+	}
+	if cur.State != supervisor.TaskBlocked && cur.State != supervisor.TaskReview {
+		return supervisor.Task{}, supervisor.Conflictf("task %s is %s; only a blocked task or one in review can be accepted", id, cur.State)
+	}
+	if st.sessionForTask(id) != nil {
+		return supervisor.Task{}, supervisor.Conflictf("task %s has a session running (its review); wait for it, or cancel the task", id)
+	}
+	st.judgeBriefly(ctx, cur)
+	reason := "accepted by " + operatorWho(ctx) + "; " + st.gateWord(ctx, cur)
+	m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskBlocked, supervisor.TaskReview}, To: supervisor.TaskDone,
+		Reason: reason, Actor: operator(ctx)}
+	if n := strings.TrimSpace(note); n != "" {
+		m.Note = "accepted: " + n
+	}
+	t, err := st.board.Move(ctx, id, m)
+	if err != nil {
+		var se *supervisor.StateError
+		if errors.As(err, &se) {
+			return supervisor.Task{}, supervisor.Conflictf("task %s is %s now; only a blocked task or one in review can be accepted", id, se.Have)
+		}
+		return supervisor.Task{}, fmt.Errorf("accept task %s: %w", id, err)
+	}
+	st.publishTask(t)
+	st.finish(ctx, id)
+	return t, nil
+}
+
+// judgeBriefly runs the gate on a task's head, if it has a worktree and
+// no verdict yet, waiting at most gateWait: a person accepting sees the
+// verdict when it comes in time, and the run goes on to be cached if not.
+func (st *Station) judgeBriefly(ctx context.Context, t supervisor.Task) {
+	p, ok := st.Config().Project(t.Project)
+	if !ok || p.Gate == "" || st.opt.Workspaces == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
+		defer cancel()
+		if _, _, err := st.opt.Workspaces.HeadGate(gctx, p, t.ID, true); err != nil {
+			st.log.Debug("gate on an accepted task's head", "task", t.ID, "err", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(gateWait):
+	case <-ctx.Done():
+	}
+}
+
+// gateWord says the gate's verdict on a task's head, for a person's
+// decision: "gate: passes on abc1234 (checked 10:02)".
+func (st *Station) gateWord(ctx context.Context, t supervisor.Task) string {
+	p, ok := st.Config().Project(t.Project)
+	if !ok || p.Gate == "" {
+		return "no gate"
+	}
+	if st.opt.Workspaces == nil {
+		return "gate not checked"
+	}
+	w, ok, err := st.opt.Workspaces.Work(ctx, p, t.ID)
+	if err != nil || !ok || w.Gate == nil {
+		return "gate not checked on its head"
+	}
+	verdict := "fails"
+	if w.Gate.Passed {
+		verdict = "passes"
+	}
+	s := fmt.Sprintf("gate: %s on %s", verdict, supervisor.ShortSHA(w.Gate.Commit))
+	if !w.Gate.CheckedAt.IsZero() {
+		s += " (checked " + w.Gate.CheckedAt.Local().Format(time.DateTime) + ")"
+	}
+	return s
+}
+
+// Merge takes a finished task's branch into a branch of its project.
+func (st *Station) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
+	t, p, err := st.taskProject(ctx, id)
+	if err != nil {
+		return supervisor.Merged{}, err
+	}
+	if !t.State.Final() && t.State != supervisor.TaskBlocked && t.State != supervisor.TaskReview {
+		return supervisor.Merged{}, supervisor.Conflictf("task %s is %s; merge it once it is done (or blocked or in review, if you looked)", id, t.State)
+	}
+	if st.sessionForTask(id) != nil {
+		return supervisor.Merged{}, supervisor.Conflictf("task %s has a session running; wait for it to end before merging", id)
+	}
+	return st.opt.Workspaces.Merge(ctx, p, id, into)
+}
