@@ -1,0 +1,95 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAddProjectKeepsTheFileAndValidates(t *testing.T) {
+	dir := t.TempDir()
+	web := filepath.Join(dir, "my web")
+	if err := os.Mkdir(web, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out, cfg, err := AddProject("/h/config.toml", []byte(DefaultText), NewProject{Path: web, Agent: "codex"}, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), DefaultText) {
+		t.Fatal("the file's own text changed")
+	}
+	p, ok := cfg.Project("my-web")
+	if !ok || p.Path != web || p.Agent != "codex" {
+		t.Fatalf("added %+v (ok %v)\n%s", p, ok, out)
+	}
+	api := filepath.Join(dir, "api")
+	os.Mkdir(api, 0o700)
+	out2, cfg2, err := AddProject("/h/config.toml", out, NewProject{Name: "api", Path: api, Command: []string{"sh", "-c", `echo "hi"`}}, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := cfg2.Project("api"); strings.Join(p.Command, "|") != `sh|-c|echo "hi"` {
+		t.Fatalf("command %q", p.Command)
+	}
+	back, cfg3, err := RemoveProject("/h/config.toml", out2, "my-web", Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg3.Projects) != 1 || cfg3.Projects[0].Name != "api" {
+		t.Fatalf("after rm: %+v", cfg3.Projects)
+	}
+	back2, _, err := RemoveProject("/h/config.toml", back, "api", Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back2) != DefaultText {
+		t.Fatalf("add then rm did not give the file back:\n%s", back2)
+	}
+}
+
+func TestRemoveProjectKeepsTheNextTablesComment(t *testing.T) {
+	dir := t.TempDir()
+	src := "max_sessions = 2\n\n[[projects]]\nname = \"a\"\npath = \"" + dir + "\"\n\n# the hooks\n[hooks]\non_done = [\"true\"]\n"
+	out, _, err := RemoveProject("/h/config.toml", []byte(src), "a", Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "max_sessions = 2\n\n# the hooks\n[hooks]\non_done = [\"true\"]\n"; string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestAddProjectRefusesInOneSentence(t *testing.T) {
+	dir := t.TempDir()
+	src := DefaultText + "\n[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\n"
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o600)
+	other := filepath.Join(dir, "other")
+	os.Mkdir(other, 0o700)
+	for _, tt := range []struct {
+		np   NewProject
+		want string
+	}{
+		{NewProject{Path: filepath.Join(dir, "nope")}, "does not exist; create the folder first"},
+		{NewProject{Path: file}, "is not a folder"},
+		{NewProject{Path: "rel/dir"}, "not an absolute path"},
+		{NewProject{Name: "web", Path: other}, `a project named "web" already exists; pass --name`},
+		{NewProject{Path: dir, Name: "again"}, "is already the folder of project"},
+		{NewProject{Path: other, Agent: "aider"}, `no agent named "aider"; use one of claude, codex, gemini`},
+		{NewProject{Path: other, Agent: "claude", Command: []string{"x"}}, "not both"},
+	} {
+		_, _, err := AddProject("/h/config.toml", []byte(src), tt.np, Platform{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: err %v, want %q", tt.np, err, tt.want)
+			continue
+		}
+		if strings.Count(strings.TrimSuffix(err.Error(), "."), ". ") > 0 {
+			t.Errorf("%+v: more than one sentence: %v", tt.np, err)
+		}
+	}
+	if _, _, err := RemoveProject("/h/config.toml", []byte(src), "nope", Platform{}); err == nil || !strings.Contains(err.Error(), `no project named "nope"`) {
+		t.Errorf("rm of an unknown project: %v", err)
+	}
+}
