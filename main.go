@@ -10,6 +10,7 @@ import (
 	"github.com/buildstation/buildstation/internal/boardcmd"
 	"github.com/buildstation/buildstation/internal/roles"
 	"github.com/buildstation/buildstation/internal/tray"
+	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/tmux"
 )
@@ -39,6 +40,7 @@ func run(args []string) int {
 	cli.Roles.FakeAgent = roles.FakeAgent
 	cli.TmuxAttach = tmux.Attach
 	cli.Boards = boardcmd.Boards{}
+	cli.Agents = agentcli.New()
 	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -34,7 +34,7 @@ func startStation(t *testing.T) *station {
 		t.Fatal(err)
 	}
 	fake := apitest.New()
-	fake.AddProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
+	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)

@@ -71,6 +71,8 @@ const usageText = `usage:
   buildstation session send ID TEXT
   buildstation logs ID [-f] [--raw]
   buildstation status [--json]
+  buildstation project add PATH [--name N] [--agent NAME | --command ARGV...]
+  buildstation project rm NAME
   buildstation project ls [--json]
   buildstation project pause NAME [--reason R]
   buildstation project resume NAME
@@ -84,7 +86,7 @@ const usageText = `usage:
   buildstation agent review approve|changes [--notes TEXT]
   buildstation version
   buildstation daemon [--home DIR]
-  buildstation demo [--headless]
+  buildstation demo [--headless [--keep]]
   buildstation service install|uninstall|start|stop|status
   buildstation open [SESSION-ID]
 Every command takes --home DIR (default $BUILDSTATION_HOME, else the user config folder).

@@ -39,10 +39,16 @@ func (e *env) projectCmd() *cobra.Command {
 		Args:              positional(2, -1),
 		ValidArgsFunction: e.completeProjects,
 		RunE:              func(_ *cobra.Command, args []string) error { return e.projectSet(args) }}
-	return group("project", "List projects, pause or resume their queues, edit their overrides",
+	rm := &cobra.Command{Use: "rm NAME", Short: "Remove a project from config.toml (its folder and tasks stay)",
+		Long:              "Remove a project's [[projects]] table from config.toml (the rest of the file\nand its comments stay). Its folder is not touched, and its tasks stay on the\nboard. A project with a session running is refused: cancel its task or wait.",
+		Example:           "  buildstation project rm web",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeProjects,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.projectRm(args[0]) }}
+	return group("project", "Add, list and remove projects, pause or resume their queues, edit their overrides",
 		"Projects are the [[projects]] tables of config.toml: a folder, the agent that\nworks in it, its windows and gate.",
-		"  buildstation project ls\n  buildstation project pause web --reason \"release freeze\"",
-		ls, pause, resume, set)
+		"  buildstation project add ~/src/web\n  buildstation project ls\n  buildstation project pause web --reason \"release freeze\"",
+		e.projectAddCmd(), ls, pause, resume, set, rm)
 }
 
 func (e *env) projectLs(asJSON bool) error {

@@ -51,6 +51,9 @@ type Options struct {
 	Desktop func(home string) (notices.Desktop, error)
 	// Ready, if set, is called once the API answers, with its base URL.
 	Ready func(url string)
+	// Agents finds the agent CLIs on this machine (platform/agentcli), for
+	// adding projects; nil: an added project's agent is not checked.
+	Agents supervisor.AgentFinder
 	// Stopping, if set, is told in one sentence what stopping does to the
 	// running sessions, the moment ctx ends (Ctrl-C, SIGTERM).
 	Stopping func(plan string)
@@ -161,7 +164,7 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	return station.New(station.Options{
 		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
 		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
-		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg),
+		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg), Agents: o.Agents,
 	})
 }
 

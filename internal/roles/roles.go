@@ -11,6 +11,7 @@ import (
 	"github.com/buildstation/buildstation/internal/daemon"
 	"github.com/buildstation/buildstation/internal/demo"
 	"github.com/buildstation/buildstation/internal/tray"
+	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -97,19 +98,22 @@ func stationOptions(home string, log *slog.Logger) daemon.Options {
 		Desktop:    desktop(log),
 		Probers:    probers(),
 		Workspaces: workspaces,
+		Agents:     agentcli.New(),
 	}
 }
 
 // Demo is `buildstation demo`: a fresh demo home with scripted agents, in
 // the tray or, with --headless, narrated in this terminal.
 func Demo(ctx context.Context, homeFlag string, args []string) int {
-	headless := false
+	headless, keep := false, false
 	for _, a := range args {
 		switch a {
 		case "--headless", "-headless":
 			headless = true
+		case "--keep", "-keep":
+			keep = true
 		default:
-			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; usage: buildstation demo [--headless]\n", a)
+			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; usage: buildstation demo [--headless [--keep]]\n", a)
 			return 2
 		}
 	}
@@ -126,7 +130,7 @@ func Demo(ctx context.Context, homeFlag string, args []string) int {
 	if !headless {
 		return tray.Demo(ctx, home, log, TrayEdges)
 	}
-	if err := demo.Run(ctx, home, stationOptions(home, log), os.Stdout); err != nil {
+	if err := demo.Run(ctx, home, stationOptions(home, log), os.Stdout, keep); err != nil {
 		return fail(err)
 	}
 	return 0

@@ -26,7 +26,7 @@ func FuzzRequestBodies(f *testing.F) {
 		}
 	}
 	fake := apitest.New()
-	fake.AddProject(supervisor.ProjectInfo{Name: "web"})
+	fake.PutProject(supervisor.ProjectInfo{Name: "web"})
 	fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1"}, "sess-token")
 	c := serve(f, fake)
 	routes := []struct{ path, token string }{

@@ -64,3 +64,36 @@ func (s *Server) setProjectSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, p)
 }
+
+// addProject takes a supervisor.NewProject and answers the project as the
+// station runs it, with the one-time steps its agent still needs.
+func (s *Server) addProject(w http.ResponseWriter, r *http.Request) {
+	var req supervisor.NewProject
+	if !decode(w, r, &req) {
+		return
+	}
+	added, err := s.st.AddProject(r.Context(), req)
+	if err != nil {
+		s.stationError(w, r, err, "project not added; check the folder and the agent")
+		return
+	}
+	writeJSON(w, http.StatusCreated, added)
+}
+
+func (s *Server) removeProject(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if err := s.st.RemoveProject(r.Context(), name); err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// getAgents lists the agent CLIs found on the station's machine.
+func (s *Server) getAgents(w http.ResponseWriter, r *http.Request) {
+	list := s.st.AgentCLIs(r.Context())
+	if list == nil {
+		list = []supervisor.AgentCLI{}
+	}
+	writeJSON(w, http.StatusOK, list)
+}

@@ -37,7 +37,7 @@ func newEnv(t *testing.T) *testEnv {
 func newFake(t *testing.T) *apitest.Station {
 	t.Helper()
 	fake := apitest.New()
-	fake.AddProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
+	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
 	for _, title := range []string{"first", "second"} {
 		if _, err := fake.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: title}); err != nil {
 			t.Fatal(err)

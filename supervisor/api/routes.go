@@ -21,6 +21,9 @@ func (s *Server) routes() {
 	st("POST /v1/projects/{name}/pause", s.pauseProject)
 	st("POST /v1/projects/{name}/resume", s.resumeProject)
 	st("POST /v1/projects/{name}/settings", s.setProjectSettings)
+	st("POST /v1/projects", s.addProject)
+	st("DELETE /v1/projects/{name}", s.removeProject)
+	st("GET /v1/agents", s.getAgents)
 
 	st("POST /v1/tasks", s.addTask)
 	st("GET /v1/tasks", s.listTasks)

@@ -26,7 +26,7 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		t.Fatalf("found only %d routes in routes.go; did its shape change?", len(matches))
 	}
 	fake := apitest.New()
-	fake.AddProject(supervisor.ProjectInfo{Name: "web"})
+	fake.PutProject(supervisor.ProjectInfo{Name: "web"})
 	fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1"}, "sess-token")
 	c := serve(t, fake)
 	for _, m := range matches {

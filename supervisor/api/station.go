@@ -46,6 +46,12 @@ type Station interface {
 	// SetProjectSettings edits a project's overrides in config.toml
 	// (validated, applied without a restart); "" removes an override.
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
+	// AddProject and RemoveProject add a project to config.toml and take
+	// one out (validated, applied without a restart); AgentCLIs are the
+	// agent CLIs found on the station's machine, to choose from.
+	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
+	RemoveProject(ctx context.Context, name string) error
+	AgentCLIs(ctx context.Context) []supervisor.AgentCLI
 
 	// SessionByToken finds the live session a session token belongs to.
 	SessionByToken(token string) (supervisor.SessionInfo, bool)

@@ -88,8 +88,13 @@ func FromEnv() (*Client, error) {
 	}, nil
 }
 
+// ErrNoStation is what Dial's error wraps when no station answers for the
+// home: a verb that can do its work without one (project add) tells it
+// from a station that answers badly.
+var ErrNoStation = errors.New("no station is running")
+
 func noStation(home string) error {
-	return fmt.Errorf(`no station is running for %s; start one with "buildstation daemon"`, home)
+	return fmt.Errorf(`%w for %s; start one with "buildstation daemon"`, ErrNoStation, home)
 }
 
 func (c *Client) httpClient() *http.Client {

@@ -159,6 +159,26 @@ func (c *Client) SetProjectSettings(ctx context.Context, name string, set map[st
 	return out, err
 }
 
+// AddProject adds a project to config.toml; the answer carries the
+// one-time steps its agent still needs.
+func (c *Client) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
+	var out supervisor.AddedProject
+	err := c.do(ctx, http.MethodPost, "/v1/projects", np, &out)
+	return out, err
+}
+
+// RemoveProject takes a project out of config.toml.
+func (c *Client) RemoveProject(ctx context.Context, name string) error {
+	return c.do(ctx, http.MethodDelete, "/v1/projects/"+esc(name), nil, nil)
+}
+
+// AgentCLIs lists the agent CLIs found on the station's machine.
+func (c *Client) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
+	out := []supervisor.AgentCLI{}
+	err := c.do(ctx, http.MethodGet, "/v1/agents", nil, &out)
+	return out, err
+}
+
 // Transcript reads a session's raw output from byte from on (from < 0:
 // from the end); id may be a task id, which picks its latest session.
 func (c *Client) Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error) {

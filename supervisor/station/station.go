@@ -63,6 +63,10 @@ type Options struct {
 	// the station stops proving its leases and cannot end them itself
 	// (stopped, or stuck). nil: no guard.
 	Guard supervisor.Guard
+	// Agents finds the agent CLIs on this machine (platform/agentcli):
+	// adding a project checks its agent is there and says what one-time
+	// step it still needs. nil: no check.
+	Agents supervisor.AgentFinder
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one

@@ -61,8 +61,8 @@ func New() *Station {
 	}
 }
 
-// AddProject adds a project the fake knows.
-func (f *Station) AddProject(p supervisor.ProjectInfo) {
+// PutProject adds a project the fake knows.
+func (f *Station) PutProject(p supervisor.ProjectInfo) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.projects = append(f.projects, p)
@@ -514,3 +514,37 @@ func (f *Station) Decide(ctx context.Context, id string, d supervisor.Decision) 
 	}
 	return f.sessionCall("Decide", id, strings.Join(parts, " "))
 }
+
+// AddProject adds the project to the fake's list; a name already taken is
+// refused as the station refuses it.
+func (f *Station) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err, ok := f.fail["AddProject"]; ok {
+		delete(f.fail, "AddProject")
+		return supervisor.AddedProject{}, err
+	}
+	if slices.ContainsFunc(f.projects, func(p supervisor.ProjectInfo) bool { return p.Name == np.Name }) {
+		return supervisor.AddedProject{}, supervisor.Invalidf("a project named %q already exists; pass --name with another name", np.Name)
+	}
+	p := supervisor.ProjectInfo{Name: np.Name, Path: np.Path, Agent: np.Agent, Concurrency: 1}
+	f.projects = append(f.projects, p)
+	f.record("AddProject", "", np.Name)
+	return supervisor.AddedProject{Project: p}, nil
+}
+
+// RemoveProject drops the project from the fake's list.
+func (f *Station) RemoveProject(ctx context.Context, name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	i := slices.IndexFunc(f.projects, func(p supervisor.ProjectInfo) bool { return p.Name == name })
+	if i < 0 {
+		return notFound("project", name)
+	}
+	f.projects = slices.Delete(f.projects, i, i+1)
+	f.record("RemoveProject", "", name)
+	return nil
+}
+
+// AgentCLIs are none: the fake finds no CLI.
+func (f *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI { return nil }

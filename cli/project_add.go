@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/client"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// Agents finds the agent CLIs on this machine for `project add` when no
+// station runs (a running station checks with its own); main fills it in
+// (platform/agentcli). nil: the agent is not checked.
+var Agents supervisor.AgentFinder
+
+func (e *env) projectAddCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "add PATH [--name N] [--agent NAME | --command ARGV...]",
+		Short: "Add a project: a folder and the agent that works in it",
+		Long: `Add a [[projects]] table to config.toml for the folder PATH (appended: the
+rest of the file and its comments stay), validated first and applied by the
+running station at once. The name defaults to the folder's name; the agent
+to the [defaults] agent. --command takes every argument after it as the
+program to run and its arguments. A missing folder, a name already taken or
+an agent this machine does not have is refused and nothing is written. When
+the agent needs a one-time step in that folder (Claude Code's folder trust),
+it says which and how. With no station running, config.toml is edited
+directly and the next station reads it.`,
+		Example: `  buildstation project add ~/src/web
+  buildstation project add . --name api --agent codex
+  buildstation project add ~/src/tools --command sh ./agent.sh`,
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			home, rest, help, err := splitHome(e.home, args)
+			switch {
+			case err != nil:
+				return err
+			case help:
+				return c.Help()
+			}
+			np, err := parseProjectAdd(rest)
+			if err != nil {
+				return err
+			}
+			e.home = home
+			return e.projectAdd(np)
+		},
+	}
+}
+
+// parseProjectAdd reads PATH [--name N] [--agent A | --command ARGV...]:
+// --command ends the flags, so the agent's own flags pass through.
+func parseProjectAdd(args []string) (supervisor.NewProject, error) {
+	var np supervisor.NewProject
+	use := "usage: buildstation project add PATH [--name N] [--agent NAME | --command ARGV...]"
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		flag, val, hasVal := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		switch {
+		case a == "--command" || a == "-command":
+			np.Command = args[i+1:]
+			if len(np.Command) == 0 {
+				return np, usagef("--command needs the program to run; %s", use)
+			}
+			i = len(args)
+		case flag == "-name" || flag == "-agent" || flag == "name" || flag == "agent":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return np, usagef("%s needs a value; %s", a, use)
+				}
+				i++
+				val = args[i]
+			}
+			if strings.TrimPrefix(flag, "-") == "name" {
+				np.Name = val
+			} else {
+				np.Agent = val
+			}
+		case strings.HasPrefix(a, "-") && a != "-":
+			return np, usagef("unknown flag %s; %s", a, use)
+		case np.Path == "":
+			np.Path = a
+		default:
+			return np, usagef("one folder only (got %q and %q); %s", np.Path, a, use)
+		}
+	}
+	if np.Path == "" {
+		return np, usagef("the project's folder is missing; %s", use)
+	}
+	if np.Agent != "" && len(np.Command) > 0 {
+		return np, usagef("pass --agent or --command, not both")
+	}
+	abs, err := filepath.Abs(np.Path)
+	if err != nil {
+		return np, fmt.Errorf("folder %q: %w", np.Path, err)
+	}
+	np.Path = abs
+	return np, nil
+}
+
+func (e *env) projectAdd(np supervisor.NewProject) error {
+	c, err := e.client()
+	var added supervisor.AddedProject
+	switch {
+	case errors.Is(err, client.ErrNoStation):
+		added, err = e.projectAddOffline(np)
+	case err == nil:
+		added, err = c.AddProject(e.ctx, np)
+	}
+	if err != nil {
+		return err
+	}
+	p := added.Project
+	fmt.Fprintf(e.stdout, "added project %s: %s, agent %s\n", textsafe.Line(p.Name), textsafe.Line(p.Path), textsafe.Line(p.Agent))
+	for _, s := range added.Steps {
+		fmt.Fprintf(e.stdout, "before its first task: %s\n", textsafe.Line(s))
+	}
+	_, err = fmt.Fprintf(e.stdout, "give it a task: buildstation task add --project %s --title \"...\"\n", shellWord(p.Name))
+	return err
+}
+
+// projectAddOffline edits config.toml itself when no station runs (a fresh
+// install, before the first start): the same checks, through the same
+// edit path, and the next station reads the file.
+func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProject, error) {
+	home, err := config.Home(e.home)
+	if err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	if err := config.SecureHome(home); err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	cur, err := config.Load(home, config.Platform{})
+	if err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	data, err := os.ReadFile(cur.Path)
+	if err != nil {
+		return supervisor.AddedProject{}, fmt.Errorf("read %s: %w", cur.Path, err)
+	}
+	out, cfg, err := config.AddProject(cur.Path, data, config.NewProject(np), cur.Platform)
+	if err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	p := cfg.Projects[len(cfg.Projects)-1]
+	a, err := cfg.AgentFor(p)
+	if err != nil || len(a.Command) == 0 {
+		return supervisor.AddedProject{}, fmt.Errorf("project %s has no agent to run; pass --agent or --command", p.Name)
+	}
+	var steps []string
+	if Agents != nil {
+		if _, err := Agents.Find(a.Command[0]); err != nil {
+			return supervisor.AddedProject{}, fmt.Errorf("%w; install it (or add its folder to PATH), or pass --command with the program to run", err)
+		}
+		steps = Agents.Steps(a.Profile, p.Path)
+	}
+	if err := config.WriteFile(cur.Path, out); err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	agent := p.Agent
+	if len(p.Command) > 0 {
+		agent = strings.Join(p.Command, " ")
+	}
+	return supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent}, Steps: steps}, nil
+}
+
+func (e *env) projectRm(name string) error {
+	c, err := e.client()
+	if errors.Is(err, client.ErrNoStation) {
+		return e.projectRmOffline(name)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.RemoveProject(e.ctx, name); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "removed project %s from config.toml (its folder and its tasks on the board are left as they are)\n", textsafe.Line(name))
+	return err
+}
+
+func (e *env) projectRmOffline(name string) error {
+	home, err := config.Home(e.home)
+	if err != nil {
+		return err
+	}
+	cur, err := config.Load(home, config.Platform{})
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(cur.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", cur.Path, err)
+	}
+	out, _, err := config.RemoveProject(cur.Path, data, name, cur.Platform)
+	if err != nil {
+		return err
+	}
+	if err := config.WriteFile(cur.Path, out); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "removed project %s from config.toml (its folder and its tasks on the board are left as they are)\n", textsafe.Line(name))
+	return err
+}
+
+// shellWord quotes s for a shell line when it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t'\"$`\\!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,45 @@
+package supervisor
+
+import "context"
+
+// AgentCLI is an agent command-line program found on this machine: what
+// the dashboard's Add project offers to choose from.
+type AgentCLI struct {
+	Name    string `json:"name"`              // the built-in agent it runs: claude, codex, gemini
+	Path    string `json:"path"`              // where it was found
+	Version string `json:"version,omitempty"` // what its --version said; "" when it said nothing
+}
+
+// AgentFinder is the station's port to the agent CLIs installed on its
+// machine (platform/agentcli implements it): which are there, where a
+// program is, and what one-time step an agent still needs before it can
+// work in a folder unattended.
+type AgentFinder interface {
+	// Installed lists the built-in agents' CLIs found, with versions.
+	Installed(ctx context.Context) []AgentCLI
+	// Find is where program (a name on PATH, or a path) is, or an error
+	// that says it cannot be found.
+	Find(program string) (string, error)
+	// Steps are the one-time steps agent profile (claude, codex, gemini,
+	// generic) still needs in folder, each one sentence that says how to
+	// take it: Claude Code asks whether to trust a folder it has not
+	// seen, and waits for a person. None: ready.
+	Steps(profile, folder string) []string
+}
+
+// NewProject is a project to add to config.toml: a folder, its name ("":
+// the folder's name), and the agent that works in it — a named agent, or
+// an inline command; neither: the [defaults] agent.
+type NewProject struct {
+	Name    string   `json:"name,omitempty"`
+	Path    string   `json:"path"`
+	Agent   string   `json:"agent,omitempty"`
+	Command []string `json:"command,omitempty"`
+}
+
+// AddedProject is what adding a project answers: the project as the
+// station now runs it, and the one-time steps its agent still needs.
+type AddedProject struct {
+	Project ProjectInfo `json:"project"`
+	Steps   []string    `json:"steps,omitempty"`
+}

@@ -1,0 +1,111 @@
+package station
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// AddProject adds a project to config.toml (appended, the rest of the file
+// kept, validated as a whole first) and runs it at once, with no restart.
+// It refuses, in one sentence each, a missing folder, a name already taken,
+// an agent config.toml does not know and an agent program this machine
+// does not have; it answers the one-time steps the agent still needs in
+// that folder (Claude Code's folder trust), which a person must take.
+func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
+	st.cfgMu.Lock()
+	defer st.cfgMu.Unlock()
+	cur := st.Config()
+	data, err := st.files.ReadConfig(cur.Path)
+	if err != nil {
+		return supervisor.AddedProject{}, fmt.Errorf("read %s: %w", cur.Path, err)
+	}
+	out, cfg, err := config.AddProject(cur.Path, data, config.NewProject(np), cur.Platform)
+	if err != nil {
+		return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
+	}
+	p := cfg.Projects[len(cfg.Projects)-1]
+	a, err := cfg.AgentFor(p)
+	if err != nil || len(a.Command) == 0 {
+		return supervisor.AddedProject{}, supervisor.Invalidf("project %s has no agent to run; pass --agent or --command", p.Name)
+	}
+	var steps []string
+	if f := st.opt.Agents; f != nil {
+		if _, err := f.Find(a.Command[0]); err != nil {
+			return supervisor.AddedProject{}, supervisor.Invalidf("%s; install it (or add its folder to the station's PATH), or pass --command with the program to run", err.Error())
+		}
+		steps = f.Steps(a.Profile, p.Path)
+	}
+	if err := st.files.WriteConfig(cur.Path, out); err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	st.mu.Lock()
+	st.cfg = cfg
+	st.mu.Unlock()
+	st.log.Info("project added", "project", p.Name, "path", p.Path, "agent", a.Command[0], "steps", len(steps))
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
+	st.poke()
+	info, err := st.projectInfo(ctx, p.Name)
+	return supervisor.AddedProject{Project: info, Steps: steps}, err
+}
+
+// RemoveProject takes a project out of config.toml (its table alone; the
+// rest of the file kept). A project with a session running is refused:
+// end or wait for its tasks first. Its tasks stay on the board, and run
+// again if a project of that name comes back.
+func (st *Station) RemoveProject(ctx context.Context, name string) error {
+	st.cfgMu.Lock()
+	defer st.cfgMu.Unlock()
+	cur := st.Config()
+	if _, ok := cur.Project(name); !ok {
+		return supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+	}
+	for _, s := range st.liveSessions() {
+		if s.spec.Project == name {
+			return supervisor.Conflictf("project %s has a session running (%s); cancel its task or wait for it, then remove the project", name, s.spec.ID)
+		}
+	}
+	data, err := st.files.ReadConfig(cur.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", cur.Path, err)
+	}
+	out, cfg, err := config.RemoveProject(cur.Path, data, name, cur.Platform)
+	if err != nil {
+		return supervisor.Invalidf("%s", err.Error())
+	}
+	if err := st.files.WriteConfig(cur.Path, out); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.cfg = cfg
+	st.mu.Unlock()
+	st.log.Info("project removed", "project", name)
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
+	st.poke()
+	return nil
+}
+
+// AgentCLIs lists the agent CLIs found on the station's machine, for the
+// dashboard's Add project; none when the wiring gave no finder.
+func (st *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
+	if st.opt.Agents == nil {
+		return nil
+	}
+	return st.opt.Agents.Installed(ctx)
+}
+
+// projectInfo is one project's line of Projects.
+func (st *Station) projectInfo(ctx context.Context, name string) (supervisor.ProjectInfo, error) {
+	infos, err := st.Projects(ctx)
+	if err != nil {
+		return supervisor.ProjectInfo{}, err
+	}
+	for _, pi := range infos {
+		if pi.Name == name {
+			return pi, nil
+		}
+	}
+	return supervisor.ProjectInfo{}, supervisor.NotFoundf("project %q vanished", name)
+}
