@@ -36,12 +36,14 @@ the home. Ctrl-C stops it and says what happens to the running sessions
 (pty sessions end and their tasks are blocked to be requeued; tmux sessions
 live on and are adopted by the next station).`,
 			"  buildstation daemon\n  buildstation daemon --home ~/bs-test", &Roles.Daemon),
-		mk("demo [--headless]", "The whole lifecycle in a minute, with scripted agents",
+		mk("demo [--headless [--keep]]", "The whole lifecycle in a minute, with scripted agents",
 			`Start a station on a fresh demo home with five scripted agents and short
 windows, and narrate what happens: healthy work, a silent builder kept alive
 by its CPU, a forgetful agent woken by a nudge, a wedged one blocked and
-requeued. With a cgo build and no --headless, the tray shows it too.`,
-			"  buildstation demo --headless", &Roles.Demo),
+requeued. With --headless it exits 0 once every demo task has settled
+(--keep keeps the station running for a look around, until Ctrl-C). With a
+cgo build and no --headless, the tray shows it too.`,
+			"  buildstation demo --headless\n  buildstation demo --headless --keep", &Roles.Demo),
 		mk("service install|uninstall|start|stop|status [--dry-run]", "Install the station as a background service, and the tray at login",
 			`Install (or remove, start, stop, inspect) the station as the user's
 background service — macOS: LaunchAgents; Linux: a systemd user unit and an

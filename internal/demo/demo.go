@@ -132,8 +132,12 @@ func wipe(home string) error {
 }
 
 // Run starts a station on a prepared home, adds the demo tasks and narrates
-// what happens on out until ctx ends.
-func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) error {
+// what happens on out. It returns nil once every demo task has settled
+// (done, after the wedged one's retry), stopping the station; with keep it
+// runs until ctx ends, so a person can look around afterwards.
+func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer, keep bool) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	ready := make(chan string, 1)
 	opt.Home = home
 	opt.Ready = func(url string) { ready <- url }
@@ -152,7 +156,7 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 	cmd := Command(opt.Self, home)
 	fmt.Fprintf(out, "Watch from another terminal:  %s status\n", cmd)
 	fmt.Fprintf(out, "                              %s task ls\n\n", cmd)
-	n := &narrator{c: c, out: out, cmd: cmd, start: time.Now(), tasks: map[string]string{}, titles: map[string]string{}, sessions: map[string]string{}}
+	n := &narrator{c: c, out: out, cmd: cmd, start: time.Now(), tasks: map[string]string{}, titles: map[string]string{}, sessions: map[string]string{}, keep: keep, settled: make(chan struct{})}
 	go n.follow(ctx)
 	for _, t := range Tasks {
 		body := "script: " + t.Script
@@ -163,7 +167,17 @@ func Run(ctx context.Context, home string, opt daemon.Options, out io.Writer) er
 			return fmt.Errorf("add demo task: %w", err)
 		}
 	}
-	return <-errc
+	select {
+	case err := <-errc:
+		return err
+	case <-n.settled:
+	}
+	stop()
+	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	fmt.Fprintf(out, "The demo station stopped. Its home is kept: %s\n", home)
+	return nil
 }
 
 // narrator prints each change as a line a newcomer can follow, and requeues
@@ -177,6 +191,8 @@ type narrator struct {
 	titles   map[string]string
 	sessions map[string]string // id → state
 	requeued bool
+	keep     bool          // stay up once every task settled
+	settled  chan struct{} // closed once every task settled (not with keep)
 }
 
 func (n *narrator) follow(ctx context.Context) {
@@ -230,7 +246,7 @@ func (n *narrator) show(ctx context.Context, e supervisor.Event) {
 			n.say("%s %s → %s%s", t.ID, from, t.State, extra)
 		}
 		if n.allSettled() {
-			n.say("every demo task is settled; the station keeps running (Ctrl-C to stop)")
+			n.settle()
 		}
 	case supervisor.EventSession:
 		s := e.Session
@@ -249,6 +265,22 @@ func (n *narrator) show(ctx context.Context, e supervisor.Event) {
 			n.say("  session %s is %s%s", s.ID, s.State, why)
 		}
 	}
+}
+
+// settle says the demo is over, once: the station stops, or with keep
+// runs on until Ctrl-C.
+func (n *narrator) settle() {
+	select {
+	case <-n.settled:
+		return
+	default:
+	}
+	if n.keep {
+		n.say("every demo task is settled; the station keeps running (--keep; Ctrl-C to stop)")
+		return
+	}
+	n.say("every demo task is settled; stopping the demo (pass --keep to keep the station running)")
+	close(n.settled)
 }
 
 func (n *narrator) allSettled() bool {

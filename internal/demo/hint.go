@@ -3,6 +3,7 @@ package demo
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -15,8 +16,19 @@ func Command(self, home string) string {
 	prog := shellQuote(self)
 	if p, err := exec.LookPath("buildstation"); err == nil && sameFile(p, self) {
 		prog = "buildstation"
+	} else if goRun(self) {
+		// `go run .` builds into a temporary folder that is gone when the
+		// demo ends: name what the person ran instead.
+		prog = "go run ."
 	}
 	return "BUILDSTATION_HOME=" + shellQuote(home) + " " + prog
+}
+
+// goRun says whether self is a binary `go run` built: the go command puts
+// it at $GOTMPDIR/go-build…/b001/exe/NAME.
+func goRun(self string) bool {
+	dir := filepath.Dir(self)
+	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }
 
 func sameFile(a, b string) bool {

@@ -44,3 +44,13 @@ func TestCommandRunsAsPrinted(t *testing.T) {
 		})
 	}
 }
+
+// Under `go run .` the binary lives in a temporary folder that is gone when
+// the demo ends: the hint names `go run .` instead of that path.
+func TestCommandUnderGoRunNamesGoRun(t *testing.T) {
+	self := filepath.Join(t.TempDir(), "go-build1234", "b001", "exe", "buildstation")
+	t.Setenv("PATH", "/usr/bin:/bin")
+	if got := Command(self, "/h"); got != "BUILDSTATION_HOME=/h go run ." {
+		t.Fatalf("hint %q", got)
+	}
+}
