@@ -14,10 +14,12 @@ export GOTOOLCHAIN := go1.27.3
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
+	@echo "make build: $(BIN) with the tray (cgo, Fyne); the first build compiles the C parts and takes several minutes"
 	$(GO) build -o $(BIN) .
 
 ## build-station: the headless station and CLI, no cgo (any box)
 build-station:
+	@echo "make build-station: $(BIN), the station and CLI without cgo"
 	CGO_ENABLED=0 $(GO) build -o $(BIN) .
 
 ## run: a station in the foreground on the default home
@@ -26,13 +28,16 @@ run:
 
 ## demo: the scripted demo with the tray; demo-headless: station only
 demo:
+	@echo "make demo: building the tray (cgo; the first build takes several minutes), then the demo"
 	$(GO) run . demo
 
 demo-headless:
+	@echo "make demo-headless: building the station (no cgo), then the demo; it ends by itself in about two minutes"
 	CGO_ENABLED=0 $(GO) run . demo --headless
 
 ## install: buildstation into GOBIN (default: $(go env GOPATH)/bin), like `go install`
 install:
+	@echo "make install: building buildstation with the tray (cgo, Fyne); the first build compiles the C parts and takes several minutes"
 	$(GO) install .
 	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
 	  echo "installed $$bin/buildstation"; \
@@ -45,6 +50,7 @@ docs:
 ## test: every test, with the race detector (the PostgreSQL ones skip
 ## without BUILDSTATION_TEST_PG; test-pg starts a throwaway server for them)
 test:
+	@echo "make test: every package with -race (about 10 minutes on 2 cores)"
 	@[ -n "$$BUILDSTATION_TEST_PG" ] || echo "SKIP: set BUILDSTATION_TEST_PG (make pg): the PostgreSQL tests skip (make test-pg runs them)"
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -timeout 15m ./...
 
@@ -69,6 +75,7 @@ vet:
 ## actionlint: the GitHub workflows (.github/workflows: the real Windows and
 ## macOS jobs), which cannot run here
 actionlint:
+	@echo "make lint: staticcheck (built on first use)"
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
 lint:
@@ -99,10 +106,12 @@ fuzz-long:
 
 ## windows: the full Windows .exe with cgo (mingw), smoke-tested under Wine
 windows:
+	@echo "make windows: both .exe faces with cgo (mingw; the first build takes several minutes), then the Wine smoke test"
 	bash .ci/windows-smoke.sh
 
 ## screenshots: the real tray app under Xvfb on the demo, as PNGs in screenshots/
 screenshots:
+	@echo "make screenshots: the tray (cgo build, slow the first time) under Xvfb, into screenshots/"
 	bash scripts/screenshots.sh screenshots
 
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
@@ -116,6 +125,7 @@ deps:
 
 ## bench: station cost and limits against baselines, as one table (Linux, ~6 min)
 bench:
+	@echo "make bench: station cost and limits against baselines (about 6 minutes)"
 	bash bench/bench.sh
 
 ## package: both Windows exes (buildstation.exe for the CLI, buildstationw.exe
