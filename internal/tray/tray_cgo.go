@@ -132,7 +132,8 @@ func Demo(ctx context.Context, home string, log *slog.Logger, e Edges) int {
 	narration, closeNarration := logFile(home, "demo.log") // the window is the show
 	defer closeNarration()
 	errc := make(chan error, 1)
-	go func() { errc <- demo.Run(ctx, home, e.StationOptions(home, log), narration) }()
+	// The tray demo keeps its station until the tray quits.
+	go func() { errc <- demo.Run(ctx, home, e.StationOptions(home, log), narration, true) }()
 	srv, err := instance.Listen(home)
 	if err != nil {
 		log.Warn("demo tray: no single-instance endpoint", "err", err)
