@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -41,6 +42,13 @@ type SharedBoard interface {
 	// carry no console or watchdog clock.
 	OtherSessions(ctx context.Context) ([]SessionInfo, error)
 }
+
+// ErrNameTaken is why a shared board refuses a station process whose name
+// a newer instance holds now: this one was paused, suspended or cut off
+// for longer than its lease, and another started under the name
+// meanwhile. It is not that station any more, so it must end its own
+// sessions and stop, and never act on one again.
+var ErrNameTaken = errors.New("station name taken over by a newer instance")
 
 // Pinner is a shared board that can pin a task to one station: the one
 // whose worktree alone holds the task's work, because its project pushes

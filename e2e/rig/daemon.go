@@ -105,3 +105,14 @@ func (d *Daemon) Kill9() {
 	_ = d.cmd.Process.Kill()
 	<-d.done
 }
+
+// ExitCode waits up to timeout for the daemon to exit on its own and
+// returns its exit code; ok is false when it still runs.
+func (d *Daemon) ExitCode(timeout time.Duration) (code int, ok bool) {
+	select {
+	case <-d.done:
+		return d.cmd.ProcessState.ExitCode(), true
+	case <-time.After(timeout):
+		return 0, false
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -298,5 +299,38 @@ func TestSharedBoardTextNUL(t *testing.T) {
 	}
 	if tk := a.WaitState(task.ID, "blocked", 30*time.Second); !strings.HasSuffix(tk.Reason, "stuck\uFFFDhere") {
 		t.Errorf("blocked with reason %q, want %q", tk.Reason, "stuck\uFFFDhere")
+	}
+}
+
+// A station paused (SIGSTOP) for longer than its lease while another
+// instance starts under its name learns on waking that the name is not its
+// own any more: it ends its sessions, says why, and exits non-zero; the new
+// instance runs the name's work alone.
+func TestSharedBoardPausedStationLosesItsName(t *testing.T) {
+	t.Parallel()
+	db, dir := sharedDB(t), t.TempDir()
+	cfg := fmt.Sprintf("max_sessions = 2\nboard = %q\nlease = \"6s\"\n", db) +
+		rig.ProjectTOML("web", dir, "30s", "30s", "concurrency = 2")
+	a := startShared(t, "dup", cfg)
+	long := a.AddTask("web", "long", "heartbeat 200ms forever")
+	a.WaitState(long, "working", 15*time.Second)
+	if err := syscall.Kill(a.PID(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(8 * time.Second) // longer than the lease
+	b := startShared(t, "dup", cfg)
+	if err := syscall.Kill(a.PID(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	code, exited := a.ExitCode(30 * time.Second)
+	if !exited {
+		t.Fatalf("A woke and goes on as dup beside B\nA:\n%s\nB:\n%s", a.Log, b.Log)
+	}
+	if code == 0 || !strings.Contains(a.Log.String(), "taken over by a newer instance") {
+		t.Errorf("A exited %d; want non-zero and the reason\nA:\n%s", code, a.Log)
+	}
+	next := b.AddTask("web", "after", "print hi; complete done")
+	if tk := b.WaitState(next, "done", 60*time.Second); claimedBy(tk) != "dup" {
+		t.Errorf("next task claimed by %q", claimedBy(tk))
 	}
 }

@@ -68,6 +68,9 @@ func (s *Store) ClaimLeased(ctx context.Context, project string, slots int, leas
 	)
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		found = false
+		if err := s.owns(ctx, tx); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", projectLockSpace, project); err != nil {
 			return err
 		}
@@ -227,11 +230,11 @@ func (s *Store) Release(ctx context.Context, id string) error {
 // reaped, or let again (even to this station), it never does.
 func (s *Store) checkLease(ctx context.Context, tx pgx.Tx, n int64, id string) error {
 	var (
-		holder string
-		epoch  int64
+		holder, instance string
+		epoch            int64
 	)
 	mine := s.Epoch(id)
-	err := tx.QueryRow(ctx, "SELECT station, epoch FROM leases WHERE task_id = $1", n).Scan(&holder, &epoch)
+	err := tx.QueryRow(ctx, "SELECT station, epoch, instance FROM leases WHERE task_id = $1", n).Scan(&holder, &epoch, &instance)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		// No lease: the task runs nowhere. A station still believing it
@@ -248,6 +251,10 @@ func (s *Store) checkLease(ctx context.Context, tx pgx.Tx, n int64, id string) e
 		return &LeaseError{TaskID: id, Station: s.station, Holder: holder}
 	case mine != 0 && epoch != mine:
 		return &LeaseError{TaskID: id, Station: s.station, Holder: holder, Stale: true}
+	case instance != "" && instance != s.instance:
+		// A newer instance of this name took the lease over: this
+		// process is not that station any more.
+		return &LeaseError{TaskID: id, Station: s.station, Holder: holder + " (a newer instance)"}
 	}
 	return nil
 }

@@ -42,13 +42,17 @@ WHERE sessions.ended_at IS NULL`,
 // not ended when liveOnly. Other stations' sessions are theirs to adopt or
 // mourn: a station restarting must not take them for its own lost ones.
 func (s *Store) Sessions(ctx context.Context, liveOnly bool) ([]supervisor.SessionRecord, error) {
+	// A session whose task another live instance of this name leases
+	// (an older process that has not yet learnt it lost the name) is that
+	// instance's to end, never this one's to mourn.
 	sql := `SELECT id, task_id, kind, pid, state, started_at, ended_at, backend, handle, token, last_output_at
-FROM sessions WHERE station = $1`
+FROM sessions WHERE station = $1 AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.task_id = sessions.task_id
+	AND l.station = $1 AND l.instance NOT IN ('', $2) AND l.expires_at > clock_timestamp())`
 	if liveOnly {
 		sql += " AND ended_at IS NULL"
 	}
 	sql += " ORDER BY started_at, id"
-	rows, err := s.pool.Query(ctx, sql, s.station)
+	rows, err := s.pool.Query(ctx, sql, s.station, s.instance)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", reach(err))
 	}

@@ -165,7 +165,12 @@ ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen, instance = excl
 		}
 		// The name's leases are this instance's now: the one before it
 		// is gone (or was refused above), and its renewals stop here.
-		rows, err := tx.Query(ctx, "UPDATE leases SET instance = $2 WHERE station = $1 RETURNING task_id, epoch", s.station, s.instance)
+		// A lease of any other instance still running (an older process
+		// of the name that has not yet learnt it lost it) stays its own
+		// until it lapses: this one never settles a live session.
+		rows, err := tx.Query(ctx, `UPDATE leases SET instance = $2
+WHERE station = $1 AND (instance = $3 OR instance = '' OR expires_at <= clock_timestamp())
+RETURNING task_id, epoch`, s.station, s.instance, instance)
 		if err != nil {
 			return err
 		}
@@ -268,7 +273,7 @@ func (s *Store) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // deadline) with supervisor.ErrUnreachable, so the station queues the write
 // instead of giving it up. What the server answered passes as it is.
 func reach(err error) error {
-	if err == nil || errors.Is(err, supervisor.ErrUnreachable) || errors.Is(err, supervisor.ErrConflict) ||
+	if err == nil || errors.Is(err, supervisor.ErrUnreachable) || errors.Is(err, supervisor.ErrConflict) || errors.Is(err, supervisor.ErrNameTaken) ||
 		errors.Is(err, supervisor.ErrNotFound) || errors.Is(err, pgx.ErrNoRows) || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -288,10 +293,43 @@ func retryable(err error) bool {
 	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
-// seen records that this station is alive now.
-// A process whose name another instance took over marks nothing: it is
-// not that station any more.
+// seen records that this station is alive now. A process whose name
+// another instance took over marks nothing: it is not that station any
+// more, and is told so (supervisor.ErrNameTaken).
 func (s *Store) seen(ctx context.Context, tx pgx.Tx) error {
-	_, err := tx.Exec(ctx, `UPDATE stations SET last_seen = clock_timestamp() WHERE name = $1 AND instance = $2`, s.station, s.instance)
-	return err
+	tag, err := tx.Exec(ctx, `UPDATE stations SET last_seen = clock_timestamp() WHERE name = $1 AND instance = $2`, s.station, s.instance)
+	if err != nil || tag.RowsAffected() == 1 {
+		return err
+	}
+	return s.nameTaken(ctx, tx)
 }
+
+// owns refuses, with supervisor.ErrNameTaken, when another instance holds
+// this station's name now: checked before a claim, so a process that woke
+// from a pause never takes work under a name that is not its own.
+func (s *Store) owns(ctx context.Context, tx pgx.Tx) error {
+	var instance string
+	err := tx.QueryRow(ctx, "SELECT instance FROM stations WHERE name = $1", s.station).Scan(&instance)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) || instance == s.instance {
+		return err
+	}
+	return s.nameTaken(ctx, tx)
+}
+
+// nameTaken is the error of a process whose name another instance holds.
+func (s *Store) nameTaken(ctx context.Context, tx pgx.Tx) error {
+	var origin string
+	if err := tx.QueryRow(ctx, "SELECT origin FROM stations WHERE name = $1", s.station).Scan(&origin); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	return &nameTakenError{station: s.station, origin: orUnknown(origin)}
+}
+
+// nameTakenError is supervisor.ErrNameTaken with who holds the name now.
+type nameTakenError struct{ station, origin string }
+
+func (e *nameTakenError) Error() string {
+	return fmt.Sprintf("station name %q was taken over by a newer instance (at %s) while this one was paused or cut off for longer than its lease", e.station, e.origin)
+}
+
+func (e *nameTakenError) Unwrap() error { return supervisor.ErrNameTaken }

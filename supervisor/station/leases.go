@@ -2,10 +2,13 @@ package station
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/thejerf/suture/v4"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -60,6 +63,9 @@ type leases struct {
 	// orphans are held leases seen with no session here, by task, at
 	// the last beat: seen so twice running, they are settled.
 	orphans map[string]bool
+	// gone, once set, is why this process is not the station any more:
+	// a newer instance holds its name (supervisor.ErrNameTaken).
+	gone error
 }
 
 // leaseHost is what the lease protocol asks of the station: what follows a
@@ -98,6 +104,11 @@ func (l *leases) Serve(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		l.beat(ctx)
+		if err := l.goneErr(); err != nil {
+			// Not this station any more: the whole tree stops, and Run
+			// returns err once the sessions are ended.
+			return fmt.Errorf("%w: %w", suture.ErrTerminateSupervisorTree, err)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -113,6 +124,10 @@ func (l *leases) beat(ctx context.Context) {
 	rctx, cancel := context.WithTimeout(ctx, max(l.lease/3, time.Millisecond))
 	lost, err := l.sb.Renew(rctx, l.lease)
 	cancel()
+	if errors.Is(err, supervisor.ErrNameTaken) {
+		l.nameTaken(err)
+		return
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			l.mu.Lock()
@@ -141,6 +156,39 @@ func (l *leases) beat(ctx context.Context) {
 	// Reaped tasks free slots; so may another station's Release, which
 	// announces nothing: the beat is the scheduler's fallback poll.
 	l.host.poke()
+}
+
+// nameTaken ends every session of this process the fenced way and marks
+// it gone: a newer instance of its name holds its leases (it was paused,
+// suspended or cut off for longer than the lease), so the sessions here run
+// work that is not this process's any more, and nothing it writes would be
+// taken by the board.
+func (l *leases) nameTaken(err error) {
+	gone := fmt.Errorf("%w; this process ended its own sessions and stops, and the newer instance runs the name's work (start this one again under its own name if it should run too)", err)
+	l.mu.Lock()
+	first := l.gone == nil
+	l.gone = gone
+	var ends []*session
+	for _, s := range l.reg.live() {
+		if !l.fenced[s.spec.ID] {
+			l.fenced[s.spec.ID] = true
+			ends = append(ends, s)
+		}
+	}
+	l.mu.Unlock()
+	if first {
+		l.log.Error(gone.Error())
+	}
+	for _, s := range ends {
+		l.host.endFenced(s)
+	}
+}
+
+// goneErr is why this process is not the station any more, or nil.
+func (l *leases) goneErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gone
 }
 
 // reap blocks the tasks of stations that stopped renewing their leases,

@@ -21,17 +21,20 @@ type sharedMem struct {
 	*memBoard
 	name string
 
-	mu       sync.Mutex
-	held     map[string]bool
-	taken    map[string]bool   // lost to another station: its moves are refused
-	down     bool              // the board does not answer
-	reaps    int               // Reap calls
-	lose     []string          // Renew reports these lost, once
-	reap     []supervisor.Task // Reap returns these, once
-	renewals int
-	released []string
-	states   map[string][]string      // session states written, by session
-	others   []supervisor.SessionInfo // the other stations' live sessions
+	mu    sync.Mutex
+	held  map[string]bool
+	taken map[string]bool // lost to another station: its moves are refused
+	down  bool            // the board does not answer
+	// nameTaken, when set, is what Renew and ClaimLeased answer, and
+	// every held task is taken: a newer instance holds the name.
+	nameTaken error
+	reaps     int               // Reap calls
+	lose      []string          // Renew reports these lost, once
+	reap      []supervisor.Task // Reap returns these, once
+	renewals  int
+	released  []string
+	states    map[string][]string      // session states written, by session
+	others    []supervisor.SessionInfo // the other stations' live sessions
 }
 
 func newSharedMem(name string) *sharedMem {
@@ -41,6 +44,9 @@ func newSharedMem(name string) *sharedMem {
 func (b *sharedMem) ClaimLeased(ctx context.Context, project string, slots int, _ time.Duration) (supervisor.Task, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.nameTaken != nil {
+		return supervisor.Task{}, false, b.nameTaken
+	}
 	if len(b.held) >= slots {
 		return supervisor.Task{}, false, nil
 	}
@@ -76,6 +82,12 @@ func (b *sharedMem) Renew(context.Context, time.Duration) ([]string, error) {
 	defer b.mu.Unlock()
 	if b.down {
 		return nil, fmt.Errorf("renew: %w", supervisor.ErrUnreachable)
+	}
+	if b.nameTaken != nil {
+		for id := range b.held {
+			b.taken[id] = true
+		}
+		return nil, b.nameTaken
 	}
 	b.renewals++
 	lost := b.lose

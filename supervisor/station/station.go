@@ -157,6 +157,9 @@ func (st *Station) Run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return nil // stopped as asked
 	}
+	if st.leases != nil && st.leases.goneErr() != nil {
+		return st.leases.goneErr() // not the tree's wrapping: the reason alone
+	}
 	return err
 }
 
