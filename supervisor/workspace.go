@@ -3,9 +3,26 @@ package supervisor
 import (
 	"context"
 	"time"
-
-	"github.com/buildstation/buildstation/supervisor/config"
 )
+
+// Repo is what the workspaces need of a project: where it is, what makes
+// a commit green, and where its task branches start and travel. The
+// config's project carries one (config.Project embeds it), so the
+// vocabulary itself reads no config.
+type Repo struct {
+	Name         string
+	Path         string // absolute; an existing directory (on a shared board it may be missing here)
+	Gate         string // command that makes a commit green; "" = every commit is
+	Base         string // branch new worktrees start from; "" = current HEAD
+	WorktreeRoot string // absolute; default <Path>/.buildstation/worktrees
+	// Remote is the git remote the station pushes the task branches
+	// (bs/…) to and fetches them from, so a task resumes on any station;
+	// "" is off. RemoteAuto: remote was not set, and Remote is the
+	// default ("origin" on a shared board), used only when the repository
+	// has a remote by that name.
+	Remote     string
+	RemoteAuto bool
+}
 
 // Workspaces gives each task a place to run: its own git worktree on branch
 // bs/<task-id> when the project is a git repo, the project folder otherwise.
@@ -13,39 +30,39 @@ import (
 // config and hooks apply.
 type Workspaces interface {
 	// Prepare returns the task's workspace, creating its worktree on first use.
-	Prepare(ctx context.Context, p config.Project, taskID string) (Workspace, error)
+	Prepare(ctx context.Context, p Repo, taskID string) (Workspace, error)
 	// Resume resets a blocked task's worktree to its last green commit,
 	// first saving every later commit and all uncommitted or untracked work
 	// on the branch bs/<task-id>-attempt-<attempt>. Nothing is thrown away.
-	Resume(ctx context.Context, p config.Project, taskID string, attempt int) (Resumed, error)
+	Resume(ctx context.Context, p Repo, taskID string, attempt int) (Resumed, error)
 	// Sync brings the task's branches from the project's remote, when it
 	// has one, before a session starts or a resume: a task that ran on
 	// another station goes on from the work that station pushed. This
 	// station's own older work is never dropped: it is moved to a branch.
 	// Only call it when no session runs in the worktree.
-	Sync(ctx context.Context, p config.Project, taskID string) (Synced, error)
+	Sync(ctx context.Context, p Repo, taskID string) (Synced, error)
 	// Publish pushes the task's branches (bs/<board>/<task> and its saves,
 	// nothing else) to the project's remote, when it has one, each only if
 	// the remote still holds what this station last saw there.
-	Publish(ctx context.Context, p config.Project, taskID string) (Published, error)
+	Publish(ctx context.Context, p Repo, taskID string) (Published, error)
 	// Remove deletes a finished task's worktree; its branch stays.
-	Remove(ctx context.Context, p config.Project, taskID string) error
+	Remove(ctx context.Context, p Repo, taskID string) error
 	// HeadGate reports the gate's cached verdict on the worktree's HEAD;
 	// with run, it runs the gate there when it has not run yet. ran is false
 	// when there is no verdict (no gate, not git, or not cached and !run).
-	HeadGate(ctx context.Context, p config.Project, taskID string, run bool) (g GateVerdict, ran bool, err error)
+	HeadGate(ctx context.Context, p Repo, taskID string, run bool) (g GateVerdict, ran bool, err error)
 	// Work says what the task's branch holds: its base, head, commits,
 	// diff stat and the gate's verdict on its head. ok is false when the
 	// project is not git or the task has no branch yet.
-	Work(ctx context.Context, p config.Project, taskID string) (w TaskWork, ok bool, err error)
+	Work(ctx context.Context, p Repo, taskID string) (w TaskWork, ok bool, err error)
 	// Diff is the task's committed work, base to head (stat: git's
 	// --stat summary).
-	Diff(ctx context.Context, p config.Project, taskID string, stat bool) (string, error)
+	Diff(ctx context.Context, p Repo, taskID string, stat bool) (string, error)
 	// Merge takes the task's branch into the project's branch into ("":
 	// the branch new worktrees start from): a fast-forward where it can,
 	// else a merge commit. A conflict changes nothing and is an error
 	// naming the files.
-	Merge(ctx context.Context, p config.Project, taskID, into string) (Merged, error)
+	Merge(ctx context.Context, p Repo, taskID, into string) (Merged, error)
 }
 
 // TaskWork is what a task's branch holds, for `task show` and its card.

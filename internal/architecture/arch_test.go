@@ -52,9 +52,6 @@ var rules = []rule{
 		// a client linking the vocabulary links no TOML.
 		from:  paths("supervisor"),
 		never: paths("supervisor/config"),
-		debts: map[string]string{
-			mod + "supervisor/config": "Workspaces takes a config.Project (supervisor/workspace.go) until its git fields have a vocabulary type",
-		},
 	},
 	{
 		from:  paths(engine...),

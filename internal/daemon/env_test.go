@@ -9,6 +9,8 @@ import (
 
 	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor/config"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 func TestMergePath(t *testing.T) {
@@ -54,8 +56,8 @@ func TestEnvWarnings(t *testing.T) {
 	cfg := &config.Config{
 		Agents: map[string]config.Agent{"claude": {Name: "claude", Command: []string{"claude"}, Profile: "claude"}},
 		Projects: []config.Project{
-			{Name: "web", Agent: "claude", Settings: config.Settings{Backend: "pty"}},
-			{Name: "api", Command: []string{"aider"}, Settings: config.Settings{Backend: "tmux"}, Overrides: []string{"backend"}},
+			{Repo: supervisor.Repo{Name: "web"}, Agent: "claude", Settings: config.Settings{Backend: "pty"}},
+			{Repo: supervisor.Repo{Name: "api"}, Command: []string{"aider"}, Settings: config.Settings{Backend: "tmux"}, Overrides: []string{"backend"}},
 		},
 	}
 	// Everything there: nothing to say.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // The commit a task's branch started from is recorded in a file in the
@@ -41,7 +41,7 @@ func writeBase(ctx context.Context, dir, sha string) error {
 }
 
 // base returns the commit taskID's branch started from.
-func (m *Manager) base(ctx context.Context, p config.Project, dir, taskID string) (string, error) {
+func (m *Manager) base(ctx context.Context, p supervisor.Repo, dir, taskID string) (string, error) {
 	path, err := basePath(ctx, dir)
 	if err != nil {
 		return "", err

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // exclude lists the worktree root in the repo's info/exclude, once, so the
@@ -15,7 +15,7 @@ import (
 // folder holding a .git file looks like a nested repo to git status).
 // info/exclude rather than .gitignore: it is local to this clone and never
 // becomes a change the user has to commit.
-func (m *Manager) exclude(ctx context.Context, p config.Project, r repoInfo) error {
+func (m *Manager) exclude(ctx context.Context, p supervisor.Repo, r repoInfo) error {
 	rel, err := filepath.Rel(p.Path, p.WorktreeRoot)
 	if err != nil {
 		return nil // another volume: outside the repo

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // waitDelay bounds how long a finished or killed gate may keep its output
@@ -21,7 +20,7 @@ const waitDelay = 5 * time.Second
 // HeadGate reports the gate's verdict on the task worktree's HEAD commit,
 // from the cache when that commit was judged before; otherwise it runs the
 // gate when run is set, and reports none (ran false) when not.
-func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string, run bool) (supervisor.GateVerdict, bool, error) {
+func (m *Manager) HeadGate(ctx context.Context, p supervisor.Repo, taskID string, run bool) (supervisor.GateVerdict, bool, error) {
 	if p.Gate == "" {
 		return supervisor.GateVerdict{}, false, nil
 	}
@@ -60,7 +59,7 @@ func (m *Manager) HeadGate(ctx context.Context, p config.Project, taskID string,
 // verdict is the gate's verdict on sha: cached, or run now and cached. The
 // cache is the board; if it fails, the gate still gives an answer (logged),
 // since a verdict is worth more than a cache hit.
-func (m *Manager) verdict(ctx context.Context, p config.Project, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
+func (m *Manager) verdict(ctx context.Context, p supervisor.Repo, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
 	if m.cache != nil {
 		passed, tail, ok, err := m.cache.GateResult(ctx, p.Name, sha)
 		if err != nil {
@@ -87,7 +86,7 @@ func (m *Manager) verdict(ctx context.Context, p config.Project, r repoInfo, dir
 // formats) must not touch the agent's work. dir is any worktree of the
 // repo. An error means no verdict (git failed, the shell could not start,
 // ctx ended); a gate that fails or times out is a verdict.
-func (m *Manager) runGate(ctx context.Context, p config.Project, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
+func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
 	tmp, err := os.MkdirTemp("", "buildstation-gate-")
 	if err != nil {
 		return supervisor.GateVerdict{}, err

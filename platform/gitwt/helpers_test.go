@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // TestMain hides the developer's own git config, so hooks, signing or
@@ -94,8 +94,8 @@ func commitFile(t *testing.T, dir, name, content, msg string) string {
 	return rev(t, dir, "rev-parse", "HEAD")
 }
 
-func project(repo, gate string) config.Project {
-	return config.Project{
+func project(repo, gate string) supervisor.Repo {
+	return supervisor.Repo{
 		Name:         "demo",
 		Path:         repo,
 		Gate:         gate,

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // DefaultGateTimeout bounds a gate run when Manager.GateTimeout is zero: long
@@ -82,7 +81,7 @@ type repoInfo struct {
 // then runs in the project folder itself, as the design promises for
 // non-git projects. It is logged, since a refusal such as git's "dubious
 // ownership" check lands here too and the user may want to fix it.
-func (m *Manager) repo(ctx context.Context, p config.Project) (repoInfo, bool, error) {
+func (m *Manager) repo(ctx context.Context, p supervisor.Repo) (repoInfo, bool, error) {
 	out, err := git(ctx, p.Path, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		if ctx.Err() != nil {
@@ -107,7 +106,7 @@ func (m *Manager) repo(ctx context.Context, p config.Project) (repoInfo, bool, e
 // worktreeDir is where taskID's worktree lives: under the board's id when
 // there is one, so two homes on one repository never share a folder (each
 // has its own t1).
-func (m *Manager) worktreeDir(p config.Project, taskID string) string {
+func (m *Manager) worktreeDir(p supervisor.Repo, taskID string) string {
 	if m.BoardID != "" {
 		return filepath.Join(p.WorktreeRoot, m.BoardID, taskID)
 	}
@@ -133,7 +132,7 @@ func checkTaskID(id string) error {
 // created on first use and reused as is afterwards (a requeue or a restart
 // finds the agent's work where it left it), or the project folder when the
 // project is not a git repo.
-func (m *Manager) Prepare(ctx context.Context, p config.Project, taskID string) (supervisor.Workspace, error) {
+func (m *Manager) Prepare(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.Workspace, error) {
 	r, ok, err := m.repo(ctx, p)
 	if err != nil || !ok {
 		return supervisor.Workspace{Dir: p.Path}, err
@@ -152,7 +151,7 @@ func (m *Manager) Prepare(ctx context.Context, p config.Project, taskID string) 
 
 // ensure makes sure taskID's worktree exists and returns its folder and the
 // commit its branch started from.
-func (m *Manager) ensure(ctx context.Context, p config.Project, r repoInfo, taskID string) (dir, base string, err error) {
+func (m *Manager) ensure(ctx context.Context, p supervisor.Repo, r repoInfo, taskID string) (dir, base string, err error) {
 	if err := checkTaskID(taskID); err != nil {
 		return "", "", err
 	}
@@ -180,7 +179,7 @@ func (m *Manager) ensure(ctx context.Context, p config.Project, r repoInfo, task
 
 // create adds the worktree: a new branch from the project's base, or the
 // task's existing branch when its worktree was removed earlier.
-func (m *Manager) create(ctx context.Context, p config.Project, dir, taskID string) (string, error) {
+func (m *Manager) create(ctx context.Context, p supervisor.Repo, dir, taskID string) (string, error) {
 	branch := m.Branch(taskID)
 	// A worktree folder deleted by hand stays registered until pruned, and
 	// git then refuses to add one at the same path or on the same branch.
@@ -228,7 +227,7 @@ func (m *Manager) create(ctx context.Context, p config.Project, dir, taskID stri
 }
 
 // start resolves where new branches start: p.Base, else the repo's HEAD.
-func (m *Manager) start(ctx context.Context, p config.Project) (string, error) {
+func (m *Manager) start(ctx context.Context, p supervisor.Repo) (string, error) {
 	rev := "HEAD"
 	if p.Base != "" {
 		rev = p.Base
@@ -238,7 +237,7 @@ func (m *Manager) start(ctx context.Context, p config.Project) (string, error) {
 
 // Remove deletes the task's worktree. Its branch stays: it holds the work,
 // and deleting branches is the user's call.
-func (m *Manager) Remove(ctx context.Context, p config.Project, taskID string) error {
+func (m *Manager) Remove(ctx context.Context, p supervisor.Repo, taskID string) error {
 	if err := checkTaskID(taskID); err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // A project with a remote keeps its task branches there too, so a task
@@ -32,7 +31,7 @@ func trackPrefix(remote string) string { return "refs/buildstation/" + remote + 
 
 // taskLock serialises a task's fetches, pushes and resets: a push of the
 // old tip racing a resume's push of the new one would have one refused.
-func (m *Manager) taskLock(p config.Project, taskID string) func() {
+func (m *Manager) taskLock(p supervisor.Repo, taskID string) func() {
 	v, _ := m.taskMu.LoadOrStore(p.Path+"\x00"+taskID, &sync.Mutex{})
 	mu := v.(*sync.Mutex)
 	mu.Lock()
@@ -42,7 +41,7 @@ func (m *Manager) taskLock(p config.Project, taskID string) func() {
 // remoteFor is the remote p's task branches travel through, or "" for
 // none: remote off, or the default remote when the repository lacks it. A
 // remote named in config.toml that the repository lacks is an error.
-func (m *Manager) remoteFor(ctx context.Context, p config.Project) (string, error) {
+func (m *Manager) remoteFor(ctx context.Context, p supervisor.Repo) (string, error) {
 	if p.Remote == "" {
 		return "", nil
 	}
@@ -101,7 +100,7 @@ func fetch(ctx context.Context, dir, remote, branch string) error {
 // putting this station's own older work (commits and uncommitted files) on
 // a branch of its own. Saves another station pushed appear here as local
 // branches, so a resume note naming one can be followed on any station.
-func (m *Manager) Sync(ctx context.Context, p config.Project, taskID string) (supervisor.Synced, error) {
+func (m *Manager) Sync(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.Synced, error) {
 	if err := checkTaskID(taskID); err != nil {
 		return supervisor.Synced{}, err
 	}
@@ -121,7 +120,7 @@ func (m *Manager) Sync(ctx context.Context, p config.Project, taskID string) (su
 	return res, nil
 }
 
-func (m *Manager) sync(ctx context.Context, p config.Project, r repoInfo, remote, taskID string) (supervisor.Synced, error) {
+func (m *Manager) sync(ctx context.Context, p supervisor.Repo, r repoInfo, remote, taskID string) (supervisor.Synced, error) {
 	res := supervisor.Synced{Remote: remote}
 	branch := m.Branch(taskID)
 	track := trackPrefix(remote)
@@ -295,7 +294,7 @@ func freeBranch(ctx context.Context, dir, name, sha string) (string, error) {
 // that as the lease, so a station never overwrites work another pushed
 // since. A branch the remote refuses stays here as it is; the error says
 // which and why.
-func (m *Manager) Publish(ctx context.Context, p config.Project, taskID string) (supervisor.Published, error) {
+func (m *Manager) Publish(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.Published, error) {
 	if err := checkTaskID(taskID); err != nil {
 		return supervisor.Published{}, err
 	}
@@ -315,7 +314,7 @@ func (m *Manager) Publish(ctx context.Context, p config.Project, taskID string) 
 	return res, nil
 }
 
-func (m *Manager) publish(ctx context.Context, p config.Project, remote, taskID string) (supervisor.Published, error) {
+func (m *Manager) publish(ctx context.Context, p supervisor.Repo, remote, taskID string) (supervisor.Published, error) {
 	res := supervisor.Published{Remote: remote}
 	branch := m.Branch(taskID)
 	track := trackPrefix(remote)

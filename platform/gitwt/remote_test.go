@@ -11,13 +11,12 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // twoStations makes a bare repository as the team's remote and two clones
 // of it, the project folders of stations A and B, each with its Manager on
 // one board (b1) sharing one gate cache, as two stations of a shared board do.
-func twoStations(t *testing.T, gate string) (ctx context.Context, bare string, a, b *Manager, pa, pb config.Project) {
+func twoStations(t *testing.T, gate string) (ctx context.Context, bare string, a, b *Manager, pa, pb supervisor.Repo) {
 	t.Helper()
 	ctx = context.Background()
 	bare = filepath.Join(t.TempDir(), "remote.git")
@@ -25,7 +24,7 @@ func twoStations(t *testing.T, gate string) (ctx context.Context, bare string, a
 	seed := newRepo(t)
 	run(t, seed, "push", "-q", bare, "main")
 	cache := newCache()
-	clone := func() (*Manager, config.Project) {
+	clone := func() (*Manager, supervisor.Repo) {
 		dir := filepath.Join(t.TempDir(), "web")
 		run(t, filepath.Dir(dir), "clone", "-q", bare, dir)
 		setIdentity(t, dir)

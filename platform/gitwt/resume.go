@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Resume resets the task's worktree to its last green commit. Everything
@@ -16,7 +15,7 @@ import (
 // the branch bs/<task-id>-attempt-<attempt> (suffixed -2, -3… if that name
 // is taken), and nothing destructive happens until that branch exists. A
 // project that is not a git repo has nothing to reset: the zero Resumed.
-func (m *Manager) Resume(ctx context.Context, p config.Project, taskID string, attempt int) (supervisor.Resumed, error) {
+func (m *Manager) Resume(ctx context.Context, p supervisor.Repo, taskID string, attempt int) (supervisor.Resumed, error) {
 	r, ok, err := m.repo(ctx, p)
 	if err != nil || !ok {
 		return supervisor.Resumed{}, err
@@ -29,7 +28,7 @@ func (m *Manager) Resume(ctx context.Context, p config.Project, taskID string, a
 	return res, nil
 }
 
-func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, taskID string, attempt int) (supervisor.Resumed, error) {
+func (m *Manager) resume(ctx context.Context, p supervisor.Repo, r repoInfo, taskID string, attempt int) (supervisor.Resumed, error) {
 	dir, base, err := m.ensure(ctx, p, r, taskID)
 	if err != nil {
 		return supervisor.Resumed{}, err
@@ -69,7 +68,7 @@ func (m *Manager) resume(ctx context.Context, p config.Project, r repoInfo, task
 // findGreen finds the newest green commit on the task's branch (base..head,
 // first parents), or base itself when none is: res names it, the failing
 // verdict just after it, and the commits from it down that are kept.
-func (m *Manager) findGreen(ctx context.Context, p config.Project, r repoInfo, dir, base, head string) (supervisor.Resumed, error) {
+func (m *Manager) findGreen(ctx context.Context, p supervisor.Repo, r repoInfo, dir, base, head string) (supervisor.Resumed, error) {
 	commits, err := firstParentLog(ctx, dir, base+".."+head)
 	if err != nil {
 		return supervisor.Resumed{}, err
@@ -154,7 +153,7 @@ func checkOnBranch(ctx context.Context, dir, branch, head string) error {
 // returns its index, len(commits) when none is (the base is then green),
 // and the failing verdict of the commit just after it. Without a gate every
 // commit is green, by the atomic-commit convention.
-func (m *Manager) lastGreen(ctx context.Context, p config.Project, r repoInfo, dir string, commits []commit) (int, *supervisor.GateVerdict, error) {
+func (m *Manager) lastGreen(ctx context.Context, p supervisor.Repo, r repoInfo, dir string, commits []commit) (int, *supervisor.GateVerdict, error) {
 	if p.Gate == "" {
 		return 0, nil, nil
 	}

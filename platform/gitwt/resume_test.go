@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Contents with bytes a text-minded save would mangle: NUL, CR, no
@@ -23,7 +23,7 @@ const (
 // resumeRepo makes t1's worktree with c1 (passes the gate: ok.txt exists),
 // c2 (fails: it deletes ok.txt), an uncommitted change of a tracked file and
 // an untracked file in a new folder.
-func resumeRepo(t *testing.T, gate string) (m *Manager, ctx context.Context, dir string, c1, c2 string, p config.Project) {
+func resumeRepo(t *testing.T, gate string) (m *Manager, ctx context.Context, dir string, c1, c2 string, p supervisor.Repo) {
 	t.Helper()
 	ctx = context.Background()
 	repo := newRepo(t)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Finished work one command away: what a task's branch holds, its diff,
@@ -17,7 +16,7 @@ import (
 
 // taskRange is where the task's branch starts and ends; ok is false when
 // the project is not git or the branch does not exist yet.
-func (m *Manager) taskRange(ctx context.Context, p config.Project, taskID string) (base, head string, ok bool, err error) {
+func (m *Manager) taskRange(ctx context.Context, p supervisor.Repo, taskID string) (base, head string, ok bool, err error) {
 	if err := checkTaskID(taskID); err != nil {
 		return "", "", false, err
 	}
@@ -46,7 +45,7 @@ func (m *Manager) taskRange(ctx context.Context, p config.Project, taskID string
 }
 
 // Work says what the task's branch holds.
-func (m *Manager) Work(ctx context.Context, p config.Project, taskID string) (supervisor.TaskWork, bool, error) {
+func (m *Manager) Work(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.TaskWork, bool, error) {
 	base, head, ok, err := m.taskRange(ctx, p, taskID)
 	if err != nil || !ok {
 		return supervisor.TaskWork{}, false, err
@@ -81,7 +80,7 @@ func (m *Manager) Work(ctx context.Context, p config.Project, taskID string) (su
 }
 
 // Diff is the task's committed work from its base to its head.
-func (m *Manager) Diff(ctx context.Context, p config.Project, taskID string, stat bool) (string, error) {
+func (m *Manager) Diff(ctx context.Context, p supervisor.Repo, taskID string, stat bool) (string, error) {
 	base, head, ok, err := m.taskRange(ctx, p, taskID)
 	if err != nil {
 		return "", err
@@ -101,7 +100,7 @@ func (m *Manager) Diff(ctx context.Context, p config.Project, taskID string, sta
 // worktree (git merge-tree); a conflict changes nothing. A branch checked
 // out somewhere is moved there with a fast-forward to the result, so that
 // worktree follows, and only when it has no uncommitted changes.
-func (m *Manager) Merge(ctx context.Context, p config.Project, taskID, into string) (supervisor.Merged, error) {
+func (m *Manager) Merge(ctx context.Context, p supervisor.Repo, taskID, into string) (supervisor.Merged, error) {
 	_, head, ok, err := m.taskRange(ctx, p, taskID)
 	if err != nil {
 		return supervisor.Merged{}, err
@@ -139,7 +138,7 @@ func (m *Manager) Merge(ctx context.Context, p config.Project, taskID, into stri
 
 // startBranch is the branch new worktrees start from: p.Base when it names
 // a branch, else the branch checked out in the project folder.
-func (m *Manager) startBranch(ctx context.Context, p config.Project) (string, error) {
+func (m *Manager) startBranch(ctx context.Context, p supervisor.Repo) (string, error) {
 	if p.Base != "" {
 		if ok, _ := gitCheck(ctx, p.Path, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.Base); ok {
 			return p.Base, nil
@@ -155,7 +154,7 @@ func (m *Manager) startBranch(ctx context.Context, p config.Project) (string, er
 // mergeCommit builds the merge of head into target as a commit object,
 // changing no ref and no worktree; a conflict is errConflict naming the
 // files.
-func (m *Manager) mergeCommit(ctx context.Context, p config.Project, taskID, into, target, head string) (string, error) {
+func (m *Manager) mergeCommit(ctx context.Context, p supervisor.Repo, taskID, into, target, head string) (string, error) {
 	out, err := gitOut(ctx, p.Path, nil, "merge-tree", "--write-tree", "--name-only", "--no-messages", target, head)
 	ls := lines(out)
 	if err != nil {

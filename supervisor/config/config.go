@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Config is a validated config.toml. Every field holds its effective value,
@@ -100,28 +102,19 @@ type Agent struct {
 	Profile string            // profile: "claude", "codex", "gemini" or "generic"
 }
 
-// Project is one [[projects]] entry with its effective settings.
+// Project is one [[projects]] entry with its effective settings. Its
+// git side (name, path, gate, base, worktree root, remote) is the
+// vocabulary's Repo, which the workspaces take.
 type Project struct {
-	Name         string
-	Path         string   // absolute; an existing directory (on a shared board it may be missing here)
-	Agent        string   // Settings.Agent, repeated for convenience
-	Command      []string // inline command; wins over Agent, profile "generic"
-	Args         []string // appended to the agent's args
-	Gate         string   // command that makes a commit green; "" = every commit is
-	Review       bool     // completed work goes to a review session first
-	Concurrency  int      // sessions at once for this project, >= 1
-	Base         string   // branch new worktrees start from; "" = current HEAD
-	WorktreeRoot string   // absolute; default <Path>/.buildstation/worktrees
-	Stations     []string // shared board: stations that may run it; none = any
-	// Remote is the git remote the station pushes the task branches
-	// (bs/…) to and fetches them from, so a task resumes on any station;
-	// "" is off. RemoteAuto: remote was not set, and Remote is the
-	// default ("origin" on a shared board), used only when the repository
-	// has a remote by that name.
-	Remote     string
-	RemoteAuto bool
-	Settings   Settings // [defaults] with this project's overrides applied
-	Overrides  []string // setting keys this project sets itself, sorted
+	supervisor.Repo
+	Agent       string   // Settings.Agent, repeated for convenience
+	Command     []string // inline command; wins over Agent, profile "generic"
+	Args        []string // appended to the agent's args
+	Review      bool     // completed work goes to a review session first
+	Concurrency int      // sessions at once for this project, >= 1
+	Stations    []string // shared board: stations that may run it; none = any
+	Settings    Settings // [defaults] with this project's overrides applied
+	Overrides   []string // setting keys this project sets itself, sorted
 }
 
 // Load reads home/config.toml. On first run there is none: it writes

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 func TestDefaultTextParsesToDefaults(t *testing.T) {
@@ -283,7 +285,7 @@ agent = "codex2"
 			t.Errorf("AgentFor(%s) after changing a result = %#v", tt.project, again)
 		}
 	}
-	if _, err := cfg.AgentFor(Project{Name: "x", Agent: "ghost"}); err == nil || !strings.Contains(err.Error(), "ghost") {
+	if _, err := cfg.AgentFor(Project{Repo: supervisor.Repo{Name: "x"}, Agent: "ghost"}); err == nil || !strings.Contains(err.Error(), "ghost") {
 		t.Errorf("AgentFor(unknown agent) error = %v", err)
 	}
 }

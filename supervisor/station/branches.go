@@ -88,7 +88,7 @@ func (b *branches) push(p config.Project, taskID, why string, settle bool) {
 	go func() {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
-			pub, err := b.ws.Publish(ctx, req.p, taskID)
+			pub, err := b.ws.Publish(ctx, req.p.Repo, taskID)
 			cancel()
 			b.pushed(taskID, req, pub, err)
 			b.mu.Lock()
@@ -168,7 +168,7 @@ func (b *branches) checkpoint(p config.Project, taskID string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		v, ran, err := b.ws.HeadGate(ctx, p, taskID, false)
+		v, ran, err := b.ws.HeadGate(ctx, p.Repo, taskID, false)
 		if err == nil && ran && v.Passed {
 			b.push(p, taskID, "green commit", false)
 		}
@@ -208,7 +208,7 @@ func (b *branches) sync(ctx context.Context, p config.Project, task supervisor.T
 		return "", ""
 	}
 	sctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-	s, err := ws.Sync(sctx, p, task.ID)
+	s, err := ws.Sync(sctx, p.Repo, task.ID)
 	cancel()
 	switch {
 	case err != nil && s.Remote == "":
@@ -233,7 +233,7 @@ func (b *branches) syncNote(ctx context.Context, p config.Project, taskID string
 	what := "the commit"
 	if p.Gate == "" {
 		what = "the last green commit"
-	} else if v, ran, err := b.ws.HeadGate(ctx, p, taskID, false); err == nil && ran && v.Passed && v.SHA == s.From {
+	} else if v, ran, err := b.ws.HeadGate(ctx, p.Repo, taskID, false); err == nil && ran && v.Passed && v.SHA == s.From {
 		what = "the last green commit"
 	}
 	here := "this station"

@@ -19,7 +19,7 @@ func (st *Station) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	v, ran, err := ws.HeadGate(ctx, p, spec.TaskID, false)
+	v, ran, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, false)
 	if err != nil || !ran {
 		return supervisor.GateVerdict{}, false
 	}
@@ -52,7 +52,7 @@ func (st *Station) judgeHead(spec sessionSpec) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
 		defer cancel()
-		v, _, err := ws.HeadGate(ctx, p, spec.TaskID, true)
+		v, _, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, true)
 		if err != nil {
 			st.log.Warn("gate on nudged session's HEAD", "task", spec.TaskID, "err", err)
 			return
@@ -106,7 +106,7 @@ func (st *Station) refuseRed(ctx context.Context, spec sessionSpec, verb string)
 		// worth caching for the agent's next call.
 		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
 		defer cancel()
-		v, ran, err := ws.HeadGate(gctx, p, spec.TaskID, true)
+		v, ran, err := ws.HeadGate(gctx, p.Repo, spec.TaskID, true)
 		done <- answer{v, ran, err}
 	}()
 	var a answer

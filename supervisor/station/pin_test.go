@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // pinMem is a sharedMem whose tasks can be pinned, as pgstore's are.
@@ -95,39 +94,39 @@ type fakeWorkspaces struct {
 	publishes int
 }
 
-func (f *fakeWorkspaces) Prepare(_ context.Context, p config.Project, id string) (supervisor.Workspace, error) {
+func (f *fakeWorkspaces) Prepare(_ context.Context, p supervisor.Repo, id string) (supervisor.Workspace, error) {
 	return supervisor.Workspace{Dir: p.Path, Git: true, Branch: "bs/b1/" + id}, nil
 }
 
-func (f *fakeWorkspaces) Resume(context.Context, config.Project, string, int) (supervisor.Resumed, error) {
+func (f *fakeWorkspaces) Resume(context.Context, supervisor.Repo, string, int) (supervisor.Resumed, error) {
 	return supervisor.Resumed{Green: "0123456789abcdef"}, nil
 }
 
-func (f *fakeWorkspaces) Remove(context.Context, config.Project, string) error { return nil }
+func (f *fakeWorkspaces) Remove(context.Context, supervisor.Repo, string) error { return nil }
 
-func (f *fakeWorkspaces) HeadGate(context.Context, config.Project, string, bool) (supervisor.GateVerdict, bool, error) {
+func (f *fakeWorkspaces) HeadGate(context.Context, supervisor.Repo, string, bool) (supervisor.GateVerdict, bool, error) {
 	return supervisor.GateVerdict{}, false, nil
 }
 
-func (f *fakeWorkspaces) Work(context.Context, config.Project, string) (supervisor.TaskWork, bool, error) {
+func (f *fakeWorkspaces) Work(context.Context, supervisor.Repo, string) (supervisor.TaskWork, bool, error) {
 	return supervisor.TaskWork{}, false, nil
 }
 
-func (f *fakeWorkspaces) Diff(context.Context, config.Project, string, bool) (string, error) {
+func (f *fakeWorkspaces) Diff(context.Context, supervisor.Repo, string, bool) (string, error) {
 	return "", nil
 }
 
-func (f *fakeWorkspaces) Merge(context.Context, config.Project, string, string) (supervisor.Merged, error) {
+func (f *fakeWorkspaces) Merge(context.Context, supervisor.Repo, string, string) (supervisor.Merged, error) {
 	return supervisor.Merged{}, nil
 }
 
-func (f *fakeWorkspaces) Sync(context.Context, config.Project, string) (supervisor.Synced, error) {
+func (f *fakeWorkspaces) Sync(context.Context, supervisor.Repo, string) (supervisor.Synced, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.synced, f.syncErr
 }
 
-func (f *fakeWorkspaces) Publish(context.Context, config.Project, string) (supervisor.Published, error) {
+func (f *fakeWorkspaces) Publish(context.Context, supervisor.Repo, string) (supervisor.Published, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.publishes++

@@ -27,19 +27,19 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 		return notes, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, fetchTimeout)
-	synced, err := ws.Sync(sctx, p, t.ID)
+	synced, err := ws.Sync(sctx, p.Repo, t.ID)
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("requeue task %s: %w; try again when the remote answers", t.ID, err)
 	}
-	w, err := ws.Prepare(ctx, p, t.ID)
+	w, err := ws.Prepare(ctx, p.Repo, t.ID)
 	if err != nil {
 		return nil, fmt.Errorf("requeue task %s: prepare its worktree: %w", t.ID, err)
 	}
 	if !w.Git {
 		return notes, nil
 	}
-	r, err := ws.Resume(ctx, p, t.ID, t.Attempt)
+	r, err := ws.Resume(ctx, p.Repo, t.ID, t.Attempt)
 	if err != nil {
 		return nil, fmt.Errorf("requeue task %s: resume from the last green commit: %w", t.ID, err)
 	}
@@ -53,7 +53,7 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 		// fetches what this push leaves on the remote. A failed push
 		// keeps the task pinned here, where the reset worktree is.
 		pctx, cancel := context.WithTimeout(ctx, pushTimeout)
-		pub, err := ws.Publish(pctx, p, t.ID)
+		pub, err := ws.Publish(pctx, p.Repo, t.ID)
 		cancel()
 		st.branches.pushed(t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
 	} else if _, shared := st.shared(); shared && elsewhere == "" {

@@ -75,7 +75,7 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if !ok {
 		return
 	}
-	if err := st.opt.Workspaces.Remove(ctx, p, taskID); err != nil {
+	if err := st.opt.Workspaces.Remove(ctx, p.Repo, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}
 	// Removing it may have saved uncommitted files on a branch.

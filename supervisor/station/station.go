@@ -265,7 +265,7 @@ func (st *Station) workspace(ctx context.Context, p config.Project, taskID strin
 	if st.opt.Workspaces == nil {
 		return supervisor.Workspace{Dir: p.Path}, nil
 	}
-	return st.opt.Workspaces.Prepare(ctx, p, taskID)
+	return st.opt.Workspaces.Prepare(ctx, p.Repo, taskID)
 }
 
 // register makes a session live: counted in its project's slots, recorded

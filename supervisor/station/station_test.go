@@ -35,7 +35,7 @@ type harness struct {
 }
 
 func project(name string, idle, block time.Duration) config.Project {
-	return config.Project{Name: name, Path: "/", Command: []string{"agent"}, Concurrency: 1,
+	return config.Project{Repo: supervisor.Repo{Name: name, Path: "/"}, Command: []string{"agent"}, Concurrency: 1,
 		Settings: config.Settings{IdleWindow: idle, BlockWindow: block, ReviewIdleWindow: 2 * idle, Nudge: testNudge}}
 }
 

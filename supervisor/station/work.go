@@ -38,7 +38,7 @@ func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork
 	if err != nil {
 		return supervisor.TaskWork{}, false, err
 	}
-	w, ok, err := st.opt.Workspaces.Work(ctx, p, id)
+	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
 	}
@@ -51,7 +51,7 @@ func (st *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, 
 	if err != nil {
 		return "", err
 	}
-	return st.opt.Workspaces.Diff(ctx, p, id, stat)
+	return st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
 }
 
 // Accept is a person marking a blocked or reviewed task done after
@@ -101,7 +101,7 @@ func (st *Station) judgeBriefly(ctx context.Context, t supervisor.Task) {
 		defer close(done)
 		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
 		defer cancel()
-		if _, _, err := st.opt.Workspaces.HeadGate(gctx, p, t.ID, true); err != nil {
+		if _, _, err := st.opt.Workspaces.HeadGate(gctx, p.Repo, t.ID, true); err != nil {
 			st.log.Debug("gate on an accepted task's head", "task", t.ID, "err", err)
 		}
 	}()
@@ -122,7 +122,7 @@ func (st *Station) gateWord(ctx context.Context, t supervisor.Task) string {
 	if st.opt.Workspaces == nil {
 		return "gate not checked"
 	}
-	w, ok, err := st.opt.Workspaces.Work(ctx, p, t.ID)
+	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, t.ID)
 	if err != nil || !ok || w.Gate == nil {
 		return "gate not checked on its head"
 	}
@@ -149,5 +149,5 @@ func (st *Station) Merge(ctx context.Context, id, into string) (supervisor.Merge
 	if st.sessionForTask(id) != nil {
 		return supervisor.Merged{}, supervisor.Conflictf("task %s has a session running; wait for it to end before merging", id)
 	}
-	return st.opt.Workspaces.Merge(ctx, p, id, into)
+	return st.opt.Workspaces.Merge(ctx, p.Repo, id, into)
 }
