@@ -304,7 +304,7 @@ func TestConsoleAttaches(t *testing.T) {
 	con := fake.AddConsole("s1", []byte("\x1b[1mhello\x1b[0m from the replay\r\n"))
 	srv := httptest.NewServer(api.NewServer(fake, "tok", nil).Handler())
 	defer srv.Close()
-	client := &client.Client{BaseURL: srv.URL, Token: "tok", HTTP: srv.Client()}
+	client := &client.Client{BaseURL: srv.URL, Token: "tok"}
 	u := newTestUI(t, client, t0)
 	u.OpenConsole("s1")
 	c := u.consoles["s1"]

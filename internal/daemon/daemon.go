@@ -335,7 +335,7 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *station.Station) 
 // restart must not strand the sessions it leaves running either. A port
 // someone else took meanwhile is not ours: the station takes a new one, and
 // its agents, which verify the station before sending their token
-// (client.Client.verifyStation), refuse to talk to the program at the old one.
+// (supervisor/client's prove.go), refuse to talk to the program at the old one.
 func listen(home string) (net.Listener, error) {
 	var ports []string
 	if f, err := apitype.ReadStationFile(home); err == nil {

@@ -50,8 +50,14 @@ func newFake(t *testing.T) *apitest.Station {
 	return fake
 }
 
+// client calls e with token; a session token (tok-sN) makes an agent's
+// client, which has the station prove it holds that session's token.
 func (e *testEnv) client(token string) *client.Client {
-	return &client.Client{BaseURL: e.srv.URL, Token: token, HTTP: e.srv.Client()}
+	c := &client.Client{BaseURL: e.srv.URL, Token: token}
+	if id, ok := strings.CutPrefix(token, "tok-"); ok {
+		c.SessionID = id
+	}
+	return c
 }
 
 // do sends a raw request; headers are "Key: value" strings.

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/buildstation/buildstation/supervisor"
+
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
@@ -16,12 +18,12 @@ import (
 // real station does.
 func TestAgentClientVerifiesTheStation(t *testing.T) {
 	e := newEnv(t)
-	c := &client.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1", HTTP: e.srv.Client()}
+	c := &client.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1"}
 	if err := c.AgentProgress(t.Context(), "step"); err != nil {
 		t.Fatal(err)
 	}
 	// A token of another session cannot pass for s1's.
-	c = &client.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1", HTTP: e.srv.Client()}
+	c = &client.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1"}
 	if err := c.AgentProgress(t.Context(), "step"); err == nil || !strings.Contains(err.Error(), "not this session's station") {
 		t.Fatalf("s1's proof checked against s2's token: %v", err)
 	}
@@ -32,6 +34,16 @@ func TestAgentClientVerifiesTheStation(t *testing.T) {
 // it holds it, whether it answers itself or relays the challenge to the
 // real station.
 func TestAgentClientRefusesAnImpostor(t *testing.T) {
+	testRefusesImpostor(t, "tok-s1", "s1")
+}
+
+// The same for the CLI's and the tray's client: the station token goes
+// only to a program that proves it holds it.
+func TestStationClientRefusesAnImpostor(t *testing.T) {
+	testRefusesImpostor(t, stationToken, "")
+}
+
+func testRefusesImpostor(t *testing.T, token, session string) {
 	e := newEnv(t)
 	target, _ := url.Parse(e.srv.URL)
 	for _, tt := range []struct {
@@ -55,17 +67,20 @@ func TestAgentClientRefusesAnImpostor(t *testing.T) {
 				tt.serve(w, r)
 			}))
 			defer thief.Close()
-			c := &client.Client{BaseURL: thief.URL, Token: "tok-s1", SessionID: "s1"}
+			c := &client.Client{BaseURL: thief.URL, Token: token, SessionID: session}
 			err := c.AgentComplete(t.Context(), "done")
-			if err == nil || !strings.Contains(err.Error(), "not this session's station") {
-				t.Errorf("complete through an impostor: %v, want a refusal", err)
+			if session == "" {
+				_, err = c.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"})
+			}
+			if err == nil || !strings.Contains(err.Error(), "no token was sent") && !strings.Contains(err.Error(), "not this session's station") {
+				t.Errorf("a call through an impostor: %v, want a refusal", err)
 			}
 			if n := tokens.Load(); n != 0 {
-				t.Errorf("the impostor received the session token %d times", n)
+				t.Errorf("the impostor received the token %d times", n)
 			}
 		})
 	}
-	if got := agentCalls(e.fake); got != "" {
+	if got := agentCalls(e.fake); got != "" || len(e.fake.Calls()) != 2 {
 		t.Errorf("a call reached the station through the impostor: %s", got)
 	}
 }

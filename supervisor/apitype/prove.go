@@ -9,7 +9,9 @@ import "strings"
 // ProvePath is the one route served without a token.
 const ProvePath = "/v1/agent/prove"
 
-// ProveRequest is the agent's challenge: its session and a random nonce.
+// ProveRequest is a client's challenge: a random nonce, and the session
+// whose token the station must prove it holds (empty: the station token,
+// for the CLI and the tray).
 type ProveRequest struct {
 	Session string `json:"session"`
 	Nonce   string `json:"nonce"`
@@ -20,7 +22,7 @@ type ProveResponse struct {
 	Proof string `json:"proof"`
 }
 
-// ProofMessage is what the proof signs: the address the agent dialed (as
+// ProofMessage is what the proof signs: the address the client dialed (as
 // host:port) and its nonce.
 func ProofMessage(host, nonce string) []byte {
 	return []byte("buildstation station proof v1\n" + strings.ToLower(host) + "\n" + nonce)

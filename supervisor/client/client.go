@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -24,7 +25,6 @@ import (
 type Client struct {
 	BaseURL string // e.g. http://127.0.0.1:49152
 	Token   string // the station token, or a session token for Agent*
-	HTTP    *http.Client
 	// ShowsNotices marks this client's event stream as one whose notices
 	// reach a person (the tray), so the station shows none of its own.
 	ShowsNotices bool
@@ -32,19 +32,25 @@ type Client struct {
 	// home, when set by Dial, names the home folder in "no station"
 	// errors.
 	home string
-	// SessionID, when set, makes the client an agent's: before each
-	// request it has the station prove it holds this session's token
-	// (verifyStation), so the token is never sent to a program that merely
-	// listens where the station used to.
+	// SessionID, when set, makes the client an agent's: the station
+	// proves it holds this session's token rather than the station's.
 	SessionID string
+
+	// hc is the HTTP client every call goes through: its connections are
+	// proven before a token is sent over them (prove.go). There is no way
+	// to hand in another.
+	hcOnce sync.Once
+	hc     *http.Client
 }
 
 // requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
 const requestTimeout = 30 * time.Second
 
 // Dial returns a client for the station running in home, from its
-// station.json and token. It checks that something listens there, so a
-// stale station.json reads as "no station" rather than a later odd failure.
+// station.json and token. It checks that the station is there — that the
+// program at station.json's address proves it holds the token — so a stale
+// station.json reads as "no station" rather than a later odd failure, and
+// the token is never sent to whoever holds a dead station's port.
 func Dial(home string) (*Client, error) {
 	if err := config.CheckHome(home); err != nil {
 		return nil, err
@@ -64,13 +70,24 @@ func Dial(home string) (*Client, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("station.json in %s has a bad url %q; restart the station with \"buildstation daemon\"", home, sf.URL)
 	}
-	conn, err := net.DialTimeout("tcp", u.Host, 2*time.Second)
-	if err != nil {
-		return nil, noStation(home)
+	c := &Client{BaseURL: strings.TrimRight(sf.URL, "/"), Token: tok, home: home}
+	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+	defer cancel()
+	conn, err := c.dialProven(ctx, "tcp", u.Host)
+	var busy *apitype.Error
+	switch {
+	case errors.As(err, &busy):
+		// The station answered, busy: the next call retries.
+	case err != nil:
+		return nil, c.transportError(err)
+	default:
+		conn.Close()
 	}
-	conn.Close()
-	return &Client{BaseURL: strings.TrimRight(sf.URL, "/"), Token: tok, HTTP: &http.Client{Timeout: requestTimeout}, home: home}, nil
+	return c, nil
 }
+
+// dialTimeout bounds Dial's check that the station is there.
+const dialTimeout = 5 * time.Second
 
 // FromEnv returns the agent side's client, from the variables the station
 // sets in every session.
@@ -84,7 +101,6 @@ func FromEnv() (*Client, error) {
 		BaseURL:   strings.TrimRight(os.Getenv(apitype.EnvURL), "/"),
 		Token:     os.Getenv(apitype.EnvToken),
 		SessionID: os.Getenv(apitype.EnvSessionID),
-		HTTP:      &http.Client{Timeout: requestTimeout},
 	}, nil
 }
 
@@ -97,11 +113,22 @@ func noStation(home string) error {
 	return fmt.Errorf(`%w for %s; start one with "buildstation daemon"`, ErrNoStation, home)
 }
 
+// httpClient is c's HTTP client, made on first use: no proxy (the station
+// is on loopback, and a proxy would stand between the proof and the
+// token), and every new connection proven (dialProven).
 func (c *Client) httpClient() *http.Client {
-	if c.HTTP != nil {
-		return c.HTTP
-	}
-	return http.DefaultClient
+	c.hcOnce.Do(func() {
+		c.hc = &http.Client{
+			Timeout: requestTimeout,
+			Transport: &http.Transport{
+				Proxy:               nil,
+				DialContext:         c.dialProven,
+				MaxIdleConnsPerHost: 16,
+				IdleConnTimeout:     90 * time.Second,
+			},
+		}
+	})
+	return c.hc
 }
 
 // streamClient is c's HTTP client without its overall timeout, which would
@@ -122,11 +149,6 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
 		}
 		rd = bytes.NewReader(b)
-	}
-	if c.SessionID != "" {
-		if err := c.verifyStation(ctx); err != nil {
-			return nil, err
-		}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
 	if err != nil {
@@ -171,6 +193,13 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 // transportError turns "nothing listens there" into the sentence that says
 // to start a station.
 func (c *Client) transportError(err error) error {
+	if perr, ok := c.proofError(err); ok {
+		return perr
+	}
+	var apiErr *apitype.Error
+	if errors.As(err, &apiErr) {
+		return apiErr
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		if c.home != "" {

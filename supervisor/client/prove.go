@@ -1,67 +1,152 @@
 package client
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
-	"net/url"
-	"strings"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// verifyStation has the station at BaseURL prove that it holds c.Token
-// (for session c.SessionID) before the token is sent there.
-func (c *Client) verifyStation(ctx context.Context) error {
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("%s %q is not a station URL; run this from inside a Build Station session", apitype.EnvURL, c.BaseURL)
+// Every connection this client opens is proven before any token goes over
+// it: the peer must show it holds the token the client is about to send
+// (the station token, or the session's), by answering a random nonce with
+// an HMAC keyed by that token over the nonce and the address dialed (see
+// supervisor/api's prove.go). A station that died leaves station.json
+// (and a session its BUILDSTATION_URL) naming a port anyone may bind next;
+// whoever holds it gets a challenge and nothing secret.
+//
+// The proof is made per connection, in the dialer, and not per request: a
+// client that lives long (the tray) may reconnect to a port taken over
+// meanwhile, and a keep-alive connection, once proven, costs nothing more.
+
+// proveTimeout bounds one proof when the caller's context has no deadline.
+const proveTimeout = 10 * time.Second
+
+// NotStationError is a peer that did not prove it holds the token: no
+// token was sent to it.
+type NotStationError struct {
+	Addr string // host:port dialed
+	Why  string
+}
+
+func (e *NotStationError) Error() string {
+	return fmt.Sprintf("the program at %s is not the station (%s), so no token was sent to it", e.Addr, e.Why)
+}
+
+// endedError is a station that answers the challenge of a session it no
+// longer runs.
+type endedError struct{ addr, session string }
+
+func (e *endedError) Error() string {
+	return fmt.Sprintf("the station at %s has no live session %s (it has ended), so the session token was not sent", e.addr, e.session)
+}
+
+// dialProven dials addr and has the peer prove it holds c.Token before the
+// connection is handed to the HTTP transport.
+func (c *Client) dialProven(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
 	}
+	if err := c.prove(ctx, conn, addr); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// prove sends the challenge over conn, reads the answer and checks it.
+func (c *Client) prove(ctx context.Context, conn net.Conn, addr string) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(proveTimeout)
+	}
+	conn.SetDeadline(deadline)
+	defer conn.SetDeadline(time.Time{})
 	nb := make([]byte, 32)
 	if _, err := rand.Read(nb); err != nil {
-		return fmt.Errorf("verify the station: %w", err)
+		return fmt.Errorf("prove the station: %w", err)
 	}
 	nonce := hex.EncodeToString(nb)
 	b, _ := json.Marshal(apitype.ProveRequest{Session: c.SessionID, Nonce: nonce})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.BaseURL+apitype.ProvePath, strings.NewReader(string(b)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+apitype.ProvePath, bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("verify the station: %w", err)
+		return fmt.Errorf("prove the station: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.httpClient().Do(req)
+	if err := req.Write(conn); err != nil {
+		return &NotStationError{Addr: addr, Why: "it does not take the challenge: " + err.Error()}
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, req)
 	if err != nil {
-		return c.transportError(err)
+		return &NotStationError{Addr: addr, Why: "it does not answer the challenge over HTTP"}
 	}
 	defer resp.Body.Close()
-	notStation := func(why string) error {
-		return fmt.Errorf("the program at %s is not this session's station (%s), so the session token was not sent to it; "+
-			"if the station restarted on another port, the session cannot reach it: requeue the task", c.BaseURL, why)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil || br.Buffered() > 0 {
+		// Bytes past the answer would be read as the next request's.
+		return &NotStationError{Addr: addr, Why: "its answer to the challenge is not one HTTP response"}
 	}
-	switch resp.StatusCode {
-	case http.StatusOK:
-	case http.StatusNotFound:
-		return fmt.Errorf("the station at %s has no live session %s (it has ended), so the session token was not sent", c.BaseURL, c.SessionID)
-	default:
-		// The station's own refusals (503 while busy or its board is
-		// away) read as usual, so callers can retry them; the token was
-		// not sent either way.
+	return c.checkProof(resp, body, addr, nonce)
+}
+
+// checkProof reads the station's answer to the challenge.
+func (c *Client) checkProof(resp *http.Response, body []byte, addr, nonce string) error {
+	switch {
+	case resp.StatusCode == http.StatusOK:
+	case resp.StatusCode == http.StatusNotFound && c.SessionID != "":
+		return &endedError{addr: addr, session: c.SessionID}
+	case resp.StatusCode == http.StatusServiceUnavailable:
+		// The station's own "busy, retry": callers retry it as usual.
+		// No token was sent either way.
+		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return readError(resp)
+	default:
+		return &NotStationError{Addr: addr, Why: "it answers the challenge with " + resp.Status}
 	}
 	var pr apitype.ProveResponse
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&pr); err != nil {
-		return notStation("its proof is not readable")
+	if err := json.Unmarshal(body, &pr); err != nil {
+		return &NotStationError{Addr: addr, Why: "its proof is not readable"}
 	}
 	got, err := hex.DecodeString(pr.Proof)
 	m := hmac.New(sha256.New, []byte(c.Token))
-	m.Write(apitype.ProofMessage(u.Host, nonce))
+	m.Write(apitype.ProofMessage(addr, nonce))
 	if err != nil || !hmac.Equal(got, m.Sum(nil)) {
-		return notStation("it could not prove it holds the session's token")
+		return &NotStationError{Addr: addr, Why: "it could not prove it holds the token"}
 	}
 	return nil
+}
+
+// proofError turns a failed proof into the sentence a person reads: for
+// the CLI and the tray, station.json is stale; for an agent, its station
+// is gone from that address.
+func (c *Client) proofError(err error) (error, bool) {
+	var ns *NotStationError
+	var ended *endedError
+	switch {
+	case errors.As(err, &ended):
+		return ended, true
+	case !errors.As(err, &ns):
+		return nil, false
+	case c.home != "":
+		return fmt.Errorf("no station is running here (station.json is stale: the program at %s could not prove it holds this home's station token: %s, so the token was not sent to it); start one with \"buildstation daemon\"", ns.Addr, ns.Why), true
+	case c.SessionID != "":
+		return fmt.Errorf("the program at %s is not this session's station (%s), so the session token was not sent to it; "+
+			"if the station restarted on another port, the session cannot reach it: requeue the task", c.BaseURL, ns.Why), true
+	}
+	return ns, true
 }
