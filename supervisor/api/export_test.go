@@ -10,6 +10,6 @@ var EarlierReasons = earlierReasons
 
 // SetInFlight sets the in-flight bound and the wait for a slot, for a test.
 func (s *Server) SetInFlight(n int, wait time.Duration) {
-	s.inflight = make(chan struct{}, n)
+	s.inflight.slots = make(chan struct{}, n)
 	s.queueWait = wait
 }

@@ -10,8 +10,12 @@ import (
 // routes registers every route. Station routes need the station token; agent
 // routes need a session token and act on that token's session only.
 func (s *Server) routes() {
-	st := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(s.bounded(h))) }
-	ag := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireSession(s.bounded(h))) }
+	st := func(pattern string, h http.HandlerFunc) {
+		s.mux.Handle(pattern, s.RequireStation(s.bounded(s.inflight, h)))
+	}
+	ag := func(pattern string, h http.HandlerFunc) {
+		s.mux.Handle(pattern, s.RequireSession(s.bounded(s.inflight, h)))
+	}
 	// Streams last as long as their client wants: they do not count toward
 	// the in-flight bound, which is for requests that finish.
 	stream := func(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, s.RequireStation(h)) }
@@ -47,7 +51,9 @@ func (s *Server) routes() {
 
 	stream("GET /v1/events", s.events)
 
-	s.mux.Handle("POST "+apitype.ProvePath, s.bounded(http.HandlerFunc(s.proveStation)))
+	// The one route open to anyone: slots and a body deadline of its own
+	// (limits.go), so strangers never take the capacity above.
+	s.mux.Handle("POST "+apitype.ProvePath, s.bounded(s.strangers, http.HandlerFunc(s.proveStation)))
 	ag("POST /v1/agent/complete", s.agentComplete)
 	ag("POST /v1/agent/block", s.agentBlock)
 	ag("POST /v1/agent/progress", s.agentProgress)

@@ -24,10 +24,13 @@ type Server struct {
 	// shorten it.
 	keepalive time.Duration
 
-	// inflight holds a slot per request being answered (streams aside);
-	// queueWait is how long a request waits for a slot before a 503.
-	inflight  chan struct{}
-	queueWait time.Duration
+	// inflight holds a slot per authenticated request being answered
+	// (streams aside); strangers holds a slot per unauthenticated one
+	// (the challenge), so they can never take what the station's owner
+	// and its agents need. queueWait is how long a request waits for a
+	// slot before a 503.
+	inflight, strangers *limiter
+	queueWait           time.Duration
 
 	// noticeShowers counts the event streams of clients that show the
 	// station's notices themselves (a tray): while one is connected the
@@ -43,15 +46,16 @@ func (s *Server) NoticesShown() bool { return s.noticeShowers.Load() > 0 }
 // costs bounded memory and the ones answered stay fast, instead of every
 // request slowing until most time out.
 const (
-	maxInFlight      = 64
-	defaultQueueWait = time.Second
+	maxInFlight         = 64
+	maxStrangerInFlight = 8
+	defaultQueueWait    = time.Second
 )
 
 // Timeouts of the http.Server. Streaming routes (events, attach) clear their
 // own deadlines; everything else is a short request and must not hold a
 // connection open forever.
 const (
-	readHeaderTimeout = 10 * time.Second
+	readHeaderTimeout = 5 * time.Second
 	readTimeout       = time.Minute
 	writeTimeout      = time.Minute
 	idleTimeout       = 2 * time.Minute
@@ -70,7 +74,8 @@ func NewServer(st Station, stationToken string, log *slog.Logger) *Server {
 		log:       log,
 		mux:       http.NewServeMux(),
 		keepalive: 15 * time.Second,
-		inflight:  make(chan struct{}, maxInFlight),
+		inflight:  newLimiter(maxInFlight, bodyReadTimeout, maxBody),
+		strangers: newLimiter(maxStrangerInFlight, strangerBodyReadTimeout, maxStrangerBody),
 		queueWait: defaultQueueWait,
 	}
 	s.routes()
@@ -87,7 +92,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Requests other than GET (which a streaming handler such as MCP's uses
 // for its long-lived stream) count toward the in-flight bound.
 func (s *Server) Mount(pattern string, h http.Handler) {
-	b := s.bounded(h)
+	b := s.bounded(s.inflight, h)
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			h.ServeHTTP(w, r)
@@ -95,32 +100,6 @@ func (s *Server) Mount(pattern string, h http.Handler) {
 		}
 		b.ServeHTTP(w, r)
 	}))
-}
-
-// bounded answers through h while fewer than maxInFlight requests are
-// being answered; otherwise it waits up to queueWait for one to finish and
-// then refuses with 503 and Retry-After.
-func (s *Server) bounded(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case s.inflight <- struct{}{}:
-		default:
-			t := time.NewTimer(s.queueWait)
-			select {
-			case s.inflight <- struct{}{}:
-				t.Stop()
-			case <-t.C:
-				w.Header().Set("Retry-After", "1")
-				writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("the station is busy (%d requests in flight); retry in a second", cap(s.inflight)))
-				return
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
-		}
-		defer func() { <-s.inflight }()
-		h.ServeHTTP(w, r)
-	})
 }
 
 // Listen opens the API's listener on a free loopback port. Loopback only: the
