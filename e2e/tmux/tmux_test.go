@@ -4,11 +4,14 @@ package tmux_test
 
 import (
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -215,4 +218,55 @@ func TestTmuxSessionSurvivesACleanRestart(t *testing.T) {
 		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
 	}
 	rig.WaitGone(t, filepath.Dir(prompt), 10*time.Second)
+}
+
+// TestTmuxSessionReportsAfterAPortChange stops the station while an agent
+// runs in tmux, and another program takes its port before it comes back:
+// the new station says in its log that it listens elsewhere, and the
+// agent, whose BUILDSTATION_URL still names the taken port, finds it (the
+// session's station.url) and reports progress and completion there. The
+// program on the old port never sees a token.
+func TestTmuxSessionReportsAfterAPortChange(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, projectTOML("web", t.TempDir(), "30s", "30s"))
+	s := rig.StartOn(t, home)
+	id := s.AddTask("web", "long", "print started; read-prompt ready>; progress after the move; complete after the move")
+	s.WaitTranscript(id, "ready>", 10*time.Second)
+	before := s.WaitSession(id, 10*time.Second, nil)
+	old := s.Client().BaseURL
+	s.Stop()
+	var tokens atomic.Int32
+	thief := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			tokens.Add(1)
+		}
+		w.WriteHeader(http.StatusOK)
+	})}
+	ln, err := net.Listen("tcp", strings.TrimPrefix(old, "http://"))
+	if err != nil {
+		t.Fatalf("take the station's port: %v", err)
+	}
+	go thief.Serve(ln)
+	defer thief.Close()
+
+	s2 := rig.StartOn(t, home)
+	if u := s2.Client().BaseURL; u == old {
+		t.Fatalf("the station came back at %s, the taken port", u)
+	}
+	if log := s2.Log.String(); !strings.Contains(log, "is taken by another program") {
+		t.Errorf("the station's log does not say its port changed:\n%s", log)
+	}
+	s2.WaitSession(id, 10*time.Second, func(after rig.Session) bool { return after.PID == before.PID })
+	s2.Must("session", "send", before.ID, "go on")
+	got := s2.WaitState(id, "done", 20*time.Second)
+	if got.Summary != "after the move" {
+		t.Fatalf("task %s (%s), summary %q", got.State, got.Reason, got.Summary)
+	}
+	tr := s2.Transcript(id, 1)
+	if strings.Contains(tr, "failed") || !strings.Contains(tr, "progress: after the move") {
+		t.Errorf("the agent's progress did not land:\n%s", tr)
+	}
+	if n := tokens.Load(); n != 0 {
+		t.Errorf("the program on the old port received a token %d times", n)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,7 +78,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	ln, err := listen(o.Home)
+	ln, err := listen(o.Home, o.Log)
 	if err != nil {
 		return err
 	}
@@ -333,10 +334,12 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *station.Station) 
 // The port is read from station.json (left by a station that crashed) or
 // from station.port, which a station keeps after a clean stop too: a clean
 // restart must not strand the sessions it leaves running either. A port
-// someone else took meanwhile is not ours: the station takes a new one, and
-// its agents, which verify the station before sending their token
-// (supervisor/client's prove.go), refuse to talk to the program at the old one.
-func listen(home string) (net.Listener, error) {
+// someone else took meanwhile is not ours: the station takes a new one and
+// says so, and writes the new address into each session it adopts
+// (station.url in the session's folder), where the agent's client looks
+// when the old address does not prove itself its station
+// (supervisor/client/prove.go, supervisor/client/rediscover.go).
+func listen(home string, log *slog.Logger) (net.Listener, error) {
 	var ports []string
 	if f, err := apitype.ReadStationFile(home); err == nil {
 		if u, err := neturl.Parse(f.URL); err == nil && u.Hostname() == "127.0.0.1" && u.Port() != "" {
@@ -348,15 +351,26 @@ func listen(home string) (net.Listener, error) {
 			ports = append(ports, p)
 		}
 	}
+	var taken []string
+	var lastErr error
 	for _, p := range ports {
-		if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
+		if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 || slices.Contains(taken, p) {
 			continue
 		}
-		if ln, err := net.Listen("tcp", "127.0.0.1:"+p); err == nil {
+		ln, err := net.Listen("tcp", "127.0.0.1:"+p)
+		if err == nil {
 			return ln, nil
 		}
+		taken, lastErr = append(taken, p), err
 	}
-	return api.Listen()
+	ln, err := api.Listen()
+	if err == nil && len(taken) > 0 {
+		log.Warn(fmt.Sprintf("the API's port %s, where sessions of the last station look for it, is taken by another program; "+
+			"the station listens on %s instead and tells each session it adopts the new address (station.url in its folder); "+
+			"an agent's MCP connection made at its start keeps the old address until the task is requeued",
+			strings.Join(taken, ", "), portOf(ln)), "err", lastErr)
+	}
+	return ln, err
 }
 
 // filePort keeps the API's port across restarts (listen).

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/buildstation/buildstation/internal/atomicfile"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -139,10 +140,11 @@ func (f *FS) MakeSessionDir(id string) (string, error) {
 	return dir, nil
 }
 
-// WriteSessionFile writes name (0600) into session id's folder.
+// WriteSessionFile replaces name (0600) in session id's folder whole: a
+// running agent may read it (station.url) while it is rewritten.
 func (f *FS) WriteSessionFile(id, name string, data []byte) (string, error) {
 	path := filepath.Join(f.sessions, id, name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -20,7 +20,7 @@ import (
 // only its own address (the guard refuses any other Host), a program at
 // the old port that relays the challenge to the real station gets a proof
 // for the wrong address, which the client refuses. The client proves
-// each connection it opens (supervisor/client's prove.go).
+// each connection it opens (supervisor/client/prove.go).
 
 // proveStation answers an agent's challenge (see above).
 func (s *Server) proveStation(w http.ResponseWriter, r *http.Request) {

@@ -2,10 +2,17 @@ package apitype
 
 // Environment a session gets (docs/contract.md, "Environment a session gets").
 const (
-	EnvURL       = "BUILDSTATION_URL"
-	EnvToken     = "BUILDSTATION_TOKEN"
-	EnvSessionID = "BUILDSTATION_SESSION_ID"
+	EnvURL        = "BUILDSTATION_URL"
+	EnvToken      = "BUILDSTATION_TOKEN"
+	EnvSessionID  = "BUILDSTATION_SESSION_ID"
+	EnvPromptFile = "BUILDSTATION_PROMPT_FILE"
 )
+
+// SessionURLFile, in a session's folder (beside its prompt file), holds the
+// address of the station that runs the session now: a station that could
+// not get its predecessor's port back writes it there for the sessions it
+// adopts, whose BUILDSTATION_URL still names the old one.
+const SessionURLFile = "station.url"
 
 // OriginHeader names the session a station-token request came from inside
 // (the CLI finds BUILDSTATION_SESSION_ID in its environment), so operator

@@ -41,6 +41,11 @@ type Client struct {
 	// to hand in another.
 	hcOnce sync.Once
 	hc     *http.Client
+
+	// urlFile is the session's station.url (rediscover.go); mu guards
+	// BaseURL, which rediscover may change.
+	urlFile string
+	mu      sync.Mutex
 }
 
 // requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
@@ -101,6 +106,7 @@ func FromEnv() (*Client, error) {
 		BaseURL:   strings.TrimRight(os.Getenv(apitype.EnvURL), "/"),
 		Token:     os.Getenv(apitype.EnvToken),
 		SessionID: os.Getenv(apitype.EnvSessionID),
+		urlFile:   urlFileFromEnv(),
 	}, nil
 }
 
@@ -150,7 +156,7 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.base()+path, rd)
 	if err != nil {
 		return nil, fmt.Errorf("build %s %s: %w", method, path, err)
 	}
@@ -169,13 +175,9 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 
 // do sends one request and decodes a 2xx answer into out (when non-nil).
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
-	req, err := c.newRequest(ctx, method, path, body)
+	resp, err := c.send(ctx, method, path, body)
 	if err != nil {
 		return err
-	}
-	resp, err := c.httpClient().Do(req)
-	if err != nil {
-		return c.transportError(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
@@ -188,6 +190,25 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("read the station's answer to %s %s: %w", method, path, err)
 	}
 	return nil
+}
+
+// send sends one request. An agent's client whose station does not
+// answer as its station at the address it has looks for the address the
+// session's station.url names, once (rediscover.go).
+func (c *Client) send(ctx context.Context, method, path string, body any) (*http.Response, error) {
+	for try := 0; ; try++ {
+		req, err := c.newRequest(ctx, method, path, body)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.httpClient().Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		if try > 0 || !unreached(err) || !c.rediscover(req.URL.Scheme+"://"+req.URL.Host) {
+			return nil, c.transportError(err)
+		}
+	}
 }
 
 // transportError turns "nothing listens there" into the sentence that says
@@ -205,9 +226,9 @@ func (c *Client) transportError(err error) error {
 		if c.home != "" {
 			return noStation(c.home)
 		}
-		return fmt.Errorf(`the station at %s does not answer; check that it is running with "buildstation status"`, c.BaseURL)
+		return fmt.Errorf(`the station at %s does not answer; check that it is running with "buildstation status"`, c.base())
 	}
-	return fmt.Errorf("reach the station at %s: %w", c.BaseURL, err)
+	return fmt.Errorf("reach the station at %s: %w", c.base(), err)
 }
 
 // readError decodes the station's {"error": ...} answer into an *apitype.Error.

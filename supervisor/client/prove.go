@@ -23,7 +23,7 @@ import (
 // it: the peer must show it holds the token the client is about to send
 // (the station token, or the session's), by answering a random nonce with
 // an HMAC keyed by that token over the nonce and the address dialed (see
-// supervisor/api's prove.go). A station that died leaves station.json
+// supervisor/api/prove.go). A station that died leaves station.json
 // (and a session its BUILDSTATION_URL) naming a port anyone may bind next;
 // whoever holds it gets a challenge and nothing secret.
 //
@@ -146,7 +146,7 @@ func (c *Client) proofError(err error) (error, bool) {
 		return fmt.Errorf("no station is running here (station.json is stale: the program at %s could not prove it holds this home's station token: %s, so the token was not sent to it); start one with \"buildstation daemon\"", ns.Addr, ns.Why), true
 	case c.SessionID != "":
 		return fmt.Errorf("the program at %s is not this session's station (%s), so the session token was not sent to it; "+
-			"if the station restarted on another port, the session cannot reach it: requeue the task", c.BaseURL, ns.Why), true
+			"if the station restarted on another port, the session cannot reach it: requeue the task", c.base(), ns.Why), true
 	}
 	return ns, true
 }

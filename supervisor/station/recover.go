@@ -179,6 +179,11 @@ func (st *Station) adopt(ctx context.Context, r supervisor.SessionRecord) bool {
 		_ = proc.Close()
 		return false
 	}
+	if err := st.writeSessionURL(r.ID); err != nil {
+		// Its agent reaches this station only if it listens where the
+		// last one did.
+		st.log.Warn("cannot tell an adopted session where the station listens", "session", r.ID, "url", st.opt.URL, "err", err)
+	}
 	s := st.newSession(p, task, r.Kind, r.ID, ws, r.Token, proc, transcript)
 	s.backend, s.resumeFrom = r.Backend, lastOutput
 	s.con.restore(tail, lastOutput)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -375,11 +376,22 @@ func (st *Station) writePrompt(id, prompt string) (promptFile string, err error)
 		return "", sessionFilesError(err)
 	}
 	promptFile, err = st.files.WriteSessionFile(id, "prompt.md", []byte(prompt))
+	if err == nil {
+		err = st.writeSessionURL(id)
+	}
 	if err != nil {
 		st.dropSessionDir(id)
 		return "", sessionFilesError(err)
 	}
 	return promptFile, nil
+}
+
+// writeSessionURL tells session id where this station listens: its
+// BUILDSTATION_URL names the station that started it, which a session that
+// outlives it (tmux) may no longer find there (apitype.SessionURLFile).
+func (st *Station) writeSessionURL(id string) error {
+	_, err := st.files.WriteSessionFile(id, apitype.SessionURLFile, []byte(st.opt.URL+"\n"))
+	return err
 }
 
 // sessionEnv is the environment every agent gets, whatever the agent: the
