@@ -166,6 +166,7 @@ type taskWithHistory struct {
 	supervisor.Task
 	*supervisor.TaskWork
 	History []supervisor.Transition `json:"history"`
+	CostUSD float64                 `json:"cost_usd"`
 }
 
 func (e *env) taskShowCmd() *cobra.Command {
@@ -190,7 +191,7 @@ func (e *env) taskShowCmd() *cobra.Command {
 				d.History = []supervisor.Transition{}
 			}
 			if asJSON {
-				return printJSON(e.stdout, taskWithHistory{Task: d.Task, TaskWork: d.Work, History: d.History})
+				return printJSON(e.stdout, taskWithHistory{Task: d.Task, TaskWork: d.Work, History: d.History, CostUSD: d.CostUSD})
 			}
 			return printTask(e, d)
 		},
@@ -212,6 +213,9 @@ func printTask(e *env, d apitype.TaskDetail) error {
 	}
 	if t.Summary != "" {
 		fmt.Fprintf(w, "summary:  %s\n", line(t.Summary))
+	}
+	if d.CostUSD > 0 {
+		fmt.Fprintf(w, "cost:     $%.2f so far\n", d.CostUSD)
 	}
 	if pin := t.PinNote(); pin != "" {
 		fmt.Fprintf(w, "pinned:   %s\n", line(pin))

@@ -116,4 +116,5 @@ const (
 	NoticeBlock      NoticeKind = "block"
 	NoticePermission NoticeKind = "needs-permission"
 	NoticeBreaker    NoticeKind = "breaker"
+	NoticeBudget     NoticeKind = "budget" // a project's sessions cost its daily budget: its queue paused
 )

@@ -146,6 +146,13 @@ type Status struct {
 	Idle      int               `json:"idle"`
 	Blocked   int               `json:"blocked"`
 	Paused    map[string]string `json:"paused,omitempty"` // project → reason
+	// Activity is what each live session of this station does now, by
+	// session id; Usage is theirs together (context_pct: the fullest);
+	// SpentToday is what each project's sessions cost today, as this
+	// station counted (daily_budget_usd pauses a project past it).
+	Activity   map[string]string  `json:"activity,omitempty"`
+	Usage      *Usage             `json:"usage,omitempty"`
+	SpentToday map[string]float64 `json:"spent_today_usd,omitempty"`
 	// Board is a shared board's link: whether it answers, since when it
 	// does not, and how many writes wait for it. Absent on a station's
 	// own board. While it does not answer, Tasks and the other stations'

@@ -85,7 +85,7 @@ func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, err
 	if h == nil {
 		h = []supervisor.Transition{}
 	}
-	d := apitype.TaskDetail{Task: t, History: h}
+	d := apitype.TaskDetail{Task: t, History: h, CostUSD: s.st.TaskCost(id)}
 	if w, ok, err := s.st.TaskWork(r.Context(), id); err == nil && ok {
 		d.Work = &w
 	} else if err != nil {

@@ -69,6 +69,8 @@ type Station interface {
 	// AgentAsk is an agent asking a person (a permission, a question); it
 	// waits for Decide, or returns an empty decision when nobody decided.
 	AgentAsk(ctx context.Context, sessionID string, req supervisor.AskRequest) (supervisor.Decision, error)
+	// TaskCost is what a task's sessions cost so far, in dollars.
+	TaskCost(id string) float64
 	// Decide is a person's answer to what a session asks.
 	Decide(ctx context.Context, sessionID string, d supervisor.Decision) error
 	// AgentReview settles a review session's task: verdict approve or

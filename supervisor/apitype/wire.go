@@ -9,6 +9,9 @@ type TaskDetail struct {
 	History []supervisor.Transition `json:"history"`
 	// Work is what the task's branch holds; absent when it has none.
 	Work *supervisor.TaskWork `json:"work,omitempty"`
+	// CostUSD is what the task's sessions cost so far, as the station
+	// running them counted since it started.
+	CostUSD float64 `json:"cost_usd"`
 }
 
 // DiffAnswer is GET /v1/tasks/{id}/diff.

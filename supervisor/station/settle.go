@@ -144,5 +144,8 @@ func (st *Station) blockMove(ctx context.Context, taskID string, m supervisor.Mo
 // body is the notice's plain text ("" shows the reason).
 func (st *Station) blockFromSession(spec sessionSpec, reason, body, actor string) {
 	from := []supervisor.TaskState{spec.Kind.TaskState()}
+	if c := st.TaskCost(spec.TaskID); c > 0 {
+		reason += fmt.Sprintf(" (cost so far $%.2f)", c)
+	}
 	st.settleBlockKeeping(context.WithoutCancel(st.ctx), spec.TaskID, from, reason, body, actor, spec.ID)
 }

@@ -81,7 +81,9 @@ type Station struct {
 	bus   supervisor.Bus
 
 	sched *scheduler // starts sessions for queued tasks
-	reg   *registry  // live sessions, and those being spawned
+	// budget counts what sessions cost, per project today and per task.
+	budget budgets
+	reg    *registry // live sessions, and those being spawned
 
 	cfgMu    sync.Mutex // serialises edits of config.toml
 	mu       sync.Mutex // guards cfg, cfgErr and ctx

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -21,9 +22,6 @@ func (st *Station) recordUsage(s *session, tu supervisor.TranscriptUsage) {
 		st.spend(s, d)
 	}
 }
-
-// spend is a placeholder the budgets fill in.
-func (st *Station) spend(s *session, usd float64) {}
 
 // cost is what t costs at p, in dollars.
 func cost(p config.Price, t supervisor.Tokens) float64 {
@@ -81,4 +79,29 @@ func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
 		out.ContextPct = math.Round(float64(u.ContextTokens)*1000/float64(window)) / 10
 	}
 	return out
+}
+
+// meterStatus adds what the sessions in list do and cost to s, and each
+// project's cost today.
+func (st *Station) meterStatus(s *supervisor.Status, list []supervisor.SessionInfo) {
+	for _, si := range list {
+		if si.Activity != "" {
+			if s.Activity == nil {
+				s.Activity = map[string]string{}
+			}
+			s.Activity[si.ID] = si.Activity
+		}
+		if u := si.Usage; u != nil {
+			if s.Usage == nil {
+				s.Usage = &supervisor.Usage{}
+			}
+			s.Usage.InputTokens += u.InputTokens
+			s.Usage.OutputTokens += u.OutputTokens
+			s.Usage.CostUSD = math.Round((s.Usage.CostUSD+u.CostUSD)*1e6) / 1e6
+			s.Usage.ContextPct = max(s.Usage.ContextPct, u.ContextPct)
+		}
+	}
+	if spent := st.budget.today(today(time.Now())); len(spent) > 0 {
+		s.SpentToday = spent
+	}
 }
