@@ -548,5 +548,6 @@ func (f *Station) RemoveProject(ctx context.Context, name string) error {
 
 // AgentCLIs are none: the fake finds no CLI.
 func (f *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI { return nil }
+
 // TaskCost is 0: the fake runs no sessions.
 func (f *Station) TaskCost(id string) float64 { return 0 }
