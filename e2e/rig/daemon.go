@@ -84,20 +84,33 @@ func (d *Daemon) Running() bool {
 	}
 }
 
-// StopWithin ends the daemon politely (SIGTERM: it ends its sessions), and
-// kills its whole group if it is still there after grace.
+// StopWithin ends the daemon politely and at once: SIGTERM, which starts
+// its drain, then SIGTERM again (a person's second Ctrl-C), which ends its
+// sessions now; it kills its whole group if it is still there after
+// grace. The signal is repeated until the station goes, as two sent at
+// once may reach it as one.
 func (d *Daemon) StopWithin(grace time.Duration) {
 	if !d.Running() {
 		return
 	}
-	_ = d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-d.done:
-	case <-time.After(grace):
-		_ = syscall.Kill(-d.PID(), syscall.SIGKILL)
-		<-d.done
+	deadline := time.After(grace)
+	for {
+		_ = d.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-d.done:
+			return
+		case <-time.After(200 * time.Millisecond):
+		case <-deadline:
+			_ = syscall.Kill(-d.PID(), syscall.SIGKILL)
+			<-d.done
+			return
+		}
 	}
 }
+
+// Drain sends the daemon one SIGTERM, a person's first Ctrl-C: it starts
+// no new task and lets the running sessions finish within stop_grace.
+func (d *Daemon) Drain() { _ = d.cmd.Process.Signal(syscall.SIGTERM) }
 
 // Kill9 kills the daemon with SIGKILL, as a crash would, and waits until
 // it is reaped.

@@ -23,3 +23,31 @@ func TestStopSaysWhatHappensToTheSessions(t *testing.T) {
 		t.Errorf("the station's stderr lacks %q:\n%s", want, s.Log)
 	}
 }
+
+// The first Ctrl-C drains: the message names the grace, no new task
+// starts, the running agent finishes its task, and then the station stops
+// by itself.
+func TestFirstStopLetsRunningAgentsFinish(t *testing.T) {
+	t.Parallel()
+	s := rig.StartOn(t, rig.WriteConfig(t, "stop_grace = \"45s\"\n"+rig.ProjectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1")))
+	id := s.AddTask("web", "finishing", "print working; sleep 4s; complete finished in the grace")
+	s.WaitTranscript(id, "working", 20*time.Second)
+	s.Daemon.Drain()
+	want := "buildstation: draining: no new task starts; 1 running session (" + id + ".1) has up to 45s to finish; press Ctrl-C again to end them now"
+	rig.Eventually(t, 10*time.Second, func() bool { return strings.Contains(s.Log.String(), want) }, "the drain's message", s.Log)
+	later := s.AddTask("web", "later", "complete never started")
+	rig.Eventually(t, 30*time.Second, func() bool { return !s.Daemon.Running() }, "the station to stop once drained", s.Log)
+	log := s.Log.String()
+	// The agent completed its task (how=ended), it was not stopped.
+	if !strings.Contains(log, `msg="session ended" session=`+id+`.1 how=ended`) || strings.Contains(log, "how=stopped") {
+		t.Errorf("the running session did not finish by itself:\n%s", log)
+	}
+	if strings.Contains(log, "session="+later+".1") {
+		t.Errorf("a task started while draining:\n%s", log)
+	}
+	// The board says done: a station started again reads it.
+	s2 := rig.StartOn(t, s.Home)
+	if got := s2.Task(id); got.State != "done" {
+		t.Errorf("task %s is %s after the drain, want done", id, got.State)
+	}
+}

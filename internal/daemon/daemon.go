@@ -56,8 +56,14 @@ type Options struct {
 	// adding projects; nil: an added project's agent is not checked.
 	Agents supervisor.AgentFinder
 	// Stopping, if set, is told in one sentence what stopping does to the
-	// running sessions, the moment ctx ends (Ctrl-C, SIGTERM).
+	// running sessions: when ctx ends (Ctrl-C, SIGTERM) and the drain
+	// begins, and again when it ends and the rest is stopped.
 	Stopping func(plan string)
+	// Now, closed, ends a drain at once (a second Ctrl-C): the sessions
+	// still running are ended as a stop without a drain would. nil: no
+	// drain, a stop ends them at once (the demo, whose agents are
+	// scripts).
+	Now <-chan struct{}
 }
 
 // Run loads the home's config and runs a station on it until ctx ends. A bad
@@ -216,8 +222,10 @@ func (r *run) fenceGuard(o Options, cfg *config.Config) supervisor.Guard {
 // serve runs the API and the station until ctx ends or either fails.
 // The config watcher starts before station.json says where the station
 // is, so no edit made once a client can find the station goes unseen.
-func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
+func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener) error {
+	// ctx outlives stop by the drain: the API must answer the agents that
+	// finish meanwhile.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))
 	defer cancel()
 	defer follow(ctx, o, st, srv)()
 	watcher := newConfigWatcher(cfg.Path, o.Log)
@@ -245,12 +253,20 @@ func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.B
 		o.Ready(urlOf(ln))
 	}
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-stop.Done():
+		case <-ctx.Done():
+			return // failed: no drain
+		}
+		if o.Now != nil {
+			drain(ctx, o, st)
+		}
 		plan := st.StopPlan()
 		o.Log.Info(plan)
 		if o.Stopping != nil {
 			o.Stopping(plan)
 		}
+		cancel()
 	}()
 	go followConfig(ctx, watcher, cfg.Path, o.Log, st.ReloadConfig)
 	go func() { errc <- st.Run(ctx) }()
@@ -263,6 +279,34 @@ func serve(ctx context.Context, o Options, cfg *config.Config, board boardopen.B
 		err = nil
 	}
 	return err
+}
+
+// drain lets the running sessions finish, within stop_grace or until
+// o.Now says to end them now: no new task starts meanwhile.
+func drain(ctx context.Context, o Options, st *station.Station) {
+	grace := st.Config().StopGrace
+	msg := st.Drain(grace)
+	if msg == "" {
+		return // nothing to wait for
+	}
+	o.Log.Info(msg)
+	if o.Stopping != nil {
+		o.Stopping(msg)
+	}
+	gctx, cancel := context.WithTimeout(ctx, grace)
+	defer cancel()
+	if o.Now != nil {
+		go func() {
+			select {
+			case <-o.Now:
+				cancel()
+			case <-gctx.Done():
+			}
+		}()
+	}
+	if st.Drained(gctx) {
+		o.Log.Info("every running session finished")
+	}
 }
 
 func urlOf(ln net.Listener) string { return "http://" + ln.Addr().String() }

@@ -70,6 +70,7 @@ func Daemon(ctx context.Context, homeFlag string, args []string) int {
 	opt := stationOptions(home, log)
 	// The log says it too, but a person at the terminal reads this line.
 	opt.Stopping = func(plan string) { fmt.Fprintln(os.Stderr, "buildstation: "+plan) }
+	opt.Now = secondSignal()
 	if err := daemon.Run(ctx, opt); err != nil {
 		if instance.IsOwned(err) {
 			// Exit 0: launchd's KeepAlive, systemd's Restart=on-failure

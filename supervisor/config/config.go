@@ -27,6 +27,9 @@ type Config struct {
 	Board       string           // board: a shared board's URL; "" = station.db in home
 	Station     string           // station: this station's name on a shared board; "" = see StationName
 	Lease       time.Duration    // lease: how long a dead station's claims last
+	// StopGrace is stop_grace: how long a stopping station lets its
+	// running sessions finish before it ends them.
+	StopGrace time.Duration
 	Defaults    Settings         // [defaults]
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects    []Project        // [[projects]], in file order

@@ -22,6 +22,7 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		Path:        "/h/config.toml",
 		MaxSessions: 4,
 		Lease:       60 * time.Second,
+		StopGrace:   2 * time.Minute,
 		Defaults:    defaultSettings(Platform{}),
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},

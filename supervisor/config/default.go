@@ -40,6 +40,8 @@ func (p Platform) backend() string {
 const (
 	defaultMaxSessions = 4
 	defaultLease       = 60 * time.Second
+	// DefaultStopGrace is stop_grace when config.toml says nothing.
+	DefaultStopGrace = 2 * time.Minute
 )
 
 // defaultSettings are what [defaults] holds when it says nothing.
@@ -79,6 +81,7 @@ max_sessions = 4                    # sessions running at once, across all proje
 # board = "postgres://user@host/db" # a team's shared board; default: station.db beside this file
 # station = "buildbox"              # this station's name on a shared board; default: host name + hash of the home
 # lease = "60s"                     # how long a dead station's claims last (shared board)
+# stop_grace = "2m"                 # on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now
 
 # What every project gets. Any of these keys may also be set inside a
 # [[projects]] table to override it for that project alone.

@@ -54,6 +54,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		Path:        c.path,
 		MaxSessions: defaultMaxSessions,
 		Lease:       defaultLease,
+		StopGrace:   DefaultStopGrace,
 		Defaults:    defaultSettings(c.plat),
 		Platform:    c.plat,
 		Agents:      builtinAgents(),
@@ -87,6 +88,10 @@ func (c *checker) config(tree map[string]any) *Config {
 			if d, ok := c.duration(key, v); ok {
 				cfg.Lease = d
 			}
+		case "stop_grace":
+			if d, ok := c.duration(key, v); ok {
+				cfg.StopGrace = d
+			}
 		case "defaults":
 			if t, ok := c.table(key, v, "[defaults]"); ok {
 				for _, k := range sortedKeys(t) {
@@ -104,7 +109,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "prices":
 			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
+			c.unknown(key, "max_sessions, board, station, lease, stop_grace, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
 		}
 	}
 	if v, ok := tree["sources"]; ok {

@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -27,6 +28,9 @@ type scheduler struct {
 	// absent are the projects whose folder is not on this machine, logged
 	// once; only the pass touches it, on the scheduler's one goroutine.
 	absent map[string]bool
+	// draining is set once the station is stopping: no pass starts a
+	// session any more, while the running ones finish.
+	draining atomic.Bool
 }
 
 // schedHost is what a pass asks of the station: the projects, the board's
@@ -74,6 +78,9 @@ func (sc *scheduler) poke() {
 // pass starts review sessions for finished work first, then the oldest
 // todo task of each project with a free slot, within max_sessions.
 func (sc *scheduler) pass(ctx context.Context) {
+	if sc.draining.Load() {
+		return
+	}
 	paused, err := sc.host.paused(ctx)
 	if err != nil {
 		sc.log.Error("schedule: read paused projects", "err", err)
