@@ -10,6 +10,6 @@ import (
 // ownGroup runs a hook in a process group of its own, and a timeout kills
 // the whole group: a shell-script hook's children (curl, sleep) go with it.
 func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr.Setpgid = true
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -120,7 +120,7 @@ func (r *runner) exec(e HookEvent, argv []string, payload []byte, timeout time.D
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := childproc.CommandContext(ctx, argv[0], argv[1:]...)
 	ownGroup(cmd)
 	cmd.Stdin = bytes.NewReader(payload)
 	cmd.Env = append(os.Environ(), EnvEvent+"="+e.Event)

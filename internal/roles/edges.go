@@ -4,11 +4,11 @@ import (
 	"errors"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 
 	"github.com/buildstation/buildstation/assets"
 	"github.com/buildstation/buildstation/internal/notices"
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/platform/evidence"
 	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/notify"
@@ -37,7 +37,7 @@ func desktop(log *slog.Logger) func(home string) (notices.Desktop, error) {
 			if self == "" {
 				return
 			}
-			cmd := exec.Command(self, "--home", home, "open", id)
+			cmd := childproc.Command(self, "--home", home, "open", id)
 			if err := cmd.Start(); err != nil {
 				log.Warn("open the session a notification named", "session", id, "err", err)
 				return

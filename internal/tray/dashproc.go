@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // The tray process shows no window itself: it starts this same program as
@@ -117,7 +119,7 @@ type dashProc struct {
 }
 
 func (w *dashboards) start() (*dashProc, error) {
-	cmd := exec.Command(w.self, "--home", w.home, "dashboard")
+	cmd := childproc.Command(w.self, "--home", w.home, "dashboard")
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	logw, closeLog := logFile(w.home, "tray.log")
 	cmd.Stderr = logw // Go copies it: the file may close once it started

@@ -4,14 +4,15 @@ package tray
 
 import (
 	"os/exec"
-	"syscall"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // startStation runs "buildstation daemon" in its own session, so it
 // outlives the tray and the terminal the tray was started from.
 func startStation(self, home string) error {
-	cmd := exec.Command(self, "--home", home, "daemon")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd := childproc.Command(self, "--home", home, "daemon")
+	cmd.SysProcAttr.Setsid = true
 	if err := cmd.Start(); err != nil {
 		return err
 	}

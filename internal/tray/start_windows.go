@@ -4,7 +4,8 @@ package tray
 
 import (
 	"os/exec"
-	"syscall"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // Process creation flags (winbase.h).
@@ -12,7 +13,6 @@ const (
 	createNewProcessGroup  = 0x00000200
 	detachedProcess        = 0x00000008
 	createBreakawayFromJob = 0x01000000
-	createNoWindow         = 0x08000000
 )
 
 // startStation runs "buildstation daemon" detached from the tray's
@@ -22,12 +22,14 @@ const (
 // the flag: then the station starts inside it.
 func startStation(self, home string) error {
 	flags := uint32(createNewProcessGroup | detachedProcess)
-	cmd := exec.Command(self, "--home", home, "daemon")
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: flags | createBreakawayFromJob, HideWindow: true}
+	cmd := childproc.Command(self, "--home", home, "daemon")
+	cmd.SysProcAttr.CreationFlags |= flags | createBreakawayFromJob
+	cmd.SysProcAttr.HideWindow = true
 	err := cmd.Start()
 	if err != nil {
-		cmd = exec.Command(self, "--home", home, "daemon")
-		cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: flags, HideWindow: true}
+		cmd = childproc.Command(self, "--home", home, "daemon")
+		cmd.SysProcAttr.CreationFlags |= flags
+		cmd.SysProcAttr.HideWindow = true
 		err = cmd.Start()
 	}
 	if err != nil {
@@ -37,10 +39,8 @@ func startStation(self, home string) error {
 	return nil
 }
 
-// childAttrs starts the dashboard process without a console window of its
-// own when this is the console face (buildstation.exe): the flag is
-// ignored for buildstationw.exe, a GUI program. Not HideWindow: that would
-// hide the dashboard's first window too.
-func childAttrs(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: createNoWindow}
-}
+// childAttrs: childproc already starts the dashboard process without a
+// console window of its own (the flag is ignored for buildstationw.exe, a
+// GUI program). Not HideWindow: that would hide the dashboard's first
+// window too.
+func childAttrs(*exec.Cmd) {}

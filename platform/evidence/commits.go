@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -193,7 +193,7 @@ func (c *Commits) count(ctx context.Context, r gitRepo, oldSHA, newSHA string) (
 func (c *Commits) git(ctx context.Context, r gitRepo, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.opts.Git, append([]string{"--git-dir", r.gitDir}, args...)...)
+	cmd := childproc.CommandContext(ctx, c.opts.Git, append([]string{"--git-dir", r.gitDir}, args...)...)
 	out, err := cmd.Output()
 	return strings.TrimSpace(string(out)), err
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"syscall"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // gateCommand runs gate with cmd.exe. The command line is passed verbatim
@@ -15,8 +16,8 @@ func gateCommand(ctx context.Context, gate string) *exec.Cmd {
 	if shell == "" {
 		shell = "cmd.exe"
 	}
-	cmd := exec.CommandContext(ctx, shell)
-	cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: `cmd /d /s /c "` + gate + `"`}
+	cmd := childproc.CommandContext(ctx, shell)
+	cmd.SysProcAttr.CmdLine = `cmd /d /s /c "` + gate + `"` // keeps CREATE_NO_WINDOW
 	return cmd
 }
 

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // gitError is a failed git run: the arguments and what git said on stderr,
@@ -60,7 +62,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 
 // gitEnv is git with extra environment variables (a temporary index).
 func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd := childproc.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	cmd.Env = cleanEnv(env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -73,7 +75,7 @@ func gitEnv(ctx context.Context, dir string, env []string, args ...string) (stri
 // gitOut is gitEnv that returns stdout even when git fails: git push
 // reports each ref on stdout, and fails when any one was refused.
 func gitOut(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd := childproc.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	cmd.Env = cleanEnv(env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

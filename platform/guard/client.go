@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // Verb is the hidden command that runs a guard: buildstation fence-guard.
@@ -56,7 +58,7 @@ func Start(self, home string, grace time.Duration, log *slog.Logger) (*Client, e
 
 // spawn starts the guard process; c.mu is held or c not yet shared.
 func (c *Client) spawn() error {
-	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd := childproc.Command(c.argv[0], c.argv[1:]...)
 	detach(cmd)
 	w, err := cmd.StdinPipe()
 	if err != nil {

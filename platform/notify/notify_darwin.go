@@ -9,6 +9,7 @@ import (
 
 	"github.com/gen2brain/beeep"
 
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -45,7 +46,7 @@ func New(o Options) (*Notifier, error) {
 	}
 	n.notifier = path
 	// -help exits non-zero on some versions; the text is what counts.
-	out, _ := exec.Command(path, "-help").CombinedOutput()
+	out, _ := childproc.Command(path, "-help").CombinedOutput()
 	first, _, _ := strings.Cut(string(out), "\n")
 	if v, ok := terminalNotifierVersion(first); ok && !clicksWork(v) && o.Log != nil {
 		o.Log.Warn("terminal-notifier is older than 3.0.0: notifications show, but a click on one opens nothing on macOS 13 and later; run: brew upgrade terminal-notifier",
@@ -67,7 +68,7 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 		}
 		return nil
 	}
-	if out, err := exec.Command(n.notifier, terminalNotifierArgs(m, n.o.AppName, n.icon)...).CombinedOutput(); err != nil {
+	if out, err := childproc.Command(n.notifier, terminalNotifierArgs(m, n.o.AppName, n.icon)...).CombinedOutput(); err != nil {
 		return fmt.Errorf("show a notification with terminal-notifier: %v: %s", err, out)
 	}
 	return nil
@@ -83,7 +84,7 @@ func (n *Notifier) Withdraw(nt supervisor.Notice) error {
 	if n.notifier == "" {
 		return nil
 	}
-	if out, err := exec.Command(n.notifier, "-remove", Group(nt)).CombinedOutput(); err != nil {
+	if out, err := childproc.Command(n.notifier, "-remove", Group(nt)).CombinedOutput(); err != nil {
 		return fmt.Errorf("withdraw a notification with terminal-notifier: %v: %s", err, out)
 	}
 	return nil

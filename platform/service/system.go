@@ -3,10 +3,10 @@ package service
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 
 	"github.com/buildstation/buildstation/internal/atomicfile"
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // OS is the real System. Its registry and service methods exist on Windows
@@ -33,6 +33,6 @@ func (OS) WriteFile(path string, data []byte, mode fs.FileMode) error {
 func (OS) Remove(path string) error { return os.Remove(path) }
 
 func (OS) Run(argv []string) (string, error) {
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	out, err := childproc.Command(argv[0], argv[1:]...).CombinedOutput()
 	return string(out), err
 }

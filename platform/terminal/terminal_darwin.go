@@ -3,10 +3,10 @@ package terminal
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/platform/tmux"
 )
 
@@ -18,11 +18,11 @@ func Open(self, home, sessionID string) (ok bool, err error) {
 	if _, err := os.Stat(sock); err != nil {
 		return false, nil
 	}
-	out, err := exec.Command("tmux", "-S", sock, "list-windows", "-t", "="+tmux.SessionName, "-F", "#{window_name}").Output()
+	out, err := childproc.Command("tmux", "-S", sock, "list-windows", "-t", "="+tmux.SessionName, "-F", "#{window_name}").Output()
 	if err != nil || !hasLine(string(out), sessionID) {
 		return false, nil
 	}
-	if err := exec.Command("osascript", "-e", appleScript(attachCommand(self, home, sessionID))).Run(); err != nil {
+	if err := childproc.Command("osascript", "-e", appleScript(attachCommand(self, home, sessionID))).Run(); err != nil {
 		return true, fmt.Errorf("open Terminal.app on session %s: %w", sessionID, err)
 	}
 	return true, nil
