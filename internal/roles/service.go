@@ -135,7 +135,11 @@ func applyService(ctx context.Context, op string, cfg service.Config, plan servi
 		return fail(fmt.Errorf("service %s: %w", op, err))
 	}
 	if op == "status" && !dryRun {
-		fmt.Println(stationState(ctx, cfg.Home))
+		line, running := stationState(ctx, cfg.Home)
+		fmt.Println(line)
+		inst := service.Native()
+		enabled, known := inst.Enabled(cfg, sys)
+		fmt.Println(service.StateOf(inst.Installed(cfg, sys), enabled, known, running).Sentence())
 	}
 	if op == "uninstall" && !dryRun {
 		fmt.Printf("the station's home %s (board, config, logs) is kept; delete it yourself if you want it gone\n", cfg.Home)
@@ -153,20 +157,20 @@ of your own, which needs none of this.`
 
 // stationState says whether a station answers on home: the part of
 // status no unit file or registry value can tell.
-func stationState(ctx context.Context, home string) string {
+func stationState(ctx context.Context, home string) (line string, running bool) {
 	f, err := apitype.ReadStationFile(home)
 	if err != nil {
-		return fmt.Sprintf("station on %s: not running (no station.json)", home)
+		return fmt.Sprintf("station on %s: not running (no station.json)", home), false
 	}
 	c, err := client.Dial(home)
 	if err == nil {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
 		if _, err = c.Status(cctx); err == nil {
-			return fmt.Sprintf("station on %s: running (pid %d, %s)", home, f.PID, f.URL)
+			return fmt.Sprintf("station on %s: running (pid %d, %s)", home, f.PID, f.URL), true
 		}
 	}
-	return fmt.Sprintf("station on %s: not answering (station.json names pid %d, %s: %v)", home, f.PID, f.URL, err)
+	return fmt.Sprintf("station on %s: not answering (station.json names pid %d, %s: %v)", home, f.PID, f.URL, err), false
 }
 
 // serviceConfig gathers what the installers need from this OS and user.

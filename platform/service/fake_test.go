@@ -13,7 +13,8 @@ type fakeSystem struct {
 	services map[string]WinService
 	ran      []string
 	fail     map[string]bool
-	failKey  map[string]bool // RegSet of this key fails
+	out      map[string]string // a command's output (joined argv → text)
+	failKey  map[string]bool   // RegSet of this key fails
 }
 
 func newFake() *fakeSystem {
@@ -47,7 +48,7 @@ func (f *fakeSystem) Run(argv []string) (string, error) {
 	if f.fail[cmd] {
 		return "not loaded", errFake
 	}
-	return "", nil
+	return f.out[cmd], nil
 }
 
 type fakeErr string

@@ -61,20 +61,40 @@ func (m MacOS) Installed(c Config, sys System) bool {
 	return fileHolds(sys, m.agentPath(c, StationLabel), str(c.Home))
 }
 
+// Start enables the LaunchAgent (`service stop` disabled it), loads it
+// again (bootout unloaded it; loading one that is loaded fails, which is
+// fine) and starts it.
 func (m MacOS) Start(c Config) Plan {
-	return Plan{Run{Argv: []string{"launchctl", "kickstart", m.domain(c) + "/" + StationLabel}}}
+	target := m.domain(c) + "/" + StationLabel
+	return Plan{
+		Run{Argv: []string{"launchctl", "enable", target}},
+		Run{Argv: []string{"launchctl", "bootstrap", m.domain(c), m.agentPath(c, StationLabel)}, Tolerate: true, Note: "fine: it was loaded"},
+		Run{Argv: []string{"launchctl", "kickstart", target}},
+	}
 }
 
-// Stop sends SIGTERM: the station exits 0 and KeepAlive (restart on a
-// failed exit only) leaves it stopped until the next login or start.
+// Stop disables the LaunchAgent, so neither KeepAlive nor the next login
+// starts it, then unloads it: launchd sends the station SIGTERM, and it
+// ends its sessions itself.
 func (m MacOS) Stop(c Config) Plan {
-	return Plan{Run{Argv: []string{"launchctl", "kill", "SIGTERM", m.domain(c) + "/" + StationLabel}}}
+	target := m.domain(c) + "/" + StationLabel
+	return Plan{
+		Run{Argv: []string{"launchctl", "disable", target}},
+		Run{Argv: []string{"launchctl", "bootout", target}, Tolerate: true, Note: "fine: it was not loaded"},
+	}
+}
+
+func (m MacOS) Enabled(c Config, sys System) (bool, bool) { return m.enabledState(c).Enabled(sys) }
+
+func (m MacOS) enabledState(c Config) EnabledState {
+	return EnabledState{Argv: []string{"launchctl", "print-disabled", m.domain(c)}, What: "station LaunchAgent " + StationLabel, Parse: parseLaunchdDisabled(StationLabel)}
 }
 
 func (m MacOS) Status(c Config) Plan {
 	return Plan{
 		FileState{Path: m.agentPath(c, StationLabel), What: "station LaunchAgent"},
 		FileState{Path: m.agentPath(c, TrayLabel), What: "tray login item"},
+		m.enabledState(c),
 		Run{Argv: []string{"launchctl", "list", StationLabel}, Tolerate: true},
 	}
 }

@@ -469,6 +469,9 @@ type Installer interface {
 	Start(Config) Plan
 	Stop(Config) Plan
 	Status(Config) Plan
+	// Enabled says whether the station's autostart is enabled (`service
+	// stop` disables it); known is false when the OS's answer is unreadable.
+	Enabled(c Config, sys System) (enabled, known bool)
 	// Installed says whether this OS's autostart for c's home is
 	// installed, so the tray asks it to start the station (Start) rather
 	// than starting a second, unsupervised one of its own.

@@ -283,7 +283,7 @@ func TestInstallRefusesIncompleteConfig(t *testing.T) {
 
 func TestRunFailure(t *testing.T) {
 	f := newFake()
-	f.fail["systemctl --user start buildstation.service"] = true
+	f.fail["systemctl --user enable --now buildstation.service"] = true
 	var out bytes.Buffer
 	if err := (Linux{}).Start(linuxDefault).Apply(f, false, &out); err == nil || !strings.Contains(err.Error(), "not loaded") {
 		t.Errorf("a failed start: err = %v; want the command's output in it", err)

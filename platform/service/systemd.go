@@ -69,20 +69,27 @@ func (l Linux) Installed(c Config, sys System) bool {
 	return fileHolds(sys, l.unitPath(c), systemdQuote(c.Home))
 }
 
+// Start enables the unit (`service stop` disabled it) and starts it.
 func (Linux) Start(Config) Plan {
-	return Plan{Run{Argv: []string{"systemctl", "--user", "start", UnitName}}}
+	return Plan{Run{Argv: []string{"systemctl", "--user", "enable", "--now", UnitName}}}
 }
 
+// Stop disables the unit, so the next login does not start it again, and
+// stops it.
 func (Linux) Stop(Config) Plan {
-	return Plan{Run{Argv: []string{"systemctl", "--user", "stop", UnitName}}}
+	return Plan{Run{Argv: []string{"systemctl", "--user", "disable", "--now", UnitName}}}
 }
+
+func (Linux) Enabled(_ Config, sys System) (bool, bool) { return unitEnabled.Enabled(sys) }
+
+var unitEnabled = EnabledState{Argv: []string{"systemctl", "--user", "is-enabled", UnitName}, What: "station user unit " + UnitName, Parse: parseSystemdEnabled}
 
 func (l Linux) Status(c Config) Plan {
 	return Plan{
 		FileState{Path: l.unitPath(c), What: "station user unit"},
 		FileState{Path: l.autostartPath(c), What: "tray autostart entry"},
 		FileState{Path: l.handlerPath(c), What: "buildstation:// handler"},
-		Run{Argv: []string{"systemctl", "--user", "is-enabled", UnitName}, Tolerate: true},
+		unitEnabled,
 		Run{Argv: []string{"systemctl", "--user", "is-active", UnitName}, Tolerate: true},
 	}
 }

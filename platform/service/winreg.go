@@ -149,27 +149,55 @@ func (Windows) Installed(c Config, sys System) bool {
 	return err == nil
 }
 
+// Start enables the logon task (`service stop` disabled it) and runs it.
 func (Windows) Start(c Config) Plan {
 	if c.System {
-		return Plan{Run{Argv: []string{"sc.exe", "start", Name}}}
+		return Plan{
+			Run{Argv: []string{"sc.exe", "config", Name, "start=", "delayed-auto"}},
+			Run{Argv: []string{"sc.exe", "start", Name}},
+		}
 	}
-	return Plan{Run{Argv: []string{"schtasks.exe", "/run", "/tn", TaskName(c)}}}
+	return Plan{
+		Run{Argv: []string{"schtasks.exe", "/change", "/tn", TaskName(c), "/enable"}},
+		Run{Argv: []string{"schtasks.exe", "/run", "/tn", TaskName(c)}},
+	}
 }
 
-// Stop ends the task's process (schtasks /end terminates it; the station's
-// job objects end the agents with it). The task starts it again at the
-// next logon or on `service start`.
+// Stop disables the logon task, then ends its process (schtasks /end
+// terminates it; the station's job objects end the agents with it).
+// Disabled first: the trigger's five-minute repetition would otherwise
+// start the station again, and so would the next logon. `service start`
+// enables it again.
 func (Windows) Stop(c Config) Plan {
 	if c.System {
-		return Plan{Run{Argv: []string{"sc.exe", "stop", Name}}}
+		return Plan{
+			Run{Argv: []string{"sc.exe", "config", Name, "start=", "demand"}},
+			Run{Argv: []string{"sc.exe", "stop", Name}, Tolerate: true, Note: "fine: it was not running"},
+		}
 	}
-	return Plan{Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}}}
+	return Plan{
+		Run{Argv: []string{"schtasks.exe", "/change", "/tn", TaskName(c), "/disable"}},
+		Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}, Tolerate: true, Note: "fine: it was not running"},
+	}
+}
+
+// Enabled: the logon task's own Enabled setting (the --system service's
+// start type is not read: unknown).
+func (Windows) Enabled(c Config, sys System) (bool, bool) {
+	if c.System {
+		return false, false
+	}
+	return taskEnabled(c).Enabled(sys)
+}
+
+func taskEnabled(c Config) EnabledState {
+	return EnabledState{Argv: []string{"schtasks.exe", "/query", "/tn", TaskName(c), "/xml"}, What: "logon task " + TaskName(c), Parse: parseTaskEnabled}
 }
 
 func (Windows) Status(c Config) Plan {
 	p := Plan{
 		FileState{Path: taskFile(c), What: "logon task definition"},
-		Run{Argv: []string{"schtasks.exe", "/query", "/tn", TaskName(c), "/fo", "list"}, Tolerate: true},
+		taskEnabled(c),
 		ServiceState{Name: Name},
 	}
 	if c.Tray {
