@@ -135,7 +135,8 @@ func (r *run) openHome(o Options) (*config.Config, []string, error) {
 	// The PATH decides which agent, tmux and git the station runs: say
 	// which it is, and what it lacks.
 	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)
-	warnings := envWarnings(cfg, goos, exec.LookPath)
+	warnings, dirs := envWarnings(cfg, goos, exec.LookPath, osFinder(goos))
+	addToPath(dirs)
 	for _, w := range warnings {
 		o.Log.Warn(w)
 	}

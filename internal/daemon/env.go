@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/buildstation/buildstation/platform/agentfind"
 	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -54,11 +55,28 @@ func mergePath(own, recorded string) (string, bool) {
 	return strings.Join(parts, sep), changed
 }
 
+// finder finds an agent CLI off the station's PATH, where its installer
+// puts it (platform/agentfind), and tells a program from an unfinished
+// install's placeholder. Its zero value finds nothing and checks nothing.
+type finder struct {
+	find  func(name string) (agentfind.Found, bool)
+	check func(path, name string) error
+}
+
+// osFinder is finder over this machine's files.
+func osFinder(goos string) finder {
+	env := agentfind.FromOS(goos)
+	return finder{
+		find:  func(name string) (agentfind.Found, bool) { return agentfind.Find(agentfind.OS{}, env, name) },
+		check: func(path, name string) error { return agentfind.Check(agentfind.OS{}, goos, path, name) },
+	}
+}
+
 // envWarnings are the tools the config needs that are not on PATH, each
-// in one sentence that says what happens and what to do. lookPath is
-// exec.LookPath outside tests.
-func envWarnings(cfg *config.Config, goos string, lookPath func(string) (string, error)) []string {
-	var out []string
+// in one sentence that says what happens and what to do, and the folders
+// of agents found where their installers put them, for the station's
+// PATH. lookPath is exec.LookPath outside tests.
+func envWarnings(cfg *config.Config, goos string, lookPath func(string) (string, error), f finder) (out, dirs []string) {
 	add := func(format string, a ...any) {
 		if w := fmt.Sprintf(format, a...); !slices.Contains(out, w) {
 			out = append(out, w)
@@ -89,11 +107,46 @@ func envWarnings(cfg *config.Config, goos string, lookPath func(string) (string,
 			}
 			continue
 		}
-		if _, err := lookPath(prog); err != nil {
+		if path, err := lookPath(prog); err == nil {
+			if f.check != nil {
+				if err := f.check(path, prog); err != nil {
+					add("project %s: its agent %v; its tasks will be blocked until then", p.Name, err)
+				}
+			}
+			continue
+		}
+		found, ok := agentfind.Found{}, false
+		if f.find != nil {
+			found, ok = f.find(prog)
+		}
+		switch {
+		case ok && found.Problem != nil:
+			add("project %s: its agent %q is not on the station's PATH, and %s (from %s) %v; its tasks will be blocked until then", p.Name, prog, found.Path, found.Source, trimPath(found.Problem, found.Path))
+		case ok:
+			add("project %s: its agent %q is not on the station's PATH; using %s (%s), whose folder the station added to its PATH", p.Name, prog, found.Path, found.Source)
+			if d := agentfind.Dir(goos, found.Path); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		default:
 			add("project %s: its agent %q is not on the station's PATH: its tasks will be blocked; %s", p.Name, prog, fix)
 		}
 	}
-	return out
+	return out, dirs
+}
+
+// trimPath is a Check error without the path it starts with, when the
+// sentence has named it already.
+func trimPath(err error, path string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(err.Error(), path), " ")
+}
+
+// addToPath appends dirs to this process's PATH, which every session inherits.
+func addToPath(dirs []string) {
+	if len(dirs) == 0 {
+		return
+	}
+	merged, _ := mergePath(os.Getenv("PATH"), strings.Join(dirs, string(os.PathListSeparator)))
+	os.Setenv("PATH", merged)
 }
 
 // goos is runtime.GOOS; a variable so tests can ask as another OS.

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"github.com/creack/pty"
 
+	"github.com/buildstation/buildstation/platform/agentfind"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -25,6 +28,11 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	}
 	path, err := lookPath(spec.Argv[0], envValue(spec.Env, "PATH", false))
 	if err != nil {
+		return nil, fmt.Errorf("start agent: %w", err)
+	}
+	// A placeholder an unfinished install left: say how to finish it,
+	// not "exec format error".
+	if err := agentfind.Check(agentfind.OS{}, runtime.GOOS, path, filepath.Base(spec.Argv[0])); err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
 	cmd := &exec.Cmd{Path: path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env}
