@@ -12,6 +12,16 @@ type Spawner interface {
 	Spawn(spec SpawnSpec) (Proc, error)
 }
 
+// PasteDropper is a Spawner whose terminal does not carry a bracketed
+// paste whole: Windows' inbox ConPTY drops the ESC[200~ and ESC[201~
+// markers from its input, so a pasted prompt arrives as keystrokes and
+// each of its line breaks submits a message of its own. A profile's
+// one-line form of its prompt (agent.Launch.TypeLine) is typed there
+// instead.
+type PasteDropper interface {
+	DropsPastes() bool
+}
+
 // SpawnSpec is everything needed to start one session's process.
 type SpawnSpec struct {
 	Argv []string // Argv[0] is looked up on PATH

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/buildstation/buildstation/platform/agentfind"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -35,6 +36,11 @@ func (Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 		func() (string, error) { return lookPath("node", pathEnv, pathext) })
 	if err != nil {
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
+	}
+	// A placeholder an unfinished npm install left (bin\claude.exe as
+	// text): say how to finish it, not Windows' "not a valid application".
+	if err := agentfind.Check(agentfind.OS{}, "windows", path, filepath.Base(spec.Argv[0])); err != nil {
+		return nil, fmt.Errorf("start agent: %w", err)
 	}
 	app, line, err := commandLine(path, args, cmdExe(), windows.ComposeCommandLine)
 	if err != nil {
@@ -65,3 +71,9 @@ func cmdExe() string {
 	}
 	return filepath.Join(dir, "cmd.exe")
 }
+
+// DropsPastes: the inbox ConPTY drops the bracketed-paste markers from its
+// input pipe, so a paste reaches the agent as keystrokes
+// (supervisor.PasteDropper): the station types a one-line pointer to the
+// prompt file instead.
+func (Spawner) DropsPastes() bool { return true }

@@ -47,6 +47,10 @@ type Launch struct {
 	// terminal splits it into. Without them Claude Code took each 4 KiB
 	// read of a long prompt for a paste of its own.
 	TypePasted bool
+	// TypeLine is Type in one line with no line break (a pointer to the
+	// prompt file), typed instead of a paste where the terminal drops the
+	// paste's markers (supervisor.PasteDropper: Windows' ConPTY).
+	TypeLine string
 }
 
 // pointerPrompt is the one-line prompt for an agent CLI that can only take

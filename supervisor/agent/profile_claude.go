@@ -62,5 +62,5 @@ func claudeLaunch(spec LaunchSpec) (Launch, error) {
 		// config.toml's names are Claude Code's own.
 		argv = append(argv, "--permission-mode", spec.PermissionMode)
 	}
-	return Launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true}, nil
+	return Launch{Argv: argv, Env: []string{"ENABLE_TOOL_SEARCH=false"}, Type: spec.Prompt, TypeAfterMCP: true, TypePasted: true, TypeLine: pointerPrompt(spec)}, nil
 }

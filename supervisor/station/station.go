@@ -357,6 +357,11 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	}
 	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
 	s.backend = backend
+	if d, ok := sp.(supervisor.PasteDropper); ok && d.DropsPastes() && l.TypePasted && l.TypeLine != "" {
+		// A paste would arrive as keystrokes, each line break a message
+		// of its own: point the agent at its prompt file in one line.
+		l.Type, l.TypePasted = l.TypeLine, false
+	}
 	if l.Type != "" {
 		s.spec.Prompt, s.spec.PromptAfterMCP = agent.Typeable(l.Type), l.TypeAfterMCP
 		if l.TypePasted {
