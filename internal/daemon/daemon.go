@@ -21,6 +21,7 @@ import (
 	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/instance"
+	"github.com/buildstation/buildstation/platform/notify"
 	"github.com/buildstation/buildstation/platform/osdefaults"
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/platform/treekill"
@@ -137,6 +138,9 @@ func (r *run) openHome(o Options) (*config.Config, []string, error) {
 	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)
 	warnings, dirs := envWarnings(cfg, goos, exec.LookPath, osFinder(goos))
 	addToPath(dirs)
+	if w := notify.Warning(); w != "" {
+		warnings = append(warnings, w)
+	}
 	for _, w := range warnings {
 		o.Log.Warn(w)
 	}

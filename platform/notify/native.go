@@ -3,6 +3,7 @@ package notify
 import (
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/buildstation/buildstation/platform/service"
 )
@@ -23,22 +24,56 @@ func (b darwinBackend) String() string {
 	case backendTerminalNotifier:
 		return "terminal-notifier"
 	}
-	return "plain"
+	return "osascript"
 }
 
-// pickDarwinBackend chooses how macOS notices are shown. The native
-// notification center needs the app bundle's identity (a process outside
-// a bundle has none, and UNUserNotificationCenter aborts it), and cgo
-// (nativeBuilt); terminal-notifier, found at path tn, is only the fallback
-// for a binary run outside the .app; a plain notification the last resort.
-func pickDarwinBackend(nativeBuilt bool, bundleID, tn string) darwinBackend {
+// authAnswer is macOS's answer to the notification center's
+// authorization request.
+type authAnswer int
+
+const (
+	authUnasked authAnswer = iota // not asked: no bundle, or no cgo
+	authGranted
+	authDenied
+	authPending // asked; the person has not answered the prompt yet
+)
+
+// darwinFacts are what the macOS notifier is chosen by.
+type darwinFacts struct {
+	NativeBuilt      bool   // cgo: the notification center can be reached
+	BundleID         string // "" outside Build Station.app
+	Auth             authAnswer
+	AuthErr          string // macOS's reason for a refusal
+	TerminalNotifier string // its path, "" when not installed
+}
+
+// chooseDarwin picks how macOS notices are shown, and says why in one
+// sentence: the notification center when this is the app bundle and macOS
+// allows it (or is still asking); else terminal-notifier when installed
+// (a click opens the buildstation:// link); else osascript's display
+// notification, which a click cannot open. macOS refuses the notification
+// center to an ad-hoc-signed bundle: the answer, not the bundle id,
+// decides.
+func chooseDarwin(f darwinFacts) (darwinBackend, string) {
+	var why string
 	switch {
-	case nativeBuilt && bundleID != "":
-		return backendNative
-	case tn != "":
-		return backendTerminalNotifier
+	case !f.NativeBuilt:
+		why = "this build has no cgo, so it cannot reach the notification center"
+	case f.BundleID == "":
+		why = "this program does not run from Build Station.app, and the notification center serves only an app bundle"
+	case f.Auth == authGranted:
+		return backendNative, "notices go to the notification center (UNUserNotificationCenter): macOS allows them"
+	case f.Auth == authPending:
+		return backendNative, "notices go to the notification center (UNUserNotificationCenter): macOS is asking you whether to allow them"
+	case f.AuthErr != "":
+		why = "macOS refused the notification center (" + f.AuthErr + "; an ad-hoc-signed app is always refused)"
+	default:
+		why = "notifications for Build Station are turned off in System Settings > Notifications"
 	}
-	return backendPlain
+	if f.TerminalNotifier != "" {
+		return backendTerminalNotifier, why + "; notices go through terminal-notifier (" + f.TerminalNotifier + "), and a click opens the session"
+	}
+	return backendPlain, why + "; notices go through osascript (display notification), and a click opens nothing: brew install terminal-notifier for notices that open their session"
 }
 
 // clickedSession is the session a clicked native notice names: its
@@ -58,6 +93,34 @@ type nativeState struct {
 	open    func(sessionID string)
 	log     *slog.Logger
 	started bool
+	// answer is closed once macOS answered the authorization request;
+	// granted and refusal are its answer.
+	answer   chan struct{}
+	answered bool
+	granted  bool
+	refusal  string
+}
+
+// wait is macOS's answer to the authorization request, or authPending
+// when none came within d (the person is looking at the prompt).
+func (s *nativeState) wait(d time.Duration) (authAnswer, string) {
+	s.mu.Lock()
+	if s.answer == nil {
+		s.answer = make(chan struct{})
+	}
+	ch := s.answer
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(d):
+		return authPending, ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.granted {
+		return authGranted, ""
+	}
+	return authDenied, s.refusal
 }
 
 // start records o's callback and log, and says whether the center is still
@@ -97,6 +160,15 @@ func (s *nativeState) clicked(link string) {
 
 // authorized hears the answer to the authorization request.
 func (s *nativeState) authorized(granted bool, err string) {
+	s.mu.Lock()
+	if s.answer == nil {
+		s.answer = make(chan struct{})
+	}
+	if !s.answered {
+		s.answered, s.granted, s.refusal = true, granted, err
+		close(s.answer)
+	}
+	s.mu.Unlock()
 	_, log := s.hooks()
 	switch {
 	case granted:

@@ -10,3 +10,6 @@ func bundleID() string      { return "" }
 func nativeStart(Options)   {}
 func nativePost(message)    {}
 func nativeWithdraw(string) {}
+
+// native is never started without cgo; New's wait is never reached.
+var native nativeState

@@ -9,25 +9,50 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// The native center only from the .app (a bundle id) and only in a cgo
-// build; terminal-notifier otherwise, when it is installed.
-func TestPickDarwinBackend(t *testing.T) {
+// The notifier chooser: the notification center only from the .app, in a
+// cgo build, and only when macOS allows it (or is still asking);
+// terminal-notifier when installed (a click opens the session); else
+// osascript, which says that a click opens nothing. Each choice says why.
+func TestChooseDarwin(t *testing.T) {
+	const tn = "/opt/homebrew/bin/terminal-notifier"
+	const app = "dev.buildstation.app"
 	for _, c := range []struct {
-		built    bool
-		bundleID string
-		tn       string
-		want     darwinBackend
+		name string
+		f    darwinFacts
+		want darwinBackend
+		why  string
 	}{
-		{true, "dev.buildstation.app", "/opt/homebrew/bin/terminal-notifier", backendNative},
-		{true, "dev.buildstation.app", "", backendNative},
-		{true, "", "/opt/homebrew/bin/terminal-notifier", backendTerminalNotifier},
-		{false, "dev.buildstation.app", "/opt/homebrew/bin/terminal-notifier", backendTerminalNotifier},
-		{false, "dev.buildstation.app", "", backendPlain},
-		{true, "", "", backendPlain},
+		{"the app, allowed", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authGranted, TerminalNotifier: tn}, backendNative, "macOS allows them"},
+		{"the app, asking", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authPending}, backendNative, "macOS is asking you"},
+		{"ad-hoc signed: refused", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authDenied, AuthErr: "Notifications are not allowed for this application", TerminalNotifier: tn},
+			backendTerminalNotifier, "macOS refused the notification center (Notifications are not allowed for this application; an ad-hoc-signed app is always refused); notices go through terminal-notifier (" + tn + "), and a click opens the session"},
+		{"turned off by the person", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authDenied}, backendPlain, "turned off in System Settings > Notifications; notices go through osascript"},
+		{"no bundle", darwinFacts{NativeBuilt: true, TerminalNotifier: tn}, backendTerminalNotifier, "does not run from Build Station.app"},
+		{"no cgo", darwinFacts{BundleID: app, TerminalNotifier: tn}, backendTerminalNotifier, "no cgo"},
+		{"nothing but osascript", darwinFacts{NativeBuilt: true}, backendPlain, "a click opens nothing: brew install terminal-notifier"},
 	} {
-		if got := pickDarwinBackend(c.built, c.bundleID, c.tn); got != c.want {
-			t.Errorf("pickDarwinBackend(%v, %q, %q) = %v, want %v", c.built, c.bundleID, c.tn, got, c.want)
+		got, why := chooseDarwin(c.f)
+		if got != c.want || !strings.Contains(why, c.why) {
+			t.Errorf("%s: chooseDarwin = %v %q, want %v saying %q", c.name, got, why, c.want, c.why)
 		}
+	}
+}
+
+// New waits for macOS's answer to the authorization request, and takes
+// none within the wait as "still asking".
+func TestNativeStateWait(t *testing.T) {
+	var s nativeState
+	if a, _ := s.wait(time.Millisecond); a != authPending {
+		t.Errorf("no answer: %v, want pending", a)
+	}
+	s.authorized(false, "Notifications are not allowed for this application")
+	if a, err := s.wait(time.Minute); a != authDenied || err == "" {
+		t.Errorf("refused: %v %q", a, err)
+	}
+	var g nativeState
+	go g.authorized(true, "")
+	if a, _ := g.wait(time.Minute); a != authGranted {
+		t.Errorf("granted: %v", a)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/gen2brain/beeep"
 
@@ -23,8 +24,18 @@ type Notifier struct {
 	o        Options
 	icon     string
 	backend  darwinBackend
+	why      string // the choice in one sentence (Choice)
 	notifier string // terminal-notifier's path, or ""
 }
+
+// authWait is how long New waits for macOS's answer to the authorization
+// request: a refusal (an ad-hoc-signed app) comes at once; a person
+// answering the prompt takes longer, and the notification center is kept.
+const authWait = 3 * time.Second
+
+// Choice says how notices are shown here, and why, in one sentence (for
+// status and the tray menu).
+func (n *Notifier) Choice() string { return n.why }
 
 // New picks the backend. For terminal-notifier it checks the version:
 // before 3.0.0 a click does nothing on macOS 13 and later, which the log
@@ -32,16 +43,17 @@ type Notifier struct {
 func New(o Options) (*Notifier, error) {
 	n := &Notifier{o: o, icon: iconFile(o.Icon)}
 	path, _ := exec.LookPath("terminal-notifier")
-	id := bundleID()
-	n.backend = pickDarwinBackend(nativeBuilt, id, path)
+	f := darwinFacts{NativeBuilt: nativeBuilt, BundleID: bundleID(), TerminalNotifier: path}
+	if f.NativeBuilt && f.BundleID != "" {
+		nativeStart(o) // asks for authorization once per process
+		f.Auth, f.AuthErr = native.wait(authWait)
+	}
+	n.backend, n.why = chooseDarwin(f)
 	if o.Log != nil {
-		o.Log.Info("desktop notifications", "via", n.backend.String(), "bundle", id)
+		o.Log.Info("desktop notifications", "via", n.backend.String(), "bundle", f.BundleID, "why", n.why)
 	}
 	switch n.backend {
-	case backendNative:
-		nativeStart(o)
-		return n, nil
-	case backendPlain:
+	case backendNative, backendPlain:
 		return n, nil
 	}
 	n.notifier = path
@@ -92,3 +104,16 @@ func (n *Notifier) Withdraw(nt supervisor.Notice) error {
 
 // Close does nothing.
 func (n *Notifier) Close() error { return nil }
+
+// Warning is what status says of this process's notices when they cannot
+// open their session or cannot show at all, chosen as New would choose
+// but without asking macOS anything: "" when the notification center
+// would be asked (this is the app bundle), since its answer comes later.
+func Warning() string {
+	path, _ := exec.LookPath("terminal-notifier")
+	f := darwinFacts{NativeBuilt: nativeBuilt, BundleID: bundleID(), TerminalNotifier: path, Auth: authPending}
+	if b, why := chooseDarwin(f); b != backendNative {
+		return "macOS notices: " + why
+	}
+	return ""
+}
