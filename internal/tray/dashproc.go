@@ -91,6 +91,9 @@ func (w *dashboards) run(ctx context.Context) {
 						break
 					}
 				}
+				// macOS 14+: hand the tray's activation to the dashboard
+				// before it shows what was asked (activation.go).
+				yieldTo(p.cmd.Process.Pid)
 				if p.deliver(r) {
 					break
 				}

@@ -7,3 +7,6 @@ func allowForeground() {}
 
 // activate: as allowForeground.
 func activate() {}
+
+// yieldTo: activation is macOS's cooperative kind only there.
+func yieldTo(int) {}

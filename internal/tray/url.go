@@ -28,6 +28,9 @@ func receiveURLs(log *slog.Logger, show func(sessionID string)) {
 	urlEvents.pending = nil
 	urlEvents.mu.Unlock()
 	for _, id := range pending {
+		if log != nil {
+			log.Info("a link arrived before the tray was ready", "session", id)
+		}
 		show(id)
 	}
 	installURLHandler()
@@ -46,6 +49,9 @@ func deliverURL(link string) {
 	case !ok && log != nil:
 		log.Warn("ignored a link that is not a Build Station link", "link", link)
 	case ok && show != nil:
+		if log != nil {
+			log.Info("a link arrived", "link", link, "session", id)
+		}
 		show(id)
 	}
 }

@@ -31,36 +31,92 @@ extern void buildstationURLEvent(char *url);
 
 static BSURLHandler *bsHandler;
 
+static void bsSetHandler(void) {
+	if (bsHandler != nil) return;
+	bsHandler = [[BSURLHandler alloc] init];
+	[[NSAppleEventManager sharedAppleEventManager] setEventHandler:bsHandler
+		andSelector:@selector(handleGetURL:withReplyEvent:)
+		forEventClass:kInternetEventClass andEventID:kAEGetURL];
+}
+
+// A link that starts the app from cold comes as a kAEGetURL event during
+// the launch itself: Apple's guidance is to install the handler in
+// applicationWillFinishLaunching:, before the launch's events are
+// dispatched. GLFW owns the application delegate, so the handler is
+// installed on that moment's notification, observed from the moment the
+// program is loaded (a constructor runs before main, and before NSApp
+// exists). Go is running by then: NSApp runs from Go's main. The Go side
+// holds links that come before the tray is ready (urlEvents.pending).
+__attribute__((constructor)) static void bsObserveLaunch(void) {
+	[[NSNotificationCenter defaultCenter] addObserverForName:NSApplicationWillFinishLaunchingNotification
+		object:nil queue:nil usingBlock:^(NSNotification *note) { bsSetHandler(); }];
+}
+
 // On the main thread, whichever goroutine asks: the tray process calls
 // it from systray's ready callback, which runs on a goroutine of its own.
+// A second install does nothing: the one at launch stays.
 static void bsInstallURLHandler(void) {
-	dispatch_async(dispatch_get_main_queue(), ^{
-		if (bsHandler != nil) return;
-		bsHandler = [[BSURLHandler alloc] init];
-		[[NSAppleEventManager sharedAppleEventManager] setEventHandler:bsHandler
-			andSelector:@selector(handleGetURL:withReplyEvent:)
-			forEventClass:kInternetEventClass andEventID:kAEGetURL];
-	});
+	dispatch_async(dispatch_get_main_queue(), ^{ bsSetHandler(); });
+}
+
+// bsMacOSMajor is the running macOS's major version (14 for Sonoma).
+static int bsMacOSMajor(void) {
+	return (int)[[NSProcessInfo processInfo] operatingSystemVersion].majorVersion;
 }
 
 // bsActivate brings the dashboard process forward: an LSUIElement app is
-// not brought forward by itself when it shows a window.
-static void bsActivate(void) {
+// not brought forward by itself when it shows a window. cooperative:
+// macOS 14's activate, which takes the activation the tray yielded
+// (bsYield); before 14, activateIgnoringOtherApps.
+static void bsActivate(int cooperative) {
 	dispatch_async(dispatch_get_main_queue(), ^{
+		if (cooperative) {
+			if (@available(macOS 14.0, *)) {
+				[NSApp activate];
+				return;
+			}
+		}
 		[NSApp activateIgnoringOtherApps:YES];
+	});
+}
+
+// bsYield hands this (the tray's) activation to the process pid (the
+// dashboard), so that its activate brings it forward on macOS 14 and
+// later, where activation is cooperative.
+static void bsYield(int pid) {
+	dispatch_async(dispatch_get_main_queue(), ^{
+		if (@available(macOS 14.0, *)) {
+			NSRunningApplication *app = [NSRunningApplication runningApplicationWithProcessIdentifier:(pid_t)pid];
+			if (app != nil) [NSApp yieldActivationToApplication:app];
+		}
 	});
 }
 */
 import "C"
 
-// installURLHandler registers for kAEGetURL. Called once the app has
-// finished launching (AppKit sets its own Apple Event handlers while it
-// launches); a link that launched the app arrives after that.
+// installURLHandler registers for kAEGetURL, should the launch's own
+// registration (bsObserveLaunch, at applicationWillFinishLaunching) not
+// have run: a process that was not launched as an app.
 func installURLHandler() { C.bsInstallURLHandler() }
 
 // activate brings this (the dashboard) process forward as it shows what
-// the tray asked for.
-func activate() { C.bsActivate() }
+// the tray asked for, the way this macOS wants (activation.go).
+func activate() { C.bsActivate(boolInt(activationFor(int(C.bsMacOSMajor())).cooperative)) }
+
+// yieldTo hands the tray's activation to the dashboard process pid, on a
+// macOS where activation is cooperative.
+func yieldTo(pid int) {
+	if activationFor(int(C.bsMacOSMajor())).yield {
+		C.bsYield(C.int(pid))
+	}
+}
+
+func boolInt(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // allowForeground: macOS lets activateIgnoringOtherApps bring a window
 // forward without a right handed on.

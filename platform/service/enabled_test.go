@@ -132,3 +132,17 @@ func TestStatusSaysDisabled(t *testing.T) {
 		t.Errorf("Enabled = %v %v, want false true", e, known)
 	}
 }
+
+func TestAppBundle(t *testing.T) {
+	for exe, want := range map[string]string{
+		"/Applications/Build Station.app/Contents/MacOS/buildstation": "/Applications/Build Station.app",
+		"/Users/a/x.app/y/Contents/MacOS/buildstation":                "",
+		"/usr/local/bin/buildstation":                                 "",
+		"/Applications/A.app/Contents/MacOS/sub/buildstation":         "",
+	} {
+		got, ok := AppBundle(exe)
+		if got != want || ok != (want != "") {
+			t.Errorf("AppBundle(%q) = %q %v, want %q", exe, got, ok, want)
+		}
+	}
+}

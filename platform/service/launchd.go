@@ -14,6 +14,20 @@ const (
 	TrayLabel    = "dev.buildstation.tray"
 )
 
+// LSRegister is LaunchServices' own tool, which registers an app bundle's
+// URL schemes at once.
+const LSRegister = "/System/Library/Frameworks/CoreServices.framework/Frameworks/LaunchServices.framework/Support/lsregister"
+
+// AppBundle is the .app folder exe runs from (…/X.app/Contents/MacOS/x);
+// false for a binary outside a bundle.
+func AppBundle(exe string) (string, bool) {
+	i := strings.LastIndex(exe, ".app/Contents/MacOS/")
+	if i < 0 || strings.Contains(exe[i+len(".app/Contents/MacOS/"):], "/") {
+		return "", false
+	}
+	return exe[:i+len(".app")], true
+}
+
 // MacOS installs LaunchAgents: the station runs at login and restarts if it
 // crashes; the tray starts hidden at login. A LaunchAgent, not a
 // LaunchDaemon: it runs as the user, in the user's session, with access to
@@ -39,6 +53,11 @@ func (m MacOS) Install(c Config) (Plan, error) {
 		p = append(p, WriteFile{Path: m.agentPath(c, TrayLabel), Mode: 0o644, Data: TrayPlist(c), What: "tray login item"})
 	} else {
 		p = append(p, noTray)
+	}
+	if app, ok := AppBundle(c.Exe); ok {
+		// LaunchServices learns the bundle's buildstation:// scheme when
+		// the Finder first sees the app; until then a link opens nothing.
+		p = append(p, Run{Argv: []string{LSRegister, "-f", app}, Tolerate: true, Note: "links open the app once the Finder has seen it"})
 	}
 	return append(p,
 		// bootout then bootstrap (re)loads the station with this plist and
