@@ -11,5 +11,5 @@
 //	pastereader OUT      (run as a project's agent command, profile claude)
 //
 // The windows.yml workflow runs it through the station's ConPTY;
-// read_test.go runs it through the pty backend on Linux.
+// e2e/station/paste_test.go runs it through the pty backend on Linux.
 package main
