@@ -99,7 +99,7 @@ func warn(cfg *config.Config, goos string, lookPath func(string) (string, error)
 func TestEnvWarningsProbe(t *testing.T) {
 	cfg := &config.Config{
 		Agents:   map[string]config.Agent{"claude": {Name: "claude", Command: []string{"claude"}, Profile: "claude"}, "codex": {Name: "codex", Command: []string{"codex"}, Profile: "codex"}},
-		Projects: []config.Project{{Name: "web", Agent: "claude"}, {Name: "api", Agent: "codex"}},
+		Projects: []config.Project{{Repo: supervisor.Repo{Name: "web"}, Agent: "claude"}, {Repo: supervisor.Repo{Name: "api"}, Agent: "codex"}},
 	}
 	files := map[string]string{
 		"/home/ada/.local/bin/claude":     "\x7fELF",
