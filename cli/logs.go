@@ -1,13 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
-	"io"
 	"strings"
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/vt"
 	"github.com/spf13/cobra"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
@@ -17,9 +16,8 @@ import (
 // Transcripts are rendered on a terminal of the size sessions get (the
 // pty backend's default), so lines wrap where the agent saw them wrap.
 const (
-	renderCols       = 120
-	renderRows       = 40
-	renderScrollback = 1 << 20
+	renderCols = 120
+	renderRows = 40
 )
 
 // followEvery is how often logs -f asks for more: the station has no push
@@ -57,19 +55,23 @@ them, escape sequences and all; -f follows a live session until it ends
 }
 
 func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
-	data, t, err := readTranscript(e.ctx, c, id, 0)
-	if err != nil {
-		return err
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	sink := func(p []byte) error { _, err := out.Write(p); return err }
+	var r *renderer
+	if !raw {
+		r = newRenderer(out)
+		defer r.close()
+		sink = r.write
 	}
-	if raw {
-		if _, err := e.stdout.Write(data); err != nil {
-			return err
-		}
-	} else if _, err := io.WriteString(e.stdout, renderTranscript(data)); err != nil {
-		return err
+	t, err := streamTranscript(e.ctx, c, id, 0, sink)
+	if err == nil && r != nil {
+		err = r.finish()
 	}
-	if !follow {
-		return nil
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil || !follow {
+		return err
 	}
 	// Follow by the session's id, not the task's: a review session that
 	// starts later is another log.
@@ -80,34 +82,36 @@ func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
 			return nil
 		case <-time.After(followEvery):
 		}
-		more, t, err := readTranscript(e.ctx, c, sid, offset)
+		t, err := streamTranscript(e.ctx, c, sid, offset, func(more []byte) error {
+			if !raw {
+				more = []byte(textsafe.Printable(string(more)))
+			}
+			_, err := e.stdout.Write(more)
+			return err
+		})
 		if err != nil {
 			return err
 		}
 		offset, live = t.From+int64(len(t.Data)), t.Live
-		if !raw {
-			more = []byte(textsafe.Printable(string(more)))
-		}
-		if _, err := e.stdout.Write(more); err != nil {
-			return err
-		}
 	}
 	return nil
 }
 
-// readTranscript reads a transcript from offset to its end, in the chunks
-// the station answers with; t is the last answer.
-func readTranscript(ctx context.Context, c *client.Client, id string, offset int64) ([]byte, transcriptEnd, error) {
-	var all []byte
+// streamTranscript hands sink a transcript from offset to its end, in the
+// chunks the station answers with (never the whole file at once: a
+// transcript may be gigabytes); t is the last answer.
+func streamTranscript(ctx context.Context, c *client.Client, id string, offset int64, sink func([]byte) error) (transcriptEnd, error) {
 	for {
 		t, err := c.Transcript(ctx, id, offset)
 		if err != nil {
-			return nil, transcriptEnd{}, err
+			return transcriptEnd{}, err
 		}
-		all = append(all, t.Data...)
+		if err := sink(t.Data); err != nil {
+			return transcriptEnd{}, err
+		}
 		offset = t.From + int64(len(t.Data))
 		if len(t.Data) == 0 || offset >= t.Size {
-			return all, transcriptEnd{SessionID: t.SessionID, Live: t.Live, From: t.From, Data: t.Data}, nil
+			return transcriptEnd{SessionID: t.SessionID, Live: t.Live, From: t.From, Data: t.Data}, nil
 		}
 	}
 }
@@ -117,54 +121,6 @@ type transcriptEnd struct {
 	Live      bool
 	From      int64
 	Data      []byte
-}
-
-// renderTranscript plays raw terminal output through a VT emulator and
-// returns the text a person would have read: the scrollback, then the
-// screen, trailing blanks trimmed.
-func renderTranscript(raw []byte) string {
-	emu := vt.NewEmulator(renderCols, renderRows)
-	emu.SetScrollbackSize(renderScrollback)
-	// The emulator answers a program's queries (cursor position, device
-	// attributes) into a pipe; nobody types them anywhere, but they must be
-	// read or its Write would wait.
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 1024)
-		for {
-			if _, err := emu.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
-	_, _ = emu.Write(raw)
-	var lines []string
-	if !emu.IsAltScreen() {
-		for y := 0; y < emu.ScrollbackLen(); y++ {
-			lines = append(lines, rowText(func(x int) *uv.Cell { return emu.ScrollbackCellAt(x, y) }))
-		}
-	}
-	for y := 0; y < emu.Height(); y++ {
-		lines = append(lines, rowText(func(x int) *uv.Cell {
-			if x >= emu.Width() {
-				return nil
-			}
-			return emu.CellAt(x, y)
-		}))
-	}
-	if pw, ok := emu.InputPipe().(*io.PipeWriter); ok {
-		pw.CloseWithError(io.EOF)
-	}
-	<-done
-	_ = emu.Close()
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 // rowText is one line of cells as text; a wide character's second cell
