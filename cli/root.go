@@ -2,11 +2,16 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/internal/update"
 )
 
 // commandList is what an unknown verb's error offers.
@@ -104,15 +109,38 @@ func unknownCommand(_ *cobra.Command, args []string) error {
 }
 
 func (e *env) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use: "version", Short: "Print the version (also --version)",
-		Example: "  buildstation version",
+	var check bool
+	c := &cobra.Command{
+		Use: "version [--check]", Short: "Print the version (also --version); --check asks whether a newer release exists",
+		Long: `Print this build's version. With --check, also ask the project's releases
+whether a newer one exists, and say where to get it. Nothing is downloaded.
+BUILDSTATION_UPDATE_URL points the check at another releases API.`,
+		Example: "  buildstation version\n  buildstation version --check",
 		Args:    positional(0, 0),
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, err := c.OutOrStdout().Write([]byte("buildstation " + Version + "\n"))
-			return err
+			if _, err := c.OutOrStdout().Write([]byte("buildstation " + Version + "\n")); err != nil || !check {
+				return err
+			}
+			return e.versionCheck(c.OutOrStdout())
 		},
 	}
+	c.Flags().BoolVar(&check, "check", false, "ask whether a newer release exists")
+	return c
+}
+
+// versionCheck says whether a newer release than this build exists.
+func (e *env) versionCheck(out io.Writer) error {
+	ck := update.New(Version)
+	rel, err := ck.Latest(e.ctx)
+	if err != nil {
+		return fmt.Errorf("could not check for a newer release (%v); try again later", err)
+	}
+	if update.Newer(rel.Version, Version) {
+		_, err = fmt.Fprintf(out, "Update available: v%s %s\n", textsafe.Line(rel.Version), textsafe.Line(rel.URL))
+		return err
+	}
+	_, err = fmt.Fprintf(out, "no newer release (latest: v%s)\n", textsafe.Line(rel.Version))
+	return err
 }
 
 // Command is the command tree as a program's documentation sees it (man

@@ -5,15 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
+	"strings"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// Version is the build's version; main may override it with
-// -ldflags "-X github.com/buildstation/buildstation/cli.Version=…".
-var Version = "0.1.0-dev"
+// Version is the build's version: scripts/package.sh and the release set
+// it from the tag with -ldflags "-X github.com/buildstation/buildstation/cli.Version=…";
+// a build without (fyne package's, go install's) takes the version the go
+// command stamped from the module or the tag, when it stamped one.
+var Version = devVersion
+
+const devVersion = "0.1.0-dev"
+
+func init() {
+	if Version != devVersion {
+		return
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := stampedVersion(bi.Main.Version); v != "" {
+			Version = v
+		}
+	}
+}
+
+// stampedVersion is a module version the go command stamped ("v0.3.0",
+// or a pseudo-version after it) without its v; "" for "(devel)" or none.
+func stampedVersion(v string) string {
+	if !strings.HasPrefix(v, "v") || v == "(devel)" {
+		return ""
+	}
+	return strings.TrimPrefix(v, "v")
+}
 
 // Exit codes of the contract.
 const (

@@ -93,3 +93,17 @@ func TestAddProjectRefusesInOneSentence(t *testing.T) {
 		t.Errorf("rm of an unknown project: %v", err)
 	}
 }
+
+func TestUpdateCheckIsOnUntilTurnedOff(t *testing.T) {
+	cfg, err := Parse("/h/config.toml", []byte(DefaultText), Platform{})
+	if err != nil || !cfg.UpdateCheck {
+		t.Fatalf("default: %v %v", cfg, err)
+	}
+	cfg, err = Parse("/h/config.toml", []byte("update_check = false\n"), Platform{})
+	if err != nil || cfg.UpdateCheck {
+		t.Fatalf("off: %v", err)
+	}
+	if _, err := Parse("/h/config.toml", []byte("update_check = \"no\"\n"), Platform{}); err == nil || !strings.Contains(err.Error(), "update_check") {
+		t.Fatalf("a string: %v", err)
+	}
+}

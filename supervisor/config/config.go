@@ -22,14 +22,15 @@ import (
 // Config is a validated config.toml. Every field holds its effective value,
 // defaults filled in, so the rest of the station never re-derives them.
 type Config struct {
-	Path        string           // file it came from
-	MaxSessions int              // max_sessions: sessions at once across all projects
-	Board       string           // board: a shared board's URL; "" = station.db in home
-	Station     string           // station: this station's name on a shared board; "" = see StationName
-	Lease       time.Duration    // lease: how long a dead station's claims last
+	Path        string        // file it came from
+	MaxSessions int           // max_sessions: sessions at once across all projects
+	Board       string        // board: a shared board's URL; "" = station.db in home
+	Station     string        // station: this station's name on a shared board; "" = see StationName
+	Lease       time.Duration // lease: how long a dead station's claims last
 	// StopGrace is stop_grace: how long a stopping station lets its
 	// running sessions finish before it ends them.
-	StopGrace time.Duration
+	StopGrace   time.Duration
+	UpdateCheck bool             // update_check: the tray asks once a day whether a newer release exists
 	Defaults    Settings         // [defaults]
 	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects    []Project        // [[projects]], in file order

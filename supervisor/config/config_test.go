@@ -23,6 +23,7 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		MaxSessions: 4,
 		Lease:       60 * time.Second,
 		StopGrace:   2 * time.Minute,
+		UpdateCheck: true,
 		Defaults:    defaultSettings(Platform{}),
 		Agents:      builtinAgents(),
 		Hooks:       Hooks{Timeout: DefaultHookTimeout},

@@ -82,6 +82,7 @@ max_sessions = 4                    # sessions running at once, across all proje
 # station = "buildbox"              # this station's name on a shared board; default: host name + hash of the home
 # lease = "60s"                     # how long a dead station's claims last (shared board)
 # stop_grace = "2m"                 # on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now
+# update_check = true               # the tray asks once a day whether a newer release exists (never downloads)
 
 # What every project gets. Any of these keys may also be set inside a
 # [[projects]] table to override it for that project alone.

@@ -55,6 +55,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		MaxSessions: defaultMaxSessions,
 		Lease:       defaultLease,
 		StopGrace:   DefaultStopGrace,
+		UpdateCheck: true,
 		Defaults:    defaultSettings(c.plat),
 		Platform:    c.plat,
 		Agents:      builtinAgents(),
@@ -92,6 +93,10 @@ func (c *checker) config(tree map[string]any) *Config {
 			if d, ok := c.duration(key, v); ok {
 				cfg.StopGrace = d
 			}
+		case "update_check":
+			if b, ok := c.boolean(key, v); ok {
+				cfg.UpdateCheck = b
+			}
 		case "defaults":
 			if t, ok := c.table(key, v, "[defaults]"); ok {
 				for _, k := range sortedKeys(t) {
@@ -109,7 +114,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "prices":
 			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, stop_grace, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
+			c.unknown(key, "max_sessions, board, station, lease, stop_grace, update_check, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
 		}
 	}
 	if v, ok := tree["sources"]; ok {
