@@ -182,3 +182,19 @@ type ProjectInfo struct {
 	Running          int    `json:"running"`
 	Queued           int    `json:"queued"`
 }
+
+// SourceState is one [[sources]] entry's state, as status, `source ls`
+// and the tray show it.
+type SourceState struct {
+	Name    string `json:"name"` // "github acme/web", "linear ENG"
+	Kind    string `json:"kind"`
+	Project string `json:"project"`
+	OK      bool   `json:"ok"`
+	// Problem is what went wrong last, one sentence a person can act on;
+	// "" while the source answers.
+	Problem string    `json:"problem,omitempty"`
+	Checked time.Time `json:"checked,omitzero"` // the last poll that went through
+	Retry   time.Time `json:"retry,omitzero"`   // after a failure: no request before this
+	Tasks   int       `json:"tasks"`            // tasks imported from it on this board
+	Owed    int       `json:"owed"`             // write-backs waiting in the outbox
+}

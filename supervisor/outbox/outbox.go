@@ -70,6 +70,10 @@ func Open(path string) (*Box, error) {
 		db.Close()
 		return nil, fmt.Errorf("open outbox %s: %w", path, err)
 	}
+	if _, err := db.Exec(sourcesTable); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open outbox %s: %w", path, err)
+	}
 	return &Box{db: db}, nil
 }
 

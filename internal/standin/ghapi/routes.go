@@ -1,0 +1,197 @@
+package ghapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request, p []string) {
+	switch {
+	case len(p) == 1 && p[0] == "" && r.Method == http.MethodGet:
+		s.reply(w, http.StatusOK, map[string]any{"name": s.repo, "full_name": s.owner + "/" + s.repo, "default_branch": s.defBranch})
+	case len(p) == 1 && p[0] == "issues" && r.Method == http.MethodGet:
+		s.listIssues(w, r)
+	case len(p) >= 2 && p[0] == "issues":
+		n, err := strconv.Atoi(p[1])
+		if err != nil || n < 1 || n > len(s.issues) {
+			s.fail(w, http.StatusNotFound, "Not Found")
+			return
+		}
+		s.routeIssue(w, r, s.issues[n-1], p[2:])
+	case len(p) == 1 && p[0] == "pulls" && r.Method == http.MethodPost:
+		s.createPull(w, r)
+	case len(p) == 1 && p[0] == "pulls" && r.Method == http.MethodGet:
+		s.listPulls(w, r)
+	default:
+		s.fail(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+func (s *Server) routeIssue(w http.ResponseWriter, r *http.Request, is *Issue, p []string) {
+	switch {
+	case len(p) == 0 && r.Method == http.MethodGet:
+		s.replyTagged(w, r, s.issueJSON(is))
+	case len(p) == 1 && p[0] == "comments" && r.Method == http.MethodGet:
+		var out []map[string]any
+		for _, c := range is.Comments {
+			out = append(out, s.commentJSON(is, c))
+		}
+		s.reply(w, http.StatusOK, orEmpty(out))
+	case len(p) == 1 && p[0] == "comments" && r.Method == http.MethodPost:
+		var in struct{ Body string }
+		if json.NewDecoder(r.Body).Decode(&in) != nil || in.Body == "" {
+			s.fail(w, http.StatusUnprocessableEntity, "Validation Failed")
+			return
+		}
+		c := Comment{ID: 1000 + len(is.Comments) + 1, Body: in.Body, CreatedAt: s.now().UTC()}
+		is.Comments = append(is.Comments, c)
+		is.UpdatedAt = c.CreatedAt
+		s.reply(w, http.StatusCreated, s.commentJSON(is, c))
+	case len(p) == 1 && p[0] == "events" && r.Method == http.MethodGet:
+		var out []map[string]any
+		for _, e := range is.Events {
+			out = append(out, map[string]any{"event": e.Event, "label": map[string]string{"name": e.Label}, "created_at": e.CreatedAt})
+		}
+		s.reply(w, http.StatusOK, orEmpty(out))
+	case len(p) == 1 && p[0] == "labels" && r.Method == http.MethodPost:
+		for _, l := range labelsIn(r) {
+			if !slices.Contains(is.Labels, l) {
+				is.Labels = append(is.Labels, l)
+				is.Events = append(is.Events, Event{Event: "labeled", Label: l, CreatedAt: s.now().UTC()})
+			}
+		}
+		is.UpdatedAt = s.now().UTC()
+		s.reply(w, http.StatusOK, labelsJSON(is.Labels))
+	case len(p) == 2 && p[0] == "labels" && r.Method == http.MethodDelete:
+		i := slices.Index(is.Labels, p[1])
+		if i < 0 {
+			s.fail(w, http.StatusNotFound, "Label does not exist")
+			return
+		}
+		is.Labels = slices.Delete(is.Labels, i, i+1)
+		is.Events = append(is.Events, Event{Event: "unlabeled", Label: p[1], CreatedAt: s.now().UTC()})
+		is.UpdatedAt = s.now().UTC()
+		s.reply(w, http.StatusOK, labelsJSON(is.Labels))
+	default:
+		s.fail(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// listIssues is GET /repos/{owner}/{repo}/issues: state (open, closed,
+// all; default open) and labels (comma-separated, all must match), one
+// page of per_page.
+func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = "open"
+	}
+	var want []string
+	if l := q.Get("labels"); l != "" {
+		want = strings.Split(l, ",")
+	}
+	out := []map[string]any{}
+	for _, is := range s.issues {
+		if state != "all" && is.State != state {
+			continue
+		}
+		if slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(is.Labels, l) }) {
+			continue
+		}
+		out = append(out, s.issueJSON(is))
+	}
+	s.replyTagged(w, r, out)
+}
+
+func (s *Server) issueJSON(is *Issue) map[string]any {
+	m := map[string]any{"id": 5000 + is.Number, "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
+		"html_url": s.issueURL(is.Number), "labels": labelsJSON(is.Labels), "updated_at": is.UpdatedAt.Format(time.RFC3339),
+		"comments": len(is.Comments)}
+	if is.IsPull {
+		m["pull_request"] = map[string]string{"html_url": s.pullURL(is.Number)}
+	}
+	return m
+}
+
+func (s *Server) commentJSON(is *Issue, c Comment) map[string]any {
+	return map[string]any{"id": c.ID, "body": c.Body, "created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.CreatedAt.Format(time.RFC3339),
+		"html_url": fmt.Sprintf("%s#issuecomment-%d", s.issueURL(is.Number), c.ID)}
+}
+
+func labelsJSON(ls []string) []map[string]string {
+	out := []map[string]string{}
+	for _, l := range ls {
+		out = append(out, map[string]string{"name": l})
+	}
+	return out
+}
+
+func (s *Server) pullURL(n int) string {
+	return fmt.Sprintf("https://github.com/%s/%s/pull/%d", s.owner, s.repo, n)
+}
+
+// createPull is POST /repos/{owner}/{repo}/pulls; 422 when an open pull
+// request has that head already. A pull request is an issue too, numbered
+// with them, so its comments go through the issue routes.
+func (s *Server) createPull(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Title, Head, Base, Body string }
+	if json.NewDecoder(r.Body).Decode(&in) != nil || in.Title == "" || in.Head == "" || in.Base == "" {
+		s.fail(w, http.StatusUnprocessableEntity, "Validation Failed")
+		return
+	}
+	for _, p := range s.pulls {
+		if p.Head == in.Head {
+			s.fail(w, http.StatusUnprocessableEntity, "A pull request already exists for "+s.owner+":"+in.Head+".")
+			return
+		}
+	}
+	n := len(s.issues) + 1
+	s.issues = append(s.issues, &Issue{Number: n, Title: in.Title, Body: in.Body, State: "open", UpdatedAt: s.now().UTC(), IsPull: true})
+	p := &Pull{Number: n, Title: in.Title, Head: in.Head, Base: in.Base, Body: in.Body}
+	s.pulls = append(s.pulls, p)
+	s.reply(w, http.StatusCreated, s.pullJSON(p))
+}
+
+func (s *Server) pullJSON(p *Pull) map[string]any {
+	return map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "state": "open", "html_url": s.pullURL(p.Number),
+		"head": map[string]string{"ref": p.Head, "label": s.owner + ":" + p.Head}, "base": map[string]string{"ref": p.Base}}
+}
+
+// listPulls is GET /repos/{owner}/{repo}/pulls, filtered by head
+// ("owner:branch").
+func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
+	head := r.URL.Query().Get("head")
+	out := []map[string]any{}
+	for _, p := range s.pulls {
+		if head == "" || head == s.owner+":"+p.Head {
+			out = append(out, s.pullJSON(p))
+		}
+	}
+	s.reply(w, http.StatusOK, out)
+}
+
+func orEmpty(v []map[string]any) []map[string]any {
+	if v == nil {
+		return []map[string]any{}
+	}
+	return v
+}
+
+// labelsIn reads the labels to add: the documented {"labels": [...]} or a
+// bare array, which GitHub takes too.
+func labelsIn(r *http.Request) []string {
+	var raw json.RawMessage
+	json.NewDecoder(r.Body).Decode(&raw)
+	var in struct{ Labels []string }
+	if json.Unmarshal(raw, &in) == nil && in.Labels != nil {
+		return in.Labels
+	}
+	var list []string
+	json.Unmarshal(raw, &list)
+	return list
+}

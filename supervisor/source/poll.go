@@ -1,0 +1,104 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// poll asks source i what changed and brings the board in line with it.
+func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
+	r := s.srcs[i]
+	r.next = now.Add(s.interval())
+	items, full, err := r.tr.Poll(ctx)
+	if err != nil {
+		s.failed(i, err, now)
+		return
+	}
+	tasks, err := s.owned(ctx, i)
+	if err != nil {
+		s.o.Log.Warn("source: read the board", "source", r.cfg.Name(), "err", err)
+		return
+	}
+	for _, a := range Plan(tasks, items, full) {
+		if a.Kind == ActCheck {
+			it, err := r.tr.Item(ctx, *a.Task.External)
+			if err != nil {
+				s.failed(i, err, now)
+				return
+			}
+			acts := Plan([]supervisor.Task{a.Task}, []Item{it}, false)
+			if len(acts) == 0 {
+				continue
+			}
+			a = acts[0]
+		}
+		if err := s.apply(ctx, r.cfg.Project, a); err != nil {
+			s.o.Log.Warn("source: import", "source", r.cfg.Name(), "action", a.Kind, "err", err)
+		}
+	}
+	s.worked(i, now)
+	s.setState(i, func(st *supervisor.SourceState) { st.Tasks = len(tasks) + countAdds(items, tasks) })
+}
+
+// owned lists the tasks of source i's project whose issue it owns.
+func (s *Syncer) owned(ctx context.Context, i int) ([]supervisor.Task, error) {
+	r := s.srcs[i]
+	all, err := s.o.Board.Tasks(ctx, supervisor.TaskFilter{Project: r.cfg.Project})
+	if err != nil {
+		return nil, err
+	}
+	var out []supervisor.Task
+	for _, t := range all {
+		if Owns(r.cfg, t.External) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// apply carries out one action on the board.
+func (s *Syncer) apply(ctx context.Context, project string, a Action) error {
+	switch a.Kind {
+	case ActAdd:
+		ref := a.Item.Ref
+		_, err := s.o.Station.AddTask(ctx, supervisor.NewTask{Project: project, Title: a.Item.Title, Body: a.Item.Body, External: &ref})
+		if supervisor.IsDuplicateExternal(err) {
+			return nil // another station (or a moment ago, this one) imported it
+		}
+		return err
+	case ActEdit:
+		ed, ok := s.o.Board.(supervisor.TaskEditor)
+		if !ok {
+			return errors.New("this board cannot edit tasks")
+		}
+		_, err := ed.EditTask(ctx, a.Task.ID, a.Item.Title, a.Item.Body)
+		return ignoreMoved(err)
+	case ActCancel:
+		_, err := s.o.Board.Move(ctx, a.Task.ID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskTodo}, To: supervisor.TaskCancelled,
+			Reason: "its issue " + a.Item.Ref.ID + " was closed upstream", Actor: "source"})
+		return ignoreMoved(err)
+	}
+	return nil
+}
+
+// ignoreMoved drops a conflict: the task started meanwhile, and a started
+// task is not changed by its issue.
+func ignoreMoved(err error) error {
+	if errors.Is(err, supervisor.ErrConflict) {
+		return nil
+	}
+	return err
+}
+
+func countAdds(items []Item, tasks []supervisor.Task) int {
+	n := 0
+	for _, a := range Plan(tasks, items, false) {
+		if a.Kind == ActAdd {
+			n++
+		}
+	}
+	return n
+}

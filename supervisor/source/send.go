@@ -1,0 +1,153 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// queueWrites puts in the ledger what every imported task's history owes
+// its issue and is not there yet. A task is read again only when it
+// changed; the ledger's keys make a second queueing of a write a no-op,
+// so a restarted station (which reads every task again) sends nothing
+// twice.
+func (s *Syncer) queueWrites(ctx context.Context) {
+	tasks, err := s.o.Board.Tasks(ctx, supervisor.TaskFilter{})
+	if err != nil {
+		s.o.Log.Warn("source: read the board", "err", err)
+		return
+	}
+	for _, t := range tasks {
+		i := s.find(t.External, t.Project)
+		if i < 0 || t.State == supervisor.TaskTodo && t.Attempt == 1 || !t.UpdatedAt.After(s.seen[t.ID]) {
+			continue
+		}
+		h, err := s.o.Board.History(ctx, t.ID)
+		if err != nil {
+			s.o.Log.Warn("source: read a task's history", "task", t.ID, "err", err)
+			continue
+		}
+		ok := true
+		for _, w := range s.route(i, Writes(t, h, s.o.Context)) {
+			if _, err := s.o.Ledger.Queue(ctx, w); err != nil {
+				s.o.Log.Warn("source: queue a write", "key", w.Key, "err", err)
+				ok = false
+			}
+		}
+		if ok {
+			s.seen[t.ID] = t.UpdatedAt
+		}
+	}
+}
+
+// route names the source each write goes through. A Linear issue's pull
+// request is opened on the project's GitHub source, then attached to the
+// issue; without one its branch is named in a comment.
+func (s *Syncer) route(i int, ws []Write) []Write {
+	src := s.srcs[i].cfg
+	var out []Write
+	for _, w := range ws {
+		w.Source = src.Name()
+		if w.Kind == WritePR && src.Kind == config.SourceLinear {
+			gh := s.githubOf(src.Project)
+			if gh == "" {
+				w.Kind, w.Text, w.PR = WriteComment, fmt.Sprintf("Build Station finished %s: its work is on branch `%s`.\n\n%s", w.TaskID, w.PR.Head, w.PR.Body), nil
+				out = append(out, w)
+				continue
+			}
+			w.Source = gh
+			out = append(out, w, Write{Key: w.Key + "/attach", Kind: WriteAttach, Source: src.Name(), TaskID: w.TaskID, Ref: w.Ref, Text: w.PR.Title})
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// githubOf is the name of project's GitHub source, "" when it has none.
+func (s *Syncer) githubOf(project string) string {
+	for _, r := range s.srcs {
+		if r.cfg.Kind == config.SourceGitHub && r.cfg.Project == project {
+			return r.cfg.Name()
+		}
+	}
+	return ""
+}
+
+// send sends the owed writes in order. A source that fails keeps its
+// writes, in order, for its next try; the others go on.
+func (s *Syncer) send(ctx context.Context, now time.Time) {
+	ws, err := s.o.Ledger.Pending(ctx)
+	if err != nil {
+		s.o.Log.Warn("source: read the outbox", "err", err)
+		return
+	}
+	owed := map[string]int{}
+	stopped := map[string]bool{}
+	for _, w := range ws {
+		i := s.byName(w.Source)
+		if i < 0 || stopped[w.Source] || s.backingOff(i, now) {
+			owed[w.Source]++
+			continue
+		}
+		if err := s.sendOne(ctx, i, w); err != nil {
+			if Retryable(err) {
+				s.failed(i, err, now)
+				stopped[w.Source] = true
+				owed[w.Source]++
+				continue
+			}
+			s.o.Log.Warn("source: a write was refused for good", "key", w.Key, "err", err)
+			s.o.Ledger.Done(ctx, w.Key, Sent{}, err.Error())
+		}
+	}
+	for i, r := range s.srcs {
+		n := owed[r.cfg.Name()]
+		s.setState(i, func(st *supervisor.SourceState) { st.Owed = n })
+	}
+}
+
+// sendOne sends w through source i and records that it landed.
+func (s *Syncer) sendOne(ctx context.Context, i int, w Write) error {
+	switch w.Kind {
+	case WritePR:
+		if s.o.Publish != nil {
+			if err := s.o.Publish(ctx, w.PR.Project, w.TaskID); err != nil {
+				return fmt.Errorf("push the branch of %s: %w", w.TaskID, err)
+			}
+		}
+	case WritePRNote, WriteAttach:
+		made, ok := s.o.Ledger.Made(ctx, w.TaskID+"/pr")
+		if !ok {
+			return fmt.Errorf("%s has no pull request yet", w.TaskID)
+		}
+		w.Target = made.URL
+	}
+	if err := s.o.Ledger.Try(ctx, w.Key); err != nil {
+		return err
+	}
+	sent, err := s.srcs[i].tr.Send(ctx, w)
+	if err != nil {
+		return err
+	}
+	return s.o.Ledger.Done(ctx, w.Key, sent, "")
+}
+
+func (s *Syncer) byName(name string) int {
+	for i, r := range s.srcs {
+		if r.cfg.Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// backingOff reports whether source i failed and its wait is not over.
+func (s *Syncer) backingOff(i int, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.states[i].OK && now.Before(s.states[i].Retry)
+}
