@@ -1,0 +1,159 @@
+package linearapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// filter is the part of Linear's IssueFilter the station sends.
+type filter struct {
+	Team *struct {
+		Key *struct{ Eq string } `json:"key"`
+	} `json:"team"`
+	State *struct {
+		Name *struct{ Eq string } `json:"name"`
+	} `json:"state"`
+	Labels *struct {
+		Name *struct{ Eq string } `json:"name"`
+	} `json:"labels"`
+	UpdatedAt *struct{ Gt string } `json:"updatedAt"`
+}
+
+type vars struct {
+	Filter  filter `json:"filter"`
+	After   string `json:"after"`
+	ID      string `json:"id"`
+	IssueID string `json:"issueId"`
+	StateID string `json:"stateId"`
+	Body    string `json:"body"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Key     string `json:"key"`
+	Team    string `json:"team"`
+	Name    string `json:"name"`
+}
+
+// operation answers one request by its operation name.
+func (s *Server) operation(req request) (any, error) {
+	var v vars
+	if len(req.Variables) > 0 {
+		if err := json.Unmarshal(req.Variables, &v); err != nil {
+			return nil, fmt.Errorf("variables: %w", err)
+		}
+	}
+	switch req.OperationName {
+	case "Issues", "IssuesAfter":
+		return s.issuesOp(v)
+	case "Issue", "Activity":
+		is := s.find(v.ID)
+		if is == nil {
+			return nil, fmt.Errorf("Entity not found: Issue")
+		}
+		return map[string]any{"issue": s.issueJSON(is)}, nil
+	case "Team":
+		var nodes []map[string]string
+		if v.Key == s.Team {
+			nodes = append(nodes, map[string]string{"id": "team-1", "key": s.Team})
+		}
+		return map[string]any{"teams": map[string]any{"nodes": orEmpty(nodes)}}, nil
+	case "States":
+		var nodes []map[string]string
+		if st := s.stateOf(v.Name); st.ID != "" && v.Team == s.Team {
+			nodes = append(nodes, map[string]string{"id": st.ID, "name": st.Name})
+		}
+		return map[string]any{"workflowStates": map[string]any{"nodes": orEmpty(nodes)}}, nil
+	}
+	return s.mutation(req.OperationName, v)
+}
+
+func (s *Server) mutation(op string, v vars) (any, error) {
+	is := s.find(v.ID + v.IssueID)
+	if is == nil {
+		return nil, fmt.Errorf("Entity not found: Issue")
+	}
+	now := s.now().UTC()
+	switch op {
+	case "MoveIssue":
+		i := slices.IndexFunc(s.states, func(st State) bool { return st.ID == v.StateID })
+		if i < 0 {
+			return nil, fmt.Errorf("Entity not found: WorkflowState")
+		}
+		if is.State != s.states[i].Name {
+			is.History = append(is.History, Move{From: is.State, To: s.states[i].Name, CreatedAt: now})
+			is.State = s.states[i].Name
+		}
+		is.UpdatedAt = now
+		return map[string]any{"issueUpdate": map[string]any{"success": true}}, nil
+	case "Comment":
+		is.Comments = append(is.Comments, Comment{Body: v.Body, CreatedAt: now})
+		is.UpdatedAt = now
+		url := fmt.Sprintf("https://linear.app/acme/issue/%s#comment-%d", is.Identifier, len(is.Comments))
+		return map[string]any{"commentCreate": map[string]any{"success": true, "comment": map[string]string{"url": url}}}, nil
+	case "Attach":
+		// Documented: an attachment's url is unique per issue; creating
+		// it again updates the one there.
+		if !slices.Contains(is.Attachments, v.URL) {
+			is.Attachments = append(is.Attachments, v.URL)
+		}
+		is.UpdatedAt = now
+		return map[string]any{"attachmentCreate": map[string]any{"success": true, "attachment": map[string]string{"url": v.URL}}}, nil
+	}
+	return nil, fmt.Errorf("unknown operation %q", op)
+}
+
+// issuesOp is the issues query: every filter given must match; ordered by
+// updatedAt, newest first, in pages of 100 (the cursor is an index).
+func (s *Server) issuesOp(v vars) (any, error) {
+	f := v.Filter
+	var since time.Time
+	if f.UpdatedAt != nil {
+		t, err := time.Parse(time.RFC3339Nano, f.UpdatedAt.Gt)
+		if err != nil {
+			return nil, fmt.Errorf("updatedAt: %w", err)
+		}
+		since = t
+	}
+	var nodes []map[string]any
+	for _, is := range s.issues {
+		switch {
+		case f.Team != nil && f.Team.Key != nil && f.Team.Key.Eq != s.Team,
+			f.State != nil && f.State.Name != nil && f.State.Name.Eq != is.State,
+			f.Labels != nil && f.Labels.Name != nil && !slices.Contains(is.Labels, f.Labels.Name.Eq),
+			f.UpdatedAt != nil && !is.UpdatedAt.After(since):
+			continue
+		}
+		nodes = append(nodes, s.issueJSON(is))
+	}
+	slices.Reverse(nodes)
+	return map[string]any{"issues": map[string]any{"nodes": orEmpty(nodes), "pageInfo": map[string]any{"hasNextPage": false, "endCursor": nil}}}, nil
+}
+
+func (s *Server) issueJSON(is *Issue) map[string]any {
+	st := s.stateOf(is.State)
+	var labels, comments, history []map[string]any
+	for _, l := range is.Labels {
+		labels = append(labels, map[string]any{"name": l})
+	}
+	for _, c := range is.Comments {
+		comments = append(comments, map[string]any{"body": c.Body, "createdAt": c.CreatedAt.Format(time.RFC3339Nano)})
+	}
+	for _, h := range is.History {
+		history = append(history, map[string]any{"createdAt": h.CreatedAt.Format(time.RFC3339Nano),
+			"fromState": map[string]string{"name": h.From}, "toState": map[string]string{"name": h.To}})
+	}
+	return map[string]any{"id": is.ID, "identifier": is.Identifier, "title": is.Title, "description": is.Description,
+		"url": "https://linear.app/acme/issue/" + is.Identifier, "updatedAt": is.UpdatedAt.Format(time.RFC3339Nano),
+		"state":    map[string]string{"name": st.Name, "type": st.Type},
+		"labels":   map[string]any{"nodes": orEmpty(labels)},
+		"comments": map[string]any{"nodes": orEmpty(comments)},
+		"history":  map[string]any{"nodes": orEmpty(history)}}
+}
+
+func orEmpty[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}

@@ -1,0 +1,121 @@
+package linear
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/standin/linearapi"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/source"
+)
+
+func newClient(t *testing.T, team, key string) (*linearapi.Server, *Client) {
+	t.Helper()
+	srv := linearapi.New("ENG", "lin_key")
+	t.Cleanup(srv.Close)
+	return srv, New(config.Source{Kind: "linear", Team: team, Label: "agent", State: "Todo", APIURL: srv.APIURL()}, key, nil)
+}
+
+// The first poll takes the labelled issues in Todo; later ones only what
+// changed since (updatedAt), closes included.
+func TestPoll(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	id := srv.AddIssue("fix login", "it fails", "Todo", "agent")
+	srv.AddIssue("not ours", "", "Todo", "bug")
+	srv.AddIssue("started", "", "In Progress", "agent")
+	items, full, err := c.Poll(ctx)
+	if err != nil || !full || len(items) != 1 || items[0].Ref.ID != id || !items[0].Matches || items[0].Body != "it fails" {
+		t.Fatalf("Poll = %+v, %v, %v", items, full, err)
+	}
+	// The issues updated after the newest one imported come once more
+	// (matching nothing), then an unchanged team returns nothing.
+	c.Poll(ctx)
+	if items, full, err := c.Poll(ctx); err != nil || full || len(items) != 0 {
+		t.Fatalf("Poll of an unchanged team = %+v, %v, %v", items, full, err)
+	}
+	srv.Edit(id, time.Now().Add(time.Second), func(is *linearapi.Issue) { is.State = "Canceled" })
+	items, _, err = c.Poll(ctx)
+	if err != nil || len(items) != 1 || !items[0].Closed || items[0].Matches {
+		t.Fatalf("Poll after a cancel = %+v, %v", items, err)
+	}
+}
+
+// Writes land once: a replayed comment finds its marker.
+func TestSend(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	id := srv.AddIssue("fix login", "", "Todo", "agent")
+	ref := supervisor.External{Kind: "linear", ID: id}
+	w := source.Write{Key: "t1/1/start/comment", Kind: source.WriteComment, Ref: ref, Text: "started"}
+	if _, err := c.Send(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	w.Tried = true
+	if _, err := c.Send(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Send(ctx, source.Write{Kind: source.WriteState, Ref: ref, State: source.StateInProgress}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := c.Send(ctx, source.Write{Kind: source.WriteAttach, Ref: ref, Target: "https://github.com/acme/web/pull/3", Text: "fix login"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	is := srv.Issue(id)
+	if len(is.Comments) != 1 || !strings.HasPrefix(is.Comments[0].Body, "started") || is.State != "In Progress" || len(is.Attachments) != 1 {
+		t.Fatalf("issue = %+v", is)
+	}
+	var ae *source.APIError
+	if _, err := c.Send(ctx, source.Write{Kind: source.WriteState, Ref: ref, State: "Nope"}); !errors.As(err, &ae) || source.Retryable(err) {
+		t.Fatalf("a state the team lacks: %v", err)
+	}
+}
+
+// Activity is a state change or comment not made by the station.
+func TestActivity(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	id := srv.AddIssue("fix login", "", "Todo", "agent")
+	ref := supervisor.External{Kind: "linear", ID: id}
+	since := time.Now()
+	c.Send(ctx, source.Write{Key: "k", Kind: source.WriteComment, Ref: ref, Text: "ours"})
+	c.Send(ctx, source.Write{Kind: source.WriteState, Ref: ref, State: source.StateInProgress})
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || ok {
+		t.Fatalf("the station's own writes counted as life: %+v, %v", a, err)
+	}
+	srv.Edit(id, time.Now().Add(time.Second), func(is *linearapi.Issue) { is.State = "In Review" })
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || !ok || a.Detail != "Linear "+id+" moved to In Review" {
+		t.Fatalf("Activity = %+v, %v, %v", a, ok, err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	var ae *source.APIError
+	_, bad := newClient(t, "ENG", "expired")
+	if _, _, err := bad.Poll(ctx); !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized {
+		t.Fatalf("bad key: %v", err)
+	}
+	_, none := newClient(t, "OPS", "lin_key")
+	if _, _, err := none.Poll(ctx); !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		t.Fatalf("unknown team: %v", err)
+	}
+	srv, c := newClient(t, "ENG", "lin_key")
+	reset := time.Now().Add(time.Minute).Truncate(time.Millisecond)
+	srv.SetFault(&linearapi.Fault{Code: "RATELIMITED", Count: 1, Header: http.Header{"X-Ratelimit-Complexity-Reset": {strconv.FormatInt(reset.UnixMilli(), 10)}, "X-Ratelimit-Complexity-Remaining": {"0"}}})
+	if _, _, err := c.Poll(ctx); !errors.As(err, &ae) || !ae.Limited || !ae.Reset.Equal(reset) {
+		t.Fatalf("rate limited: %v", err)
+	}
+	srv.SetFault(&linearapi.Fault{Drop: true})
+	if _, _, err := c.Poll(ctx); !errors.Is(err, supervisor.ErrUnreachable) {
+		t.Fatalf("dropped: %v", err)
+	}
+}

@@ -1,0 +1,113 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/source"
+)
+
+// Send performs one write-back, safe to replay: a comment carries its
+// marker and a replay that finds it posts nothing; a state change and an
+// attachment (unique per URL on an issue) are the same when made twice.
+func (c *Client) Send(ctx context.Context, w source.Write) (source.Sent, error) {
+	switch w.Kind {
+	case source.WriteComment:
+		return c.comment(ctx, w)
+	case source.WriteState:
+		id, err := c.stateID(ctx, w.State)
+		if err != nil {
+			return source.Sent{}, err
+		}
+		resp, err := MoveIssue(ctx, c.gql, w.Ref.ID, id)
+		if err != nil {
+			return source.Sent{}, apiError(err)
+		}
+		if !resp.IssueUpdate.Success {
+			return source.Sent{}, &source.APIError{Msg: "issueUpdate did not succeed"}
+		}
+		return source.Sent{}, nil
+	case source.WriteAttach:
+		resp, err := Attach(ctx, c.gql, w.Ref.ID, w.Target, "Pull request: "+w.Text)
+		if err != nil {
+			return source.Sent{}, apiError(err)
+		}
+		return source.Sent{URL: resp.AttachmentCreate.Attachment.Url}, nil
+	}
+	return source.Sent{}, &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("Linear takes no %s write", w.Kind)}
+}
+
+func (c *Client) comment(ctx context.Context, w source.Write) (source.Sent, error) {
+	mark := source.Marker(w.Key)
+	if w.Tried {
+		act, err := Activity(ctx, c.gql, w.Ref.ID)
+		if err != nil {
+			return source.Sent{}, apiError(err)
+		}
+		for _, cm := range act.Issue.Comments.Nodes {
+			if strings.Contains(cm.Body, mark) {
+				return source.Sent{}, nil
+			}
+		}
+	}
+	resp, err := Comment(ctx, c.gql, w.Ref.ID, w.Text+"\n\n"+mark)
+	if err != nil {
+		return source.Sent{}, apiError(err)
+	}
+	return source.Sent{URL: resp.CommentCreate.Comment.Url}, nil
+}
+
+// stateID is the id of the team's workflow state name; a team without it
+// refuses the write for good.
+func (c *Client) stateID(ctx context.Context, name string) (string, error) {
+	c.mu.Lock()
+	id, ok := c.states[name]
+	c.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	resp, err := States(ctx, c.gql, c.cfg.Team, name)
+	if err != nil {
+		return "", apiError(err)
+	}
+	if len(resp.WorkflowStates.Nodes) == 0 {
+		return "", &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("team %s has no workflow state %q", c.cfg.Team, name)}
+	}
+	id = resp.WorkflowStates.Nodes[0].Id
+	c.mu.Lock()
+	c.states[name] = id
+	c.mu.Unlock()
+	return id, nil
+}
+
+// ownStates are the states the station moves an issue to itself: moving
+// there is not the agent's life.
+var ownStates = []string{source.StateInProgress, source.StateBlocked}
+
+// Activity is the newest comment (not the station's) or state change (not
+// to a state the station sets) on the issue after since.
+func (c *Client) Activity(ctx context.Context, ref supervisor.External, since time.Time) (source.Activity, bool, error) {
+	resp, err := Activity(ctx, c.gql, ref.ID)
+	if err != nil {
+		return source.Activity{}, false, apiError(err)
+	}
+	var best source.Activity
+	for _, cm := range resp.Issue.Comments.Nodes {
+		if cm.CreatedAt.After(since) && cm.CreatedAt.After(best.At) && !strings.Contains(cm.Body, "<!-- buildstation:") {
+			best = source.Activity{At: cm.CreatedAt, Detail: "Linear " + ref.ID + " has a new comment"}
+		}
+	}
+	for _, h := range resp.Issue.History.Nodes {
+		to := h.ToState.Name
+		if to == "" || slices.Contains(ownStates, to) || !h.CreatedAt.After(since) || !h.CreatedAt.After(best.At) {
+			continue
+		}
+		best = source.Activity{At: h.CreatedAt, Detail: "Linear " + ref.ID + " moved to " + to}
+	}
+	return best, !best.At.IsZero(), nil
+}
