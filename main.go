@@ -12,6 +12,7 @@ import (
 	"github.com/buildstation/buildstation/internal/tray"
 	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/guard"
+	"github.com/buildstation/buildstation/platform/keychain"
 	"github.com/buildstation/buildstation/platform/tmux"
 )
 
@@ -41,6 +42,7 @@ func run(args []string) int {
 	cli.TmuxAttach = tmux.Attach
 	cli.Boards = boardcmd.Boards{}
 	cli.Agents = agentcli.New()
+	cli.Keychain = keychain.Set
 	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -61,7 +61,7 @@ config folder's BuildStation.`,
 		&cobra.Group{ID: groupStation, Title: "The station and the tray:"},
 		&cobra.Group{ID: groupAgent, Title: "Inside a session:"},
 	)
-	for _, c := range []*cobra.Command{e.taskCmd(), e.sessionCmd(), e.logsCmd(), e.statusCmd(), e.projectCmd(), e.boardCmd()} {
+	for _, c := range []*cobra.Command{e.taskCmd(), e.sessionCmd(), e.logsCmd(), e.statusCmd(), e.projectCmd(), e.boardCmd(), e.sourceCmd()} {
 		c.GroupID = groupBoard
 		root.AddCommand(c)
 	}

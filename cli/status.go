@@ -60,6 +60,9 @@ func (e *env) status(asJSON bool) error {
 	for _, w := range st.Warnings {
 		fmt.Fprintln(e.stdout, "warning: "+textsafe.Line(w))
 	}
+	for _, l := range sourceLines(st.Sources) {
+		fmt.Fprintln(e.stdout, l)
+	}
 	if len(st.NoGate) > 0 {
 		names := make([]string, len(st.NoGate))
 		for i, n := range st.NoGate {

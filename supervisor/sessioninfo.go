@@ -164,6 +164,9 @@ type Status struct {
 	// NoGate names the projects without a gate: their tasks reach done on
 	// the agent's word alone, and people should know that.
 	NoGate []string `json:"no_gate,omitempty"`
+	// Sources are the issue trackers tasks are imported from, each with
+	// its problem in one sentence while it has one.
+	Sources []SourceState `json:"sources,omitempty"`
 }
 
 // ProjectInfo is a project with its effective settings.

@@ -25,7 +25,7 @@ var (
 	// the board and spawner interfaces, events, notices.
 	vocabulary = []string{"supervisor", "supervisor/config", "supervisor/apitype"}
 	// engine runs sessions and serves them; only the wiring links it.
-	engine = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox"}
+	engine = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox", "supervisor/source"}
 	stores = []string{"supervisor/store", "supervisor/pgstore", "supervisor/boardsql"}
 	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd", mod + "internal/tray"}
 	// server is what a client of the station must never link.

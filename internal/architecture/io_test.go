@@ -19,7 +19,7 @@ func TestEngineImportsNoOS(t *testing.T) {
 	}
 	forbidden := []string{"os", "os/exec", "os/signal", "syscall", "runtime", "net"}
 	for _, goos := range []string{"linux", "windows", "darwin"} {
-		for _, pkg := range paths("supervisor", "supervisor/station", "supervisor/agent") {
+		for _, pkg := range paths("supervisor", "supervisor/station", "supervisor/agent", "supervisor/source") {
 			cmd := exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", pkg)
 			cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
 			out, err := cmd.Output()

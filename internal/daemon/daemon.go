@@ -31,6 +31,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/outbox"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
+	"github.com/buildstation/buildstation/supervisor/source"
 	"github.com/buildstation/buildstation/supervisor/station"
 )
 
@@ -65,6 +66,9 @@ type Options struct {
 	// drain, a stop ends them at once (the demo, whose agents are
 	// scripts).
 	Now <-chan struct{}
+	// SourceInterval is the time between polls of each [[sources]] entry;
+	// 0 is source.MinInterval (tests pass less).
+	SourceInterval time.Duration
 }
 
 // Run loads the home's config and runs a station on it until ctx ends. A bad
@@ -91,9 +95,15 @@ func Run(ctx context.Context, o Options) error {
 	}
 	r.defer_(func() { ln.Close() })
 	url := "http://" + ln.Addr().String()
+	if r.sy, err = r.sources(o, cfg, board); err != nil {
+		return err
+	}
 	st, err := r.station(ctx, o, cfg, board, url, warnings)
 	if err != nil {
 		return err
+	}
+	if r.sy != nil {
+		r.defer_(startSources(ctx, r.sy, st, r.ws, cfg))
 	}
 	srv := api.NewServer(st, token, o.Log)
 	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
@@ -102,7 +112,11 @@ func Run(ctx context.Context, o Options) error {
 
 // run holds what Run opened, to close in reverse order whatever way it
 // returns.
-type run struct{ closers []func() }
+type run struct {
+	closers []func()
+	sy      *source.Syncer        // the [[sources]]' syncer; nil: none
+	ws      supervisor.Workspaces // the station's worktrees, once made
+}
 
 func (r *run) defer_(f func()) { r.closers = append(r.closers, f) }
 
@@ -155,6 +169,13 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	if err != nil {
 		return nil, err
 	}
+	r.ws = ws
+	probers := o.Probers
+	var sources func() []supervisor.SourceState
+	if r.sy != nil {
+		probers = append(slices.Clone(probers), r.sy.Prober(board))
+		sources = r.sy.State
+	}
 	var spawners map[string]supervisor.Spawner
 	if o.Spawners != nil {
 		spawners = o.Spawners(o.Home)
@@ -175,8 +196,8 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	}
 	return station.New(station.Options{
 		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
-		Probers: o.Probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
-		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg), Agents: o.Agents,
+		Probers: probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
+		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg), Agents: o.Agents, Sources: sources,
 	})
 }
 

@@ -34,7 +34,7 @@ func Problem(what string, err error, login string) string {
 	case err == nil:
 		return ""
 	case errors.Is(err, ErrNoToken):
-		return fmt.Sprintf("%s has no token: run `%s`, or set token_env in config.toml", what, login)
+		return fmt.Sprintf("%s has no token (%v): run `%s`, or set token_env in config.toml", what, err, login)
 	case errors.Is(err, supervisor.ErrUnreachable):
 		return fmt.Sprintf("%s cannot be reached (network down?); retrying, and writes wait in the outbox", what)
 	case !errors.As(err, &ae):

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -93,13 +94,20 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 			owed[w.Source]++
 			continue
 		}
-		if err := s.sendOne(ctx, i, w); err != nil {
-			if Retryable(err) {
-				s.failed(i, err, now)
-				stopped[w.Source] = true
-				owed[w.Source]++
-				continue
-			}
+		err := s.sendOne(ctx, i, w)
+		switch {
+		case err == nil:
+		case !remote(err):
+			// Not the source's answer (a branch not pushed yet, a pull
+			// request not open yet): this write waits, the others go.
+			s.o.Log.Warn("source: a write waits", "key", w.Key, "err", err)
+			s.noted(i, err)
+			owed[w.Source]++
+		case Retryable(err):
+			s.failed(i, err, now)
+			stopped[w.Source] = true
+			owed[w.Source]++
+		default:
 			s.o.Log.Warn("source: a write was refused for good", "key", w.Key, "err", err)
 			s.o.Ledger.Done(ctx, w.Key, Sent{}, err.Error())
 		}
@@ -150,4 +158,16 @@ func (s *Syncer) backingOff(i int, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return !s.states[i].OK && now.Before(s.states[i].Retry)
+}
+
+// remote reports whether err is the source's answer, or its silence.
+func remote(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) || errors.Is(err, supervisor.ErrUnreachable) || errors.Is(err, ErrNoToken)
+}
+
+// noted shows a problem of source i's writes that is not the source's.
+func (s *Syncer) noted(i int, err error) {
+	msg := Problem(s.srcs[i].cfg.Name(), err, s.o.Login(s.srcs[i].cfg.Kind))
+	s.setState(i, func(st *supervisor.SourceState) { st.Problem = msg })
 }

@@ -88,6 +88,23 @@ func New(o Options) *Syncer {
 	return s
 }
 
+// SetStation sets what tasks are added through, when the station is made
+// after the syncer (its prober is one of the station's layers). Call it
+// before Serve.
+func (s *Syncer) SetStation(st Station) { s.o.Station = st }
+
+// SetWorkspace sets what write-backs name (c) and how a task's branch is
+// pushed (publish), once the station's worktrees exist. Call it before
+// Serve.
+func (s *Syncer) SetWorkspace(c Context, publish func(ctx context.Context, project, taskID string) error) {
+	s.o.Context, s.o.Publish = c, publish
+}
+
+// Prober is the syncer's layer of evidence for the watchdog.
+func (s *Syncer) Prober(tasks TaskReader) *Prober {
+	return &Prober{Syncer: s, Tasks: tasks, Now: s.o.Now}
+}
+
 // State is every source's state, for status, `source ls` and the tray.
 func (s *Syncer) State() []supervisor.SourceState {
 	s.mu.Lock()

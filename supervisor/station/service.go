@@ -293,6 +293,9 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	st.countSessions(&s, st.Sessions())
 	s.Blocked = s.Tasks[supervisor.TaskBlocked]
 	s.Board = st.Link()
+	if st.opt.Sources != nil {
+		s.Sources = st.opt.Sources()
+	}
 	s.Warnings = st.opt.Warnings
 	if w := st.configWarning(); w != "" {
 		s.Warnings = append(slices.Clone(s.Warnings), w)

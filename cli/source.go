@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Keychain stores a source's token in the OS keychain (platform/keychain,
+// wired in by main): the CLI itself reaches no OS edge.
+var Keychain func(kind, token string) error
+
+func (e *env) sourceCmd() *cobra.Command {
+	login := &cobra.Command{Use: "login github|linear", Short: "Store a GitHub or Linear token in the OS keychain",
+		Long:      "Store the token [[sources]] of that kind use in the OS keychain (Keychain,\nCredential Manager, Secret Service): paste it when asked, or pipe it in.\nTokens never live in config.toml; where there is no keychain (a headless\nLinux box), set token_env in the source's table to read it from a variable.\nRestart the station to use a new token.",
+		Example:   "  buildstation source login github\n  echo \"$LINEAR_API_KEY\" | buildstation source login linear",
+		Args:      positional(1, 1),
+		ValidArgs: []string{"github", "linear"},
+		RunE:      func(_ *cobra.Command, args []string) error { return e.sourceLogin(args[0]) }}
+	var asJSON bool
+	ls := &cobra.Command{Use: "ls", Short: "Each source's state: its project, its last poll, its problem if any",
+		Example: "  buildstation source ls\n  buildstation source ls --json | jq '.[] | select(.ok | not)'",
+		Args:    positional(0, 0),
+		RunE:    func(*cobra.Command, []string) error { return e.sourceLs(asJSON) }}
+	ls.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return group("source", "Connect GitHub repositories and Linear teams whose issues become tasks",
+		"Sources are the [[sources]] tables of config.toml: the open issues of a\nrepository or a team that carry a label become tasks, and the station\nwrites its progress back to them (docs/sources.md).",
+		"  buildstation source login github\n  buildstation source ls", login, ls)
+}
+
+func (e *env) sourceLogin(kind string) error {
+	if kind != "github" && kind != "linear" {
+		return usagef("%q is not a kind of source; use github or linear", kind)
+	}
+	if Keychain == nil {
+		return errors.New("this build has no keychain access; set token_env in the source's [[sources]] table instead")
+	}
+	tok, err := e.readToken(kind)
+	if err != nil {
+		return err
+	}
+	if err := Keychain(kind, tok); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "stored the %s token in the keychain; restart the station (buildstation service stop, then start) to use it\n", kind)
+	return nil
+}
+
+// readToken reads one line: without echo from a terminal, as is from a
+// pipe.
+func (e *env) readToken(kind string) (string, error) {
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(e.stderr, "paste the %s token (it is not shown): ", kind)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(e.stderr)
+		if err != nil {
+			return "", fmt.Errorf("read the token: %w", err)
+		}
+		return check(strings.TrimSpace(string(b)))
+	}
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", usagef("no token on stdin; paste it when asked, or pipe it in: echo \"$TOKEN\" | buildstation source login %s", kind)
+	}
+	return check(strings.TrimSpace(line))
+}
+
+func check(tok string) (string, error) {
+	if tok == "" || strings.ContainsAny(tok, " \t") {
+		return "", usagef("that is not a token (empty, or with spaces); paste the token alone")
+	}
+	return tok, nil
+}
+
+func (e *env) sourceLs(asJSON bool) error {
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	st, err := c.Status(e.ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		list := st.Sources
+		if list == nil {
+			list = []supervisor.SourceState{}
+		}
+		return printJSON(e.stdout, list)
+	}
+	if len(st.Sources) == 0 {
+		fmt.Fprintln(e.stdout, "no sources: add a [[sources]] table to config.toml (docs/sources.md)")
+		return nil
+	}
+	t := newTable(e.stdout, "SOURCE", "PROJECT", "TASKS", "OWED", "CHECKED", "STATE")
+	for _, s := range st.Sources {
+		checked := "never"
+		if !s.Checked.IsZero() {
+			checked = s.Checked.Local().Format(time.TimeOnly)
+		}
+		state := "ok"
+		if s.Problem != "" {
+			state = s.Problem
+		} else if !s.OK {
+			state = "not polled yet"
+		}
+		t.row(s.Name, s.Project, fmt.Sprint(s.Tasks), fmt.Sprint(s.Owed), checked, textsafe.Line(state))
+	}
+	return t.flush()
+}
+
+// sourceLines are status's lines for sources with a problem.
+func sourceLines(list []supervisor.SourceState) []string {
+	var out []string
+	for _, s := range list {
+		if s.Problem != "" {
+			out = append(out, "source: "+textsafe.Line(s.Problem))
+		}
+	}
+	return out
+}
