@@ -102,20 +102,29 @@ func (e *env) sourceLs(asJSON bool) error {
 		return nil
 	}
 	t := newTable(e.stdout, "SOURCE", "PROJECT", "TASKS", "OWED", "CHECKED", "STATE")
+	var problems []string
 	for _, s := range st.Sources {
 		checked := "never"
 		if !s.Checked.IsZero() {
 			checked = s.Checked.Local().Format(time.TimeOnly)
 		}
 		state := "ok"
-		if s.Problem != "" {
-			state = s.Problem
-		} else if !s.OK {
+		switch {
+		case s.Problem != "":
+			state = "see below"
+			problems = append(problems, textsafe.Line(s.Problem))
+		case !s.OK:
 			state = "not polled yet"
 		}
-		t.row(s.Name, s.Project, fmt.Sprint(s.Tasks), fmt.Sprint(s.Owed), checked, textsafe.Line(state))
+		t.row(s.Name, s.Project, fmt.Sprint(s.Tasks), fmt.Sprint(s.Owed), checked, state)
 	}
-	return t.flush()
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintln(e.stdout, p)
+	}
+	return nil
 }
 
 // sourceLines are status's lines for sources with a problem.
