@@ -93,7 +93,7 @@ func sourceContext(st *station.Station, ws supervisor.Workspaces, cfg *config.Co
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			g, ran, err := ws.HeadGate(ctx, p, t.ID, false)
+			g, ran, err := ws.HeadGate(ctx, p.Repo, t.ID, false)
 			switch {
 			case err != nil || !ran:
 				return "`" + p.Gate + "` not run on the head"
@@ -113,7 +113,7 @@ func publisher(st *station.Station, ws supervisor.Workspaces) func(ctx context.C
 		if !ok || ws == nil {
 			return fmt.Errorf("project %s has no worktrees to push", project)
 		}
-		pub, err := ws.Publish(ctx, p, taskID)
+		pub, err := ws.Publish(ctx, p.Repo, taskID)
 		if err != nil {
 			return err
 		}
