@@ -55,6 +55,18 @@ type Files interface {
 	Missing(path string) bool
 }
 
+// TranscriptTrimmer is a transcript being written that can drop its
+// oldest bytes in place, so that a session's file stays within
+// transcript_max however long the agent talks. AppendTranscript's writer
+// implements it.
+type TranscriptTrimmer interface {
+	// Trim, when the file holds more than max bytes, keeps about the
+	// newest keep (from the first line that starts among them) after the
+	// line note(dropped) returns, and reports the bytes dropped; 0 when
+	// the file was within max.
+	Trim(max, keep int64, note func(dropped int64) []byte) (dropped int64, err error)
+}
+
 // TranscriptFile is a transcript opened for reading. An alias of an
 // unnamed interface, so an implementation may spell the same interface out
 // without importing this package.

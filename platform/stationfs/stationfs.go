@@ -67,11 +67,19 @@ func within(path, dir string) bool {
 
 // AppendTranscript opens logs/<id>.log for appending (0600).
 func (f *FS) AppendTranscript(id string) (io.WriteCloser, error) {
-	w, err := os.OpenFile(filepath.Join(f.logs, id+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Not O_APPEND: Trim writes at the start of the file. One writer
+	// appends (the session's transcript writer), so its own offset is the
+	// end.
+	w, err := os.OpenFile(filepath.Join(f.logs, id+".log"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, err // not a nil *os.File in an interface
+		return nil, err
 	}
-	return w, nil
+	size, err := w.Seek(0, io.SeekEnd)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	return &transcriptAppender{File: w, size: size}, nil
 }
 
 // transcriptFile is supervisor.TranscriptFile, spelled out.

@@ -29,13 +29,17 @@ type Config struct {
 	Lease       time.Duration // lease: how long a dead station's claims last
 	// StopGrace is stop_grace: how long a stopping station lets its
 	// running sessions finish before it ends them.
-	StopGrace   time.Duration
-	UpdateCheck bool             // update_check: the tray asks once a day whether a newer release exists
-	Defaults    Settings         // [defaults]
-	Agents      map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
-	Projects    []Project        // [[projects]], in file order
-	Hooks       Hooks            // [hooks]
-	Sources     []Source         // [[sources]], in file order
+	StopGrace time.Duration
+	// TranscriptMax is transcript_max: the most bytes a session's
+	// transcript file keeps; past it the oldest are dropped, with a line
+	// saying so.
+	TranscriptMax int64
+	UpdateCheck   bool             // update_check: the tray asks once a day whether a newer release exists
+	Defaults      Settings         // [defaults]
+	Agents        map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
+	Projects      []Project        // [[projects]], in file order
+	Hooks         Hooks            // [hooks]
+	Sources       []Source         // [[sources]], in file order
 	// Prices is DefaultPrices with the [prices."MODEL"] rows over it.
 	Prices map[string]Price
 	// Platform is the machine's defaults the file was read with; a

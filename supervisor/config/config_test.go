@@ -19,15 +19,16 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		t.Fatalf("Parse(DefaultText, Platform{}): %v", err)
 	}
 	want := &Config{
-		Path:        "/h/config.toml",
-		MaxSessions: 4,
-		Lease:       60 * time.Second,
-		StopGrace:   2 * time.Minute,
-		UpdateCheck: true,
-		Defaults:    defaultSettings(Platform{}),
-		Agents:      builtinAgents(),
-		Hooks:       Hooks{Timeout: DefaultHookTimeout},
-		Prices:      DefaultPrices,
+		Path:          "/h/config.toml",
+		MaxSessions:   4,
+		Lease:         60 * time.Second,
+		StopGrace:     2 * time.Minute,
+		UpdateCheck:   true,
+		TranscriptMax: 64 << 20,
+		Defaults:      defaultSettings(Platform{}),
+		Agents:        builtinAgents(),
+		Hooks:         Hooks{Timeout: DefaultHookTimeout},
+		Prices:        DefaultPrices,
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("Parse(DefaultText, Platform{}) =\n%+v\nwant\n%+v", cfg, want)

@@ -42,6 +42,8 @@ const (
 	defaultLease       = 60 * time.Second
 	// DefaultStopGrace is stop_grace when config.toml says nothing.
 	DefaultStopGrace = 2 * time.Minute
+	// DefaultTranscriptMax is transcript_max when config.toml says nothing.
+	DefaultTranscriptMax = 64 << 20
 )
 
 // defaultSettings are what [defaults] holds when it says nothing.
@@ -83,6 +85,7 @@ max_sessions = 4                    # sessions running at once, across all proje
 # lease = "60s"                     # how long a dead station's claims last (shared board)
 # stop_grace = "2m"                 # on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now
 # update_check = true               # the tray asks once a day whether a newer release exists (never downloads)
+# transcript_max = "64MiB"          # the most a session's transcript keeps; older output is dropped, with a line saying so
 
 # What every project gets. Any of these keys may also be set inside a
 # [[projects]] table to override it for that project alone.

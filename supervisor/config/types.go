@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -152,4 +153,39 @@ func quoteList(list []string) string {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// sizeFix says how to write a size.
+const sizeFix = `write a size like "64MiB", "512KiB" or "1GiB" (or a number of bytes), 64KiB or more`
+
+// size reads a number of bytes: a whole number, or a string with a unit
+// (B, KiB, MiB, GiB; KB, MB, GB count in thousands).
+func (c *checker) size(key keyPath, v any) (int64, bool) {
+	var n int64
+	switch v := v.(type) {
+	case int64:
+		n = v
+	case string:
+		s := strings.TrimSpace(v)
+		i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+		if i < 0 {
+			i = len(s)
+		}
+		units := map[string]int64{"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+		num, err := strconv.ParseInt(s[:i], 10, 64)
+		unit, known := units[strings.TrimSpace(s[i:])]
+		if err != nil || !known || num > math.MaxInt64/unit {
+			c.fail(key, nil, fmt.Sprintf("%q is not a size", v), sizeFix)
+			return 0, false
+		}
+		n = num * unit
+	default:
+		c.fail(key, nil, "is "+describe(v)+", not a size", sizeFix)
+		return 0, false
+	}
+	if n < 64<<10 {
+		c.fail(key, nil, fmt.Sprintf("%d bytes is too small", n), sizeFix)
+		return 0, false
+	}
+	return n, true
 }

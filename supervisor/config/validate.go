@@ -51,16 +51,17 @@ func (c *checker) unknown(key keyPath, allowed string) {
 
 func (c *checker) config(tree map[string]any) *Config {
 	cfg := &Config{
-		Path:        c.path,
-		MaxSessions: defaultMaxSessions,
-		Lease:       defaultLease,
-		StopGrace:   DefaultStopGrace,
-		UpdateCheck: true,
-		Defaults:    defaultSettings(c.plat),
-		Platform:    c.plat,
-		Agents:      builtinAgents(),
-		Hooks:       Hooks{Timeout: DefaultHookTimeout},
-		Prices:      defaultPrices(),
+		Path:          c.path,
+		MaxSessions:   defaultMaxSessions,
+		Lease:         defaultLease,
+		StopGrace:     DefaultStopGrace,
+		UpdateCheck:   true,
+		TranscriptMax: DefaultTranscriptMax,
+		Defaults:      defaultSettings(c.plat),
+		Platform:      c.plat,
+		Agents:        builtinAgents(),
+		Hooks:         Hooks{Timeout: DefaultHookTimeout},
+		Prices:        defaultPrices(),
 	}
 	if b, ok := tree["board"].(string); ok && b != "" {
 		c.shared = true
@@ -97,6 +98,10 @@ func (c *checker) config(tree map[string]any) *Config {
 			if b, ok := c.boolean(key, v); ok {
 				cfg.UpdateCheck = b
 			}
+		case "transcript_max":
+			if n, ok := c.size(key, v); ok {
+				cfg.TranscriptMax = n
+			}
 		case "defaults":
 			if t, ok := c.table(key, v, "[defaults]"); ok {
 				for _, k := range sortedKeys(t) {
@@ -114,7 +119,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "prices":
 			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, stop_grace, update_check, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
+			c.unknown(key, "max_sessions, board, station, lease, stop_grace, update_check, transcript_max, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
 		}
 	}
 	if v, ok := tree["sources"]; ok {

@@ -438,6 +438,7 @@ func (st *Station) newSession(p config.Project, task supervisor.Task, kind super
 	}
 	log := st.log.With("session", id)
 	tw := newTranscriptWriter(transcript, log)
+	tw.max.Store(st.Config().TranscriptMax)
 	con := newConsole(tw, log)
 	s := newSession(st, st.log, spec, proc, con, kind.Base())
 	s.closeTranscript = tw.Close

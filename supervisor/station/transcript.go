@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // transcriptBacklog bounds what a session's transcript may hold in memory
@@ -36,6 +38,10 @@ type transcriptWriter struct {
 	dropped atomic.Int64
 	failed  atomic.Bool
 	limit   int
+	// max is transcript_max (0: no bound): past it the file drops its
+	// oldest half, where the file can (supervisor.TranscriptTrimmer).
+	max     atomic.Int64
+	trimmed bool // said in the log once
 }
 
 func newTranscriptWriter(f io.WriteCloser, log *slog.Logger) *transcriptWriter {
@@ -89,6 +95,30 @@ func gapNote(n int) string {
 	return fmt.Sprintf("\r\n[buildstation: %d bytes of output missing here: the disk was slower than the agent]\r\n", n)
 }
 
+// trim keeps the file within max: over it, the newest half stays, after a
+// line that says how much went.
+func (w *transcriptWriter) trim() {
+	t, ok := w.f.(supervisor.TranscriptTrimmer)
+	max := w.max.Load()
+	if !ok || max <= 0 || w.failed.Load() {
+		return
+	}
+	dropped, err := t.Trim(max, max/2, trimNote)
+	switch {
+	case err != nil:
+		w.failed.Store(true)
+		w.log.Error("transcript trim failed; the session goes on without a transcript", "err", err)
+	case dropped > 0 && !w.trimmed:
+		w.trimmed = true
+		w.log.Info("transcript reached transcript_max; dropping its oldest output", "transcript_max", max)
+	}
+}
+
+// trimNote is the line a trimmed transcript starts with.
+func trimNote(dropped int64) []byte {
+	return fmt.Appendf(nil, "[buildstation: %d older bytes of output dropped here: the transcript keeps the newest, within transcript_max]\r\n", dropped)
+}
+
 func (w *transcriptWriter) loop() {
 	defer close(w.done)
 	for {
@@ -102,6 +132,7 @@ func (w *transcriptWriter) loop() {
 				w.failed.Store(true)
 				w.log.Error("transcript write failed; the session goes on without a transcript", "err", err)
 			}
+			w.trim()
 		}
 		w.mu.Lock()
 		if cap(buf) <= 2*w.limit {
