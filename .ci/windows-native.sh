@@ -46,4 +46,22 @@ n=$(grep -cxFf "$body" "$project/../bs-seen.txt" || true)
 [ "$n" = 200 ] || { echo "FAIL: $n of 200 prompt lines arrived intact"; diff <(grep '^line ' "$project/../bs-seen.txt") "$body" | head; exit 1; }
 echo "PASS: the .cmd agent got all 200 prompt lines intact"
 
+# Stop means stopped: service stop disables the task before it ends the
+# station, so the trigger's five-minute repetition does not start it
+# again; status says disabled; service start enables and starts it.
+bs service stop
+for _ in $(seq 1 30); do bs service status | grep -q "state: running" || break; sleep 1; done
+bs service status | tee "$project/../bs-status.txt"
+grep -q "state: disabled" "$project/../bs-status.txt" || { echo "FAIL: status after service stop does not say disabled"; exit 1; }
+if [ "${BS_WAIT_REPETITION:-}" = 1 ]; then
+  echo "waiting 6 minutes: longer than the task's 5-minute repetition"
+  sleep 360
+  if bs service status | grep -q "state: running"; then echo "FAIL: the station came back after service stop"; exit 1; fi
+  echo "PASS: 6 minutes after service stop the station is still stopped"
+fi
+bs service start
+for _ in $(seq 1 60); do bs service status | grep -q "state: running" && break; sleep 1; done
+bs service status | grep -q "state: running" || { echo "FAIL: service start did not start the station"; exit 1; }
+echo "PASS: service stop kept it stopped (disabled), service start enabled and started it"
+
 bs service uninstall
