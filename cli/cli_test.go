@@ -249,12 +249,12 @@ func TestStatusAndProjects(t *testing.T) {
 func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
 	s := startStation(t)
 	s.fake.IdleFloor = 15 * time.Minute
-	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle 20m, block 5m, review idle 10m\n" {
+	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle_window = 20m (was 5m)\nweb: idle 20m, block 5m, review idle 10m\n" {
 		t.Errorf("project set above the floor: %q", out)
 	}
 	r := run(t, "", "--home", s.home, "project", "set", "web", "idle_window=1m")
 	want := "note: the shared board keeps web's idle window at 15m0s or longer (buildstation board cap), so this station's 1m0s is saved but waits until the board's is lowered\n"
-	if r.code != 0 || r.stdout != "web: idle 15m0s, block 5m, review idle 10m\n" || r.stderr != want {
+	if r.code != 0 || r.stdout != "web: idle_window = 1m (was 20m)\nweb: idle 15m0s, block 5m, review idle 10m\n" || r.stderr != want {
 		t.Errorf("project set below the floor: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
@@ -288,8 +288,8 @@ func TestErrors(t *testing.T) {
 		{"unknown task", []string{"--home", h, "task", "show", "t9"}, 1, `buildstation: task t9 not found; list tasks with "buildstation task ls"`},
 		{"unknown session", []string{"--home", h, "session", "send", "s9", "hi"}, 1, `buildstation: session s9 not found; list sessions with "buildstation session ls"`},
 		{"unknown project", []string{"--home", h, "task", "add", "--project", "nope", "--title", "x"}, 1, `buildstation: project nope not found; list projects with "buildstation project ls"`},
-		{"unknown verb", []string{"frobnicate"}, 2, "buildstation: unknown command \"frobnicate\"; use one of " + "task, session, project, status, board, agent, version, daemon, demo, service, open"},
-		{"no verb", nil, 2, "buildstation: a command is missing; use one of task, session, project, status, board, agent, version, daemon, demo, service, open"},
+		{"unknown verb", []string{"frobnicate"}, 2, "buildstation: unknown command \"frobnicate\"; use one of " + "agent, board, daemon, demo, logs, open, project, service, session, status, task, version"},
+		{"no verb", nil, 2, "buildstation: a command is missing; use one of agent, board, daemon, demo, logs, open, project, service, session, status, task, version"},
 		{"unknown sub-verb", []string{"task", "frob"}, 2, `buildstation: unknown command "task frob"; use one of task accept, task add, task cancel, task diff, task ls, task merge, task requeue, task show`},
 		{"unknown flag", []string{"--home", h, "task", "ls", "--colour"}, 2, `buildstation: task ls: flag provided but not defined: -colour; see "buildstation task ls -h"`},
 		{"missing project", []string{"--home", h, "task", "add", "--title", "x"}, 2, `buildstation: task add needs --project; list projects with "buildstation project ls"`},

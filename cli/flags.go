@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // name is a command's path without the program: "task show".
@@ -26,12 +27,16 @@ func positional(min, max int) cobra.PositionalArgs {
 // wording is the one scripts have matched since the first release
 // ("flag provided but not defined: -x").
 func flagError(c *cobra.Command, err error) error {
-	msg := err.Error()
+	msg, sep := err.Error(), "; "
 	switch {
 	case strings.HasPrefix(msg, "flag needs an argument: ") && strings.Contains(msg, "home"):
 		return usagef("--home needs a folder")
 	case strings.HasPrefix(msg, "unknown flag: "):
-		msg = "flag provided but not defined: -" + strings.TrimLeft(strings.TrimPrefix(msg, "unknown flag: "), "-")
+		typed := strings.TrimLeft(strings.TrimPrefix(msg, "unknown flag: "), "-")
+		msg = "flag provided but not defined: -" + typed
+		if s := flagSuggestion(c, typed); s != "" {
+			msg, sep = msg+"; did you mean --"+s+"?", " "
+		}
 	case strings.HasPrefix(msg, "unknown shorthand flag: "):
 		if i := strings.LastIndex(msg, " in "); i >= 0 {
 			msg = "flag provided but not defined: -" + strings.TrimLeft(msg[i+len(" in "):], "-")
@@ -44,7 +49,49 @@ func flagError(c *cobra.Command, err error) error {
 		msg = "flag needs an argument: -" + strings.TrimLeft(arg, "-")
 	}
 	n := name(c)
-	return usagef("%s: %s; see \"buildstation %s -h\"", n, msg, n)
+	return usagef("%s: %s%ssee \"buildstation %s -h\"", n, msg, sep, n)
+}
+
+// flagSuggestion is the flag of c nearest to typed (an edit or two away,
+// or typed is the start of it), or "".
+func flagSuggestion(c *cobra.Command, typed string) string {
+	best, bestD := "", 3
+	visit := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(typed, f.Name)
+		if strings.HasPrefix(f.Name, typed) && len(typed) >= 2 {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	}
+	c.Flags().VisitAll(visit)
+	c.InheritedFlags().VisitAll(visit)
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // usageOf is the contract's usage line of a command.
@@ -64,6 +111,9 @@ const usageText = `usage:
   buildstation task add --project P --title T [--body B | --body-file F] [--json]
   buildstation task ls [--state S] [--project P] [--limit N] [--after ID] [--json]
   buildstation task show ID [--json]
+  buildstation task diff ID [--stat]
+  buildstation task accept ID [--note TEXT]
+  buildstation task merge ID [--into BRANCH]
   buildstation task requeue ID [--note TEXT]
   buildstation task cancel ID
   buildstation session ls [--json]

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -121,13 +123,61 @@ func (e *env) projectSet(pos []string) error {
 	if err != nil {
 		return err
 	}
+	var before supervisor.ProjectInfo
+	if ps, err := c.Projects(e.ctx); err == nil {
+		if i := slices.IndexFunc(ps, func(p supervisor.ProjectInfo) bool { return p.Name == pos[0] }); i >= 0 {
+			before = ps[i]
+		}
+	}
 	p, err := c.SetProjectSettings(e.ctx, pos[0], set)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", textsafe.Line(p.Name), p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
+	name := textsafe.Line(p.Name)
+	windows := false
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		v := set[k]
+		windows = windows || strings.HasSuffix(k, "_window")
+		if v == "" {
+			fmt.Fprintf(e.stdout, "%s: %s removed (the default applies)\n", name, textsafe.Line(k))
+			continue
+		}
+		line := fmt.Sprintf("%s: %s = %s", name, textsafe.Line(k), textsafe.Line(v))
+		if was, ok := settingOf(before, k); ok && was != v {
+			line += " (was " + textsafe.Line(was) + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	if windows {
+		// What is in force, which a shared board's floor may raise.
+		fmt.Fprintf(e.stdout, "%s: idle %s, block %s, review idle %s\n", name, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
+	}
 	e.warnBoardFloor(p, set)
-	return err
+	return nil
+}
+
+// settingOf is a project setting as project ls shows it, for "(was …)".
+func settingOf(p supervisor.ProjectInfo, key string) (string, bool) {
+	if p.Name == "" {
+		return "", false
+	}
+	switch key {
+	case "agent":
+		return p.Agent, true
+	case "gate":
+		return p.Gate, true
+	case "idle_window":
+		return p.IdleWindow, true
+	case "block_window":
+		return p.BlockWindow, true
+	case "review_idle_window":
+		return p.ReviewIdleWindow, true
+	case "concurrency":
+		return strconv.Itoa(p.Concurrency), true
+	case "review":
+		return strconv.FormatBool(p.Review), true
+	}
+	return "", false
 }
 
 // warnBoardFloor says so when a window just set is shorter than the one in

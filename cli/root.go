@@ -14,8 +14,32 @@ import (
 	"github.com/buildstation/buildstation/internal/update"
 )
 
-// commandList is what an unknown verb's error offers.
-const commandList = "task, session, project, status, board, agent, version, daemon, demo, service, open"
+// commandList is what an unknown verb's error offers: every command the
+// tree has, in its order, so none is left out (logs was).
+func commandList(root *cobra.Command) string {
+	var names []string
+	for _, s := range root.Commands() {
+		if s.IsAvailableCommand() && s.Name() != "help" && s.Name() != "completion" {
+			names = append(names, s.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// didYouMean is cobra's suggestion for a mistyped subcommand of c, as the
+// start of a sentence ("did you mean "task"? "), or "".
+func didYouMean(c *cobra.Command, typed string) string {
+	c.SuggestionsMinimumDistance = 2
+	s := c.SuggestionsFor(typed)
+	if len(s) == 0 {
+		return ""
+	}
+	prefix := strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), "buildstation"), " ")
+	if prefix != "" {
+		prefix += " "
+	}
+	return fmt.Sprintf("did you mean %q? ", prefix+s[0])
+}
 
 // Command groups in the top-level help.
 const (
@@ -48,8 +72,8 @@ config folder's BuildStation.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          unknownCommand,
-		RunE: func(*cobra.Command, []string) error {
-			return usagef("a command is missing; use one of %s", commandList)
+		RunE: func(c *cobra.Command, _ []string) error {
+			return usagef("a command is missing; use one of %s", commandList(c.Root()))
 		},
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
 	}
@@ -94,16 +118,16 @@ func group(use, short, long, example string, subs ...*cobra.Command) *cobra.Comm
 			if len(args) == 0 {
 				return usagef("%s needs a subcommand: %s", use, strings.Join(names, ", "))
 			}
-			return usagef("unknown command %q; use one of %s", use+" "+args[0], use+" "+strings.Join(names, ", "+use+" "))
+			return usagef("unknown command %q; %suse one of %s", use+" "+args[0], didYouMean(c, args[0]), use+" "+strings.Join(names, ", "+use+" "))
 		},
 	}
 	g.AddCommand(subs...)
 	return g
 }
 
-func unknownCommand(_ *cobra.Command, args []string) error {
+func unknownCommand(c *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usagef("unknown command %q; use one of %s", args[0], commandList)
+		return usagef("unknown command %q; %suse one of %s", args[0], didYouMean(c, args[0]), commandList(c.Root()))
 	}
 	return nil
 }

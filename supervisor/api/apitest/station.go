@@ -379,6 +379,9 @@ func (f *Station) SetProjectSettings(ctx context.Context, name string, set map[s
 			f.projects[i].IdleWindow = f.IdleFloor.String()
 		}
 	}
+	if v, ok := set["agent"]; ok {
+		f.projects[i].Agent = v
+	}
 	f.record("SetProjectSettings", "", name)
 	return f.projects[i], nil
 }
