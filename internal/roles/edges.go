@@ -44,7 +44,8 @@ func desktop(log *slog.Logger) func(home string) (notices.Desktop, error) {
 			}
 			go cmd.Wait()
 		}
-		return notify.New(notify.Options{AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Open: open, Log: log})
+		return notify.New(notify.Options{AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Open: open, Log: log,
+			Decide: notify.DecideWith(self, home, log)})
 	}
 }
 

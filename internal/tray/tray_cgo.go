@@ -202,7 +202,7 @@ func serve(ctx context.Context, c trayConfig) int {
 		cancel()
 		t.dash.close()
 	}()
-	connect, closeNotices := t.startNotices(self, c.connect)
+	connect, closeNotices := t.startNotices(self, c.home, c.connect)
 	defer closeNotices()
 	t.station = app.NewStation(connect, c.log)
 	if c.srv != nil {
@@ -235,10 +235,11 @@ func serve(ctx context.Context, c trayConfig) int {
 // returns the connect the station should use with the function that
 // turns them off. This tray then shows the station's notices: the
 // station shows none of its own, so none appears twice.
-func (t *tray) startNotices(self string, connect app.Connect) (app.Connect, func()) {
+func (t *tray) startNotices(self, home string, connect app.Connect) (app.Connect, func()) {
 	n, err := notify.New(notify.Options{
 		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: t.log,
-		Open: func(id string) { t.show(request{Do: doSession, ID: id}) },
+		Open:   func(id string) { t.show(request{Do: doSession, ID: id}) },
+		Decide: notify.DecideWith(self, home, t.log),
 	})
 	if err != nil {
 		t.log.Warn("notifications are off", "err", err)

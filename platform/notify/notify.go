@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 )
 
@@ -15,6 +16,10 @@ type Options struct {
 	// Open shows a session's console in this tray; called from the
 	// notifier's own goroutine when a notification is clicked (Linux).
 	Open func(sessionID string)
+	// Decide answers what a session asks when a notice's button is
+	// pressed (Linux): verb "allow", "deny" or "answer" (with its text).
+	// Only a person presses it; nil leaves the buttons out.
+	Decide func(sessionID, verb, answer string)
 	// Self is this program's path, which a click runs as
 	// "Self open <id>" where the OS starts a program (macOS, Windows).
 	Self string
@@ -57,3 +62,24 @@ var errClosed = fmt.Errorf("notifier closed")
 // Company.Product form Windows expects of a registered AUMID, and the same
 // as the tray's Fyne app id.
 const AppUserModelID = "dev.buildstation.app"
+
+// DecideWith is an Options.Decide that runs "self --home HOME session VERB
+// ID [-- ANSWER]": the CLI, with the station's token, on behalf of the
+// person who pressed the button.
+func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answer string) {
+	return func(id, verb, answer string) {
+		if self == "" {
+			return
+		}
+		args := []string{"--home", home, "session", verb, id}
+		if verb == "answer" {
+			args = append(args, "--", answer)
+		}
+		cmd := exec.Command(self, args...)
+		go func() {
+			if out, err := cmd.CombinedOutput(); err != nil && log != nil {
+				log.Warn("a notification's button did not decide", "session", id, "decision", verb, "err", err, "output", string(out))
+			}
+		}()
+	}
+}

@@ -67,10 +67,16 @@ func (n *Notifier) listen() {
 				continue
 			}
 			id, _ := s.Body[0].(uint32)
+			key, _ := s.Body[1].(string)
 			n.mu.Lock()
 			session, ok := n.sessions[id]
 			n.mu.Unlock()
-			if ok && n.o.Open != nil {
+			if !ok {
+				continue
+			}
+			if verb, answer, decided := ParseAction(key); decided && n.o.Decide != nil {
+				n.o.Decide(session, verb, answer)
+			} else if n.o.Open != nil {
 				n.o.Open(session)
 			}
 		case dbusIface + ".NotificationClosed":
@@ -98,6 +104,9 @@ func (n *Notifier) forget(id uint32) {
 // click on it opens the session's console.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
 	m := newMessage(nt)
+	if n.o.Decide == nil {
+		m.Actions = nil
+	}
 	n.mu.Lock()
 	closed, replaces := n.closed, n.groups[m.Group]
 	n.mu.Unlock()

@@ -145,3 +145,52 @@ func TestDBusPayloadReplaceAndWithdraw(t *testing.T) {
 		t.Errorf("CloseNotification %v, want [8] once", fake.closed)
 	}
 }
+
+// A notice that carries what a session asks offers Allow once and Deny (or
+// the question's options); a press decides, through Options.Decide, for
+// that session; the body's click still opens the console. Without Decide
+// there are no buttons.
+func TestDBusButtonsDecide(t *testing.T) {
+	privateBus(t)
+	fake := &fakeServer{}
+	srvConn := serve(t, fake)
+	decided := make(chan string, 4)
+	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
+		Decide: func(id, verb, answer string) { decided <- strings.TrimSpace(verb + " " + id + " " + answer) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	ask := &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
+	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks to run `rm -rf node_modules`", Ask: ask}); err != nil {
+		t.Fatal(err)
+	}
+	q := &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}}
+	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t8", SessionID: "t8.1", Title: "t8 asks", Ask: q}); err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	got := slices.Clone(fake.calls)
+	fake.mu.Unlock()
+	if len(got) != 2 || !strings.HasSuffix(got[0], "|default,Open,allow,Allow once,deny,Deny") ||
+		!strings.HasSuffix(got[1], "|default,Open,answer:red,red,answer:blue,blue,deny,Deny") {
+		t.Fatalf("Notify calls %q", got)
+	}
+	for _, press := range []struct {
+		id     uint32
+		action string
+		want   string
+	}{{7, "allow", "allow t7.1"}, {8, "answer:blue", "answer t8.1 blue"}, {7, "default", "open t7.1"}} {
+		if err := srvConn.Emit(dbusPath, dbusIface+".ActionInvoked", press.id, press.action); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case d := <-decided:
+			if d != press.want {
+				t.Errorf("pressed %s: %q, want %q", press.action, d, press.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("pressing %s did nothing", press.action)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package notify
 import (
 	"encoding/xml"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -28,6 +29,51 @@ type message struct {
 	Body  string
 	Group string // names the notice for withdrawal: one per kind and session/task
 	URL   string // what a click opens; "" when there is nothing to open
+	// Actions are the buttons of a notice that carries what a session
+	// asks: Allow once and Deny, or the question's options and Deny.
+	Actions []Action
+}
+
+// Action is one button: ID is what a press decides ("allow", "deny",
+// "answer:OPTION"), Label what it says.
+type Action struct {
+	ID, Label string
+}
+
+// maxActions bounds the buttons: notification servers show few (Windows
+// at most 5), and Deny must always be among them.
+const maxActions = 4
+
+// askActions are the buttons for what a session asks.
+func askActions(w *supervisor.WaitingOn) []Action {
+	if w == nil {
+		return nil
+	}
+	if w.Kind != supervisor.AskQuestion {
+		return []Action{{"allow", "Allow once"}, {"deny", "Deny"}}
+	}
+	var out []Action
+	for _, o := range w.Options {
+		if len(out) == maxActions-1 {
+			break
+		}
+		label := clip(textsafe.Line(o), 40)
+		out = append(out, Action{"answer:" + label, label})
+	}
+	return append(out, Action{"deny", "Deny"})
+}
+
+// ParseAction reads a pressed button's ID: the decision ("allow", "deny",
+// "answer") and, for an answer, its text; ok is false for anything else
+// (the default click, which opens the console).
+func ParseAction(id string) (verb, answer string, ok bool) {
+	switch {
+	case id == "allow" || id == "deny":
+		return id, "", true
+	case strings.HasPrefix(id, "answer:") && len(id) > len("answer:"):
+		return "answer", id[len("answer:"):], true
+	}
+	return "", "", false
 }
 
 // newMessage makes a notice safe to show: escape sequences and control
@@ -44,6 +90,7 @@ func newMessage(n supervisor.Notice) message {
 	m := message{Title: clip(title, maxTitle), Body: clip(body, maxBody), Group: Group(n)}
 	if n.SessionID != "" {
 		m.URL = SessionURL(n.SessionID)
+		m.Actions = askActions(n.Ask)
 	}
 	return m
 }
@@ -93,14 +140,19 @@ func dbusBody(m message, markup bool) string {
 
 var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-// dbusActions offers one action: a click on the notice (the spec's
-// "default" key) opens what it announces. A named button doing the same
-// would be a duplicate.
+// dbusActions offers a click on the notice (the spec's "default" key),
+// which opens what it announces, and the buttons of a request (Allow once,
+// Deny, a question's options). A named button opening the console would
+// be a duplicate.
 func dbusActions(m message) []string {
 	if m.URL == "" {
 		return []string{}
 	}
-	return []string{"default", "Open"}
+	out := []string{"default", "Open"}
+	for _, a := range m.Actions {
+		out = append(out, a.ID, a.Label)
+	}
+	return out
 }
 
 // toastXML is a Windows toast built with encoding/xml, so every field is
@@ -123,11 +175,20 @@ func toastXML(m message, icon string) (string, error) {
 	type audio struct {
 		Src string `xml:"src,attr"`
 	}
+	type action struct {
+		Content        string `xml:"content,attr"`
+		Arguments      string `xml:"arguments,attr"`
+		ActivationType string `xml:"activationType,attr"`
+	}
+	type actions struct {
+		Action []action `xml:"action"`
+	}
 	type toast struct {
 		XMLName        xml.Name `xml:"toast"`
 		ActivationType string   `xml:"activationType,attr,omitempty"`
 		Launch         string   `xml:"launch,attr,omitempty"`
 		Binding        binding  `xml:"visual>binding"`
+		Actions        *actions `xml:"actions,omitempty"`
 		Audio          audio    `xml:"audio"`
 	}
 	t := toast{
@@ -142,6 +203,14 @@ func toastXML(m message, icon string) (string, error) {
 	}
 	if m.URL != "" {
 		t.ActivationType, t.Launch = "protocol", m.URL
+		// A button is a link too: buildstation://session/ID?do=ACTION,
+		// which "buildstation open" decides (ActionURL).
+		for _, a := range m.Actions {
+			if t.Actions == nil {
+				t.Actions = &actions{}
+			}
+			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: m.URL + "?do=" + url.QueryEscape(a.ID), ActivationType: "protocol"})
+		}
 	}
 	b, err := xml.Marshal(t)
 	if err != nil {

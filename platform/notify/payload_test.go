@@ -213,3 +213,31 @@ func TestToastTagFitsWindows(t *testing.T) {
 		t.Error("a block and a nudge of one task share a toast tag")
 	}
 }
+
+// A Windows toast for what a session asks has its buttons, each a
+// buildstation:// link that names the decision; "buildstation open" reads
+// it back (ParseAction).
+func TestToastButtonsAreLinks(t *testing.T) {
+	n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks",
+		Ask: &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"red & <b>", "blue"}}}
+	x, err := toastXML(newMessage(n), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<actions><action content="red &amp; &lt;b&gt;" arguments="buildstation://session/t7.1?do=answer%3Ared+%26+%3Cb%3E" activationType="protocol"></action>` +
+		`<action content="blue" arguments="buildstation://session/t7.1?do=answer%3Ablue" activationType="protocol"></action>` +
+		`<action content="Deny" arguments="buildstation://session/t7.1?do=deny" activationType="protocol"></action></actions>`
+	if !strings.Contains(x, want) {
+		t.Errorf("toast\n%s\nlacks\n%s", x, want)
+	}
+	for id, want := range map[string]string{"allow": "allow ", "deny": "deny ", "answer:red & <b>": "answer red & <b>", "default": "", "answer:": ""} {
+		verb, answer, ok := ParseAction(id)
+		got := ""
+		if ok {
+			got = verb + " " + answer
+		}
+		if got != want {
+			t.Errorf("ParseAction(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
