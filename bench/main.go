@@ -26,13 +26,14 @@ func main() {
 		os.Exit(runPoller(os.Args[2:]))
 	}
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
-	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads,concurrent); default all")
+	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads,concurrent,logs); default all")
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
 	backendList := flag.String("backends", "pty,tmux", "the backends measured idle")
 	sessions := flag.String("sessions", "0,10,100,300", "the numbers of idle sessions measured, ascending")
 	mb := flag.Int("mb", 100, "megabytes pushed through a session for throughput")
+	logsMB := flag.Int("logs-mb", 1024, "megabytes of transcript `logs` renders")
 	flag.Parse()
 	var err error
 	if bin, err = absPath(bin); err != nil {
@@ -58,7 +59,7 @@ func main() {
 		return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
 	}
 	start := time.Now()
-	t := runFigures(*only, idle, *mb)
+	t := runFigures(*only, idle, *mb, *logsMB)
 	t.print(os.Stdout)
 	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
 	if t.failed() {
@@ -69,7 +70,7 @@ func main() {
 // runFigures measures each figure that only names (all when only is
 // empty), in a fixed order; a figure that fails is a FAILED row, and the
 // others still run.
-func runFigures(only string, idle func(*table) error, mb int) *table {
+func runFigures(only string, idle func(*table) error, mb, logsMB int) *table {
 	want := func(name string) bool {
 		return only == "" || strings.Contains(","+only+",", ","+name+",")
 	}
@@ -87,6 +88,7 @@ func runFigures(only string, idle func(*table) error, mb int) *table {
 		{"startup", benchStartup},
 		{"reads", benchReads},
 		{"concurrent", benchConcurrent},
+		{"logs", func(t *table) error { return benchLogs(t, logsMB) }},
 	} {
 		if !want(f.name) {
 			continue

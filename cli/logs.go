@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -54,7 +55,13 @@ them, escape sequences and all; -f follows a live session until it ends
 	return c
 }
 
+// logsMemory is the heap logs asks the Go runtime to stay within: a
+// transcript arrives in chunks of a few megabytes, and without a limit the
+// garbage collector lets the heap grow to twice what is live.
+const logsMemory = 40 << 20
+
 func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(logsMemory))
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	sink := func(p []byte) error { _, err := out.Write(p); return err }
 	var r *renderer
