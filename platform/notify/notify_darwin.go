@@ -42,12 +42,8 @@ func (n *Notifier) Choice() string { return n.why }
 // says once.
 func New(o Options) (*Notifier, error) {
 	n := &Notifier{o: o, icon: iconFile(o.Icon)}
-	path, _ := exec.LookPath("terminal-notifier")
-	f := darwinFacts{NativeBuilt: nativeBuilt, BundleID: bundleID(), TerminalNotifier: path}
-	if f.NativeBuilt && f.BundleID != "" {
-		nativeStart(o) // asks for authorization once per process
-		f.Auth, f.AuthErr = native.wait(authWait)
-	}
+	f := facts(o)
+	path := f.TerminalNotifier
 	n.backend, n.why = chooseDarwin(f)
 	if o.Log != nil {
 		o.Log.Info("desktop notifications", "via", n.backend.String(), "bundle", f.BundleID, "why", n.why)
@@ -105,14 +101,24 @@ func (n *Notifier) Withdraw(nt supervisor.Notice) error {
 // Close does nothing.
 func (n *Notifier) Close() error { return nil }
 
-// Warning is what status says of this process's notices when they cannot
-// open their session or cannot show at all, chosen as New would choose
-// but without asking macOS anything: "" when the notification center
-// would be asked (this is the app bundle), since its answer comes later.
-func Warning() string {
+// facts gathers what the notifier is chosen by; from the app bundle it
+// asks macOS for authorization (once per process) and waits for the answer.
+func facts(o Options) darwinFacts {
 	path, _ := exec.LookPath("terminal-notifier")
-	f := darwinFacts{NativeBuilt: nativeBuilt, BundleID: bundleID(), TerminalNotifier: path, Auth: authPending}
-	if b, why := chooseDarwin(f); b != backendNative {
+	f := darwinFacts{NativeBuilt: nativeBuilt, BundleID: bundleID(), TerminalNotifier: path}
+	if f.NativeBuilt && f.BundleID != "" {
+		nativeStart(o)
+		f.Auth, f.AuthErr = native.wait(authWait)
+	}
+	return f
+}
+
+// Warning is what status says of this process's notices when they cannot
+// open their session or cannot show at all: the choice New makes, made at
+// the station's start (the authorization is asked then, once), "" when
+// the notification center shows them.
+func Warning() string {
+	if b, why := chooseDarwin(facts(Options{})); b != backendNative {
 		return "macOS notices: " + why
 	}
 	return ""
