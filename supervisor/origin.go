@@ -23,3 +23,23 @@ func Origin(ctx context.Context) (sessionID string, ok bool) {
 	id, ok := ctx.Value(originKey{}).(string)
 	return id, ok
 }
+
+type unverifiedKey struct{}
+
+// WithUnverifiedOrigin marks ctx as an operator action whose caller the
+// station could not place (the OS does not say which process is at the
+// other end of the connection): history says "unverified origin" rather
+// than claim a person made it.
+func WithUnverifiedOrigin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unverifiedKey{}, true)
+}
+
+// OriginUnverified reports whether ctx is WithUnverifiedOrigin's.
+func OriginUnverified(ctx context.Context) bool {
+	v, _ := ctx.Value(unverifiedKey{}).(bool)
+	return v
+}
+
+// ActorUnverified is the actor history records for an operator action of
+// unverified origin.
+const ActorUnverified = "unverified origin"

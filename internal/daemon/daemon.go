@@ -106,6 +106,7 @@ func Run(ctx context.Context, o Options) error {
 		r.defer_(startSources(ctx, r.sy, st, r.ws, cfg))
 	}
 	srv := api.NewServer(st, token, o.Log)
+	srv.SetCallers(newSessionCallers(ownSessions(st, cfg)))
 	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
 	return serve(ctx, o, cfg, board, st, srv, ln)
 }
@@ -332,6 +333,20 @@ func drain(ctx context.Context, o Options, st *station.Station) {
 	}
 	if st.Drained(gctx) {
 		o.Log.Info("every running session finished")
+	}
+}
+
+// ownSessions lists the sessions this station runs, not those of other
+// stations on a shared board.
+func ownSessions(st *station.Station, cfg *config.Config) func() []supervisor.SessionInfo {
+	return func() []supervisor.SessionInfo {
+		var out []supervisor.SessionInfo
+		for _, s := range st.Sessions() {
+			if s.Station == "" || s.Station == cfg.StationName() {
+				out = append(out, s)
+			}
+		}
+		return out
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
@@ -59,8 +58,8 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		ctx := context.WithValue(r.Context(), principalKey, p)
-		if o := r.Header.Get(apitype.OriginHeader); o != "" {
-			ctx = supervisor.WithOrigin(ctx, textsafe.Line(o))
+		if p.station && r.Method != http.MethodGet {
+			ctx = s.origin(ctx, r)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})

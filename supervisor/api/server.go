@@ -30,7 +30,9 @@ type Server struct {
 	// and its agents need. queueWait is how long a request waits for a
 	// slot before a 503.
 	inflight, strangers *limiter
-	queueWait           time.Duration
+	// callers places operator actions' callers (origin.go); nil: unknown.
+	callers   Callers
+	queueWait time.Duration
 
 	// noticeShowers counts the event streams of clients that show the
 	// station's notices themselves (a tray): while one is connected the

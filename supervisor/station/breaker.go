@@ -18,7 +18,7 @@ import (
 // Blocks a person made, and blocks from the station's own restart or stop,
 // say nothing about the project and do not count.
 func (st *Station) breakerTrip(ctx context.Context, t supervisor.Task, actor string) {
-	if actor == "person" || strings.HasPrefix(t.Reason, "station restarted") || strings.HasPrefix(t.Reason, "station stopped") {
+	if actor == "person" || actor == supervisor.ActorUnverified || strings.HasPrefix(t.Reason, "station restarted") || strings.HasPrefix(t.Reason, "station stopped") {
 		return
 	}
 	p, ok := st.Config().Project(t.Project)

@@ -588,11 +588,15 @@ func (st *Station) SessionProof(id string, msg []byte) ([]byte, bool) {
 	return m.Sum(nil), true
 }
 
-// operator is the actor of an operator action: "person", or "session ID"
-// when it came from inside a session.
+// operator is the actor of an operator action: "person", "session ID"
+// when it came from inside a session, or "unverified origin" when the
+// station could not tell where it came from.
 func operator(ctx context.Context) string {
 	if id, ok := supervisor.Origin(ctx); ok {
 		return "session " + id
+	}
+	if supervisor.OriginUnverified(ctx) {
+		return supervisor.ActorUnverified
 	}
 	return "person"
 }
@@ -600,6 +604,9 @@ func operator(ctx context.Context) string {
 func operatorWho(ctx context.Context) string {
 	if id, ok := supervisor.Origin(ctx); ok {
 		return "a program in session " + id + " (with the station token)"
+	}
+	if supervisor.OriginUnverified(ctx) {
+		return "a caller of unverified origin (with the station token)"
 	}
 	return "a person"
 }
