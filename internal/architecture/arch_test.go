@@ -28,8 +28,10 @@ var (
 	engine = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/outbox", "supervisor/source"}
 	stores = []string{"supervisor/store", "supervisor/pgstore", "supervisor/boardsql"}
 	wiring = []string{mod[:len(mod)-1] + "$", mod + "internal/daemon", mod + "internal/demo", mod + "internal/roles", mod + "internal/boardcmd", mod + "internal/tray"}
-	// server is what a client of the station must never link.
-	server = []string{"supervisor/station", "supervisor/agent", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/boardsql", "supervisor/outbox", "internal/boardopen"}
+	// server is what a client of the station must never link. The agent
+	// profiles (supervisor/agent) are not in it: they are declarations and
+	// texts without OS I/O, and config validation reads their registry.
+	server = []string{"supervisor/station", "supervisor/api", "supervisor/store", "supervisor/pgstore", "supervisor/boardsql", "supervisor/outbox", "internal/boardopen"}
 )
 
 func paths(ps ...string) []string {

@@ -3,15 +3,85 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
-
-	"github.com/buildstation/buildstation/supervisor/config"
 )
+
+// Agent is a command that runs a coding agent, and which profile (the
+// wiring: hooks, MCP config) the station gives it: config.toml's
+// [agents.NAME] table (config.Agent is this type).
+type Agent struct {
+	Name    string
+	Command []string          // command: program and fixed arguments
+	Args    []string          // args: extra arguments
+	Env     map[string]string // env: extra environment
+	Profile string            // profile: a registered profile's name (see Profiles)
+}
+
+// Profile is how one agent CLI is wired to the station. Each profile is
+// one file of this package that registers itself (Register, from its
+// init); config validation, the default config.toml and the docs read
+// the registry, so a new profile is that one file and its test.
+type Profile struct {
+	Name  string
+	About string // a few words for config.toml's comments
+	// BuiltIn: a fresh install has [agents.NAME] with command = [NAME],
+	// so a project may name it with no [agents] table at all.
+	BuiltIn bool
+	// MCP: the agent is given the station's MCP tools; without them it
+	// reports with `buildstation agent …`, and its prompts say so.
+	MCP    bool
+	Launch func(LaunchSpec) (Launch, error)
+}
+
+// Generic is the profile of any command without wiring of its own.
+const Generic = "generic"
+
+var registry = map[string]Profile{}
+
+// Register adds a profile; it panics on a name registered twice, which
+// is a programming error found by any test of the package.
+func Register(p Profile) {
+	if _, dup := registry[p.Name]; dup || p.Name == "" || p.Launch == nil {
+		panic(fmt.Sprintf("agent: profile %q registered twice, unnamed or without Launch", p.Name))
+	}
+	registry[p.Name] = p
+}
+
+// Profiles are the registered profiles, by name.
+func Profiles() []Profile {
+	out := make([]Profile, 0, len(registry))
+	for _, p := range registry {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Profile) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// ProfileNames are the registered profiles' names, sorted; builtIn keeps
+// only those a fresh install has an [agents] entry for.
+func ProfileNames(builtIn bool) []string {
+	var out []string
+	for _, p := range Profiles() {
+		if p.BuiltIn || !builtIn {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// profileOf is the profile named, or the generic one.
+func profileOf(name string) Profile {
+	if p, ok := registry[name]; ok {
+		return p
+	}
+	return registry[Generic]
+}
 
 // LaunchSpec is what an agent profile needs to wire one session to the
 // station: who it is, where the station answers, where files may go.
 type LaunchSpec struct {
-	Agent          config.Agent
+	Agent          Agent
 	PermissionMode string // the project's permission_mode; "" keeps the agent's own
 	SessionID      string
 	URL            string // the station API's base; MCP answers at URL+"/mcp"
@@ -84,20 +154,10 @@ var stationTools = []string{"get_task", "report_progress", "set_status", "comple
 // its agent profile, writing any config file the profile needs (0600,
 // named after the session) with spec.WriteFile.
 func Build(spec LaunchSpec) (Launch, error) {
-	switch spec.Agent.Profile {
-	case "claude":
-		return claudeLaunch(spec)
-	case "codex":
-		return codexLaunch(spec), nil
-	case "gemini":
-		return geminiLaunch(spec)
-	}
-	// generic: the command reads BUILDSTATION_PROMPT_FILE and reports with
-	// `buildstation agent …`; no prompt argument, no wiring.
-	return Launch{Argv: baseArgv(spec.Agent)}, nil
+	return profileOf(spec.Agent.Profile).Launch(spec)
 }
 
-func baseArgv(a config.Agent) []string {
+func baseArgv(a Agent) []string {
 	return append(append([]string{}, a.Command...), a.Args...)
 }
 

@@ -1,5 +1,9 @@
 package agent
 
+func init() {
+	Register(Profile{Name: "claude", About: "Claude Code", BuiltIn: true, MCP: true, Launch: claudeLaunch})
+}
+
 // claudeHookEvents are the Claude Code hooks that report to the station:
 // every one is evidence of life, and Stop, Notification (permission_prompt,
 // idle_prompt) and UserPromptSubmit say what the session waits for;

@@ -5,6 +5,11 @@ import (
 	"fmt"
 )
 
+func init() {
+	Register(Profile{Name: "codex", About: "OpenAI's Codex CLI", BuiltIn: true, MCP: true,
+		Launch: func(spec LaunchSpec) (Launch, error) { return codexLaunch(spec), nil }})
+}
+
 // codexLaunch wires OpenAI's Codex CLI to the station.
 //
 // Codex has no flag for an MCP config file; a streamable HTTP server is a

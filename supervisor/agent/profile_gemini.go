@@ -1,5 +1,9 @@
 package agent
 
+func init() {
+	Register(Profile{Name: "gemini", About: "Google's Gemini CLI", BuiltIn: true, MCP: true, Launch: geminiLaunch})
+}
+
 // geminiLaunch wires Google's Gemini CLI to the station.
 //
 // Gemini CLI has no flag for a settings or MCP file. It reads mcpServers from

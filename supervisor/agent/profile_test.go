@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 func TestAgentLaunch(t *testing.T) {
@@ -26,7 +24,7 @@ func TestAgentLaunch(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		agent   config.Agent
+		agent   Agent
 		mode    string
 		argv    string // argv joined by " | ", with the logs dir as DIR
 		env     []string
@@ -36,7 +34,7 @@ func TestAgentLaunch(t *testing.T) {
 	}{
 		{
 			name:  "claude",
-			agent: config.Agent{Command: []string{"claude"}, Args: []string{"--model", "opus"}, Profile: "claude"},
+			agent: Agent{Command: []string{"claude"}, Args: []string{"--model", "opus"}, Profile: "claude"},
 			argv: "claude | --model | opus | --mcp-config | DIR/s1.mcp.json | --strict-mcp-config | --allowedTools | " +
 				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json",
 			env:   []string{"ENABLE_TOOL_SEARCH=false"},
@@ -59,7 +57,7 @@ func TestAgentLaunch(t *testing.T) {
 		},
 		{
 			name:  "claude with a permission mode",
-			agent: config.Agent{Command: []string{"claude"}, Profile: "claude"},
+			agent: Agent{Command: []string{"claude"}, Profile: "claude"},
 			mode:  "default",
 			argv: "claude | --mcp-config | DIR/s1.mcp.json | --strict-mcp-config | --allowedTools | " +
 				strings.ReplaceAll(tools, " ", " | ") + " | --settings | DIR/s1.settings.json | --permission-mode | default",
@@ -68,14 +66,14 @@ func TestAgentLaunch(t *testing.T) {
 		},
 		{
 			name:  "codex",
-			agent: config.Agent{Command: []string{"codex"}, Profile: "codex"},
+			agent: Agent{Command: []string{"codex"}, Profile: "codex"},
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
 				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` + codexHooks + `-- | ` + pointer,
 			noFiles: true,
 		},
 		{
 			name:  "codex bypassing permissions",
-			agent: config.Agent{Command: []string{"codex"}, Profile: "codex"},
+			agent: Agent{Command: []string{"codex"}, Profile: "codex"},
 			mode:  "bypassPermissions",
 			argv: `codex | -c | mcp_servers.buildstation.url="http://127.0.0.1:4242/mcp" | ` +
 				`-c | mcp_servers.buildstation.bearer_token_env_var="BUILDSTATION_TOKEN" | ` + codexHooks +
@@ -84,7 +82,7 @@ func TestAgentLaunch(t *testing.T) {
 		},
 		{
 			name:  "gemini",
-			agent: config.Agent{Command: []string{"gemini"}, Profile: "gemini"},
+			agent: Agent{Command: []string{"gemini"}, Profile: "gemini"},
 			mode:  "acceptEdits",
 			argv:  "gemini | --approval-mode=auto_edit | --prompt-interactive=" + pointer,
 			env:   []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=DIR/s1.settings.json"},
@@ -103,7 +101,7 @@ func TestAgentLaunch(t *testing.T) {
 		},
 		{
 			name:    "generic",
-			agent:   config.Agent{Command: []string{"sh", "agent.sh"}, Args: []string{"-x"}, Profile: "generic"},
+			agent:   Agent{Command: []string{"sh", "agent.sh"}, Args: []string{"-x"}, Profile: "generic"},
 			mode:    "default",
 			argv:    "sh | agent.sh | -x",
 			noFiles: true,

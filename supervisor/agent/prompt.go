@@ -7,13 +7,12 @@ import (
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Prompt writes the task as the agent's first message. It ends with
 // how to finish, because most stalls are an agent that finished and forgot
 // the workflow's last step.
-func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, ws supervisor.Workspace) string {
+func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent Agent, ws supervisor.Workspace) string {
 	if kind == supervisor.KindReview {
 		return renderReviewPrompt(t, agent, ws)
 	}
@@ -32,7 +31,7 @@ func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, 
 		fmt.Fprintf(&b, "\nYou work in a git worktree on branch %s; commit there.\n", ws.Branch)
 	}
 	b.WriteString("\nWhen you have finished: commit your work in small atomic commits, then ")
-	if agent.Profile == "generic" {
+	if !profileOf(agent.Profile).MCP {
 		b.WriteString("run `buildstation agent complete --summary \"what you did\"`. ")
 		b.WriteString("If you cannot finish, run `buildstation agent block --reason \"why\"`. ")
 		b.WriteString("While working you may report with `buildstation agent progress \"what you are doing\"`.\n")
@@ -46,7 +45,7 @@ func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent config.Agent, 
 
 // renderReviewPrompt asks a fresh session to judge finished work. The diff
 // range is the task's whole branch, so a reviewer sees every commit.
-func renderReviewPrompt(t supervisor.Task, agent config.Agent, ws supervisor.Workspace) string {
+func renderReviewPrompt(t supervisor.Task, agent Agent, ws supervisor.Workspace) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Review task %s: %s\n", t.ID, t.Title)
 	if t.Attempt > 1 {
@@ -65,7 +64,7 @@ func renderReviewPrompt(t supervisor.Task, agent config.Agent, ws supervisor.Wor
 		fmt.Fprintf(&b, "\nThe change is the diff %s..%s (run `git diff %s..%s` here).\n", supervisor.ShortSHA(ws.Base), ws.Branch, ws.Base, ws.Branch)
 	}
 	b.WriteString("\nRead the change and judge whether it does what the task asks, correctly and tested. Do not change the code. ")
-	if agent.Profile == "generic" {
+	if !profileOf(agent.Profile).MCP {
 		b.WriteString("Then run `buildstation agent review approve --notes \"…\"` or `buildstation agent review changes --notes \"what must change\"`.\n")
 	} else {
 		b.WriteString("Then call the complete_review tool with verdict \"approve\" or \"changes\" and notes saying why.\n")
@@ -109,7 +108,7 @@ func Nudge(f NudgeFacts, layers []string, lastOutput, now time.Time, evidence ma
 // it is done, in the words of its prompt. Agents with the station's MCP
 // tools call them; a generic agent has only the command.
 func completeHint(kind supervisor.SessionKind, profile string) string {
-	generic := profile == "generic"
+	generic := !profileOf(profile).MCP
 	switch {
 	case kind == supervisor.KindReview && generic:
 		return "run `buildstation agent review approve --notes \"…\"` (or `changes`) with your verdict"

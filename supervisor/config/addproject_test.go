@@ -13,11 +13,11 @@ func TestAddProjectKeepsTheFileAndValidates(t *testing.T) {
 	if err := os.Mkdir(web, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	out, cfg, err := AddProject("/h/config.toml", []byte(DefaultText), NewProject{Path: web, Agent: "codex"}, Platform{})
+	out, cfg, err := AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Path: web, Agent: "codex"}, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), DefaultText) {
+	if !strings.HasPrefix(string(out), DefaultText()) {
 		t.Fatal("the file's own text changed")
 	}
 	p, ok := cfg.Project("my-web")
@@ -44,7 +44,7 @@ func TestAddProjectKeepsTheFileAndValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(back2) != DefaultText {
+	if string(back2) != DefaultText() {
 		t.Fatalf("add then rm did not give the file back:\n%s", back2)
 	}
 }
@@ -63,7 +63,7 @@ func TestRemoveProjectKeepsTheNextTablesComment(t *testing.T) {
 
 func TestAddProjectRefusesInOneSentence(t *testing.T) {
 	dir := t.TempDir()
-	src := DefaultText + "\n[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\n"
+	src := DefaultText() + "\n[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\n"
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o600)
 	other := filepath.Join(dir, "other")

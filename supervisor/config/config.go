@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // Config is a validated config.toml. Every field holds its effective value,
@@ -100,15 +101,9 @@ type Breaker struct {
 	Within time.Duration
 }
 
-// Agent is a command that runs a coding agent, and which built-in wiring
-// (hooks, MCP config) the station gives it.
-type Agent struct {
-	Name    string
-	Command []string          // command: program and fixed arguments
-	Args    []string          // args: extra arguments
-	Env     map[string]string // env: extra environment
-	Profile string            // profile: "claude", "codex", "gemini" or "generic"
-}
+// Agent is an [agents.NAME] table: a command that runs a coding agent,
+// and which registered profile (supervisor/agent) wires it.
+type Agent = agent.Agent
 
 // Project is one [[projects]] entry with its effective settings. Its
 // git side (name, path, gate, base, worktree root, remote) is the
@@ -154,14 +149,14 @@ func writeDefault(home, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create default config: %w", err)
 	}
-	_, werr := f.WriteString(DefaultText)
+	_, werr := f.WriteString(DefaultText())
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
 		return nil, fmt.Errorf("write default config: %w", werr)
 	}
-	return []byte(DefaultText), nil
+	return []byte(DefaultText()), nil
 }
 
 // EnvStation names this station on a shared board, over config.toml's

@@ -14,9 +14,9 @@ import (
 )
 
 func TestDefaultTextParsesToDefaults(t *testing.T) {
-	cfg, err := Parse("/h/config.toml", []byte(DefaultText), Platform{})
+	cfg, err := Parse("/h/config.toml", []byte(DefaultText()), Platform{})
 	if err != nil {
-		t.Fatalf("Parse(DefaultText, Platform{}): %v", err)
+		t.Fatalf("Parse(DefaultText(), Platform{}): %v", err)
 	}
 	want := &Config{
 		Path:          "/h/config.toml",
@@ -31,7 +31,7 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		Prices:        DefaultPrices,
 	}
 	if !reflect.DeepEqual(cfg, want) {
-		t.Errorf("Parse(DefaultText, Platform{}) =\n%+v\nwant\n%+v", cfg, want)
+		t.Errorf("Parse(DefaultText(), Platform{}) =\n%+v\nwant\n%+v", cfg, want)
 	}
 	// Spot-check the documented values, not only self-consistency.
 	d := cfg.Defaults
@@ -75,8 +75,8 @@ func TestLoadCreatesDefaultOnFirstRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(data) != DefaultText {
-		t.Errorf("written file differs from DefaultText")
+	if string(data) != DefaultText() {
+		t.Errorf("written file differs from DefaultText()")
 	}
 	if runtime.GOOS != "windows" {
 		if fi, _ := os.Stat(path); fi.Mode().Perm()&^0o644 != 0 {

@@ -1,6 +1,11 @@
 package config
 
-import "time"
+import (
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor/agent"
+)
 
 // DefaultNudge is typed into a session that has gone quiet. Most stalls are
 // an agent that finished and forgot the last step, so it asks for exactly
@@ -64,7 +69,7 @@ func defaultSettings(plat Platform) Settings {
 // fresh install can run the common CLIs with no [agents] table at all.
 func builtinAgents() map[string]Agent {
 	m := map[string]Agent{}
-	for _, name := range []string{"claude", "codex", "gemini"} {
+	for _, name := range agent.ProfileNames(true) {
 		m[name] = Agent{Name: name, Command: []string{name}, Profile: name}
 	}
 	return m
@@ -73,7 +78,20 @@ func builtinAgents() map[string]Agent {
 // DefaultText is written as config.toml on first run. Every setting is shown
 // with its default so the file documents itself; it parses to exactly the
 // defaults, with no projects.
-const DefaultText = `# Build Station configuration.
+func DefaultText() string {
+	var quoted []string
+	for _, name := range agent.ProfileNames(false) {
+		quoted = append(quoted, `"`+name+`"`)
+	}
+	return strings.NewReplacer(
+		"@builtins@", strings.Join(agent.ProfileNames(true), ", "),
+		"@profiles@", strings.Join(quoted, ", "),
+	).Replace(defaultText)
+}
+
+// defaultText is DefaultText before the registered profiles are named in
+// it (@builtins@, @profiles@).
+const defaultText = `# Build Station configuration.
 #
 # Durations are Go durations ("90s", "5m"); anything from 1s up is accepted.
 # An unknown key or a bad value stops the station with the file, line and key
@@ -90,7 +108,7 @@ max_sessions = 4                    # sessions running at once, across all proje
 # What every project gets. Any of these keys may also be set inside a
 # [[projects]] table to override it for that project alone.
 [defaults]
-agent = "claude"                    # an [agents.NAME] table, or a built-in: claude, codex, gemini
+agent = "claude"                    # an [agents.NAME] table, or a built-in: @builtins@
 # backend = "pty"                   # or "tmux"; default "pty", or "tmux" on macOS when tmux is installed
 idle_window = "5m"                  # console silence that starts the liveness check
 block_window = "5m"                 # still no sign of life this long after the nudge: block the task
@@ -104,13 +122,13 @@ nudge = "Note: I noticed you've been silent for {idle}. If you've finished the t
 # {evidence} (what each layer last showed) and {complete} (how this agent
 # reports it is done: the complete_task tool, or "buildstation agent complete").
 
-# Agent profiles. claude, codex and gemini are built in; a table here
+# Agent profiles. Built in: @builtins@; a table here
 # overrides one of them or adds another.
 # [agents.claude]
 # command = ["claude"]
 # args = []                         # extra arguments
 # env = { }                         # extra environment variables
-# profile = "claude"                # built-in wiring: "claude", "codex", "gemini" or "generic"
+# profile = "claude"                # the wiring, one of @profiles@
 
 # One [[projects]] table per project.
 # [[projects]]

@@ -6,7 +6,7 @@ import (
 )
 
 var fuzzSeeds = []string{
-	DefaultText,
+	DefaultText(),
 	"",
 	"max_sessions = 2\n[defaults]\nidle_window = \"1m\"\nbreaker = \"off\"\n",
 	"[agents.mine]\ncommand = [\"sh\", \"a.sh\"]\nenv = { A = \"1\" }\n[[projects]]\nname = \"a\"\npath = \".\"\nagent = \"mine\"\n",

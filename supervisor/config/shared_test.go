@@ -94,8 +94,8 @@ func TestStationName(t *testing.T) {
 }
 
 func TestDefaultTextDocumentsStation(t *testing.T) {
-	if !strings.Contains(DefaultText, "# station = ") {
-		t.Error("DefaultText does not show the station key")
+	if !strings.Contains(DefaultText(), "# station = ") {
+		t.Error("DefaultText() does not show the station key")
 	}
 }
 

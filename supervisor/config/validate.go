@@ -265,7 +265,7 @@ func (c *checker) agents(cfg *Config, key keyPath, v any) {
 			case "env":
 				a.Env = c.env(kk, v)
 			case "profile":
-				a.Profile, _ = c.oneOf(kk, v, "a profile", profiles)
+				a.Profile, _ = c.oneOf(kk, v, "a profile", profiles())
 			default:
 				c.unknown(kk, "command, args, env, profile")
 			}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // MinDuration is the shortest window accepted: short enough for tests and
@@ -72,4 +74,6 @@ var backends = []string{"pty", "tmux"}
 var permissionModes = []string{"", "default", "acceptEdits", "plan", "auto", "bypassPermissions"}
 
 // Profiles name the built-in wiring an agent gets (hooks, MCP config).
-var profiles = []string{"claude", "codex", "gemini", "generic"}
+// They are read from the registry of supervisor/agent, where each
+// profile declares itself.
+func profiles() []string { return agent.ProfileNames(false) }
