@@ -95,7 +95,7 @@ func TestAddProjectRefusesInOneSentence(t *testing.T) {
 }
 
 func TestUpdateCheckIsOnUntilTurnedOff(t *testing.T) {
-	cfg, err := Parse("/h/config.toml", []byte(DefaultText), Platform{})
+	cfg, err := Parse("/h/config.toml", []byte(DefaultText()), Platform{})
 	if err != nil || !cfg.UpdateCheck {
 		t.Fatalf("default: %v %v", cfg, err)
 	}
