@@ -183,6 +183,12 @@ func (p *cardPanel) refresh() {
 	if t.State == supervisor.TaskDone && t.Summary != "" {
 		objs = append(objs, wrapped("Done: "+t.Summary, widget.SuccessImportance))
 	}
+	if c.Doing != "" {
+		objs = append(objs, wrapped(c.Doing, widget.MediumImportance))
+	}
+	if c.Asks != nil {
+		objs = append(objs, u.askRow(c.Session, *c.Asks)...)
+	}
 	var btns []fyne.CanvasObject
 	if t.State == supervisor.TaskBlocked {
 		rq := widget.NewButtonWithIcon("Requeue…", theme.MediaReplayIcon(), func() { u.showRequeue(*t) })
@@ -274,4 +280,26 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// askRow is what a session's agent asks, with the buttons that answer it:
+// Allow once and Deny, or one button per option and Deny.
+func (u *UI) askRow(session string, w supervisor.WaitingOn) []fyne.CanvasObject {
+	what := wrapped("Asks you: "+w.Line(), widget.WarningImportance)
+	decide := func(do func(ctx context.Context, c Client) error) func() {
+		return func() { u.act(nil, "decide "+session, do) }
+	}
+	var btns []fyne.CanvasObject
+	if w.Kind == supervisor.AskQuestion {
+		for _, o := range w.Options {
+			btns = append(btns, widget.NewButton(o, decide(func(ctx context.Context, c Client) error { return c.Answer(ctx, session, o) })))
+		}
+	} else {
+		allow := widget.NewButtonWithIcon("Allow once", theme.ConfirmIcon(), decide(func(ctx context.Context, c Client) error { return c.Allow(ctx, session, "") }))
+		allow.Importance = widget.HighImportance
+		btns = append(btns, allow)
+	}
+	deny := widget.NewButtonWithIcon("Deny", theme.CancelIcon(), decide(func(ctx context.Context, c Client) error { return c.Deny(ctx, session, "") }))
+	btns = append(btns, deny, layout.NewSpacer())
+	return []fyne.CanvasObject{what, container.NewHBox(btns...)}
 }

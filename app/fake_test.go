@@ -124,6 +124,21 @@ func (f *fakeClient) Cancel(ctx context.Context, id string) (supervisor.Task, er
 	return supervisor.Task{ID: id, State: supervisor.TaskCancelled}, nil
 }
 
+func (f *fakeClient) Allow(ctx context.Context, id, note string) error {
+	f.record("Allow", id, note)
+	return nil
+}
+
+func (f *fakeClient) Deny(ctx context.Context, id, note string) error {
+	f.record("Deny", id, note)
+	return nil
+}
+
+func (f *fakeClient) Answer(ctx context.Context, id, answer string) error {
+	f.record("Answer", id, answer)
+	return nil
+}
+
 func (f *fakeClient) Nudge(ctx context.Context, id string) error {
 	f.record("Nudge", id, "")
 	return nil

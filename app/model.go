@@ -209,6 +209,12 @@ type Card struct {
 	Reason  string // blocked cards: why
 	Pinned  string // a waiting task only one station may run: "pinned to station buildbox: its work is only there"
 	Session string // the live session's id, when there is one
+	// Asks is what the session's agent asks a person ("Bash: npm
+	// publish"), answered from the card; nil when it asks nothing.
+	Asks *supervisor.WaitingOn
+	// Doing is what the agent does now and what it cost: "running `go
+	// test ./...` for 2 min · $1.23 · 41% context".
+	Doing string
 }
 
 // CardFor writes a task's card as of now. A task with a live session shows
@@ -235,7 +241,28 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	c.Badge = si.State.String()
 	c.Level = sessionLevel(si.State)
 	c.Timing = Timing(*si, now)
+	c.Asks = si.WaitingOn
+	c.Doing = Doing(*si)
 	return c
+}
+
+// Doing is a session's activity and usage in one line.
+func Doing(si supervisor.SessionInfo) string {
+	var parts []string
+	if si.Activity != "" {
+		parts = append(parts, si.Activity)
+	}
+	if u := si.Usage; u != nil {
+		cost := fmt.Sprintf("$%.2f", u.CostUSD)
+		if len(u.Unpriced) > 0 {
+			cost += " + unpriced " + strings.Join(u.Unpriced, ", ")
+		}
+		parts = append(parts, cost)
+		if u.ContextPct > 0 {
+			parts = append(parts, fmt.Sprintf("%.0f%% context", u.ContextPct))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Timing is how long the console has been silent and what the watchdog
@@ -245,6 +272,9 @@ func Timing(si supervisor.SessionInfo, now time.Time) string {
 	var parts []string
 	switch si.State {
 	case supervisor.SessNeedsPermission:
+		if si.WaitingOn != nil {
+			return "asks you: " + si.WaitingOn.Line()
+		}
 		return "waiting for you to answer a prompt in its console"
 	case supervisor.SessWaiting:
 		parts = append(parts, "waiting for input")

@@ -28,6 +28,8 @@ const (
 	ActPauseAll                    // pause every project's queue
 	ActResumeAll                   // resume every project's queue
 	ActSettings                    // the notification settings
+	ActAllow                       // allow once what session ID asks
+	ActDeny                        // deny what session ID asks
 	ActQuit                        // quit the tray (the station keeps running)
 )
 
@@ -61,7 +63,16 @@ func TrayLines(s Snapshot) []MenuLine {
 		lines = append(lines, sep)
 		for _, si := range live {
 			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), si.State, si.TaskID)
+			if w := si.WaitingOn; w != nil {
+				label += " asks: " + clip(w.Line(), 60)
+			} else if d := Doing(si); d != "" {
+				label += " · " + clip(d, 60)
+			}
 			lines = append(lines, MenuLine{Label: label, Action: ActConsole, ID: si.ID})
+			if w := si.WaitingOn; w != nil && w.Kind == supervisor.AskPermission {
+				lines = append(lines, MenuLine{Label: "    Allow once: " + clip(w.Line(), 60), Action: ActAllow, ID: si.ID},
+					MenuLine{Label: "    Deny", Action: ActDeny, ID: si.ID})
+			}
 		}
 	}
 	lines = append(lines, sep,
@@ -144,6 +155,8 @@ func (u *UI) Do(l MenuLine) {
 	case ActSettings:
 		u.ShowDashboard()
 		u.showSettings()
+	case ActAllow, ActDeny:
+		u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
 	case ActQuit:
 		u.Quit()
 	}
@@ -192,4 +205,12 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// Decide carries out an Allow or Deny line of the tray menu.
+func Decide(ctx context.Context, cl Client, l MenuLine) error {
+	if l.Action == ActAllow {
+		return cl.Allow(ctx, l.ID, "")
+	}
+	return cl.Deny(ctx, l.ID, "")
 }

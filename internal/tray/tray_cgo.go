@@ -379,8 +379,25 @@ func (t *tray) click(l app.MenuLine) {
 		t.station.Refresh()
 	case app.ActPauseAll, app.ActResumeAll:
 		go t.pauseAll(l.Action == app.ActPauseAll)
+	case app.ActAllow, app.ActDeny:
+		go t.decide(l)
 	case app.ActQuit:
 		systray.Quit()
+	}
+}
+
+// decide allows or denies what a session asks, from the menu.
+func (t *tray) decide(l app.MenuLine) {
+	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+	if cl := t.station.Client(); cl != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err = app.Decide(ctx, cl, l)
+		cancel()
+	}
+	t.station.Refresh()
+	if err != nil {
+		t.log.Warn("tray action", "what", "decide", "session", l.ID, "err", err)
+		t.show(request{Do: doError, Text: fmt.Sprintf("decide %s: %v", l.ID, err)})
 	}
 }
 

@@ -1,0 +1,44 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// A session that asks a person shows what it asks on its card and in the
+// tray menu, with Allow once and Deny lines; one that works shows its
+// activity and cost.
+func TestAsksAndActivityShow(t *testing.T) {
+	asking := sess("t2.1", "t2", supervisor.SessNeedsPermission)
+	asking.WaitingOn = &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish --tag next"}
+	busy := sess("t3.1", "t3", supervisor.SessWorking)
+	busy.Activity = "running `go test ./...` for 2 min"
+	busy.Usage = &supervisor.Usage{CostUSD: 1.234, ContextPct: 41.2}
+	s := Snapshot{Connected: true, Tasks: []supervisor.Task{task("t2", supervisor.TaskWorking), task("t3", supervisor.TaskWorking)},
+		Sessions: []supervisor.SessionInfo{asking, busy}}
+
+	c := CardFor(s.Tasks[0], &asking, t0)
+	if c.Asks == nil || c.Timing != "asks you: Bash: npm publish --tag next" {
+		t.Errorf("asking card: %+v", c)
+	}
+	if c := CardFor(s.Tasks[1], &busy, t0); c.Doing != "running `go test ./...` for 2 min · $1.23 · 41% context" {
+		t.Errorf("busy card doing %q", c.Doing)
+	}
+	var menu []string
+	for _, l := range TrayLines(s) {
+		if l.ID != "" {
+			menu = append(menu, l.Label)
+		}
+	}
+	want := []string{
+		"Task t2 — needs-permission (t2) asks: Bash: npm publish --tag next",
+		"    Allow once: Bash: npm publish --tag next",
+		"    Deny",
+		"Task t3 — working (t3) · running `go test ./...` for 2 min · $1.23 · 41% context",
+	}
+	if strings.Join(menu, "\n") != strings.Join(want, "\n") {
+		t.Errorf("menu\n%s\nwant\n%s", strings.Join(menu, "\n"), strings.Join(want, "\n"))
+	}
+}
