@@ -11,9 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/buildstation/buildstation/platform/agentfind"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -85,6 +87,11 @@ func programs(spec supervisor.SpawnSpec) (bin, agent, envBin string, err error) 
 		return "", "", "", fmt.Errorf("start agent: %w", err)
 	}
 	if agent, err = pty.LookPath(spec.Argv[0], envValue(spec.Env, "PATH")); err != nil {
+		return "", "", "", fmt.Errorf("start agent: %w", err)
+	}
+	// A placeholder an unfinished install left: say how to finish it, as
+	// the pty backend does.
+	if err = agentfind.Check(agentfind.OS{}, runtime.GOOS, agent, filepath.Base(spec.Argv[0])); err != nil {
 		return "", "", "", fmt.Errorf("start agent: %w", err)
 	}
 	if envBin, err = exec.LookPath("env"); err != nil {
