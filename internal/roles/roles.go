@@ -25,25 +25,26 @@ func fail(err error) int {
 // StationLog logs to logs/station.log in the home, and to stderr too when
 // toStderr (the daemon in a terminal; the demo keeps its screen for people).
 func StationLog(home string, toStderr bool) (*slog.Logger, func()) {
-	var w io.Writer = io.Discard
-	if toStderr {
-		w = os.Stderr
-	}
-	closeFn := func() {}
-	if err := os.MkdirAll(filepath.Join(home, config.DirLogs), 0o700); err == nil {
-		if f, err := os.OpenFile(filepath.Join(home, config.DirLogs, "station.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-			// The file first, stderr best effort: a GUI-subsystem
-			// buildstationw.exe (the logon task's) has no stderr, and a
-			// failed write there must not stop the log.
-			w = io.MultiWriter(f, bestEffort{w})
-			closeFn = func() { f.Close() }
-		}
-	}
 	level := slog.LevelInfo
 	if os.Getenv("BUILDSTATION_DEBUG") != "" {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeFn
+	var handlers []slog.Handler
+	closeFn := func() {}
+	if err := os.MkdirAll(filepath.Join(home, config.DirLogs), 0o700); err == nil {
+		if f, err := os.OpenFile(filepath.Join(home, config.DirLogs, "station.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			// The file first, in logfmt whatever the terminal.
+			handlers = append(handlers, slog.NewTextHandler(f, &slog.HandlerOptions{Level: level}))
+			closeFn = func() { f.Close() }
+		}
+	}
+	if toStderr {
+		// Best effort: a GUI-subsystem buildstationw.exe (the logon
+		// task's) has no stderr, and a failed write there must not stop
+		// the log.
+		handlers = append(handlers, terminalHandler(bestEffort{os.Stderr}, isTerminal(os.Stderr), level))
+	}
+	return slog.New(slog.NewMultiHandler(handlers...)), closeFn
 }
 
 // bestEffort writes to w and ignores its errors.
