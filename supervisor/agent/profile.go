@@ -146,10 +146,6 @@ const tokenEnv = "BUILDSTATION_TOKEN"
 // so tools read mcp__buildstation__complete_task in Claude Code.
 const mcpServerName = "buildstation"
 
-// stationTools are the MCP tools a session may call without asking a
-// person: they only report on the session's own task.
-var stationTools = []string{"get_task", "report_progress", "set_status", "complete_task", "block_task", "complete_review"}
-
 // Build builds a session's command line and extra environment from
 // its agent profile, writing any config file the profile needs (0600,
 // named after the session) with spec.WriteFile.

@@ -58,7 +58,7 @@ func claudeLaunch(spec LaunchSpec) (Launch, error) {
 	}
 	argv := baseArgv(spec.Agent)
 	argv = append(argv, "--mcp-config", mcpFile, "--strict-mcp-config", "--allowedTools")
-	for _, t := range stationTools {
+	for _, t := range stationTools() {
 		argv = append(argv, "mcp__"+mcpServerName+"__"+t)
 	}
 	argv = append(argv, "--settings", settingsFile)

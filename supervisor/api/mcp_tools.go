@@ -11,18 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/buildstation/buildstation/supervisor"
-)
-
-// The MCP tools of the contract (docs/contract.md). Their names are what agent
-// profiles pre-approve (mcp__buildstation__complete_task), so they never
-// change.
-const (
-	toolGetTask        = "get_task"
-	toolReportProgress = "report_progress"
-	toolSetStatus      = "set_status"
-	toolCompleteTask   = "complete_task"
-	toolBlockTask      = "block_task"
-	toolCompleteReview = "complete_review"
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // Tool inputs. The session is never an argument: it is the caller's token.
@@ -78,31 +67,24 @@ func newMCPServer(st Station, log *slog.Logger) *mcp.Server {
 	})
 	t := &mcpTools{st: st, log: log}
 	srv.AddReceivingMiddleware(t.toolsListed)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolGetTask,
-		Description: "Get this session's task: title, body, attempt, notes, reasons earlier attempts stopped, and the folder and branch to work in.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, nil, t.getTask)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolReportProgress,
-		Description: "Report a step of progress. Call it every few minutes during long work, so the station knows you are alive.",
-	}, nil, t.reportProgress)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolSetStatus,
-		Description: "Say whether you are working (changing code) or reviewing (reading and judging a change); reviewing is allowed to be quieter.",
-	}, map[string][]any{"status": {"working", "reviewing"}}, t.setStatus)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolCompleteTask,
-		Description: "Finish the task: commit your work first, then call this with a summary. The session ends after it.",
-	}, nil, t.completeTask)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolBlockTask,
-		Description: "Stop because a person must act (a missing secret, a decision, a broken environment). The session ends after it.",
-	}, nil, t.blockTask)
-	addTool(srv, t, &mcp.Tool{
-		Name:        toolCompleteReview,
-		Description: "Finish a review session with verdict approve or changes, and notes saying why. The session ends after it.",
-	}, map[string][]any{"verdict": {supervisor.VerdictApprove, supervisor.VerdictChanges}}, t.completeReview)
+	handlers := t.handlers()
+	for _, d := range agent.Tools {
+		add, ok := handlers[d.Name]
+		if !ok {
+			panic("mcp: the tool " + d.Name + " of agent.Tools has no handler in supervisor/api")
+		}
+		tool := &mcp.Tool{Name: d.Name, Description: d.Description}
+		if d.ReadOnly {
+			tool.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+		}
+		enums := map[string][]any{}
+		for arg, vals := range d.Enums {
+			for _, v := range vals {
+				enums[arg] = append(enums[arg], v)
+			}
+		}
+		add(srv, tool, enums)
+	}
 	return srv
 }
 
@@ -110,6 +92,27 @@ func newMCPServer(st Station, log *slog.Logger) *mcp.Server {
 type mcpTools struct {
 	st  Station
 	log *slog.Logger
+}
+
+// toolAdder adds one tool, declared in agent.Tools, with its handler.
+type toolAdder func(srv *mcp.Server, tool *mcp.Tool, enums map[string][]any)
+
+// handle is the adder of a handler, whose input type gives the schema.
+func handle[In, Out any](t *mcpTools, h func(ctx context.Context, sessionID string, in In) (*mcp.CallToolResult, Out, error)) toolAdder {
+	return func(srv *mcp.Server, tool *mcp.Tool, enums map[string][]any) { addTool(srv, t, tool, enums, h) }
+}
+
+// handlers are the handlers of the tools agent.Tools declares, by name;
+// a tool without one, or one without a tool, fails TestEveryToolHasAHandler.
+func (t *mcpTools) handlers() map[string]toolAdder {
+	return map[string]toolAdder{
+		"get_task":        handle(t, t.getTask),
+		"report_progress": handle(t, t.reportProgress),
+		"set_status":      handle(t, t.setStatus),
+		"complete_task":   handle(t, t.completeTask),
+		"block_task":      handle(t, t.blockTask),
+		"complete_review": handle(t, t.completeReview),
+	}
 }
 
 // addTool adds a tool whose input schema comes from In (plus enums for
