@@ -1,0 +1,214 @@
+package source_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/standin/ghapi"
+	"github.com/buildstation/buildstation/platform/github"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/outbox"
+	"github.com/buildstation/buildstation/supervisor/source"
+	"github.com/buildstation/buildstation/supervisor/store"
+)
+
+// station adds tasks to a real board, as *station.Station does.
+type station struct {
+	*store.Store
+	bus supervisor.Bus
+}
+
+func (s *station) Subscribe(n int) *supervisor.Subscription { return s.bus.Subscribe(n) }
+
+// rig is a syncer on a SQLite board and a real outbox, polling a
+// GitHub stand-in over loopback, at a clock the test moves.
+type rig struct {
+	t     *testing.T
+	gh    *ghapi.Server
+	board *station
+	sy    *source.Syncer
+	now   time.Time
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := store.Open(filepath.Join(dir, "station.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	box, err := outbox.Open(filepath.Join(dir, outbox.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { box.Close() })
+	gh := ghapi.New("acme", "web", "tok")
+	t.Cleanup(gh.Close)
+	src := config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: gh.APIURL()}
+	c, err := github.New(src, "tok", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, gh: gh, board: &station{Store: b}, now: time.Now()}
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{src}, Trackers: []source.Tracker{c}, Station: r.board, Board: b, Ledger: box,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Publish: func(context.Context, string, string) error { return nil },
+		Now:     func() time.Time { return r.now },
+	})
+	return r
+}
+
+// step moves the clock on by d and runs one pass.
+func (r *rig) step(d time.Duration) {
+	r.now = r.now.Add(d)
+	r.sy.Step(context.Background())
+}
+
+func (r *rig) task(id string) supervisor.Task {
+	r.t.Helper()
+	tk, err := r.board.Task(context.Background(), id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return tk
+}
+
+func (r *rig) move(id string, from, to supervisor.TaskState, reason string) {
+	r.t.Helper()
+	if _, err := r.board.Move(context.Background(), id, supervisor.Move{From: []supervisor.TaskState{from}, To: to, Reason: reason, Summary: "did it"}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// An issue becomes one task; an edit updates it while it waits; a close
+// cancels it; polls of an unchanged repository are 304s that cost nothing.
+func TestImport(t *testing.T) {
+	r := newRig(t)
+	n := r.gh.AddIssue("fix login", "it fails", "agent")
+	r.step(0)
+	if tk := r.task("t1"); tk.Title != "fix login" || tk.Body != "it fails" || tk.External == nil || tk.External.ID != "acme/web#1" {
+		t.Fatalf("imported %+v", tk)
+	}
+	left := r.gh.Remaining()
+	for range 3 {
+		r.step(time.Minute)
+	}
+	if r.gh.Remaining() != left {
+		t.Fatalf("polls of an unchanged repository used %d of the rate limit", left-r.gh.Remaining())
+	}
+	if tasks, _ := r.board.Tasks(context.Background(), supervisor.TaskFilter{}); len(tasks) != 1 {
+		t.Fatalf("tasks = %+v, want one per issue", tasks)
+	}
+	r.gh.Edit(n, func(is *ghapi.Issue) { is.Title = "fix the login" })
+	r.step(30 * time.Second)
+	if tk := r.task("t1"); tk.Title != "fix login" {
+		t.Fatalf("polled within the minute: %q", tk.Title)
+	}
+	r.step(30 * time.Second)
+	if tk := r.task("t1"); tk.Title != "fix the login" {
+		t.Fatalf("the edit did not reach the queued task: %q", tk.Title)
+	}
+	r.gh.Edit(n, func(is *ghapi.Issue) { is.State = "closed" })
+	r.step(time.Minute)
+	if tk := r.task("t1"); tk.State != supervisor.TaskCancelled {
+		t.Fatalf("closed upstream, the queued task is %s", tk.State)
+	}
+}
+
+// A station cut off from GitHub keeps its writes and replays them once
+// when GitHub answers again; nothing is written twice.
+func TestWritesReplayOnce(t *testing.T) {
+	r := newRig(t)
+	n := r.gh.AddIssue("fix login", "", "agent")
+	r.step(0)
+	r.gh.SetFault(&ghapi.Fault{Drop: true})
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.move("t1", supervisor.TaskWorking, supervisor.TaskBlocked, "watchdog: no sign of life")
+	r.step(time.Second)
+	st := r.sy.State()[0]
+	if st.OK || !strings.Contains(st.Problem, "cannot be reached") || st.Owed != 4 {
+		t.Fatalf("cut off: %+v", st)
+	}
+	if cs := r.gh.Issue(n).Comments; len(cs) != 0 {
+		t.Fatalf("comments while cut off: %+v", cs)
+	}
+	r.gh.SetFault(nil)
+	r.step(time.Second)
+	if st := r.sy.State()[0]; st.Owed != 4 {
+		t.Fatalf("retried before the back-off: %+v", st)
+	}
+	r.step(2 * time.Minute)
+	for range 3 {
+		r.step(time.Minute)
+	}
+	is := r.gh.Issue(n)
+	if len(is.Comments) != 2 || !strings.Contains(is.Comments[0].Body, "branch `bs/x/t1`") || !strings.Contains(is.Comments[1].Body, "watchdog: no sign of life") {
+		t.Fatalf("comments = %+v, want the start and the block, once each", is.Comments)
+	}
+	if ls := strings.Join(is.Labels, ","); ls != "agent,blocked" {
+		t.Fatalf("labels = %q", ls)
+	}
+	if st := r.sy.State()[0]; !st.OK || st.Owed != 0 || st.Problem != "" {
+		t.Fatalf("after the replay: %+v", st)
+	}
+}
+
+// A 403 with no requests left waits until the reset it names: no request
+// before then, and the state says until when.
+func TestRateLimitWaitsForReset(t *testing.T) {
+	r := newRig(t)
+	reset := r.now.Add(10 * time.Minute).Truncate(time.Second)
+	r.gh.SetFault(&ghapi.Fault{Status: http.StatusForbidden, Message: "API rate limit exceeded", Count: 1,
+		Header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(reset.Unix(), 10)}}})
+	r.step(0)
+	st := r.sy.State()[0]
+	if !st.Retry.Equal(reset) || !strings.Contains(st.Problem, "rate limited until "+reset.Local().Format("15:04:05")) {
+		t.Fatalf("rate limited: %+v", st)
+	}
+	asked := len(r.gh.Requests())
+	for range 9 {
+		r.step(time.Minute)
+	}
+	if got := len(r.gh.Requests()); got != asked {
+		t.Fatalf("%d requests before the reset", got-asked)
+	}
+	if wait := r.sy.Step(context.Background()); wait > reset.Sub(r.now)+time.Second {
+		t.Fatalf("next pass in %v, the reset is in %v", wait, reset.Sub(r.now))
+	}
+}
+
+// A done task opens its pull request once, with the summary, "Closes #N"
+// and the attempts, then the In Review label; a review verdict is a
+// comment on it.
+func TestPullRequest(t *testing.T) {
+	r := newRig(t)
+	n := r.gh.AddIssue("fix login", "", "agent")
+	r.step(0)
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.move("t1", supervisor.TaskWorking, supervisor.TaskReview, "")
+	r.step(time.Second)
+	if _, err := r.board.Move(context.Background(), "t1", supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskDone, Actor: "reviewer", Note: "review approved: clean"}); err != nil {
+		t.Fatal(err)
+	}
+	r.step(time.Second)
+	r.step(time.Minute)
+	ps := r.gh.Pulls()
+	if len(ps) != 1 || ps[0].Head != "bs/x/t1" || ps[0].Base != "main" || !strings.Contains(ps[0].Body, "did it") || !strings.Contains(ps[0].Body, "Closes #1") || !strings.Contains(ps[0].Body, "attempts: 1") {
+		t.Fatalf("pulls = %+v", ps)
+	}
+	pr := r.gh.Issue(ps[0].Number)
+	if len(pr.Comments) != 1 || !strings.Contains(pr.Comments[0].Body, "approved") || !strings.Contains(pr.Comments[0].Body, "clean") {
+		t.Fatalf("PR comments = %+v", pr.Comments)
+	}
+	if ls := strings.Join(r.gh.Issue(n).Labels, ","); ls != "agent,in review" {
+		t.Fatalf("labels = %q", ls)
+	}
+}
