@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -177,6 +178,11 @@ func (p *cardPanel) refresh() {
 	title.Wrapping = fyne.TextWrapWord
 	objs = append(objs, container.NewBorder(nil, nil, nil, closeBtn, title),
 		container.NewHBox(stateBadge(c.Badge, c.Level), widget.NewLabel(c.Meta)))
+	if c.IssueURL != "" {
+		if u, err := url.Parse(c.IssueURL); err == nil {
+			objs = append(objs, widget.NewHyperlink("Issue "+c.Issue, u))
+		}
+	}
 	if c.Reason != "" {
 		objs = append(objs, wrapped("Why: "+c.Reason, widget.DangerImportance))
 	}

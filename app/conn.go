@@ -114,6 +114,8 @@ type state struct {
 	// read: the board cannot say, and an empty dashboard would say
 	// everything was gone.
 	board *supervisor.BoardLink
+	// sources are the [[sources]]' states, as status last said them.
+	sources []supervisor.SourceState
 }
 
 // boardDown reports whether a shared board is known not to answer.
@@ -157,7 +159,7 @@ func (s *state) trimDone() {
 }
 
 func (s *state) snapshot() Snapshot {
-	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal}
+	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal, Sources: slices.Clone(s.sources)}
 	if s.board != nil {
 		b := *s.board
 		snap.Board = &b
@@ -207,6 +209,7 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 		return err
 	}
 	s.board = st.Board
+	s.sources = st.Sources
 	if !s.boardDown() {
 		err = readBoard(ctx, cl, s, st)
 		if err == nil {

@@ -22,6 +22,21 @@ type Snapshot struct {
 	// Board is a shared board's link, nil on a station's own board. While
 	// it is down, Tasks, DoneTotal and Projects are the last ones read.
 	Board *supervisor.BoardLink
+	// Sources are the issue trackers tasks are imported from, as last
+	// read; SourceProblems says what a person should do about them.
+	Sources []supervisor.SourceState
+}
+
+// SourceProblems are the tray's lines for sources that need a person:
+// "Source: github acme/web refused the token (401: …)".
+func SourceProblems(s Snapshot) []string {
+	var out []string
+	for _, src := range s.Sources {
+		if src.Problem != "" {
+			out = append(out, "Source: "+src.Problem)
+		}
+	}
+	return out
 }
 
 // BoardAway is the line that says a shared board does not answer, in the
@@ -215,6 +230,9 @@ type Card struct {
 	// Doing is what the agent does now and what it cost: "running `go
 	// test ./...` for 2 min · $1.23 · 41% context".
 	Doing string
+	// Issue and IssueURL name the issue the task was imported from
+	// ("acme/web#12", "ENG-142"); empty for a task added by hand.
+	Issue, IssueURL string
 }
 
 // CardFor writes a task's card as of now. A task with a live session shows
@@ -230,6 +248,10 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 		c.Reason = t.Reason
 	}
 	c.Pinned = t.PinNote()
+	if !t.External.IsZero() {
+		c.Issue, c.IssueURL = t.External.ID, t.External.URL
+		c.Meta += " · " + t.External.ID
+	}
 	if si == nil || si.State == supervisor.SessEnded {
 		return c
 	}

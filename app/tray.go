@@ -53,6 +53,9 @@ func TrayLines(s Snapshot) []MenuLine {
 		// The board's counts are the last known; say so first.
 		lines = append(lines, MenuLine{Label: away, Action: ActDashboard})
 	}
+	for _, p := range SourceProblems(s) {
+		lines = append(lines, MenuLine{Label: clip(p, 90), Action: ActDashboard})
+	}
 	if s.Connected {
 		lines = append(lines, MenuLine{Label: Count(s).Header(), Action: ActDashboard})
 	} else {

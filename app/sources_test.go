@@ -1,0 +1,40 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// An imported task's card names its issue and links to it; a task added
+// by hand has no link.
+func TestCardNamesItsIssue(t *testing.T) {
+	tk := task("t1", supervisor.TaskTodo)
+	tk.External = &supervisor.External{Kind: "linear", ID: "ENG-142", URL: "https://linear.app/acme/issue/ENG-142"}
+	c := CardFor(tk, nil, t0)
+	if c.Issue != "ENG-142" || c.IssueURL != tk.External.URL || !strings.HasSuffix(c.Meta, " · ENG-142") {
+		t.Fatalf("card = %+v", c)
+	}
+	if c := CardFor(task("t2", supervisor.TaskTodo), nil, t0); c.Issue != "" || c.IssueURL != "" {
+		t.Fatalf("a hand-made task's card = %+v", c)
+	}
+}
+
+// A source with a problem is a line of the tray's menu, in status's words.
+func TestTrayShowsSourceProblems(t *testing.T) {
+	s := Snapshot{Connected: true, Sources: []supervisor.SourceState{
+		{Name: "github acme/web", OK: true},
+		{Name: "linear ENG", Problem: "linear ENG refused the token (401: expired or revoked): run `buildstation source login linear` with a new one"},
+	}}
+	var got []string
+	for _, l := range TrayLines(s) {
+		got = append(got, l.Label)
+	}
+	if len(got) < 2 || !strings.HasPrefix(got[0], "Source: linear ENG refused the token (401") {
+		t.Fatalf("menu = %q", got)
+	}
+	if n := len(SourceProblems(s)); n != 1 {
+		t.Fatalf("%d problems, want 1", n)
+	}
+}
