@@ -21,9 +21,11 @@ import (
 // label is added at most once; a pull request that exists already for the
 // branch is found and not opened again.
 func (c *Client) Send(ctx context.Context, w source.Write) (source.Sent, error) {
+	// A pull request and its notes may be for a Linear issue; the rest
+	// are written on the issue itself.
 	n, ok := source.GitHubNumber(w.Ref.ID)
-	if !ok && w.Kind != source.WritePR {
-		return source.Sent{}, fmt.Errorf("%q is not a GitHub issue", w.Ref.ID)
+	if !ok && (w.Kind == source.WriteComment || w.Kind == source.WriteState) {
+		return source.Sent{}, &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("%q is not a GitHub issue", w.Ref.ID)}
 	}
 	switch w.Kind {
 	case source.WriteComment:

@@ -52,6 +52,15 @@ func (s *Syncer) route(i int, ws []Write) []Write {
 	var out []Write
 	for _, w := range ws {
 		w.Source = src.Name()
+		if w.Kind == WritePRNote && src.Kind == config.SourceLinear {
+			// The verdict goes where the pull request is; without one,
+			// to the issue.
+			if gh := s.githubOf(src.Project); gh != "" {
+				w.Source = gh
+			} else {
+				w.Kind = WriteComment
+			}
+		}
 		if w.Kind == WritePR && src.Kind == config.SourceLinear {
 			gh := s.githubOf(src.Project)
 			if gh == "" {

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/standin/ghapi"
+	"github.com/buildstation/buildstation/internal/standin/linearapi"
 	"github.com/buildstation/buildstation/platform/github"
+	"github.com/buildstation/buildstation/platform/linear"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/outbox"
@@ -29,11 +31,12 @@ func (s *station) Subscribe(n int) *supervisor.Subscription { return s.bus.Subsc
 // rig is a syncer on a SQLite board and a real outbox, polling a
 // GitHub stand-in over loopback, at a clock the test moves.
 type rig struct {
-	t     *testing.T
-	gh    *ghapi.Server
-	board *station
-	sy    *source.Syncer
-	now   time.Time
+	t      *testing.T
+	gh     *ghapi.Server
+	board  *station
+	ledger *outbox.Box
+	sy     *source.Syncer
+	now    time.Time
 }
 
 func newRig(t *testing.T) *rig {
@@ -56,7 +59,7 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, gh: gh, board: &station{Store: b}, now: time.Now()}
+	r := &rig{t: t, gh: gh, board: &station{Store: b}, ledger: box, now: time.Now()}
 	r.sy = source.New(source.Options{
 		Sources: []config.Source{src}, Trackers: []source.Tracker{c}, Station: r.board, Board: b, Ledger: box,
 		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
@@ -210,5 +213,47 @@ func TestPullRequest(t *testing.T) {
 	}
 	if ls := strings.Join(r.gh.Issue(n).Labels, ","); ls != "agent,in review" {
 		t.Fatalf("labels = %q", ls)
+	}
+}
+
+// A Linear issue's task opens its pull request on the project's GitHub
+// source and attaches it to the issue; the review verdict goes to the
+// pull request; the issue gets the start comment and its states.
+func TestLinearPullRequestAttached(t *testing.T) {
+	r := newRig(t)
+	lin := linearapi.New("ENG", "lin_key")
+	t.Cleanup(lin.Close)
+	id := lin.AddIssue("fix login", "", "Todo", "agent")
+	ghSrc := config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}
+	linSrc := config.Source{Kind: "linear", Project: "web", Team: "ENG", Label: "agent", State: "Todo", APIURL: lin.APIURL()}
+	gc, _ := github.New(ghSrc, "tok", nil)
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{ghSrc, linSrc}, Trackers: []source.Tracker{gc, linear.New(linSrc, "lin_key", nil)},
+		Station: r.board, Board: r.board.Store, Ledger: r.ledger,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Publish: func(context.Context, string, string) error { return nil },
+		Now:     func() time.Time { return r.now },
+	})
+	r.step(0)
+	if tk := r.task("t1"); tk.External == nil || tk.External.ID != id {
+		t.Fatalf("imported %+v", tk)
+	}
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.move("t1", supervisor.TaskWorking, supervisor.TaskReview, "")
+	r.step(time.Second)
+	if _, err := r.board.Move(context.Background(), "t1", supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "reviewer", Note: "review asked for changes: add a test"}); err != nil {
+		t.Fatal(err)
+	}
+	r.step(time.Second)
+	ps := r.gh.Pulls()
+	if len(ps) != 1 || strings.Contains(ps[0].Body, "Closes #") || !strings.Contains(ps[0].Body, id) {
+		t.Fatalf("pulls = %+v", ps)
+	}
+	is := lin.Issue(id)
+	if len(is.Attachments) != 1 || !strings.HasSuffix(is.Attachments[0], "/pull/1") || is.State != "In Review" || len(is.Comments) != 1 {
+		t.Fatalf("linear issue = %+v", is)
+	}
+	if pr := r.gh.Issue(ps[0].Number); len(pr.Comments) != 1 || !strings.Contains(pr.Comments[0].Body, "add a test") {
+		t.Fatalf("PR comments = %+v", pr.Comments)
 	}
 }
