@@ -16,7 +16,9 @@ import (
 const logsGoal = 64 << 20
 
 // benchLogs measures `logs` (the transcript rendered through the terminal
-// emulator) of a generated transcript of mb megabytes, 1 GB by default,
+// emulator) of a generated transcript of mb megabytes (128 by default;
+// the emulator renders a few hundred KB a second, so 1 GB takes over an
+// hour on two cores: -logs-mb 1024),
 // against a running station: the CLI's peak RSS, under logsGoal whatever
 // the size, and how long it took. The baseline is `logs --raw` of the same
 // file: the same reads with no emulator. The file goes in the bench's
