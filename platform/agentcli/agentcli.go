@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -138,7 +139,7 @@ func quote(s string) string {
 func version(ctx context.Context, path string) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	out, err := childproc.CommandContext(ctx, path, "--version").Output()
 	if err != nil {
 		return ""
 	}

@@ -5,8 +5,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+
+	"github.com/buildstation/buildstation/platform/childproc"
 )
 
 // Options configure a Notifier.
@@ -75,7 +76,7 @@ func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answe
 		if verb == "answer" {
 			args = append(args, "--", answer)
 		}
-		cmd := exec.Command(self, args...)
+		cmd := childproc.Command(self, args...)
 		go func() {
 			if out, err := cmd.CombinedOutput(); err != nil && log != nil {
 				log.Warn("a notification's button did not decide", "session", id, "decision", verb, "err", err, "output", string(out))
