@@ -71,14 +71,14 @@ func Count(s Snapshot) Counts {
 		}
 	}
 	for _, si := range s.Sessions {
-		switch si.State {
-		case supervisor.SessWorking, supervisor.SessStarting, supervisor.SessQuiet:
+		switch si.State.Group() {
+		case supervisor.GroupWorking:
 			c.Working++
-		case supervisor.SessReviewing:
+		case supervisor.GroupReviewing:
 			c.Reviewing++
-		case supervisor.SessIdle, supervisor.SessNudged, supervisor.SessWaiting:
+		case supervisor.GroupIdle:
 			c.Idle++
-		case supervisor.SessNeedsPermission:
+		case supervisor.GroupPermission:
 			c.Permission++
 		}
 	}

@@ -201,3 +201,30 @@ type SourceState struct {
 	Tasks   int       `json:"tasks"`            // tasks imported from it on this board
 	Owed    int       `json:"owed"`             // write-backs waiting in the outbox
 }
+
+// SessionGroup is how a live session is counted where states are summed
+// up (status, the tray's menu and dashboard): the one grouping of states.
+type SessionGroup int
+
+const (
+	GroupNone       SessionGroup = iota // ended: not counted
+	GroupWorking                        // starting, working, quiet
+	GroupReviewing                      // reviewing
+	GroupIdle                           // idle, nudged, waiting
+	GroupPermission                     // needs a person's answer
+)
+
+// Group is the group s is counted in.
+func (s SessionState) Group() SessionGroup {
+	switch s {
+	case SessWorking, SessStarting, SessQuiet:
+		return GroupWorking
+	case SessReviewing:
+		return GroupReviewing
+	case SessIdle, SessNudged, SessWaiting:
+		return GroupIdle
+	case SessNeedsPermission:
+		return GroupPermission
+	}
+	return GroupNone
+}

@@ -340,12 +340,12 @@ func (st *Station) countSessions(s *supervisor.Status, list []supervisor.Session
 	}
 	for _, si := range list {
 		s.Sessions[si.State.String()]++
-		switch si.State {
-		case supervisor.SessWorking, supervisor.SessStarting, supervisor.SessQuiet:
+		switch si.State.Group() {
+		case supervisor.GroupWorking:
 			s.Working++
-		case supervisor.SessReviewing:
+		case supervisor.GroupReviewing:
 			s.Reviewing++
-		case supervisor.SessIdle, supervisor.SessNudged, supervisor.SessWaiting:
+		case supervisor.GroupIdle:
 			s.Idle++
 		}
 	}
