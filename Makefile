@@ -10,7 +10,7 @@ export LANG ?= C.UTF-8
 # serves. The go command fetches it through the proxy on first use (~76 MB).
 export GOTOOLCHAIN := go1.27.3
 
-.PHONY: actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
+.PHONY: msi-smoke release-check manifests actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -117,7 +117,7 @@ screenshots:
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
 ## cross-builds and the Windows smoke test, fuzzing
-check: fmt vet lint actionlint test-pg build cross windows fuzz
+check: fmt vet lint actionlint release-check test-pg build cross windows msi-smoke fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
@@ -128,10 +128,29 @@ bench:
 	@echo "make bench: station cost and limits against baselines (about 6 minutes)"
 	bash bench/bench.sh
 
-## package: both Windows exes (buildstation.exe for the CLI, buildstationw.exe
-## for the tray, logon task and links) and, on a Mac, the signed macOS app
-## (scripts/package.sh says what signs it; needs mingw, and a Mac with Xcode)
+## package: what a release ships, into $(DIST): on Linux the .tar.gz and .deb
+## (nfpm), and from any OS with mingw both Windows exes and a per-user MSI
+## (msitools' wixl); on a Mac the universal app in a .dmg and a .zip
+## (scripts/package.sh says what signs it). It says what a Mac must build.
 FYNE_TOOLS ?= fyne.io/tools/cmd/fyne@v1.7.4
 DIST       ?= bin/dist
 package:
+	@echo "make package: cgo builds for Linux and Windows (the first ones take several minutes), then the .tar.gz, .deb and .msi"
 	GO=$(GO) DIST=$(DIST) FYNE_TOOLS=$(FYNE_TOOLS) bash scripts/package.sh
+
+## msi-smoke: the MSI's round trip under Wine (install per-user, run
+## --version and service install --dry-run, uninstall, nothing left)
+msi-smoke: package
+	@echo "make msi-smoke: installing the MSI in a fresh Wine prefix (a few minutes)"
+	bash scripts/msi-smoke.sh
+
+## manifests: the Homebrew cask and winget manifests from the artifacts in $(DIST)
+manifests:
+	DIST=$(DIST) bash scripts/manifests.sh
+
+## release-check: the release configuration (goreleaser check); the
+## workflows themselves go through actionlint
+GORELEASER = github.com/goreleaser/goreleaser/v2@v2.15.1
+release-check:
+	@echo "make release-check: goreleaser check (built on first use: a few minutes)"
+	$(GO) run $(GORELEASER) check
