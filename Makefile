@@ -117,7 +117,7 @@ screenshots:
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
 ## cross-builds and the Windows smoke test, fuzzing
-check: fmt vet lint actionlint release-check test-pg build cross windows msi-smoke fuzz
+check: fmt vet lint actionlint test-pg build cross windows fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
