@@ -329,6 +329,15 @@ var emptyColumn = map[supervisor.TaskState]string{
 // Resume button: a paused queue explains an idle board.
 func (d *dashboard) updatePaused() {
 	var objs []fyne.CanvasObject
+	if d.u.snap.Connected && len(d.u.snap.Projects) == 0 {
+		// An empty station: the board has nothing to show until a
+		// project exists, so say how to add one instead.
+		l := widget.NewLabelWithStyle(FirstProjectLine+": a folder and the agent that works in it. In a terminal: buildstation project add FOLDER [--agent claude|codex|gemini | --command PROGRAM ARGS…]",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.HighImportance
+		objs = append(objs, l)
+	}
 	for _, p := range d.u.snap.Projects {
 		if !p.Paused {
 			continue

@@ -25,6 +25,15 @@ type Snapshot struct {
 	// Sources are the issue trackers tasks are imported from, as last
 	// read; SourceProblems says what a person should do about them.
 	Sources []supervisor.SourceState
+	// Update is a newer release the tray found (its daily check): shown
+	// as a menu line with its link. Zero: none.
+	Update UpdateNote
+}
+
+// UpdateNote is a newer release than this build.
+type UpdateNote struct {
+	Version string // without the v
+	URL     string // its page
 }
 
 // SourceProblems are the tray's lines for sources that need a person:

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -135,6 +136,35 @@ func TestShort(t *testing.T) {
 	} {
 		if got := Short(d); got != want {
 			t.Errorf("Short(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// A station with no projects says what to do first, as the menu's first
+// line; a newer release is a line with its link.
+func TestTrayLinesFirstProjectAndUpdate(t *testing.T) {
+	lines := TrayLines(Snapshot{Connected: true})
+	if lines[0].Label != "Add your first project" || lines[0].Action != ActAddProject {
+		t.Fatalf("first line %+v", lines[0])
+	}
+	s := Snapshot{Connected: true, Projects: []supervisor.ProjectInfo{{Name: "web"}}, Update: UpdateNote{Version: "0.4.0", URL: "https://example.invalid/v0.4.0"}}
+	lines = TrayLines(s)
+	if lines[0].Label == FirstProjectLine {
+		t.Fatal("a station with a project still asks for its first")
+	}
+	found := false
+	for _, l := range lines {
+		if l.Label == "Update available: v0.4.0" && l.Action == ActOpenURL && l.ID == "https://example.invalid/v0.4.0" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no update line: %+v", lines)
+	}
+	s.Update = UpdateNote{}
+	for _, l := range TrayLines(s) {
+		if strings.HasPrefix(l.Label, "Update available") {
+			t.Fatal("an update line with no update")
 		}
 	}
 }

@@ -12,6 +12,9 @@ const (
 	PrefNotifyNudge      = "notify.nudge"
 	PrefNotifyBlock      = "notify.block"
 	PrefNotifyPermission = "notify.permission"
+	// PrefUpdateCheck: the tray asks once a day whether a newer release
+	// exists (with config.toml's update_check; either turns it off).
+	PrefUpdateCheck = "update.check"
 )
 
 func prefKey(k supervisor.NoticeKind) string {
@@ -43,6 +46,7 @@ func (u *UI) showSettings() {
 		widget.NewFormItem("", check("When a silent session is nudged", PrefNotifyNudge)),
 		widget.NewFormItem("", check("When a task is blocked (or a project's queue stops)", PrefNotifyBlock)),
 		widget.NewFormItem("", check("When a session needs permission", PrefNotifyPermission)),
+		widget.NewFormItem("", check("Check for a newer release once a day", PrefUpdateCheck)),
 	}
 	dialog.ShowForm("Notifications", "Done", "Close", items, func(bool) {}, u.dashboardWindow())
 }

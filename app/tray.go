@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -21,16 +22,18 @@ import (
 type MenuAction int
 
 const (
-	ActDashboard MenuAction = iota // show the dashboard
-	ActReconnect                   // dial the station now
-	ActConsole                     // open the console of session ID
-	ActAddTask                     // the dashboard with the Add Task dialog
-	ActPauseAll                    // pause every project's queue
-	ActResumeAll                   // resume every project's queue
-	ActSettings                    // the notification settings
-	ActAllow                       // allow once what session ID asks
-	ActDeny                        // deny what session ID asks
-	ActQuit                        // quit the tray (the station keeps running)
+	ActDashboard  MenuAction = iota // show the dashboard
+	ActReconnect                    // dial the station now
+	ActConsole                      // open the console of session ID
+	ActAddTask                      // the dashboard with the Add Task dialog
+	ActPauseAll                     // pause every project's queue
+	ActResumeAll                    // resume every project's queue
+	ActSettings                     // the notification settings
+	ActAllow                        // allow once what session ID asks
+	ActDeny                         // deny what session ID asks
+	ActQuit                         // quit the tray (the station keeps running)
+	ActAddProject                   // the dashboard's Projects view, to add one
+	ActOpenURL                      // open ID, a web link, in the browser
 )
 
 // MenuLine is one line of the tray's menu.
@@ -53,6 +56,10 @@ func TrayLines(s Snapshot) []MenuLine {
 		// The board's counts are the last known; say so first.
 		lines = append(lines, MenuLine{Label: away, Action: ActDashboard})
 	}
+	if s.Connected && len(s.Projects) == 0 {
+		// An empty station has nothing to count: the first thing to do.
+		lines = append(lines, MenuLine{Label: FirstProjectLine, Action: ActAddProject})
+	}
 	for _, p := range SourceProblems(s) {
 		lines = append(lines, MenuLine{Label: clip(p, 90), Action: ActDashboard})
 	}
@@ -61,6 +68,9 @@ func TrayLines(s Snapshot) []MenuLine {
 	} else {
 		lines = append(lines, MenuLine{Label: "No station running — reconnecting", Action: ActDashboard},
 			MenuLine{Label: "Reconnect now", Action: ActReconnect})
+	}
+	if s.Update.Version != "" {
+		lines = append(lines, MenuLine{Label: "Update available: v" + s.Update.Version, Action: ActOpenURL, ID: s.Update.URL})
 	}
 	if live := liveSessions(s); len(live) > 0 {
 		lines = append(lines, sep)
@@ -92,6 +102,10 @@ func TrayLines(s Snapshot) []MenuLine {
 		sep, MenuLine{Label: "Quit tray (station keeps running)", Action: ActQuit})
 	return lines
 }
+
+// FirstProjectLine is what a station with no projects shows first, in the
+// tray's menu and on the dashboard, instead of an empty board.
+const FirstProjectLine = "Add your first project"
 
 // MenuSignature is the menu's text, to tell a changed menu.
 func MenuSignature(lines []MenuLine) string {
@@ -160,6 +174,12 @@ func (u *UI) Do(l MenuLine) {
 		u.showSettings()
 	case ActAllow, ActDeny:
 		u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
+	case ActAddProject:
+		u.ShowDashboard()
+	case ActOpenURL:
+		if link, err := url.Parse(l.ID); err == nil {
+			_ = u.app.OpenURL(link)
+		}
 	case ActQuit:
 		u.Quit()
 	}

@@ -42,7 +42,8 @@ func WriteConfig(t *testing.T, cfg string) string {
 // sessions' own files go: gone with the test's temp folder, the same for
 // every station on the home), then more.
 func Env(bin, home string, more ...string) []string {
-	return append(append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home,
+	// No test asks the real releases API (the tray's daily update check).
+	return append(append(os.Environ(), "BUILDSTATION_UPDATE_URL=off", "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "BUILDSTATION_HOME="+home,
 		"XDG_CACHE_HOME="+filepath.Join(filepath.Dir(home), "cache-"+filepath.Base(home))), more...)
 }
 

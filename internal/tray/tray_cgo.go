@@ -182,6 +182,7 @@ type tray struct {
 
 	mu      sync.Mutex // what the icon and menu show now
 	snap    app.Snapshot
+	update  app.UpdateNote // a newer release (checkUpdates), shown in the menu
 	iconKey string
 	menuSig string
 	tooltip string
@@ -194,6 +195,7 @@ func serve(ctx context.Context, c trayConfig) int {
 	self, _ := os.Executable()
 	t := &tray{log: c.log, prefs: fynePrefs(appID), icon: traySupported(c.log), notes: make(chan func(), 64)}
 	go t.runNotes(ctx)
+	go t.checkUpdates(ctx, c.home)
 	t.dash = newDashboards(self, c.home, c.log)
 	go t.dash.run(ctx)
 	// However the tray ends (Quit, a signal), the dashboard process ends
@@ -328,7 +330,9 @@ func (t *tray) draw() {
 		t.tooltip = tip
 		systray.SetTooltip(tip)
 	}
-	lines := app.TrayLines(t.snap)
+	snap := t.snap
+	snap.Update = t.update
+	lines := app.TrayLines(snap)
 	if sig := app.MenuSignature(lines); sig != t.menuSig {
 		t.menuSig = sig
 		systray.ResetMenu()
@@ -375,6 +379,10 @@ func (t *tray) click(l app.MenuLine) {
 		t.show(request{Do: doAddTask})
 	case app.ActSettings:
 		t.show(request{Do: doSettings})
+	case app.ActAddProject:
+		t.show(request{Do: doDashboard})
+	case app.ActOpenURL:
+		go t.openLink(l.ID)
 	case app.ActReconnect:
 		t.station.Refresh()
 	case app.ActPauseAll, app.ActResumeAll:

@@ -1,0 +1,3 @@
+package browser
+
+func opener(link string) (string, []string) { return "open", []string{link} }
