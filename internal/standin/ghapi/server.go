@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/standin"
 )
 
 // Server is the stand-in. Its fields are guarded by mu; tests use the
@@ -180,13 +182,8 @@ func (s *Server) faulted(w http.ResponseWriter) bool {
 			s.fault = nil
 		}
 	}
-	if f.Drop {
-		if hj, ok := w.(http.Hijacker); ok {
-			if c, _, err := hj.Hijack(); err == nil {
-				c.Close()
-				return true
-			}
-		}
+	if f.Drop && standin.Drop(w) {
+		return true
 	}
 	s.rateHeaders(w, true)
 	for k, v := range f.Header {

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/standin"
 )
 
 // Server is the stand-in.
@@ -193,13 +195,8 @@ func (s *Server) faulted(w http.ResponseWriter) bool {
 			s.fault = nil
 		}
 	}
-	if f.Drop {
-		if hj, ok := w.(http.Hijacker); ok {
-			if c, _, err := hj.Hijack(); err == nil {
-				c.Close()
-				return true
-			}
-		}
+	if f.Drop && standin.Drop(w) {
+		return true
 	}
 	s.fail(w, f.Status, f.Code, strings.ToLower(f.Code), f.Header)
 	return true
