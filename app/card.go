@@ -164,7 +164,7 @@ func (p *cardPanel) refresh() {
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { u.dash.unfocus() })
 	closeBtn.Importance = widget.LowImportance
 	if t == nil {
-		objs = append(objs, container.NewBorder(nil, nil, nil, closeBtn, widget.NewLabel("Task "+p.taskID+" is not on the board")))
+		objs = append(objs, container.NewBorder(nil, nil, nil, closeBtn, widget.NewLabel(missingTask(u.snap, p.taskID))))
 		p.head.Objects = objs
 		p.head.Refresh()
 		return

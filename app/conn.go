@@ -73,6 +73,7 @@ func (c *conn) Refresh() {
 // connect attempt.
 func (c *conn) Run(ctx context.Context) {
 	first := true
+	var stoppedAt time.Time
 	for n := 0; ctx.Err() == nil; n++ {
 		cl, err := c.connect(ctx, first)
 		first = false
@@ -84,13 +85,14 @@ func (c *conn) Run(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
+			stoppedAt = time.Now()
 			c.log.Info("station connection ended", "err", err)
 		}
 		msg := "the station stopped"
 		if err != nil {
 			msg = err.Error()
 		}
-		c.onSnap(Snapshot{Connected: false, Err: msg})
+		c.onSnap(Snapshot{Connected: false, Err: msg, StoppedAt: stoppedAt})
 		select {
 		case <-ctx.Done():
 			return

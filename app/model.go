@@ -28,6 +28,10 @@ type Snapshot struct {
 	// Update is a newer release the tray found (its daily check): shown
 	// as a menu line with its link. Zero: none.
 	Update UpdateNote
+	// StoppedAt, while not connected, is when the station was last
+	// connected: a station that stopped is said to have, not its tasks
+	// to be gone.
+	StoppedAt time.Time
 }
 
 // UpdateNote is a newer release than this build.
@@ -387,4 +391,18 @@ func taskTitle(s Snapshot, taskID string) string {
 		}
 	}
 	return taskID
+}
+
+// missingTask is what a card says of a task the snapshot lacks: while no
+// station answers, that the station stopped (and when), never that the
+// task is gone from the board.
+func missingTask(s Snapshot, taskID string) string {
+	switch {
+	case s.Connected:
+		return "Task " + taskID + " is not on the board"
+	case !s.StoppedAt.IsZero():
+		return "The station stopped at " + s.StoppedAt.Format("15:04") + "; start it to see task " + taskID
+	default:
+		return "No station is running; start it to see task " + taskID
+	}
 }
