@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -98,21 +99,35 @@ func (e *env) readBodyFile(name string) (string, error) {
 func (e *env) taskLsCmd() *cobra.Command {
 	var state, project, after string
 	var limit int
-	var asJSON bool
-	c := &cobra.Command{
+	var asJSON, all bool
+	var c *cobra.Command
+	c = &cobra.Command{
 		Use:   "ls",
-		Short: "List tasks, oldest first",
+		Short: "List the newest 100 tasks, oldest first (--all: every one)",
 		Example: `  buildstation task ls
+  buildstation task ls --all
   buildstation task ls --state blocked --project web
   buildstation task ls --limit 50 --after t120   # the next page after t120
   buildstation task ls --json | jq -r '.[] | select(.state=="done") | .id'`,
 		Args: positional(0, 0),
-		RunE: func(*cobra.Command, []string) error { return e.taskLs(state, project, limit, after, asJSON) },
+		RunE: func(*cobra.Command, []string) error {
+			if all && c.Flags().Changed("limit") {
+				return usagef("--all and --limit contradict each other; pass one of them")
+			}
+			if !all && !c.Flags().Changed("limit") && after == "" {
+				return e.taskLsNewest(state, project, asJSON)
+			}
+			if all {
+				limit = 0
+			}
+			return e.taskLs(state, project, limit, after, asJSON)
+		},
 	}
 	f := c.Flags()
 	f.StringVar(&state, "state", "", "only tasks in this `state` ("+taskStates()+")")
 	f.StringVar(&project, "project", "", "only tasks of this `project`")
-	f.IntVar(&limit, "limit", 0, "at most `n` tasks (0: all)")
+	f.IntVar(&limit, "limit", 0, "at most `n` tasks from the oldest (or from --after) on (0: all)")
+	f.BoolVar(&all, "all", false, "every task, oldest first")
 	f.StringVar(&after, "after", "", "only tasks after this task `id` (the last of the previous page)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array")
 	_ = c.RegisterFlagCompletionFunc("state", fixedCompletions(strings.Split(taskStates(), ", ")...))
@@ -136,6 +151,43 @@ func (e *env) taskLs(state, project string, limit int, after string, asJSON bool
 	if err != nil {
 		return err
 	}
+	if err := e.printTasks(tasks, asJSON); err != nil || asJSON {
+		return err
+	}
+	if limit > 0 && len(tasks) == limit {
+		_, err = fmt.Fprintf(e.stderr, "more may follow: add --after %s for the next page\n", tasks[len(tasks)-1].ID)
+	}
+	return err
+}
+
+// lsDefault is how many tasks a bare `task ls` shows: the newest.
+const lsDefault = 100
+
+// taskLsNewest is a bare `task ls`: the newest lsDefault tasks, oldest
+// first, and a line on stderr when older ones are left out.
+func (e *env) taskLsNewest(state, project string, asJSON bool) error {
+	st := supervisor.TaskState(state)
+	if st != "" && !st.Valid() {
+		return usagef("unknown --state %q; use one of %s", state, taskStates())
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	tasks, next, err := c.TasksPage(e.ctx, supervisor.TaskFilter{State: st, Project: project, Limit: lsDefault, Newest: true})
+	if err != nil {
+		return err
+	}
+	slices.Reverse(tasks)
+	if err := e.printTasks(tasks, asJSON); err != nil || asJSON || next == "" {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stderr, "the newest %d tasks; older ones: --all, or --limit N [--after ID]\n", lsDefault)
+	return err
+}
+
+// printTasks prints tasks as a table, or as a JSON array.
+func (e *env) printTasks(tasks []supervisor.Task, asJSON bool) error {
 	if asJSON {
 		if tasks == nil {
 			tasks = []supervisor.Task{}
@@ -150,13 +202,7 @@ func (e *env) taskLs(state, project string, limit int, after string, asJSON bool
 		}
 		t.row(tk.ID, tk.Project, string(tk.State), strconv.Itoa(tk.Attempt), tk.Title, reason)
 	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if limit > 0 && len(tasks) == limit {
-		_, err = fmt.Fprintf(e.stderr, "more may follow: add --after %s for the next page\n", tasks[len(tasks)-1].ID)
-	}
-	return err
+	return t.flush()
 }
 
 // taskWithHistory is `task show --json`: the task's fields, its branch's

@@ -28,6 +28,9 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, t)
 }
 
+// maxTaskPage caps one answer of GET /v1/tasks, limit or not.
+const maxTaskPage = 1000
+
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := supervisor.TaskFilter{State: supervisor.TaskState(q.Get("state")), Project: q.Get("project"), After: q.Get("after")}
@@ -51,10 +54,23 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "order "+o+" is not known; use oldest (the default) or newest")
 		return
 	}
+	// One answer is one page, at most maxTaskPage tasks: a board of tens
+	// of thousands listed whole for each of many clients costs the station
+	// megabytes per answer. One task more than the page is asked for, to
+	// know whether a next page follows (its cursor goes in a header).
+	page := f.Limit
+	if page == 0 || page > maxTaskPage {
+		page = maxTaskPage
+	}
+	f.Limit = page + 1
 	tasks, err := s.st.Tasks(r.Context(), f)
 	if err != nil {
 		s.stationError(w, r, err, projectNotFound(f.Project))
 		return
+	}
+	if len(tasks) > page {
+		tasks = tasks[:page]
+		w.Header().Set(apitype.HeaderNextAfter, tasks[page-1].ID)
 	}
 	if tasks == nil {
 		tasks = []supervisor.Task{}

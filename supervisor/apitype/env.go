@@ -22,3 +22,9 @@ const OriginHeader = "Buildstation-Origin-Session"
 // HeaderShowsNotices on GET /v1/events says the client shows the notices it
 // receives on the desktop (a tray), so the station need not.
 const HeaderShowsNotices = "X-Buildstation-Shows-Notices"
+
+// HeaderNextAfter on an answer of GET /v1/tasks says more tasks follow:
+// its value is the after= cursor of the next page. The station caps every
+// answer (a list asked for without a limit too), so a client that wants
+// them all follows it.
+const HeaderNextAfter = "Buildstation-Next-After"

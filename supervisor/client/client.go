@@ -175,21 +175,27 @@ func (c *Client) newRequest(ctx context.Context, method, path string, body any) 
 
 // do sends one request and decodes a 2xx answer into out (when non-nil).
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	_, err := c.doHeader(ctx, method, path, body, out)
+	return err
+}
+
+// doHeader is do that also returns the answer's header.
+func (c *Client) doHeader(ctx context.Context, method, path string, body, out any) (http.Header, error) {
 	resp, err := c.send(ctx, method, path, body)
 	if err != nil {
-		return err
+		return http.Header{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		return readError(resp)
+		return resp.Header, readError(resp)
 	}
 	if out == nil {
-		return nil
+		return resp.Header, nil
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("read the station's answer to %s %s: %w", method, path, err)
+		return resp.Header, fmt.Errorf("read the station's answer to %s %s: %w", method, path, err)
 	}
-	return nil
+	return resp.Header, nil
 }
 
 // send sends one request. An agent's client whose station does not

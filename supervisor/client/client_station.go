@@ -17,8 +17,30 @@ func (c *Client) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.
 	return out, err
 }
 
-// Tasks lists tasks, oldest first (newest first with f.Newest), narrowed by f.
+// Tasks lists tasks, oldest first (newest first with f.Newest), narrowed by
+// f. Without f.Limit it follows the station's pages to the end.
 func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
+	var all []supervisor.Task
+	for {
+		page, next, err := c.TasksPage(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page...)
+		if next == "" || f.Limit > 0 {
+			if all == nil {
+				all = []supervisor.Task{}
+			}
+			return all, nil
+		}
+		f.After = next
+	}
+}
+
+// TasksPage lists one page of tasks; next is the cursor (f.After) of the
+// page that follows, "" at the end. The station caps a page however large
+// f.Limit is.
+func (c *Client) TasksPage(ctx context.Context, f supervisor.TaskFilter) (tasks []supervisor.Task, next string, err error) {
 	q := url.Values{}
 	if f.State != "" {
 		q.Set("state", string(f.State))
@@ -40,8 +62,8 @@ func (c *Client) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervis
 		path += "?" + q.Encode()
 	}
 	out := []supervisor.Task{}
-	err := c.do(ctx, http.MethodGet, path, nil, &out)
-	return out, err
+	h, err := c.doHeader(ctx, http.MethodGet, path, nil, &out)
+	return out, h.Get(apitype.HeaderNextAfter), err
 }
 
 // Task returns one task and its history.
