@@ -23,7 +23,9 @@ func TestCardNamesItsIssue(t *testing.T) {
 
 // A source with a problem is a line of the tray's menu, in status's words.
 func TestTrayShowsSourceProblems(t *testing.T) {
-	s := Snapshot{Connected: true, Sources: []supervisor.SourceState{
+	// A source belongs to a project, so the station has one: the first
+	// line is then the problem, not the first project's invitation.
+	s := Snapshot{Connected: true, Projects: []supervisor.ProjectInfo{{Name: "web"}}, Sources: []supervisor.SourceState{
 		{Name: "github acme/web", OK: true},
 		{Name: "linear ENG", Problem: "linear ENG refused the token (401: expired or revoked): run `buildstation source login linear` with a new one"},
 	}}
