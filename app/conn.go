@@ -118,6 +118,8 @@ type state struct {
 	board *supervisor.BoardLink
 	// sources are the [[sources]]' states, as status last said them.
 	sources []supervisor.SourceState
+	// warnings are the station's own, as status last said them.
+	warnings []string
 }
 
 // boardDown reports whether a shared board is known not to answer.
@@ -161,7 +163,7 @@ func (s *state) trimDone() {
 }
 
 func (s *state) snapshot() Snapshot {
-	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal, Sources: slices.Clone(s.sources)}
+	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal, Sources: slices.Clone(s.sources), Warnings: slices.Clone(s.warnings)}
 	if s.board != nil {
 		b := *s.board
 		snap.Board = &b
@@ -212,6 +214,7 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 	}
 	s.board = st.Board
 	s.sources = st.Sources
+	s.warnings = st.Warnings
 	if !s.boardDown() {
 		err = readBoard(ctx, cl, s, st)
 		if err == nil {

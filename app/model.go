@@ -25,6 +25,11 @@ type Snapshot struct {
 	// Sources are the issue trackers tasks are imported from, as last
 	// read; SourceProblems says what a person should do about them.
 	Sources []supervisor.SourceState
+	// Warnings are what the station found wrong with its surroundings at
+	// start, as "buildstation status" says them: which notifier macOS
+	// let it use and why, which agent install it picked. The tray shows
+	// them, so a person learns why no notice arrives without a terminal.
+	Warnings []string
 	// Update is a newer release the tray found (its daily check): shown
 	// as a menu line with its link. Zero: none.
 	Update UpdateNote

@@ -40,3 +40,26 @@ func TestTrayShowsSourceProblems(t *testing.T) {
 		t.Fatalf("%d problems, want 1", n)
 	}
 }
+
+// The station's warnings (which notifier macOS allowed, and why) are in
+// the tray's menu, not only in "buildstation status".
+func TestTrayShowsStationWarnings(t *testing.T) {
+	w := "notices go through osascript: macOS refused the notification center to this build (ad-hoc signed) and terminal-notifier is not installed; clicks open nothing"
+	s := Snapshot{Connected: true, Projects: []supervisor.ProjectInfo{{Name: "web"}}, Warnings: []string{w}}
+	found := false
+	for _, l := range TrayLines(s) {
+		if strings.HasPrefix(l.Label, "Warning: notices go through osascript") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no warning line in %+v", TrayLines(s))
+	}
+	if s.Connected = false; len(TrayLines(s)) > 0 {
+		for _, l := range TrayLines(s) {
+			if strings.HasPrefix(l.Label, "Warning:") {
+				t.Fatalf("a station that is not connected still warns: %+v", l)
+			}
+		}
+	}
+}

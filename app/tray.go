@@ -64,6 +64,11 @@ func TrayLines(s Snapshot) []MenuLine {
 		lines = append(lines, MenuLine{Label: clip(p, 90), Action: ActDashboard})
 	}
 	if s.Connected {
+		for _, w := range s.Warnings {
+			lines = append(lines, MenuLine{Label: clip("Warning: "+w, 90), Action: ActDashboard})
+		}
+	}
+	if s.Connected {
 		lines = append(lines, MenuLine{Label: Count(s).Header(), Action: ActDashboard})
 	} else {
 		lines = append(lines, MenuLine{Label: "No station running — reconnecting", Action: ActDashboard},
