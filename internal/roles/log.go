@@ -16,7 +16,7 @@ import (
 // which is what scripts and the station.log file read.
 func terminalHandler(w io.Writer, tty bool, level slog.Leveler) slog.Handler {
 	if tty {
-		return tint.NewHandler(w, &tint.Options{Level: level, TimeFormat: time.TimeOnly})
+		return tint.NewTextHandler(w, &tint.Options{Level: level, TimeFormat: time.TimeOnly})
 	}
 	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})
 }

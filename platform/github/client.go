@@ -27,11 +27,10 @@ var stateLabels = map[string]string{
 // Client is one GitHub source. Poll is called from one goroutine (the
 // syncer's); the other methods may run beside it.
 type Client struct {
-	gh           *gh.Client
-	owner, repo  string
-	cfg          config.Source
-	etag         string
-	lastModified string
+	gh          *gh.Client
+	owner, repo string
+	cfg         config.Source
+	etag        string
 }
 
 var _ source.Tracker = (*Client)(nil)

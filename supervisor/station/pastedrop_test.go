@@ -22,8 +22,7 @@ func (conptySpawner) DropsPastes() bool { return true }
 func TestPromptThroughAPasteDropperIsOneLine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, opts := claudeProject("web", time.Minute, time.Minute)
-		var h *harness
-		h = startWith(t, func(o *Options) {
+		h := startWith(t, func(o *Options) {
 			opts(o)
 			o.Spawner = conptySpawner{o.Spawner.(*fakeSpawner)}
 		}, p)

@@ -2,6 +2,7 @@ package linearapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -49,7 +50,7 @@ func (s *Server) operation(req request) (any, error) {
 	case "Issue", "Activity":
 		is := s.find(v.ID)
 		if is == nil {
-			return nil, fmt.Errorf("Entity not found: Issue")
+			return nil, errNotFound("Issue")
 		}
 		return map[string]any{"issue": s.issueJSON(is)}, nil
 	case "Team":
@@ -71,14 +72,14 @@ func (s *Server) operation(req request) (any, error) {
 func (s *Server) mutation(op string, v vars) (any, error) {
 	is := s.find(v.ID + v.IssueID)
 	if is == nil {
-		return nil, fmt.Errorf("Entity not found: Issue")
+		return nil, errNotFound("Issue")
 	}
 	now := s.now().UTC()
 	switch op {
 	case "MoveIssue":
 		i := slices.IndexFunc(s.states, func(st State) bool { return st.ID == v.StateID })
 		if i < 0 {
-			return nil, fmt.Errorf("Entity not found: WorkflowState")
+			return nil, errNotFound("WorkflowState")
 		}
 		if is.State != s.states[i].Name {
 			is.History = append(is.History, Move{From: is.State, To: s.states[i].Name, CreatedAt: now})
@@ -156,4 +157,10 @@ func orEmpty[T any](v []T) []T {
 		return []T{}
 	}
 	return v
+}
+
+// errNotFound is Linear's own error for an unknown id, in its words
+// ("Entity not found: Issue"), which a client may match on.
+func errNotFound(entity string) error {
+	return errors.New("Entity not found: " + entity)
 }
