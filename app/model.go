@@ -68,11 +68,18 @@ func BoardAway(s Snapshot) string {
 	return strings.ToUpper(away[:1]) + away[1:]
 }
 
-// Counts are the figures at the top of the dashboard and in the tray menu.
-// They follow the station's own Status: starting and quiet sessions work,
-// nudged and waiting ones are idle, and reviewing is counted apart.
+// Counts are the figures at the top of the dashboard, in the tray menu
+// and in the tooltip: every place that counts takes them from Count, so no
+// two say different numbers under one name. They follow the station's own
+// Status: starting and quiet sessions work, idle, nudged and waiting ones
+// are idle, and reviewing is counted apart.
 type Counts struct {
-	Todo, Working, Reviewing, Idle, Permission, Blocked, Done int
+	Todo, Working, Reviewing, Idle int
+	// Permission is "Needs you": sessions that ask a person something
+	// (a permission, a question) and wait for the answer.
+	Permission int
+	Blocked    int
+	Done       int
 }
 
 // Count tallies a snapshot.
@@ -104,9 +111,49 @@ func Count(s Snapshot) Counts {
 	return c
 }
 
+// WaitsForYou is what only a person can move on: blocked tasks and
+// sessions that need an answer. Idle sessions are not in it: the watchdog
+// nudges them itself.
+func (c Counts) WaitsForYou() int { return c.Blocked + c.Permission }
+
 // Header is the tray menu's first line.
 func (c Counts) Header() string {
 	return fmt.Sprintf("Working %d · Reviewing %d · Idle %d · Needs you %d · Blocked %d", c.Working, c.Reviewing, c.Idle, c.Permission, c.Blocked)
+}
+
+// Summary says the counts that want attention in words, with the numbers
+// and names of Header: "2 wait for you (1 blocked, 1 needs you), 1 idle";
+// "working" or "nothing running" when nothing does.
+func (c Counts) Summary() string {
+	var why, parts []string
+	if c.Blocked > 0 {
+		why = append(why, fmt.Sprintf("%d blocked", c.Blocked))
+	}
+	if c.Permission > 0 {
+		why = append(why, fmt.Sprintf("%d %s you", c.Permission, plural(c.Permission, "needs", "need")))
+	}
+	if n := c.WaitsForYou(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s for you (%s)", n, plural(n, "waits", "wait"), strings.Join(why, ", ")))
+	}
+	if c.Idle > 0 {
+		parts = append(parts, fmt.Sprintf("%d idle", c.Idle))
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, ", ")
+	case c.Reviewing > 0:
+		return "reviewing"
+	case c.Working > 0:
+		return "working"
+	}
+	return "nothing running"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Level is how urgent the station's state is; the tray badge shows the
@@ -132,9 +179,8 @@ func (l Level) String() string {
 }
 
 // Badge is what the tray icon shows: the most urgent level present, as a
-// shape, and how many tasks wait on a person (blocked, idle or asking
-// permission) — the same count whatever the level, said in words by the
-// tooltip and the menu.
+// shape, and Counts.WaitsForYou — the same count whatever the level, said
+// in words by the tooltip (Counts.Summary).
 type Badge struct {
 	Level Level
 	Count int
@@ -147,7 +193,7 @@ func BadgeFor(s Snapshot) Badge {
 		return Badge{Level: LevelOffline}
 	}
 	c := Count(s)
-	waiting := c.Blocked + c.Idle + c.Permission
+	waiting := c.WaitsForYou()
 	switch {
 	case c.Blocked > 0:
 		return Badge{LevelBlocked, waiting}
@@ -172,29 +218,12 @@ func TooltipFor(s Snapshot) string {
 }
 
 // Tooltip says the counts in words, for the tray title where the OS shows
-// one.
+// one: Summary's words, then Header's figures, both from c.
 func (b Badge) Tooltip(c Counts) string {
 	if b.Level == LevelOffline {
 		return "Build Station: no station running"
 	}
-	var what string
-	switch b.Level {
-	case LevelBlocked:
-		what = "a task is blocked"
-	case LevelAttention:
-		what = "a session waits for you"
-	case LevelReviewing:
-		what = "reviewing"
-	case LevelWorking:
-		what = "working"
-	default:
-		what = "nothing running"
-	}
-	wait := fmt.Sprintf("%d tasks wait for you", b.Count)
-	if b.Count == 1 {
-		wait = "1 task waits for you"
-	}
-	return fmt.Sprintf("Build Station: %s, %s — %s", what, wait, c.Header())
+	return "Build Station: " + c.Summary() + " — " + c.Header()
 }
 
 // Columns are the dashboard's, in board order (cancelled tasks are not

@@ -1,6 +1,9 @@
 package app
 
 import (
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,13 +51,14 @@ func TestBadgeFor(t *testing.T) {
 	}{
 		{"nothing", nil, 0, false, Badge{LevelNone, 0}},
 		{"offline wins over everything", []supervisor.SessionState{W}, 2, true, Badge{LevelOffline, 0}},
-		// The count is what waits for a person, whatever the level.
+		// The count is what waits for a person (blocked, needs you),
+		// whatever the level: idle ones the watchdog nudges itself.
 		{"working", []supervisor.SessionState{W, S, Q}, 0, false, Badge{LevelWorking, 0}},
 		{"reviewing beats working", []supervisor.SessionState{W, R}, 0, false, Badge{LevelReviewing, 0}},
-		{"idle beats reviewing", []supervisor.SessionState{W, R, I}, 0, false, Badge{LevelAttention, 1}},
-		{"nudged is attention", []supervisor.SessionState{N, W}, 0, false, Badge{LevelAttention, 1}},
-		{"permission is attention", []supervisor.SessionState{P, I}, 0, false, Badge{LevelAttention, 2}},
-		{"blocked beats all", []supervisor.SessionState{P, I, R, W}, 2, false, Badge{LevelBlocked, 4}},
+		{"idle beats reviewing", []supervisor.SessionState{W, R, I}, 0, false, Badge{LevelAttention, 0}},
+		{"nudged is attention", []supervisor.SessionState{N, W}, 0, false, Badge{LevelAttention, 0}},
+		{"permission is attention", []supervisor.SessionState{P, I}, 0, false, Badge{LevelAttention, 1}},
+		{"blocked beats all", []supervisor.SessionState{P, I, R, W}, 2, false, Badge{LevelBlocked, 3}},
 		{"blocked alone", nil, 1, false, Badge{LevelBlocked, 1}},
 	}
 	for _, tt := range tests {
@@ -167,4 +171,97 @@ func TestTrayLinesFirstProjectAndUpdate(t *testing.T) {
 			t.Fatal("an update line with no update")
 		}
 	}
+}
+
+// The tooltip's words, the menu's count line and the dashboard's figures
+// come from one Counts: whatever the tooltip says waits for a person, is
+// idle or needs you is the same number the figures say under the same
+// name. (It once said "a session waits for you, 1 task waits for you —
+// … Needs you 0" of one idle session.)
+func TestCountsAgreeInEveryPlace(t *testing.T) {
+	W, I, N, P, Wa := supervisor.SessWorking, supervisor.SessIdle, supervisor.SessNudged, supervisor.SessNeedsPermission, supervisor.SessWaiting
+	for _, c := range []struct {
+		name     string
+		sessions []supervisor.SessionState
+		blocked  int
+	}{
+		{"one idle session", []supervisor.SessionState{I}, 0},
+		{"nudged and waiting", []supervisor.SessionState{N, Wa, W}, 0},
+		{"one asks", []supervisor.SessionState{P}, 0},
+		{"two ask, one idle", []supervisor.SessionState{P, P, I}, 0},
+		{"blocked and idle", []supervisor.SessionState{I}, 1},
+		{"blocked, asking, working", []supervisor.SessionState{P, W}, 2},
+		{"working alone", []supervisor.SessionState{W}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Snapshot{Connected: true, Projects: []supervisor.ProjectInfo{{Name: "web"}}}
+			for i, st := range c.sessions {
+				s.Sessions = append(s.Sessions, sess(string(rune('a'+i)), "", st))
+			}
+			for i := range c.blocked {
+				s.Tasks = append(s.Tasks, task("tb"+string(rune('0'+i)), supervisor.TaskBlocked))
+			}
+			tip := TooltipFor(s)
+			head, lead, ok := strings.Cut(strings.TrimPrefix(tip, "Build Station: "), " — ")
+			if !ok {
+				t.Fatalf("tooltip %q has no counts after its words", tip)
+			}
+			lead, head = head, lead
+			figures := figuresOf(t, head)
+			if menu := TrayLines(s); !slices.ContainsFunc(menu, func(l MenuLine) bool { return l.Label == head }) {
+				t.Errorf("the menu has no line %q (the tooltip's counts): %q", head, MenuSignature(menu))
+			}
+			got := Count(s)
+			dash := map[string]int{"Working": got.Working, "Reviewing": got.Reviewing, "Idle": got.Idle, "Needs you": got.Permission, "Blocked": got.Blocked}
+			for name, n := range dash {
+				if figures[name] != n {
+					t.Errorf("the dashboard's %s is %d, the tooltip's %d (%q)", name, n, figures[name], tip)
+				}
+			}
+			said := leadCounts(lead)
+			for name, n := range said {
+				if name == "waits for you" {
+					continue
+				}
+				if want := figures[name]; n != want {
+					t.Errorf("the tooltip's words say %d %s, its figures %s %d: %q", n, name, name, want, tip)
+				}
+			}
+			if wait := said["waits for you"]; wait != figures["Needs you"]+figures["Blocked"] {
+				t.Errorf("the tooltip says %d wait for you; needs you %d + blocked %d: %q", wait, figures["Needs you"], figures["Blocked"], tip)
+			}
+		})
+	}
+}
+
+// figuresOf reads "Working 1 · Reviewing 0 · Idle 1 · Needs you 0 · Blocked 0".
+func figuresOf(t *testing.T, head string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, f := range strings.Split(head, " · ") {
+		i := strings.LastIndexByte(f, ' ')
+		n, err := strconv.Atoi(f[i+1:])
+		if i < 0 || err != nil {
+			t.Fatalf("figure %q of %q is not NAME N", f, head)
+		}
+		out[f[:i]] = n
+	}
+	return out
+}
+
+// leadCounts reads the numbers the tooltip's words give, by the figure
+// they name: "1 blocked, 2 need you, 1 idle" or "a session waits for you".
+func leadCounts(lead string) map[string]int {
+	out := map[string]int{}
+	re := regexp.MustCompile(`(\d+|a|an|one) (?:tasks? |sessions? )?(blocked|is blocked|are blocked|needs? you|idle|is idle|are idle|waits? for you)`)
+	names := map[string]string{"blocked": "Blocked", "need you": "Needs you", "needs you": "Needs you", "idle": "Idle", "wait for you": "waits for you", "waits for you": "waits for you"}
+	for _, m := range re.FindAllStringSubmatch(lead, -1) {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			n = 1
+		}
+		what := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(m[2], "is "), "are "), "")
+		out[names[what]] += n
+	}
+	return out
 }
