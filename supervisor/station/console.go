@@ -31,8 +31,13 @@ type console struct {
 	log        *slog.Logger
 	diskErr    atomic.Bool // the transcript failed once; said once, then ignored
 
-	lastOutput atomic.Int64 // unix nanos of the last byte read
+	// lastOutput is when the agent last printed: not the echo of what
+	// the station typed, nor anything in the moment after our typing
+	// (a TUI redrawing its input box around our text). It is the
+	// session's last_output_at, what a card calls "printing" or "silent".
+	lastOutput atomic.Int64 // unix nanos
 	lastLive   atomic.Int64 // unix nanos of the last byte that was not our own echo
+	echoUntil  atomic.Int64 // unix nanos: output before this is taken for our typing's echo
 	echo       echoFilter
 	bytes      atomic.Int64
 }
@@ -48,9 +53,11 @@ func newConsole(transcript io.Writer, log *slog.Logger) *console {
 
 // write takes one chunk from the PTY reader.
 func (c *console) write(p []byte, now time.Time) {
-	c.lastOutput.Store(now.UnixNano())
 	if !c.echo.isEcho(p) {
 		c.lastLive.Store(now.UnixNano())
+		if now.UnixNano() >= c.echoUntil.Load() {
+			c.lastOutput.Store(now.UnixNano())
+		}
 	}
 	c.bytes.Add(int64(len(p)))
 	if c.transcript != nil && !c.diskErr.Load() {
@@ -158,6 +165,9 @@ func (c *console) close() {
 }
 
 func (c *console) lastOutputAt() time.Time { return unixTime(c.lastOutput.Load()) }
+
+// typing says the station types now: until until, output is its echo.
+func (c *console) typing(until time.Time) { c.echoUntil.Store(until.UnixNano()) }
 
 // lastLiveAt is the time of the last output that was the agent's own, not
 // the echo of what the station typed.

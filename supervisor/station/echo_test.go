@@ -82,3 +82,47 @@ func TestLateEchoOfTheNudgeIsNotLife(t *testing.T) {
 		}
 	})
 }
+
+// A silent agent's terminal echoes the nudge, late and framed by a TUI's
+// input box. That is the station's own typing: the session's last output,
+// which the card turns into "printing" or "silent 5m", stays the agent's
+// own line from before the nudge.
+func TestEchoOfTheNudgeIsNotTheAgentsOutput(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "migrate")
+		p := h.proc()
+		p.say("Running migration 0042...\r\n")
+		synctest.Wait()
+		own := time.Now()
+		advance(5*time.Minute + time.Millisecond)
+		if s := h.session(task.ID); s.State != supervisor.SessNudged {
+			t.Fatalf("state %v, want nudged", s.State)
+		}
+		nudge := p.Writes()[0]
+		// The TUI redraws its input box at once, and the echo of what was
+		// typed comes in pieces, seconds later.
+		p.say("\x1b[2K╭──────╮\r\n│ > ")
+		advance(enterDelay)
+		advance(3 * time.Second)
+		p.say(nudge[:20])
+		advance(2 * time.Second)
+		p.say(nudge[20:] + "\r\n")
+		synctest.Wait()
+		s := h.session(task.ID)
+		if !s.LastOutputAt.Equal(own) {
+			t.Errorf("last output %s after the nudge's echo, want the agent's own line's %s (%s before)",
+				s.LastOutputAt.Format(time.TimeOnly), own.Format(time.TimeOnly), s.LastOutputAt.Sub(own))
+		}
+		if at := s.Evidence["console"]; !at.Equal(own) {
+			t.Errorf("console evidence %s, want the agent's own line's %s", at.Format(time.TimeOnly), own.Format(time.TimeOnly))
+		}
+		// The agent's own words later are its output again.
+		advance(10 * time.Second)
+		p.say("Applied 0042.\r\n")
+		synctest.Wait()
+		if s := h.session(task.ID); !s.LastOutputAt.Equal(time.Now()) {
+			t.Errorf("last output %s, want the agent's new line at %s", s.LastOutputAt.Format(time.TimeOnly), time.Now().Format(time.TimeOnly))
+		}
+	})
+}

@@ -394,6 +394,13 @@ func (s *session) rearm() {
 	s.publish()
 }
 
+// expectEcho notes that the station types into the session now: what
+// the terminal prints until its Enter's echo is due is not the agent's.
+func (s *session) expectEcho(now time.Time) {
+	s.echoUntil = now.Add(enterDelay + echoGrace)
+	s.con.typing(s.echoUntil)
+}
+
 // liveOutput is the time of the last output that counts as life: the echo
 // of our own typing does not, whenever it arrives (see echoFilter).
 func (s *session) liveOutput() time.Time {
@@ -553,7 +560,7 @@ func (s *session) typePrompt(now time.Time) {
 	s.log.Info("typing the prompt", "bytes", len(s.spec.Prompt))
 	// Its Enter follows the text once the agent has read it all: a long
 	// prompt takes a while to read.
-	s.echoUntil = now.Add(enterDelay + echoGrace)
+	s.expectEcho(now)
 	s.keys.add(keys{text: s.spec.Prompt, enter: enterDelay})
 	s.arm(now)
 }
@@ -564,7 +571,7 @@ func (s *session) typePrompt(now time.Time) {
 // would submit a line of its own (and in Claude Code a line starting with
 // "!" runs a shell command); the only Enter is ours.
 func (s *session) typeText(text string, now time.Time, written chan<- error) bool {
-	s.echoUntil = now.Add(enterDelay + echoGrace)
+	s.expectEcho(now)
 	return s.keys.add(keys{text: textsafe.Typed(text), echo: true, enter: enterDelay, written: written})
 }
 
