@@ -7,9 +7,9 @@ import (
 	"syscall"
 
 	"github.com/buildstation/buildstation/cli"
-	"github.com/buildstation/buildstation/internal/boardcmd"
-	"github.com/buildstation/buildstation/internal/roles"
-	"github.com/buildstation/buildstation/internal/tray"
+	"github.com/buildstation/buildstation/internal/wiring"
+	"github.com/buildstation/buildstation/internal/wiring/boardcmd"
+	"github.com/buildstation/buildstation/internal/wiring/tray"
 	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/guard"
 	"github.com/buildstation/buildstation/platform/keychain"
@@ -25,20 +25,20 @@ func run(args []string) int {
 	defer stop()
 	home, verb, rest := splitArgs(args)
 	switch verb {
-	case "", "--hidden": // the tray (internal/tray)
-		return tray.Run(ctx, home, verb, rest, roles.TrayEdges)
+	case "", "--hidden": // the tray (internal/wiring/tray)
+		return tray.Run(ctx, home, verb, rest, wiring.TrayEdges)
 	case "dashboard": // the tray's window process
-		return tray.Dashboard(ctx, home, rest, roles.TrayEdges)
+		return tray.Dashboard(ctx, home, rest, wiring.TrayEdges)
 	case guard.Verb: // hidden: beside a station on a shared board
-		return roles.Guard(ctx, home, rest)
+		return wiring.Guard(ctx, home, rest)
 	}
 	// Every other verb goes through the command line, which owns help,
 	// completion and flags; the roles that need the OS edges come back here.
-	cli.Roles.Daemon = roles.Daemon
-	cli.Roles.Demo = roles.Demo
-	cli.Roles.Service = roles.Service
-	cli.Roles.Open = roles.Open
-	cli.Roles.FakeAgent = roles.FakeAgent
+	cli.Roles.Daemon = wiring.Daemon
+	cli.Roles.Demo = wiring.Demo
+	cli.Roles.Service = wiring.Service
+	cli.Roles.Open = wiring.Open
+	cli.Roles.FakeAgent = wiring.FakeAgent
 	cli.TmuxAttach = tmux.Attach
 	cli.Boards = boardcmd.Boards{}
 	cli.Agents = agentcli.New()

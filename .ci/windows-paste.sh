@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # windows-paste: on a real Windows (windows.yml, Git Bash), the prompt the
 # claude profile types reaches a TUI through the station's ConPTY intact
-# and submitted once. internal/pastereader stands in for Claude Code: it
+# and submitted once. internal/testsupport/pastereader stands in for Claude Code: it
 # turns bracketed paste on, lists the station's MCP tools (so the station
 # types the prompt), and records what arrives. The inbox ConPTY drops the
 # paste markers, so the station types one line that points at the prompt

@@ -12,7 +12,7 @@ import (
 
 // testOnly is the one internal package the app's tests may use: how a test
 // waits for what a real goroutine does. Nothing that ships reaches it.
-const testOnly = "github.com/buildstation/buildstation/internal/testwait"
+const testOnly = "github.com/buildstation/buildstation/internal/testsupport/testwait"
 
 // TestImports keeps the arrows pointing one way (docs/style.md 1): the UI talks
 // to the station through its client, and main makes the fyne.App.

@@ -13,7 +13,7 @@ import (
 
 	creack "github.com/creack/pty"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/cli"
-	"github.com/buildstation/buildstation/internal/ptytest"
+	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
 	"github.com/buildstation/buildstation/supervisor"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buildstation/buildstation/internal/pgtest"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 )
 
 // board cap refuses what it cannot store with one sentence and exit 2,

@@ -13,7 +13,7 @@ import (
 // config.toml names (station.db, or a shared PostgreSQL board). They reach
 // it themselves, not through a station: a board is migrated before any
 // station runs on it, and its status matters most when a station does not
-// answer. main fills Boards in (internal/boardcmd), so this package links
+// answer. main fills Boards in (internal/wiring/boardcmd), so this package links
 // no store; the commands, their help and what they print stay here.
 type BoardAccess interface {
 	// Migrate brings the board to this build's schema.

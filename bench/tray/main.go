@@ -26,7 +26,7 @@ import (
 
 	"github.com/buildstation/buildstation/app"
 	"github.com/buildstation/buildstation/e2e/rig"
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
 )

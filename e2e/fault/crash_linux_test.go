@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"

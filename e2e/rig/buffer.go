@@ -2,7 +2,7 @@
 
 package rig
 
-import "github.com/buildstation/buildstation/internal/testwait"
+import "github.com/buildstation/buildstation/internal/testsupport/testwait"
 
 // Buffer is a station's output, written by exec's copier goroutine while
 // the test reads it: testwait's, named here so that an e2e test finds its

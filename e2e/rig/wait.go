@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 )
 
 // Eventually waits up to d for cond (a func() bool that turns true or a

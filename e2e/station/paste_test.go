@@ -27,7 +27,7 @@ func pasteBody() string {
 }
 
 // The claude profile's prompt, typed by the station through the pty
-// backend into a TUI that turned bracketed paste on (internal/pastereader),
+// backend into a TUI that turned bracketed paste on (internal/testsupport/pastereader),
 // arrives as one paste, submitted once, every line intact. windows.yml runs
 // the same reader through the station's ConPTY, where the one-line pointer
 // to the prompt file is typed instead.
@@ -35,7 +35,7 @@ func TestPromptReachesABracketedPasteTUIOnce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	reader := filepath.Join(dir, "pastereader")
-	build := exec.Command("go", "build", "-o", reader, "github.com/buildstation/buildstation/internal/pastereader")
+	build := exec.Command("go", "build", "-o", reader, "github.com/buildstation/buildstation/internal/testsupport/pastereader")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the reader: %v\n%s", err, out)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
-	"github.com/buildstation/buildstation/internal/pgtest"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
 )

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/e2e/rig"
-	"github.com/buildstation/buildstation/internal/standin/ghapi"
-	"github.com/buildstation/buildstation/internal/standin/linearapi"
+	"github.com/buildstation/buildstation/internal/testsupport/standin/ghapi"
+	"github.com/buildstation/buildstation/internal/testsupport/standin/linearapi"
 )
 
 // originRepo is a project folder cloned from a bare repository (its

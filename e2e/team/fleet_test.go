@@ -20,7 +20,7 @@ import (
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/platform/proctree"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/jackc/pgx/v5"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/buildstation/buildstation/internal/ptytest"
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 )
 
 // TestRealPTY runs the fake agent as a program on a real PTY, as the station

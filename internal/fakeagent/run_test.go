@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 )
 
 func TestRunPrintAndExit(t *testing.T) {

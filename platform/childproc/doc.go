@@ -10,7 +10,7 @@
 // agents themselves are not made here: they run inside a ConPTY (platform/pty)
 // or tmux, whose pseudo-console is their terminal.
 //
-// internal/architecture's TestOneChildConstructor fails when any other
+// internal/checks/architecture's TestOneChildConstructor fails when any other
 // package calls exec.Command or exec.CommandContext, or builds an exec.Cmd
 // itself, outside the exceptions it lists with their reasons.
 package childproc

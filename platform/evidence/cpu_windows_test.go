@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/standin/ghapi"
+	"github.com/buildstation/buildstation/internal/testsupport/standin/ghapi"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/source"

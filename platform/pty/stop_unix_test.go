@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/ptytest"
+	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )

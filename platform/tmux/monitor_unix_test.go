@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
-	"github.com/buildstation/buildstation/internal/typetest"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/typetest"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )

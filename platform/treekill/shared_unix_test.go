@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 )
 
 // TestCoalescerShares: callers that ask while a read runs share one next

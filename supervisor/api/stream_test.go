@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"

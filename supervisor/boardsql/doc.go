@@ -13,5 +13,5 @@
 // SQLite driver binds by the same numbers.
 //
 // The package may import the vocabulary (supervisor) and the standard
-// library only; internal/architecture checks that it reaches no driver.
+// library only; internal/checks/architecture checks that it reaches no driver.
 package boardsql

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/pgtest"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/boardtest"
 )

@@ -4,12 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/buildstation/buildstation/internal/pgtest"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 )
 
 // The tests need a real PostgreSQL: BUILDSTATION_TEST_PG (`eval "$(bash
 // .ci/postgres.sh)"` starts a throwaway server and sets it). Each test gets
-// a database of its own (internal/pgtest), so tests run in parallel and
+// a database of its own (internal/testsupport/pgtest), so tests run in parallel and
 // notifications of one never reach another.
 
 // newDB creates an empty database for t, dropped at cleanup, and returns

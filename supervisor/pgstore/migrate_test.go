@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/pgtest"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 
 	"github.com/jackc/pgx/v5"

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/standin/ghapi"
-	"github.com/buildstation/buildstation/internal/standin/linearapi"
+	"github.com/buildstation/buildstation/internal/testsupport/standin/ghapi"
+	"github.com/buildstation/buildstation/internal/testsupport/standin/linearapi"
 	"github.com/buildstation/buildstation/platform/github"
 	"github.com/buildstation/buildstation/platform/linear"
 	"github.com/buildstation/buildstation/supervisor"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buildstation/buildstation/internal/typetest"
+	"github.com/buildstation/buildstation/internal/testsupport/typetest"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
 )

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/buildstation/buildstation/internal/testwait"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/platform/proctree"
 )
 

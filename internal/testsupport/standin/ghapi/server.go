@@ -1,0 +1,234 @@
+package ghapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/testsupport/standin"
+)
+
+// Server is the stand-in. Its fields are guarded by mu; tests use the
+// methods.
+type Server struct {
+	*httptest.Server
+	Token string // the only token it accepts
+
+	mu        sync.Mutex
+	owner     string
+	repo      string
+	defBranch string
+	issues    []*Issue
+	pulls     []*Pull
+	remaining int
+	reset     time.Time
+	fault     *Fault
+	requests  []string // "GET /repos/…" in order, 304s too
+	now       func() time.Time
+}
+
+// Issue is an issue as the stand-in keeps it.
+type Issue struct {
+	Number    int
+	Title     string
+	Body      string
+	State     string // "open" or "closed"
+	Labels    []string
+	Comments  []Comment
+	Events    []Event
+	UpdatedAt time.Time
+	IsPull    bool
+}
+
+// Comment is one issue comment.
+type Comment struct {
+	ID        int
+	Body      string
+	CreatedAt time.Time
+}
+
+// Event is one issue event ("labeled", "closed", …).
+type Event struct {
+	Event     string
+	Label     string
+	CreatedAt time.Time
+}
+
+// Pull is an opened pull request.
+type Pull struct {
+	Number int
+	Title  string
+	Head   string
+	Base   string
+	Body   string
+}
+
+// Fault is what the next requests get instead of an answer.
+type Fault struct {
+	Status  int
+	Message string
+	Header  http.Header
+	Drop    bool // close the connection without an answer: a network outage
+	Count   int  // how many requests it answers; 0: until cleared
+}
+
+// New starts a stand-in for owner/repo that accepts token.
+func New(owner, repo, token string) *Server {
+	s := &Server{Token: token, owner: owner, repo: repo, defBranch: "main", remaining: 5000, now: time.Now}
+	s.reset = s.now().Add(time.Hour)
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// APIURL is what a source's api_url is set to.
+func (s *Server) APIURL() string { return s.URL + "/api/v3" }
+
+// SetDefaultBranch sets the repository's default branch.
+func (s *Server) SetDefaultBranch(b string) { s.mu.Lock(); s.defBranch = b; s.mu.Unlock() }
+
+// AddIssue opens an issue with labels and returns its number.
+func (s *Server) AddIssue(title, body string, labels ...string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.issues) + 1
+	s.issues = append(s.issues, &Issue{Number: n, Title: title, Body: body, State: "open", Labels: labels, UpdatedAt: s.now().UTC()})
+	return n
+}
+
+// Edit changes issue n with f (and its updated_at).
+func (s *Server) Edit(n int, f func(*Issue)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s.issues[n-1])
+	s.issues[n-1].UpdatedAt = s.now().UTC()
+}
+
+// Issue is a copy of issue n.
+func (s *Server) Issue(n int) Issue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *s.issues[n-1]
+	c.Comments, c.Labels = slices.Clone(c.Comments), slices.Clone(c.Labels)
+	return c
+}
+
+// Pulls are the pull requests opened.
+func (s *Server) Pulls() []Pull {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Pull
+	for _, p := range s.pulls {
+		out = append(out, *p)
+	}
+	return out
+}
+
+// SetFault makes the next requests fail with f (nil clears it).
+func (s *Server) SetFault(f *Fault) { s.mu.Lock(); s.fault = f; s.mu.Unlock() }
+
+// Requests are the requests served so far, "METHOD path?query".
+func (s *Server) Requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// Remaining is the rate limit left.
+func (s *Server) Remaining() int { s.mu.Lock(); defer s.mu.Unlock(); return s.remaining }
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
+	if s.faulted(w) {
+		return
+	}
+	auth := r.Header.Get("Authorization")
+	if auth != "Bearer "+s.Token && auth != "token "+s.Token {
+		s.fail(w, http.StatusUnauthorized, "Bad credentials")
+		return
+	}
+	path, ok := strings.CutPrefix(r.URL.Path, "/api/v3/repos/"+s.owner+"/"+s.repo)
+	if !ok {
+		s.fail(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	s.route(w, r, strings.Split(strings.Trim(path, "/"), "/"))
+}
+
+// faulted answers with the fault set, if any.
+func (s *Server) faulted(w http.ResponseWriter) bool {
+	f := s.fault
+	if f == nil {
+		return false
+	}
+	if f.Count > 0 {
+		if f.Count--; f.Count == 0 {
+			s.fault = nil
+		}
+	}
+	if f.Drop && standin.Drop(w) {
+		return true
+	}
+	s.rateHeaders(w, true)
+	for k, v := range f.Header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(f.Status)
+	json.NewEncoder(w).Encode(map[string]string{"message": f.Message, "documentation_url": "https://docs.github.com/rest"})
+	return true
+}
+
+func (s *Server) rateHeaders(w http.ResponseWriter, used bool) {
+	if used && s.remaining > 0 {
+		s.remaining--
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", "5000")
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(s.remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.reset.Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+}
+
+func (s *Server) fail(w http.ResponseWriter, status int, msg string) {
+	s.rateHeaders(w, true)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"message": msg, "documentation_url": "https://docs.github.com/rest"})
+}
+
+func (s *Server) reply(w http.ResponseWriter, status int, v any) {
+	s.rateHeaders(w, true)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// replyTagged answers a GET with an ETag, or 304 when the client has it.
+func (s *Server) replyTagged(w http.ResponseWriter, r *http.Request, v any) {
+	js, _ := json.Marshal(v)
+	sum := sha256.Sum256(js)
+	etag := `W/"` + hex.EncodeToString(sum[:8]) + `"`
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		s.rateHeaders(w, false)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.rateHeaders(w, true)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(js)
+}
+
+func (s *Server) issueURL(n int) string {
+	return fmt.Sprintf("https://github.com/%s/%s/issues/%d", s.owner, s.repo, n)
+}

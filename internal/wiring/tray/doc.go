@@ -1,0 +1,33 @@
+// Package tray is the tray role's wiring: `buildstation [--hidden]`,
+// `buildstation open`, `buildstation demo` with its tray, and
+// `buildstation dashboard`.
+//
+// Two processes. The tray process runs fyne.io/systray alone — the icon,
+// its menu, the notices — and follows the station over its API
+// (app.Station); it runs no Fyne app, whose GLFW loop wakes 60 times a
+// second even with no window open, so with no window open it does nothing
+// until the station says something changed. The dashboard and the consoles
+// are a Fyne app in a second process, this same program as `buildstation
+// dashboard`, which the tray starts when a window is wanted (a menu click,
+// a notice's click, `buildstation open`, a link), hands what to show on
+// its stdin (dashproc.go), and which ends when its last window closes.
+//
+// Without cgo there is no tray (nocgo.go says what works).
+package tray
+
+import (
+	"log/slog"
+
+	"github.com/buildstation/buildstation/internal/wiring/daemon"
+	"github.com/buildstation/buildstation/platform/service"
+)
+
+// Edges are what main hands the tray from its own wiring.
+type Edges struct {
+	// ServiceConfig is what the installers need for home: the tray asks
+	// an installed autostart to start the station before starting one.
+	ServiceConfig func(home string) (service.Config, error)
+	// StationOptions are a station's OS edges, for the demo's station,
+	// which runs in the tray process.
+	StationOptions func(home string, log *slog.Logger) daemon.Options
+}

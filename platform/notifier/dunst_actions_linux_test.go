@@ -1,0 +1,70 @@
+//go:build linux
+
+package notifier
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// A real notification daemon (dunst, under Xvfb) shows a permission notice
+// with its buttons; choosing "Allow once" in dunst's context menu (its
+// dmenu, here a script that picks that line) reaches Options.Decide for
+// the session. SCREENSHOT=file saves the screen while the notice shows.
+func TestRealDaemonButtonDecides(t *testing.T) {
+	need(t, "dbus-daemon", "Xvfb", "dunst", "dunstctl")
+	privateBus(t)
+	xvfb(t)
+	home := t.TempDir()
+	pick := filepath.Join(home, "pick.sh")
+	if err := os.WriteFile(pick, []byte("#!/bin/sh\ngrep -m1 'Allow once'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "dunst"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rc := "[global]\ndmenu = " + pick + "\nwidth = 600\nfont = Monospace 11\n"
+	if err := os.WriteFile(filepath.Join(home, "dunst", "dunstrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dunst")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	time.Sleep(time.Second)
+	decided := make(chan string, 2)
+	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
+		Decide: func(id, verb, answer string) { decided <- verb + " " + id }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	ask := &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
+	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1",
+		Title: "t7 · Fix the login page (web) asks to run `rm -rf node_modules`", Body: "Allow once or Deny — or buildstation session allow|deny t7", Ask: ask}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the notice on screen", func() bool { return dunstctl(t, "count", "displayed") == "1" })
+	if shot := os.Getenv("SCREENSHOT"); shot != "" {
+		time.Sleep(500 * time.Millisecond)
+		if out, err := exec.Command("import", "-window", "root", shot).CombinedOutput(); err != nil {
+			t.Logf("screenshot: %v %s", err, out)
+		}
+	}
+	dunstctl(t, "context")
+	select {
+	case d := <-decided:
+		if d != "allow t7.1" {
+			t.Errorf("the daemon's Allow once gave %q", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("choosing Allow once in the daemon decided nothing")
+	}
+}

@@ -1,0 +1,187 @@
+package notifier
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/buildstation/buildstation/platform/service"
+)
+
+// darwinBackend is how a macOS notice is shown.
+type darwinBackend int
+
+const (
+	backendPlain            darwinBackend = iota // beeep: no click, no withdrawal
+	backendTerminalNotifier                      // terminal-notifier -open
+	backendNative                                // UNUserNotificationCenter
+)
+
+func (b darwinBackend) String() string {
+	switch b {
+	case backendNative:
+		return "UNUserNotificationCenter"
+	case backendTerminalNotifier:
+		return "terminal-notifier"
+	}
+	return "osascript"
+}
+
+// authAnswer is macOS's answer to the notification center's
+// authorization request.
+type authAnswer int
+
+const (
+	authUnasked authAnswer = iota // not asked: no bundle, or no cgo
+	authGranted
+	authDenied
+	authPending // asked; the person has not answered the prompt yet
+)
+
+// darwinFacts are what the macOS notifier is chosen by.
+type darwinFacts struct {
+	NativeBuilt      bool   // cgo: the notification center can be reached
+	BundleID         string // "" outside Build Station.app
+	Auth             authAnswer
+	AuthErr          string // macOS's reason for a refusal
+	TerminalNotifier string // its path, "" when not installed
+}
+
+// chooseDarwin picks how macOS notices are shown, and says why in one
+// sentence: the notification center when this is the app bundle and macOS
+// allows it (or is still asking); else terminal-notifier when installed
+// (a click opens the buildstation:// link); else osascript's display
+// notification, which a click cannot open. macOS refuses the notification
+// center to an ad-hoc-signed bundle: the answer, not the bundle id,
+// decides.
+func chooseDarwin(f darwinFacts) (darwinBackend, string) {
+	var why string
+	switch {
+	case !f.NativeBuilt:
+		why = "this build has no cgo, so it cannot reach the notification center"
+	case f.BundleID == "":
+		why = "this program does not run from Build Station.app, and the notification center serves only an app bundle"
+	case f.Auth == authGranted:
+		return backendNative, "notices go to the notification center (UNUserNotificationCenter): macOS allows them"
+	case f.Auth == authPending:
+		return backendNative, "notices go to the notification center (UNUserNotificationCenter): macOS is asking you whether to allow them"
+	case f.AuthErr != "":
+		why = "macOS refused the notification center (" + f.AuthErr + "; an ad-hoc-signed app is always refused)"
+	default:
+		why = "notifications for Build Station are turned off in System Settings > Notifications"
+	}
+	if f.TerminalNotifier != "" {
+		return backendTerminalNotifier, why + "; notices go through terminal-notifier (" + f.TerminalNotifier + "), and a click opens the session"
+	}
+	return backendPlain, why + "; notices go through osascript (display notification), and a click opens nothing: brew install terminal-notifier for notices that open their session"
+}
+
+// clickedSession is the session a clicked native notice names: its
+// userInfo carries the notice's buildstation:// link, read by the same
+// parser "buildstation open" uses. A link naming no session (or one a
+// session id never looks like) opens nothing.
+func clickedSession(link string) (string, bool) {
+	id, ok := service.ParseDeepLink(link)
+	return id, ok && id != ""
+}
+
+// nativeState links the notification center's delegate, which is one per
+// process, to the Notifier that started it: the Open callback a click goes
+// to (the same one the other OSes call) and the log.
+type nativeState struct {
+	mu      sync.Mutex
+	open    func(sessionID string)
+	log     *slog.Logger
+	started bool
+	// answer is closed once macOS answered the authorization request;
+	// granted and refusal are its answer.
+	answer   chan struct{}
+	answered bool
+	granted  bool
+	refusal  string
+}
+
+// wait is macOS's answer to the authorization request, or authPending
+// when none came within d (the person is looking at the prompt).
+func (s *nativeState) wait(d time.Duration) (authAnswer, string) {
+	s.mu.Lock()
+	if s.answer == nil {
+		s.answer = make(chan struct{})
+	}
+	ch := s.answer
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(d):
+		return authPending, ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.granted {
+		return authGranted, ""
+	}
+	return authDenied, s.refusal
+}
+
+// start records o's callback and log, and says whether the center is still
+// to be set up (authorization asked once per process).
+func (s *nativeState) start(o Options) (first bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open, s.log = o.Open, o.Log
+	first = !s.started
+	s.started = true
+	return first
+}
+
+func (s *nativeState) hooks() (func(string), *slog.Logger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.log == nil {
+		return s.open, slog.New(slog.DiscardHandler)
+	}
+	return s.open, s.log
+}
+
+// clicked is a click on a native notice (its body or its Open button)
+// whose userInfo carried link. Open runs on its own goroutine: the
+// delegate's thread belongs to the notification center.
+func (s *nativeState) clicked(link string) {
+	open, log := s.hooks()
+	id, ok := clickedSession(link)
+	if !ok {
+		log.Warn("a clicked notification names no session; nothing to open", "link", link)
+		return
+	}
+	if open != nil {
+		go open(id)
+	}
+}
+
+// authorized hears the answer to the authorization request.
+func (s *nativeState) authorized(granted bool, err string) {
+	s.mu.Lock()
+	if s.answer == nil {
+		s.answer = make(chan struct{})
+	}
+	if !s.answered {
+		s.answered, s.granted, s.refusal = true, granted, err
+		close(s.answer)
+	}
+	s.mu.Unlock()
+	_, log := s.hooks()
+	switch {
+	case granted:
+		log.Info("macOS allows Build Station's notifications")
+	case err != "":
+		log.Warn("macOS did not allow Build Station's notifications: none will show; allow them in System Settings > Notifications > Build Station", "err", err)
+	default:
+		log.Warn("notifications for Build Station are turned off: none will show; turn them on in System Settings > Notifications > Build Station")
+	}
+}
+
+// failed hears that the center refused one notice.
+func (s *nativeState) failed(ident, err string) {
+	_, log := s.hooks()
+	log.Warn("macOS did not show a notification", "id", ident, "err", err)
+}

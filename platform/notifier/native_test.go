@@ -1,0 +1,113 @@
+package notifier
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The notifier chooser: the notification center only from the .app, in a
+// cgo build, and only when macOS allows it (or is still asking);
+// terminal-notifier when installed (a click opens the session); else
+// osascript, which says that a click opens nothing. Each choice says why.
+func TestChooseDarwin(t *testing.T) {
+	const tn = "/opt/homebrew/bin/terminal-notifier"
+	const app = "dev.buildstation.app"
+	for _, c := range []struct {
+		name string
+		f    darwinFacts
+		want darwinBackend
+		why  string
+	}{
+		{"the app, allowed", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authGranted, TerminalNotifier: tn}, backendNative, "macOS allows them"},
+		{"the app, asking", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authPending}, backendNative, "macOS is asking you"},
+		{"ad-hoc signed: refused", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authDenied, AuthErr: "Notifications are not allowed for this application", TerminalNotifier: tn},
+			backendTerminalNotifier, "macOS refused the notification center (Notifications are not allowed for this application; an ad-hoc-signed app is always refused); notices go through terminal-notifier (" + tn + "), and a click opens the session"},
+		{"turned off by the person", darwinFacts{NativeBuilt: true, BundleID: app, Auth: authDenied}, backendPlain, "turned off in System Settings > Notifications; notices go through osascript"},
+		{"no bundle", darwinFacts{NativeBuilt: true, TerminalNotifier: tn}, backendTerminalNotifier, "does not run from Build Station.app"},
+		{"no cgo", darwinFacts{BundleID: app, TerminalNotifier: tn}, backendTerminalNotifier, "no cgo"},
+		{"nothing but osascript", darwinFacts{NativeBuilt: true}, backendPlain, "a click opens nothing: brew install terminal-notifier"},
+	} {
+		got, why := chooseDarwin(c.f)
+		if got != c.want || !strings.Contains(why, c.why) {
+			t.Errorf("%s: chooseDarwin = %v %q, want %v saying %q", c.name, got, why, c.want, c.why)
+		}
+	}
+}
+
+// New waits for macOS's answer to the authorization request, and takes
+// none within the wait as "still asking".
+func TestNativeStateWait(t *testing.T) {
+	var s nativeState
+	if a, _ := s.wait(time.Millisecond); a != authPending {
+		t.Errorf("no answer: %v, want pending", a)
+	}
+	s.authorized(false, "Notifications are not allowed for this application")
+	if a, err := s.wait(time.Minute); a != authDenied || err == "" {
+		t.Errorf("refused: %v %q", a, err)
+	}
+	var g nativeState
+	go g.authorized(true, "")
+	if a, _ := g.wait(time.Minute); a != authGranted {
+		t.Errorf("granted: %v", a)
+	}
+}
+
+// A click on a native notice hands back the link newMessage put in its
+// userInfo; the session comes back out of it. A link that names no
+// session, or an id no session has, opens nothing.
+func TestClickedSessionRoundTrip(t *testing.T) {
+	for _, id := range []string{"t3.1", "t3.2.review", "s-42_x"} {
+		m := newMessage(supervisor.Notice{Kind: "blocked", SessionID: id, Title: "x"})
+		if got, ok := clickedSession(m.URL); !ok || got != id {
+			t.Errorf("clickedSession(%q) = %q, %v; want %q", m.URL, got, ok, id)
+		}
+	}
+	for _, bad := range []string{"", "https://example.com/session/x", "not a link", "buildstation://dashboard",
+		SessionURL("a b/../c?d#e"), SessionURL("..")} {
+		if got, ok := clickedSession(bad); ok {
+			t.Errorf("clickedSession(%q) = %q, true; want no session", bad, got)
+		}
+	}
+}
+
+// A click on a native notice reaches the same Open callback the other OSes
+// use, with the session's id; a link naming none reaches nothing and is
+// logged. A refusal of authorization is logged with what to do.
+func TestNativeClickAndAuthorization(t *testing.T) {
+	var logs strings.Builder
+	opened := make(chan string, 1)
+	var s nativeState
+	first := s.start(Options{Open: func(id string) { opened <- id }, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if !first || s.start(Options{Open: func(id string) { opened <- id }, Log: slog.New(slog.NewTextHandler(&logs, nil))}) {
+		t.Fatal("start must report the first call only (authorization is asked once)")
+	}
+	s.clicked(SessionURL("t7.2"))
+	select {
+	case id := <-opened:
+		if id != "t7.2" {
+			t.Fatalf("Open(%q), want t7.2", id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a click never reached Open")
+	}
+	s.clicked("buildstation://session/..")
+	s.authorized(false, "")
+	s.failed("buildstation-block-t7.2", "Notifications are not allowed for this application")
+	for _, want := range []string{"names no session", "System Settings > Notifications > Build Station", "did not show a notification"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+	select {
+	case id := <-opened:
+		t.Fatalf("a bad link opened %q", id)
+	default:
+	}
+	var quiet nativeState // no Log: nothing to say, and no panic
+	quiet.authorized(true, "")
+	quiet.clicked("")
+}

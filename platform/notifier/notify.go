@@ -1,0 +1,86 @@
+package notifier
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/buildstation/buildstation/platform/childproc"
+)
+
+// Options configure a Notifier.
+type Options struct {
+	AppName string // "Build Station"
+	Icon    []byte // PNG shown beside the text
+	// Open shows a session's console in this tray; called from the
+	// notifier's own goroutine when a notification is clicked (Linux).
+	Open func(sessionID string)
+	// Decide answers what a session asks when a notice's button is
+	// pressed (Linux): verb "allow", "deny" or "answer" (with its text).
+	// Only a person presses it; nil leaves the buttons out.
+	Decide func(sessionID, verb, answer string)
+	// Self is this program's path, which a click runs as
+	// "Self open <id>" where the OS starts a program (macOS, Windows).
+	Self string
+	// Log, if set, hears what the notifier cannot do on this desktop.
+	Log *slog.Logger
+}
+
+// Scheme is the URL scheme a Windows toast click opens:
+// buildstation://session/<id>.
+const Scheme = "buildstation"
+
+// SessionURL is what a click on a notice for session id opens.
+func SessionURL(id string) string { return Scheme + "://session/" + url.PathEscape(id) }
+
+// iconFile writes the icon where the OS's notifier can read it by path.
+func iconFile(png []byte) string {
+	if len(png) == 0 {
+		return ""
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	path := filepath.Join(dir, "BuildStation", "notify-icon.png")
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(png) {
+		return path
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return ""
+	}
+	if err := os.WriteFile(path, png, 0o600); err != nil {
+		return ""
+	}
+	return path
+}
+
+var errClosed = fmt.Errorf("notifier closed")
+
+// AppUserModelID is the app's identity for Windows toasts: no spaces, in the
+// Company.Product form Windows expects of a registered AUMID, and the same
+// as the tray's Fyne app id.
+const AppUserModelID = "dev.buildstation.app"
+
+// DecideWith is an Options.Decide that runs "self --home HOME session VERB
+// ID [-- ANSWER]": the CLI, with the station's token, on behalf of the
+// person who pressed the button.
+func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answer string) {
+	return func(id, verb, answer string) {
+		if self == "" {
+			return
+		}
+		args := []string{"--home", home, "session", verb, id}
+		if verb == "answer" {
+			args = append(args, "--", answer)
+		}
+		cmd := childproc.Command(self, args...)
+		go func() {
+			if out, err := cmd.CombinedOutput(); err != nil && log != nil {
+				log.Warn("a notification's button did not decide", "session", id, "decision", verb, "err", err, "output", string(out))
+			}
+		}()
+	}
+}

@@ -1,6 +1,0 @@
-//go:build !darwin
-
-package terminal
-
-// Open has no OS terminal to script here; the tray's console view serves.
-func Open(self, home, sessionID string) (ok bool, err error) { return false, nil }
