@@ -34,6 +34,16 @@ type Board interface {
 	Close() error
 }
 
+// Generational is a board that can tell whether it changed: Generation
+// returns a number that differs whenever the board's content may have
+// changed, by this process or another, so an answer computed after reading
+// generation g still holds while Generation returns g. Only a board with a
+// single file can promise this (SQLite); a shared board, where other
+// stations write, does not implement it.
+type Generational interface {
+	Generation(ctx context.Context) (uint64, error)
+}
+
 // SessionRecord is what the board keeps of a session, so a restarted station
 // knows which tasks lost theirs.
 type SessionRecord struct {

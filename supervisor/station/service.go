@@ -68,6 +68,18 @@ func (st *Station) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]superv
 	return st.board.Tasks(ctx, f)
 }
 
+// BoardGeneration is the board's generation (supervisor.Generational);
+// ok is false when the board cannot tell, so nothing read from it may be
+// kept.
+func (st *Station) BoardGeneration(ctx context.Context) (g uint64, ok bool) {
+	b, can := st.board.(supervisor.Generational)
+	if !can {
+		return 0, false
+	}
+	g, err := b.Generation(ctx)
+	return g, err == nil
+}
+
 // History returns a task's transitions, oldest first.
 func (st *Station) History(ctx context.Context, id string) ([]supervisor.Transition, error) {
 	if _, err := st.Task(ctx, id); err != nil {

@@ -35,6 +35,8 @@ type Store struct {
 	now func() time.Time
 	// group batches concurrent writes into one commit (see write).
 	group group
+	// generation tells readers whether the board changed (generation.go).
+	generation generation
 }
 
 var _ supervisor.Board = (*Store)(nil)
@@ -94,6 +96,14 @@ func open(path string, o options) (*Store, error) {
 	rd.SetMaxOpenConns(readers)
 	rd.SetMaxIdleConns(readers)
 	s.rd = rd
+	ver, err := sql.Open("sqlite", readDSN(path, o))
+	if err != nil {
+		rd.Close()
+		db.Close()
+		return nil, fmt.Errorf("open board %s: %w", path, err)
+	}
+	ver.SetMaxOpenConns(1)
+	s.generation.db = ver
 	return s, nil
 }
 
@@ -313,6 +323,7 @@ func explain(err error) error {
 
 // Close releases the database; it checkpoints the WAL back into the file.
 func (s *Store) Close() error {
+	s.generation.close()
 	if s.rd != nil {
 		s.rd.Close()
 	}
