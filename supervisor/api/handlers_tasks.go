@@ -32,6 +32,15 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 const maxTaskPage = 1000
 
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
+	// The generation is read before the board, so a commit in between
+	// only makes the kept answer's label older (pagecache.go).
+	gen, keep := s.generation(r.Context())
+	if keep {
+		if k, ok := s.pages.get(gen, r.URL.RawQuery); ok {
+			writePage(w, k)
+			return
+		}
+	}
 	q := r.URL.Query()
 	f := supervisor.TaskFilter{State: supervisor.TaskState(q.Get("state")), Project: q.Get("project"), After: q.Get("after")}
 	if f.State != "" && !f.State.Valid() {
@@ -68,14 +77,19 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		s.stationError(w, r, err, projectNotFound(f.Project))
 		return
 	}
+	var k keptPage
 	if len(tasks) > page {
 		tasks = tasks[:page]
-		w.Header().Set(apitype.HeaderNextAfter, tasks[page-1].ID)
+		k.next = tasks[page-1].ID
 	}
 	if tasks == nil {
 		tasks = []supervisor.Task{}
 	}
-	writeJSON(w, http.StatusOK, tasks)
+	k.body = encodePage(tasks)
+	if keep {
+		s.pages.put(gen, r.URL.RawQuery, k)
+	}
+	writePage(w, k)
 }
 
 func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {

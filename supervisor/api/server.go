@@ -38,6 +38,9 @@ type Server struct {
 	// station's notices themselves (a tray): while one is connected the
 	// station shows none of its own (NoticesShown).
 	noticeShowers atomic.Int64
+
+	// pages keeps recent task listings while the board is unchanged.
+	pages pages
 }
 
 // NoticesShown reports whether a client that shows notices is connected.
