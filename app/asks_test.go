@@ -26,6 +26,11 @@ func TestAsksAndActivityShow(t *testing.T) {
 	if c := CardFor(s.Tasks[1], &busy, t0); c.Doing != "running `go test ./...` for 2 min · $1.23 · 41% context" {
 		t.Errorf("busy card doing %q", c.Doing)
 	}
+	unpriced := busy
+	unpriced.Usage = &supervisor.Usage{Unpriced: []string{"claude-opus-9"}}
+	if c := CardFor(s.Tasks[1], &unpriced, t0); c.Doing != "running `go test ./...` for 2 min · cost unknown" {
+		t.Errorf("a card whose model has no price says %q, want cost unknown", c.Doing)
+	}
 	var menu []string
 	for _, l := range TrayLines(s) {
 		if l.ID != "" {

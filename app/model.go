@@ -322,11 +322,7 @@ func Doing(si supervisor.SessionInfo) string {
 		parts = append(parts, si.Activity)
 	}
 	if u := si.Usage; u != nil {
-		cost := fmt.Sprintf("$%.2f", u.CostUSD)
-		if len(u.Unpriced) > 0 {
-			cost += " + unpriced " + strings.Join(u.Unpriced, ", ")
-		}
-		parts = append(parts, cost)
+		parts = append(parts, u.Cost())
 		if u.ContextPct > 0 {
 			parts = append(parts, fmt.Sprintf("%.0f%% context", u.ContextPct))
 		}

@@ -100,10 +100,7 @@ func costCell(u *supervisor.Usage) string {
 	if u == nil {
 		return "-"
 	}
-	s := fmt.Sprintf("$%.2f", u.CostUSD)
-	if len(u.Unpriced) > 0 {
-		s += "+?"
-	}
+	s := u.Cost()
 	if u.ContextPct > 0 {
 		s += fmt.Sprintf(" · %.0f%% ctx", u.ContextPct)
 	}

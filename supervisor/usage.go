@@ -47,6 +47,19 @@ type Usage struct {
 	Unpriced []string `json:"unpriced,omitempty"`
 }
 
+// Cost is the cost as a person reads it: "$1.23"; "cost unknown" when
+// no model it used has a price (never "$0.00", which reads as free);
+// "$1.23 + unknown" when some of them have none.
+func (u Usage) Cost() string {
+	switch {
+	case len(u.Unpriced) == 0:
+		return fmt.Sprintf("$%.2f", u.CostUSD)
+	case u.CostUSD == 0:
+		return "cost unknown"
+	}
+	return fmt.Sprintf("$%.2f + unknown", u.CostUSD)
+}
+
 // maxTranscriptLine is the longest transcript line read; a longer one (a
 // huge tool result) is skipped, since usage lines are short.
 const maxTranscriptLine = 64 << 20

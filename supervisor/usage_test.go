@@ -66,3 +66,20 @@ func TestDescribeTool(t *testing.T) {
 		t.Errorf("a long command is %d bytes", len(long.Input))
 	}
 }
+
+// A cost no price covers reads "cost unknown", never "$0.00".
+func TestCostSaysWhatIsUnknown(t *testing.T) {
+	for _, c := range []struct {
+		u    supervisor.Usage
+		want string
+	}{
+		{supervisor.Usage{CostUSD: 1.234}, "$1.23"},
+		{supervisor.Usage{}, "$0.00"},
+		{supervisor.Usage{Unpriced: []string{"claude-opus-9"}}, "cost unknown"},
+		{supervisor.Usage{CostUSD: 0.5, Unpriced: []string{"mystery-1"}}, "$0.50 + unknown"},
+	} {
+		if got := c.u.Cost(); got != c.want {
+			t.Errorf("%+v costs %q, want %q", c.u, got, c.want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ daily_budget_usd = 20
 [prices."claude-sonnet-4"]
 input_per_mtok = 2.5
 
-[prices."claude-opus-5-5"]
+[prices."claude-opus-9"]
 input_per_mtok = 5
 output_per_mtok = 25
 cache_read_per_mtok = 0.5
@@ -33,7 +33,7 @@ daily_budget_usd = 7.5
 	if got := cfg.Prices["claude-sonnet-4"]; got.InputPerMTok != 2.5 || got.OutputPerMTok != 15 {
 		t.Errorf("sonnet %+v: want input overridden, output kept", got)
 	}
-	if got := cfg.Prices["claude-opus-5-5"]; got != (Price{5, 25, 0.5, 6.25, 0}) {
+	if got := cfg.Prices["claude-opus-9"]; got != (Price{5, 25, 0.5, 6.25, 0}) {
 		t.Errorf("added row %+v", got)
 	}
 	if cfg.Defaults.DailyBudgetUSD != 20 || cfg.Projects[0].Settings.DailyBudgetUSD != 7.5 {

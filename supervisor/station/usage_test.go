@@ -40,3 +40,58 @@ func TestUnpricedModelIsNamed(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// Every Claude model the pinned Claude Code (2.1.328) knows, as its bundled
+// model catalog prices it (pricing_tiers: input, output, cache read, 5-minute
+// cache write, per million tokens; context window), resolves to that price
+// here, dated ids too. The catalog was read from the CLI's binary
+// (.cache/claude): `strings claude | grep pricing_tiers`.
+func TestDefaultPricesFollowClaudeCodesCatalog(t *testing.T) {
+	tier := func(in, out, read, write float64, window int64) config.Price {
+		return config.Price{InputPerMTok: in, OutputPerMTok: out, CacheReadPerMTok: read, CacheWritePerMTok: write, ContextWindow: window}
+	}
+	const k200, m1 = 200_000, 1_000_000
+	for model, want := range map[string]config.Price{
+		"claude-3-5-haiku-20241022":  tier(0.8, 4, 0.08, 1, k200),
+		"claude-3-5-sonnet-20241022": tier(3, 15, 0.3, 3.75, k200),
+		"claude-3-7-sonnet-20250219": tier(3, 15, 0.3, 3.75, k200),
+		"claude-haiku-4-5-20251001":  tier(1, 5, 0.1, 1.25, k200),
+		"claude-haiku-5-5":           tier(0.1, 0.5, 0.01, 0.125, m1),
+		"claude-sonnet-4-20250514":   tier(3, 15, 0.3, 3.75, k200),
+		"claude-sonnet-4-5-20250929": tier(3, 15, 0.3, 3.75, k200),
+		"claude-sonnet-4-6":          tier(3, 15, 0.3, 3.75, k200),
+		"claude-sonnet-5":            tier(2, 10, 0.2, 2.5, m1),
+		"claude-sonnet-5-5":          tier(2, 10, 0.1, 2.5, m1),
+		"claude-opus-4-20250514":     tier(15, 75, 1.5, 18.75, k200),
+		"claude-opus-4-1-20250805":   tier(15, 75, 1.5, 18.75, k200),
+		"claude-opus-4-5-20251101":   tier(5, 25, 0.5, 6.25, k200),
+		"claude-opus-4-6":            tier(5, 25, 0.5, 6.25, k200),
+		"claude-opus-4-7":            tier(5, 25, 0.5, 6.25, m1),
+		"claude-opus-4-8":            tier(5, 25, 0.5, 6.25, m1),
+		"claude-opus-5":              tier(5, 25, 0.5, 6.25, m1),
+		"claude-opus-5-5":            tier(4, 20, 0.2, 5, m1),
+		"claude-fable-5":             tier(10, 50, 1, 12.5, m1),
+		"claude-fable-5-1":           tier(10, 50, 0.25, 12.5, m1),
+		"claude-fable-5-2":           tier(8, 40, 0.2, 10, m1),
+		"claude-mythos-5":            tier(10, 50, 1, 12.5, m1),
+		"claude-mythos-5-1":          tier(10, 50, 0.25, 12.5, m1),
+		"claude-mythos-5-2":          tier(8, 40, 0.2, 10, m1),
+	} {
+		got, ok := prices(config.DefaultPrices).For(model)
+		if !ok || got != want {
+			t.Errorf("%s priced %+v (found %v), want %+v", model, got, ok, want)
+		}
+	}
+}
+
+// Claude Code 2.1.328's default model is priced: a session on it shows a
+// cost, and its context is measured against its 1M-token window.
+func TestDefaultModelIsPriced(t *testing.T) {
+	u := supervisor.TranscriptUsage{Models: map[string]supervisor.Tokens{"claude-opus-5-5": {Input: 1_000_000, Output: 100_000, CacheRead: 1_000_000, CacheWrite: 200_000}},
+		LastModel: "claude-opus-5-5", ContextTokens: 250_000}
+	got := prices(config.DefaultPrices).Usage(u)
+	// $4 + $2 + $0.20 + $1 = $7.20
+	if got.CostUSD != 7.2 || len(got.Unpriced) != 0 || got.ContextPct != 25 {
+		t.Errorf("%+v, want $7.20 priced, 25%% of a 1M window", got)
+	}
+}
