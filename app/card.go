@@ -183,8 +183,9 @@ func (p *cardPanel) refresh() {
 			objs = append(objs, widget.NewHyperlink("Issue "+c.Issue, u))
 		}
 	}
-	if c.Reason != "" {
-		objs = append(objs, wrapped("Why: "+c.Reason, widget.DangerImportance))
+	objs = append(objs, evidenceView(evidenceFor(*t, si), false)...)
+	if line := u.dash.works[t.ID].line(); line != "" {
+		objs = append(objs, wrapped(line, widget.MediumImportance))
 	}
 	if t.State == supervisor.TaskDone && t.Summary != "" {
 		objs = append(objs, wrapped("Done: "+t.Summary, widget.SuccessImportance))

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
@@ -18,6 +19,14 @@ type Client interface {
 	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)
 	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
 	Cancel(ctx context.Context, id string) (supervisor.Task, error)
+	// Task is one task with its history and its branch's work (the
+	// card's branch and diff stat); TaskDiff its committed work as a
+	// diff; Accept marks a blocked or reviewed task done as a person's
+	// decision; Merge takes its branch into into ("": the project's).
+	Task(ctx context.Context, id string) (apitype.TaskDetail, error)
+	TaskDiff(ctx context.Context, id string, stat bool) (string, error)
+	Accept(ctx context.Context, id, note string) (supervisor.Task, error)
+	Merge(ctx context.Context, id, into string) (supervisor.Merged, error)
 	Nudge(ctx context.Context, id string) error
 	Block(ctx context.Context, id, reason string) error
 	// Allow, Deny and Answer decide what a session's agent asks a person.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"maps"
 	"reflect"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -20,12 +22,24 @@ import (
 // doneShown is how many of the newest done tasks the Done column lists.
 const doneShown = 20
 
+// The dashboard's default size, the one it must fit: all five columns
+// side by side, the card pane open or not. A column is never narrower
+// than columnMin (the window's minimum follows), and the card pane is
+// paneWidth wide.
+const (
+	DashboardWidth  = 1280
+	DashboardHeight = 800
+	columnMin       = 120
+	paneWidth       = 460
+)
+
 // dashboard is the main window: the counts, the board's columns of cards
 // and the projects.
 type dashboard struct {
 	u        *UI
 	win      fyne.Window
 	figures  map[string]*canvas.Text
+	cols     *fyne.Container // the five columns, side by side
 	columns  map[supervisor.TaskState]*fyne.Container
 	heads    map[supervisor.TaskState]*widget.Label
 	conn     *widget.Label
@@ -38,6 +52,15 @@ type dashboard struct {
 	// pane is the right-hand pane showing the focused task.
 	pane    *cardPanel
 	focused string
+	// selected is the card the keyboard moves (arrows, j/k); order is
+	// each column's task ids as drawn, for the moves.
+	selected string
+	order    map[supervisor.TaskState][]string
+	// works are the tasks' branches as last read (task show's work),
+	// for the cards' branch and diff stat.
+	works map[string]workEntry
+	// reading counts the reads of works under way (tests wait on it).
+	reading sync.WaitGroup
 	shown   bool // the window shows (closing it hides it)
 	// shownKey is what the columns were drawn from (columnsKey), and
 	// projectsShown what the projects were.
@@ -81,6 +104,7 @@ func (u *UI) newDashboard() *dashboard {
 		figures: map[string]*canvas.Text{},
 		columns: map[supervisor.TaskState]*fyne.Container{},
 		heads:   map[supervisor.TaskState]*widget.Label{},
+		works:   map[string]workEntry{},
 	}
 	d.win = u.app.NewWindow(u.o.Title)
 	d.win.SetIcon(u.icon)
@@ -105,17 +129,20 @@ func (u *UI) newDashboard() *dashboard {
 		layout.NewSpacer(), d.conn,
 	)
 
-	cols := container.NewGridWithColumns(len(Columns))
+	cols := container.New(&boardColumns{min: columnMin})
 	for _, st := range Columns {
 		head := widget.NewLabelWithStyle(ColumnTitle(st), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		head.Truncation = fyne.TextTruncateEllipsis
 		list := container.NewVBox()
 		d.heads[st], d.columns[st] = head, list
 		cols.Add(container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)))
 	}
+	d.cols = cols
 	d.paused = container.NewVBox()
-	// The columns scroll sideways when the card pane takes room from
-	// them, rather than pushing the pane off the window.
-	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, container.NewHScroll(cols))
+	// The columns share the width, whatever it is: all five show at
+	// the window's default size, pane open or not, and none hides
+	// behind a sideways scrollbar.
+	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, cols)
 
 	d.projects = container.NewVBox()
 	tabs := container.NewAppTabs(
@@ -123,9 +150,11 @@ func (u *UI) newDashboard() *dashboard {
 		container.NewTabItemWithIcon("Projects", theme.FolderIcon(), container.NewVScroll(d.projects)),
 	)
 	d.pane = d.newCardPanel()
-	pane := container.New(&fixedWidth{w: 520}, d.pane.root)
+	pane := container.New(&fixedWidth{w: paneWidth}, d.pane.root)
 	d.win.SetContent(container.NewBorder(toolbar, nil, nil, pane, tabs))
-	d.win.Resize(fyne.NewSize(1280, 760))
+	d.win.Resize(fyne.NewSize(DashboardWidth, DashboardHeight))
+	d.win.Canvas().SetOnTypedKey(d.typedKey)
+	d.win.Canvas().SetOnTypedRune(d.typedRune)
 	d.update()
 	return d
 }
@@ -182,6 +211,7 @@ func (d *dashboard) tick() {
 // update redraws the window from the UI's snapshot.
 func (d *dashboard) update() {
 	s := d.u.snap
+	d.readWorks(s)
 	d.updateFigures(s)
 	d.updateConn(s)
 	d.updateColumns(s)
@@ -259,6 +289,7 @@ func (d *dashboard) updateColumns(s Snapshot) {
 	}
 	d.shownKey = key
 	d.timings = d.timings[:0]
+	d.order = map[supervisor.TaskState][]string{}
 	byCol := map[supervisor.TaskState][]supervisor.Task{}
 	for _, t := range s.Tasks {
 		byCol[t.State] = append(byCol[t.State], t)
@@ -284,6 +315,7 @@ func (d *dashboard) updateColumns(s Snapshot) {
 				t = tasks[len(tasks)-1-i]
 			}
 			objs = append(objs, d.card(t, now))
+			d.order[st] = append(d.order[st], t.ID)
 		}
 		d.columns[st].Objects = objs
 		d.columns[st].Refresh()
@@ -294,8 +326,9 @@ func (d *dashboard) updateColumns(s Snapshot) {
 // equal columns.
 func (d *dashboard) columnsKey(s Snapshot, now time.Time) any {
 	type cardKey struct {
-		t supervisor.Task
-		c Card
+		t  supervisor.Task
+		c  Card
+		ev evidence
 	}
 	var cards []cardKey
 	for _, t := range s.Tasks {
@@ -306,14 +339,16 @@ func (d *dashboard) columnsKey(s Snapshot, now time.Time) any {
 		}
 		c := CardFor(t, si, now)
 		c.Timing = ""
-		cards = append(cards, cardKey{t, c})
+		cards = append(cards, cardKey{t, c, evidenceFor(t, si)})
 	}
 	return struct {
 		connected bool
 		focused   string
+		selected  string
 		bg        color.Color
 		cards     []cardKey
-	}{s.Connected, d.focused, theme.Color(theme.ColorNameInputBackground), cards}
+		works     map[string]workEntry
+	}{s.Connected, d.focused, d.selected, theme.Color(theme.ColorNameInputBackground), cards, maps.Clone(d.works)}
 }
 
 // emptyColumn is what an empty column says.
@@ -359,6 +394,33 @@ func (d *dashboard) updatePaused() {
 	d.paused.Refresh()
 }
 
+// boardColumns lays its columns side by side in equal shares of the
+// width, however narrow: a column's cards wrap and cut their text to fit
+// rather than widen the board past the window (a card wider than its
+// share is clipped by its column's scroll). Its minimum is min a column.
+type boardColumns struct{ min float32 }
+
+func (l *boardColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) == 0 {
+		return
+	}
+	gap := theme.Padding()
+	w := (size.Width - gap*float32(len(objs)-1)) / float32(len(objs))
+	for i, o := range objs {
+		o.Move(fyne.NewPos(float32(i)*(w+gap), 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+	}
+}
+
+func (l *boardColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	n := float32(len(objs))
+	return fyne.NewSize(n*l.min+theme.Padding()*max(n-1, 0), h)
+}
+
 // fixedWidth gives its one child a fixed width (and nothing while the
 // child is hidden).
 type fixedWidth struct{ w float32 }
@@ -377,103 +439,6 @@ func (l *fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		}
 	}
 	return fyne.NewSize(0, 0)
-}
-
-// card draws one task.
-func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
-	u := d.u
-	var si *supervisor.SessionInfo
-	if s, ok := SessionFor(u.snap, t.ID); ok {
-		s = s.Projected()
-		si = &s
-	}
-	c := CardFor(t, si, now)
-	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	title.Wrapping = fyne.TextWrapWord
-	meta := widget.NewLabel(c.Meta)
-	meta.Truncation = fyne.TextTruncateEllipsis
-	parts := []fyne.CanvasObject{title, container.NewBorder(nil, nil, container.NewCenter(stateBadge(c.Badge, c.Level)), nil, meta)}
-	if si != nil {
-		tl := widget.NewLabel(c.Timing)
-		tl.Wrapping = fyne.TextWrapWord
-		d.timings = append(d.timings, timing{label: tl, si: *si})
-		parts = append(parts, tl)
-	}
-	if t.State == supervisor.TaskDone && t.Summary != "" {
-		sum := widget.NewLabel(t.Summary)
-		sum.Wrapping = fyne.TextWrapWord
-		sum.Importance = widget.SuccessImportance
-		parts = append(parts, sum)
-	}
-	if c.Reason != "" {
-		r := widget.NewLabel(c.Reason)
-		r.Wrapping = fyne.TextWrapWord
-		r.Importance = widget.DangerImportance
-		parts = append(parts, r)
-	}
-	if c.Pinned != "" {
-		pl := widget.NewLabel(c.Pinned)
-		pl.Wrapping = fyne.TextWrapWord
-		pl.Importance = widget.WarningImportance
-		parts = append(parts, pl)
-	}
-	if btns := d.actions(t, c); len(btns) > 0 {
-		parts = append(parts, container.NewGridWithColumns(2, btns...))
-	}
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = 6
-	bg.StrokeColor = LevelColor(c.Level)
-	bg.StrokeWidth = 1
-	if t.ID == d.focused {
-		bg.StrokeWidth = 3
-	}
-	return container.NewPadded(container.NewStack(bg, container.NewPadded(container.NewVBox(parts...))))
-}
-
-// actions are a card's buttons for its state.
-func (d *dashboard) actions(t supervisor.Task, c Card) []fyne.CanvasObject {
-	u := d.u
-	var out []fyne.CanvasObject
-	// Destructive actions (Block, Cancel) are plain text and ask first;
-	// the others are buttons.
-	btn := func(label string, icon fyne.Resource, fn func()) {
-		b := widget.NewButtonWithIcon(label, icon, fn)
-		b.Importance = widget.MediumImportance
-		if label == "Block" || label == "Cancel" {
-			b.Importance = widget.LowImportance
-		}
-		out = append(out, b)
-	}
-	if c.Session != "" {
-		id := c.Session
-		btn("Console", theme.ComputerIcon(), func() {
-			// On macOS a tmux session opens in Terminal.app; the tray
-			// menu's session items keep the tray's own console.
-			if u.o.OpenTerminal != nil {
-				go func() {
-					if !u.o.OpenTerminal(id) {
-						fyne.Do(func() { u.OpenConsole(id) })
-					}
-				}()
-				return
-			}
-			u.OpenConsole(id)
-		})
-		btn("Nudge now", theme.MailSendIcon(), func() {
-			u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
-		})
-		btn("Block", theme.MediaStopIcon(), func() { u.showBlock(t, id) })
-	}
-	if t.State == supervisor.TaskBlocked {
-		btn("Requeue", theme.MediaReplayIcon(), func() { u.showRequeue(t) })
-	}
-	if c.Session != "" || (t.State != supervisor.TaskTodo && t.Attempt > 0) || t.Attempt > 1 {
-		btn("Last screen", theme.VisibilityIcon(), func() { d.focus(t.ID) })
-	}
-	if !t.State.Final() {
-		btn("Cancel", theme.CancelIcon(), func() { u.confirmCancel(t) })
-	}
-	return out
 }
 
 // stateBadge is a coloured pill with the state's name.

@@ -60,28 +60,33 @@ func (u *UI) showAddTask() {
 
 // showRequeue asks for an optional note and requeues a blocked task.
 func (u *UI) showRequeue(t supervisor.Task) {
-	parent := u.dashboardWindow()
-	note := widget.NewMultiLineEntry()
-	note.SetPlaceHolder("A note for the next session (optional)")
-	note.SetMinRowsVisible(3)
-	note.Wrapping = fyne.TextWrapWord
 	items := []*widget.FormItem{widget.NewFormItem("Task", wrapped(t.Title, widget.MediumImportance))}
 	if t.Reason != "" {
 		items = append(items, widget.NewFormItem("Blocked", wrapped(t.Reason, widget.DangerImportance)))
 	}
+	u.askNote(fmt.Sprintf("Requeue %s", t.ID), "Requeue", "A note for the next session (optional)", 3, items, func(ctx context.Context, cl Client, note string) error {
+		_, err := cl.Requeue(ctx, t.ID, note)
+		return err
+	})
+}
+
+// askNote is a dialog over the dashboard with items and an optional note
+// of rows lines; confirm sends the note (trimmed) to do, as u.act does.
+func (u *UI) askNote(title, confirm, placeholder string, rows int, items []*widget.FormItem, do func(ctx context.Context, cl Client, note string) error) {
+	parent := u.dashboardWindow()
+	note := widget.NewMultiLineEntry()
+	note.SetPlaceHolder(placeholder)
+	note.SetMinRowsVisible(rows)
+	note.Wrapping = fyne.TextWrapWord
 	items = append(items, widget.NewFormItem("Note", note))
-	d := dialog.NewForm(fmt.Sprintf("Requeue %s", t.ID), "Requeue", "Cancel",
-		items, func(ok bool) {
-			if !ok {
-				return
-			}
-			text := strings.TrimSpace(note.Text)
-			u.act(parent, "requeue "+t.ID, func(ctx context.Context, cl Client) error {
-				_, err := cl.Requeue(ctx, t.ID, text)
-				return err
-			})
-		}, parent)
-	d.Resize(fyne.NewSize(520, 320))
+	d := dialog.NewForm(title, confirm, "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		text := strings.TrimSpace(note.Text)
+		u.act(parent, strings.ToLower(title), func(ctx context.Context, cl Client) error { return do(ctx, cl, text) })
+	}, parent)
+	d.Resize(fyne.NewSize(540, 240+float32(rows)*30))
 	d.Show()
 	parent.Canvas().Focus(note)
 }

@@ -34,6 +34,11 @@ type fakeClient struct {
 	// station's own board); while it is down, the board's reads answer
 	// 503 as a real station's API does.
 	board *supervisor.BoardLink
+	// works and diffs are each task's branch and its diff; mergeErr,
+	// when set, is what a merge answers (a conflict).
+	works    map[string]*supervisor.TaskWork
+	diffs    map[string]string
+	mergeErr error
 }
 
 // setBoard changes the board's link as the station sees it.
@@ -208,4 +213,45 @@ func (f *fakeClient) Events(ctx context.Context) (<-chan supervisor.Event, error
 		}
 	}()
 	return out, nil
+}
+
+// Task answers with the task and the work set for it in works.
+func (f *fakeClient) Task(ctx context.Context, id string) (apitype.TaskDetail, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, t := range f.tasks {
+		if t.ID == id {
+			return apitype.TaskDetail{Task: t, Work: f.works[id]}, nil
+		}
+	}
+	if w, ok := f.works[id]; ok {
+		return apitype.TaskDetail{Task: supervisor.Task{ID: id}, Work: w}, nil
+	}
+	return apitype.TaskDetail{}, supervisor.NotFoundf("no task %s", id)
+}
+
+func (f *fakeClient) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	f.record("TaskDiff", id, "")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	d, ok := f.diffs[id]
+	if !ok {
+		return "", supervisor.NotFoundf("task %s has no branch", id)
+	}
+	return d, nil
+}
+
+func (f *fakeClient) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
+	f.record("Accept", id, note)
+	return supervisor.Task{ID: id, State: supervisor.TaskDone}, nil
+}
+
+func (f *fakeClient) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
+	f.record("Merge", id, into)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.mergeErr != nil {
+		return supervisor.Merged{}, f.mergeErr
+	}
+	return supervisor.Merged{Into: into, Commit: "abc1234", FastForward: true}, nil
 }

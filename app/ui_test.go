@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -123,6 +125,80 @@ func findButton(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	return found
 }
 
+// cardActions are a card's primary button and the items of its "…"
+// menu, opened as a click does.
+func cardActions(t *testing.T, win fyne.Window, card fyne.CanvasObject) []string {
+	t.Helper()
+	var out []string
+	walk(card, func(o fyne.CanvasObject) bool {
+		if b, ok := o.(*widget.Button); ok && b.Text != "" {
+			out = append(out, b.Text)
+		}
+		return false
+	})
+	for label := range cardMenu(t, win, card) {
+		out = append(out, label)
+	}
+	return out
+}
+
+// cardMenu opens a card's "…" menu as a click does and returns its items
+// by label, in order (tapping one picks it); empty when the card has no
+// menu.
+func cardMenu(t *testing.T, win fyne.Window, card fyne.CanvasObject) iter.Seq2[string, fyne.Tappable] {
+	t.Helper()
+	var more *widget.Button
+	walk(card, func(o fyne.CanvasObject) bool {
+		if b, ok := o.(*widget.Button); ok && b.Text == "" && b.Icon == theme.MoreHorizontalIcon() {
+			more = b
+			return true
+		}
+		return false
+	})
+	if more == nil {
+		return func(func(string, fyne.Tappable) bool) {}
+	}
+	test.Tap(more)
+	var pm *widget.PopUpMenu
+	walk(win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) bool {
+		pm, _ = o.(*widget.PopUpMenu)
+		return pm != nil
+	})
+	if pm == nil {
+		t.Fatalf("the … button opened %T, not a menu", win.Canvas().Overlays().Top())
+	}
+	return func(yield func(string, fyne.Tappable) bool) {
+		defer pm.Hide()
+		for _, it := range pm.Items {
+			var label string
+			walk(it, func(o fyne.CanvasObject) bool {
+				if tx, ok := o.(*canvas.Text); ok && tx.Text != "" {
+					label = tx.Text
+					return true
+				}
+				return false
+			})
+			if tap, ok := it.(fyne.Tappable); ok && !yield(label, tap) {
+				return
+			}
+		}
+	}
+}
+
+// pickMenu picks the item labelled label from a card's "…" menu.
+func pickMenu(t *testing.T, win fyne.Window, card fyne.CanvasObject, label string) {
+	t.Helper()
+	var labels []string
+	for l, tap := range cardMenu(t, win, card) {
+		if l == label {
+			tap.Tapped(&fyne.PointEvent{})
+			return
+		}
+		labels = append(labels, l)
+	}
+	t.Fatalf("the card's menu has no %q, only %q", label, labels)
+}
+
 func contains(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
@@ -146,7 +222,7 @@ func TestDashboardShowsBoard(t *testing.T) {
 	}
 	all := texts(d.win.Content())
 	for _, want := range []string{"To Do (1)", "In progress (1)", "Review (1)", "Blocked (1)", "Done (1)",
-		"Task t2", "silent 3m12s · nudge in 1m48s", "idle for 10m; no commits, no CPU", "Requeue"} {
+		"Task t2", "silent 3m12s · nudge in 1m48s", "idle for 10m; no commits, no CPU", "Requeue…"} {
 		if !contains(all, want) {
 			t.Errorf("dashboard lacks %q; it shows %q", want, all)
 		}
@@ -166,7 +242,7 @@ func TestRequeueCallsTheAPI(t *testing.T) {
 	u.ShowDashboard()
 	defer u.dash.hide()
 	c := u.dash.win.Canvas()
-	test.Tap(findButton(t, c.Content(), "Requeue"))
+	test.Tap(findButton(t, c.Content(), "Requeue…"))
 	dlg := c.Overlays().Top()
 	if dlg == nil {
 		t.Fatal("no requeue dialog")
@@ -197,7 +273,8 @@ func TestCardActions(t *testing.T) {
 	u.apply(boardSnapshot(t0))
 	u.ShowDashboard()
 	defer u.dash.hide()
-	test.Tap(findButton(t, u.dash.win.Content(), "Nudge now"))
+	card := u.dash.columns[supervisor.TaskWorking].Objects[0]
+	pickMenu(t, u.dash.win, card, "Nudge now")
 	if got := <-fake.calls; got != (call{"Nudge", "t2.1", ""}) {
 		t.Errorf("Nudge now called %+v", got)
 	}
@@ -455,7 +532,7 @@ func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
 	var shown []string
 	for _, st := range []supervisor.TaskState{supervisor.TaskBlocked, supervisor.TaskDone} {
 		for _, o := range d.columns[st].Objects {
-			if slices.Contains(texts(o), "Last screen") {
+			if slices.Contains(cardActions(t, d.win, o), "Last screen") {
 				shown = append(shown, string(st))
 			}
 		}

@@ -1,0 +1,234 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// fullBoard is a board with cards in every column, the widest each
+// column's cards get: a long title, a session asking a permission (the
+// longest badge), a watchdog's block reason, finished work.
+func fullBoard(now time.Time) Snapshot {
+	s := boardSnapshot(now)
+	s.Tasks[0].Title = "Make the login page remember the last user across restarts of the browser"
+	s.Tasks[2].Reason = `watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s; console: last output 05:33:05 (10m2s ago), last line "Taking the schema lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
+	s.Tasks = append(s.Tasks, task("t6", supervisor.TaskWorking))
+	s.Sessions = append(s.Sessions, supervisor.SessionInfo{ID: "t6.1", TaskID: "t6", State: supervisor.SessNeedsPermission,
+		WaitingOn: &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish --tag next"},
+		Activity:  "running `go test ./...` for 2m", Usage: &supervisor.Usage{CostUSD: 1.23, ContextPct: 41}})
+	return s
+}
+
+// TestBoardFitsTheDefaultWindow: at the dashboard's default 1280×800 all
+// five columns lie inside the window, the card pane open or not, and no
+// card is wider than its column (nothing is cut off at the side).
+func TestBoardFitsTheDefaultWindow(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	u.app.Settings().SetTheme(theme.DefaultTheme()) // the sizes a user sees
+	u.apply(fullBoard(t0))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	d.win.Resize(fyne.NewSize(1280, 800))
+	check := func(when string) {
+		t.Helper()
+		width := d.win.Canvas().Size().Width
+		drv := fyne.CurrentApp().Driver()
+		for _, st := range Columns {
+			list := d.columns[st]
+			x := drv.AbsolutePositionForObject(list).X
+			if right := x + list.Size().Width; x < 0 || right > width+0.5 || list.Size().Width <= 0 {
+				t.Errorf("%s: column %s spans %.0f–%.0f of a %.0f-wide window", when, st, x, right, width)
+				continue
+			}
+			for i, card := range list.Objects {
+				if mw := card.MinSize().Width; mw > list.Size().Width+0.5 {
+					t.Errorf("%s: card %d of %s needs %.0f px, its column has %.0f", when, i, st, mw, list.Size().Width)
+				}
+			}
+		}
+	}
+	check("pane closed")
+	d.focus("t3")
+	check("pane open")
+	if w := d.win.Canvas().Size().Width; w > 1280 {
+		t.Errorf("the window grew to %.0f px to fit its content", w)
+	}
+	if !strings.Contains(strings.Join(texts(d.win.Content()), "\n"), "Done (1)") {
+		t.Error("the Done column is missing")
+	}
+}
+
+// primaryOf is the text of a card's primary (high-importance) button; ""
+// when it has none.
+func primaryOf(card fyne.CanvasObject) string {
+	var out string
+	walk(card, func(o fyne.CanvasObject) bool {
+		if b, ok := o.(*widget.Button); ok && b.Importance == widget.HighImportance {
+			out = b.Text
+			return true
+		}
+		return false
+	})
+	return out
+}
+
+// cardOf is task id's card on the board.
+func cardOf(t *testing.T, d *dashboard, id string) fyne.CanvasObject {
+	t.Helper()
+	for _, st := range Columns {
+		if i := slices.Index(d.order[st], id); i >= 0 {
+			return d.columns[st].Objects[i]
+		}
+	}
+	t.Fatalf("no card for %s", id)
+	return nil
+}
+
+// Each card offers one primary action, the one its state calls for, and
+// the rest in its "…" menu; only a live session's card offers Console,
+// Nudge now and Block.
+func TestCardsOfferOnePrimaryAction(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t3": {Branch: "bs/t3", Base: "1111111aaaa", Head: "2222222bbbb", Commits: []string{"2222222 add lock timeout"}, DiffStat: "2 files changed, 10 insertions(+), 1 deletion(-)"},
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", Commits: []string{"4444444 healthz", "5555555 test"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	fake.tasks = fullBoard(t0).Tasks
+	u := newTestUI(t, fake, t0)
+	u.apply(fullBoard(t0))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	d.reading.Wait() // the branches are read off Fyne's goroutine; the cards redraw
+	if d.works["t4"].work == nil || d.works["t3"].work == nil {
+		t.Fatal("the cards' branches were not read")
+	}
+	for id, want := range map[string]string{"t1": "", "t2": "Console", "t3": "Requeue…", "t4": "View diff", "t5": "Console", "t6": "Allow"} {
+		if got := primaryOf(cardOf(t, d, id)); got != want {
+			t.Errorf("card %s's primary action is %q, want %q", id, got, want)
+		}
+	}
+	blocked := cardActions(t, d.win, cardOf(t, d, "t3"))
+	for _, want := range []string{"Requeue…", "Accept…", "View diff", "Merge…", "Last screen", "Cancel…"} {
+		if !slices.Contains(blocked, want) {
+			t.Errorf("the blocked card lacks %q: %q", want, blocked)
+		}
+	}
+	for _, never := range []string{"Nudge now", "Block…", "Console"} {
+		if slices.Contains(blocked, never) {
+			t.Errorf("the blocked card, whose session has ended, offers %q", never)
+		}
+	}
+	if got := cardActions(t, d.win, cardOf(t, d, "t2")); !slices.Contains(got, "Nudge now") || !slices.Contains(got, "Block…") {
+		t.Errorf("a running card's menu is %q", got)
+	}
+	if all := strings.Join(texts(cardOf(t, d, "t4")), "\n"); !strings.Contains(all, "bs/t4 · 2 commits · 1 file changed, 4 insertions(+)") {
+		t.Errorf("the done card does not show its branch and diff stat:\n%s", all)
+	}
+	if all := strings.Join(texts(cardOf(t, d, "t6")), "\n"); !strings.Contains(all, "$1.23") || !strings.Contains(all, "npm publish --tag next") {
+		t.Errorf("the asking card does not show its activity, cost and request:\n%s", all)
+	}
+	test.Tap(findButton(t, cardOf(t, d, "t6"), "Allow"))
+	if got := <-fake.calls; got != (call{"Allow", "t6.1", ""}) {
+		t.Errorf("Allow called %+v", got)
+	}
+}
+
+// A card's finished work is one click away: View diff opens the diff in
+// a window, Accept asks for a note and accepts, Merge asks for a branch
+// and merges, and a conflict is shown with the files it names.
+func TestCardTakesTheWork(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{"t3": {Branch: "bs/t3", Base: "1111111aaaa", Head: "2222222bbbb",
+		Commits: []string{"2222222 add lock timeout"}, DiffStat: "1 file changed, 1 insertion(+)",
+		Gate: &supervisor.GateCheck{Commit: "2222222bbbb", Passed: true}}}
+	fake.diffs = map[string]string{"t3": "diff --git a/db.go b/db.go\n--- a/db.go\n+++ b/db.go\n@@ -1 +1,2 @@\n package db\n+const lockTimeout = 5\n"}
+	fake.tasks = fullBoard(t0).Tasks
+	u := newTestUI(t, fake, t0)
+	u.apply(fullBoard(t0))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	d.reading.Wait()
+
+	pickMenu(t, d.win, cardOf(t, d, "t3"), "View diff")
+	if got := <-fake.calls; got != (call{"TaskDiff", "t3", ""}) {
+		t.Fatalf("View diff called %+v", got)
+	}
+	var diffWin fyne.Window
+	for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+		if strings.HasPrefix(w.Title(), "Diff t3") {
+			diffWin = w
+		}
+	}
+	if diffWin == nil {
+		t.Fatal("no diff window")
+	}
+	defer diffWin.Close()
+	testwait.Eventually(t, 5*time.Second, func() bool {
+		return strings.Contains(richText(diffWin.Content()), "+const lockTimeout = 5")
+	}, "the diff to show", testwait.Later(func() string { return richText(diffWin.Content()) }))
+	if head := strings.Join(texts(diffWin.Content()), "\n"); !strings.Contains(head, "bs/t3 · 1111111aaa..2222222bbb · 1 commit · 1 file changed") || !strings.Contains(head, "gate passes on 2222222bbb") {
+		t.Errorf("the diff window's header says %q", head)
+	}
+
+	pickMenu(t, d.win, cardOf(t, d, "t3"), "Accept…")
+	dlg := d.win.Canvas().Overlays().Top()
+	test.Type(entryIn(t, dlg), "the gate passes; the lock timeout is the fix")
+	test.Tap(findButton(t, dlg, "Accept"))
+	if got := <-fake.calls; got != (call{"Accept", "t3", "the gate passes; the lock timeout is the fix"}) {
+		t.Errorf("Accept called %+v", got)
+	}
+
+	fake.mu.Lock()
+	fake.mergeErr = supervisor.Conflictf("bs/t3 into main conflicts in db.go, schema.sql; nothing was changed")
+	fake.mu.Unlock()
+	pickMenu(t, d.win, cardOf(t, d, "t3"), "Merge…")
+	dlg = d.win.Canvas().Overlays().Top()
+	test.Type(entryIn(t, dlg), "main")
+	test.Tap(findButton(t, dlg, "Merge"))
+	if got := <-fake.calls; got != (call{"Merge", "t3", "main"}) {
+		t.Errorf("Merge called %+v", got)
+	}
+	testwait.Eventually(t, 5*time.Second, func() bool {
+		return strings.Contains(strings.Join(texts(d.win.Canvas().Overlays().Top()), "\n"), "db.go, schema.sql")
+	}, "the conflict's files to show")
+}
+
+// entryIn is the first entry in o.
+func entryIn(t *testing.T, o fyne.CanvasObject) *widget.Entry {
+	t.Helper()
+	var e *widget.Entry
+	walk(o, func(o fyne.CanvasObject) bool {
+		e, _ = o.(*widget.Entry)
+		return e != nil
+	})
+	if e == nil {
+		t.Fatal("no entry")
+	}
+	return e
+}
+
+// richText is the text of every rich text under o.
+func richText(o fyne.CanvasObject) string {
+	var b strings.Builder
+	walk(o, func(o fyne.CanvasObject) bool {
+		if r, ok := o.(*widget.RichText); ok {
+			b.WriteString(r.String())
+		}
+		return false
+	})
+	return b.String()
+}

@@ -1,0 +1,285 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// action is one thing a card offers: its primary button, or an item of
+// its "…" menu.
+type action struct {
+	label string
+	icon  fyne.Resource
+	do    func()
+}
+
+// card draws one task: its title, state, clock, what the agent does and
+// costs, its branch and diff stat, the evidence behind a nudge or block,
+// and one primary action with the rest in a menu.
+func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
+	u := d.u
+	var si *supervisor.SessionInfo
+	if s, ok := SessionFor(u.snap, t.ID); ok {
+		s = s.Projected()
+		si = &s
+	}
+	c := CardFor(t, si, now)
+	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	meta := widget.NewLabel(c.Meta)
+	meta.Truncation = fyne.TextTruncateEllipsis
+	parts := []fyne.CanvasObject{title, container.NewBorder(nil, nil, container.NewCenter(stateBadge(c.Badge, c.Level)), nil, meta)}
+	if si != nil {
+		tl := widget.NewLabel(c.Timing)
+		tl.Wrapping = fyne.TextWrapWord
+		d.timings = append(d.timings, timing{label: tl, si: *si})
+		parts = append(parts, tl)
+	}
+	if c.Doing != "" {
+		parts = append(parts, wrapped(c.Doing, widget.MediumImportance))
+	}
+	if c.Asks != nil {
+		parts = append(parts, wrapped("Asks: "+c.Asks.Line(), widget.WarningImportance))
+	}
+	if line := d.works[t.ID].line(); line != "" {
+		wl := widget.NewLabel(line)
+		wl.Truncation = fyne.TextTruncateEllipsis
+		wl.Importance = widget.LowImportance
+		parts = append(parts, wl)
+	}
+	if t.State == supervisor.TaskDone && t.Summary != "" {
+		parts = append(parts, wrapped(t.Summary, widget.SuccessImportance))
+	}
+	parts = append(parts, evidenceView(evidenceFor(t, si), true)...)
+	if c.Pinned != "" {
+		parts = append(parts, wrapped(c.Pinned, widget.WarningImportance))
+	}
+	primary, more := d.actions(t, c)
+	parts = append(parts, actionRow(d.win, primary, more))
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = 6
+	bg.StrokeColor = LevelColor(c.Level)
+	bg.StrokeWidth = 1
+	if t.ID == d.focused {
+		bg.StrokeWidth = 3
+	}
+	if t.ID == d.selected {
+		bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		bg.StrokeWidth = 3
+	}
+	return container.NewPadded(container.NewStack(bg, container.NewPadded(container.NewVBox(parts...))))
+}
+
+// actionRow is a card's one primary button and its "…" menu of the rest.
+func actionRow(win fyne.Window, primary *action, more []action) fyne.CanvasObject {
+	objs := []fyne.CanvasObject{}
+	if primary != nil {
+		b := widget.NewButton(primary.label, primary.do)
+		b.Importance = widget.HighImportance
+		objs = append(objs, b)
+	}
+	objs = append(objs, layout.NewSpacer())
+	if len(more) > 0 {
+		var btn *widget.Button
+		btn = widget.NewButtonWithIcon("", theme.MoreHorizontalIcon(), func() {
+			items := make([]*fyne.MenuItem, 0, len(more))
+			for _, a := range more {
+				it := fyne.NewMenuItem(a.label, a.do)
+				it.Icon = a.icon
+				items = append(items, it)
+			}
+			widget.ShowPopUpMenuAtRelativePosition(fyne.NewMenu("", items...), win.Canvas(), fyne.NewPos(0, btn.Size().Height), btn)
+		})
+		btn.Importance = widget.LowImportance
+		objs = append(objs, btn)
+	}
+	return container.NewHBox(objs...)
+}
+
+// actions are a card's primary action, the one its state calls for, and
+// the rest for its menu. Nothing acts on a session that has ended: only a
+// live session (c.Session) offers Console, Nudge now and Block.
+func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []action) {
+	u := d.u
+	var all []action
+	add := func(label string, icon fyne.Resource, fn func()) { all = append(all, action{label, icon, fn}) }
+	w := d.works[t.ID].work
+	if c.Asks != nil && c.Asks.Kind != supervisor.AskQuestion {
+		id := c.Session
+		add("Allow", theme.ConfirmIcon(), func() {
+			u.act(d.win, "allow "+id, func(ctx context.Context, cl Client) error { return cl.Allow(ctx, id, "") })
+		})
+		add("Deny", theme.CancelIcon(), func() {
+			u.act(d.win, "deny "+id, func(ctx context.Context, cl Client) error { return cl.Deny(ctx, id, "") })
+		})
+	} else if c.Asks != nil {
+		add("Answer…", theme.QuestionIcon(), func() { d.focus(t.ID) })
+	}
+	if c.Session != "" {
+		id := c.Session
+		add("Console", theme.ComputerIcon(), func() { d.openConsole(id) })
+		add("Nudge now", theme.MailSendIcon(), func() {
+			u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
+		})
+		add("Block…", theme.MediaStopIcon(), func() { u.showBlock(t, id) })
+	}
+	if t.State == supervisor.TaskBlocked {
+		add("Requeue…", theme.MediaReplayIcon(), func() { u.showRequeue(t) })
+	}
+	if w != nil && (t.State == supervisor.TaskBlocked || t.State == supervisor.TaskReview) {
+		add("Accept…", theme.ConfirmIcon(), func() { u.showAccept(t, w) })
+	}
+	if w != nil {
+		add("View diff", theme.DocumentIcon(), func() { u.showDiff(t, w) })
+		if t.State != supervisor.TaskWorking {
+			add("Merge…", theme.ContentPasteIcon(), func() { u.showMerge(t) })
+		}
+	}
+	if c.Session != "" || (t.State != supervisor.TaskTodo && t.Attempt > 0) || t.Attempt > 1 {
+		add("Last screen", theme.VisibilityIcon(), func() { d.focus(t.ID) })
+	}
+	if !t.State.Final() {
+		add("Cancel…", theme.CancelIcon(), func() { u.confirmCancel(t) })
+	}
+	want := primaryAction(t, c, w != nil)
+	for i := range all {
+		if all[i].label == want && primary == nil {
+			primary = &all[i]
+			continue
+		}
+		more = append(more, all[i])
+	}
+	return primary, more
+}
+
+// primaryAction names the one action a card's state calls for: answer
+// what the agent asks, watch a running session, requeue a blocked task,
+// read the diff of finished work; "" for none (a queued task).
+func primaryAction(t supervisor.Task, c Card, hasWork bool) string {
+	switch {
+	case c.Asks != nil && c.Asks.Kind == supervisor.AskQuestion:
+		return "Answer…"
+	case c.Asks != nil:
+		return "Allow"
+	case c.Session != "":
+		return "Console"
+	case t.State == supervisor.TaskBlocked:
+		return "Requeue…"
+	case hasWork && (t.State == supervisor.TaskDone || t.State == supervisor.TaskReview):
+		return "View diff"
+	case t.State == supervisor.TaskDone || t.State == supervisor.TaskCancelled:
+		return "Last screen"
+	}
+	return ""
+}
+
+// openConsole opens a live session's console: on macOS a tmux session
+// opens in Terminal.app (OpenTerminal), elsewhere the tray's own window.
+func (d *dashboard) openConsole(id string) {
+	u := d.u
+	if u.o.OpenTerminal != nil {
+		go func() {
+			if !u.o.OpenTerminal(id) {
+				fyne.Do(func() { u.OpenConsole(id) })
+			}
+		}()
+		return
+	}
+	u.OpenConsole(id)
+}
+
+// workEntry is a task's branch as last read, and what it was read for:
+// the task's update time and its session's last commit, so a new commit
+// or a new state reads it again.
+type workEntry struct {
+	key  string
+	work *supervisor.TaskWork
+	cost float64
+}
+
+// line is the card's line for the work: "bs/t3 · 2 commits · 3 files
+// changed, 40 insertions(+) · $1.20".
+func (e workEntry) line() string {
+	w := e.work
+	if w == nil {
+		return ""
+	}
+	parts := []string{w.Branch, commitCount(len(w.Commits))}
+	if w.DiffStat != "" {
+		parts = append(parts, strings.TrimSpace(w.DiffStat))
+	}
+	if e.cost > 0 {
+		parts = append(parts, fmt.Sprintf("$%.2f", e.cost))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// commitCount is "no commits", "1 commit", "3 commits".
+func commitCount(n int) string {
+	switch n {
+	case 0:
+		return "no commits"
+	case 1:
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
+}
+
+// workKey is what a task's work was read for.
+func workKey(t supervisor.Task, s Snapshot) string {
+	key := t.UpdatedAt.String()
+	if si, ok := SessionFor(s, t.ID); ok {
+		key += " " + si.Evidence["commits"].String()
+	}
+	return key
+}
+
+// readWorks reads the branch of every task the board shows that has
+// started, once per change (workKey), off Fyne's goroutine; the board
+// redraws as each arrives.
+func (d *dashboard) readWorks(s Snapshot) {
+	cl := d.u.conn.Client()
+	if cl == nil || !s.Connected {
+		return
+	}
+	for _, t := range s.Tasks {
+		if t.State == supervisor.TaskTodo || t.State == supervisor.TaskCancelled {
+			continue
+		}
+		key := workKey(t, s)
+		if e, ok := d.works[t.ID]; ok && e.key == key {
+			continue
+		}
+		old := d.works[t.ID]
+		d.works[t.ID] = workEntry{key: key, work: old.work, cost: old.cost} // read once
+		id := t.ID
+		d.reading.Add(1)
+		d.u.bg.Go(func() {
+			defer d.reading.Done()
+			ctx, cancel := context.WithTimeout(d.u.ctx, 20*time.Second)
+			defer cancel()
+			td, err := cl.Task(ctx, id)
+			if err != nil {
+				return // the card shows no branch; the next change reads again
+			}
+			fyne.Do(func() {
+				if d.works[id].key != key {
+					return
+				}
+				d.works[id] = workEntry{key: key, work: td.Work, cost: td.CostUSD}
+				d.update()
+			})
+		})
+	}
+}

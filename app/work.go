@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// diffShown is how many lines of a diff the window shows; the rest is
+// one command away (task diff), which the window names.
+const diffShown = 4000
+
+// showDiff opens a window with the task's committed work as a diff, in
+// monospace, added lines green and removed ones red.
+func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
+	win := u.app.NewWindow(fmt.Sprintf("Diff %s — %s", t.ID, t.Title))
+	win.SetIcon(u.icon)
+	head := widget.NewLabel(workHead(w))
+	head.Wrapping = fyne.TextWrapWord
+	body := widget.NewRichText(&widget.TextSegment{Text: "reading the diff…", Style: widget.RichTextStyleInline})
+	win.SetContent(container.NewBorder(head, nil, nil, nil, container.NewScroll(body)))
+	win.Resize(fyne.NewSize(980, 680))
+	win.Show()
+	cl := u.conn.Client()
+	if cl == nil {
+		body.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: errNoStation.Error()}}
+		body.Refresh()
+		return
+	}
+	u.bg.Go(func() {
+		ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
+		defer cancel()
+		diff, err := cl.TaskDiff(ctx, t.ID, false)
+		fyne.Do(func() {
+			if err != nil {
+				body.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: "no diff to show: " + err.Error()}}
+			} else {
+				body.Segments = diffSegments(diff, t.ID)
+			}
+			body.Refresh()
+		})
+	})
+}
+
+// workHead is the diff window's header: branch, commits, stat, gate.
+func workHead(w *supervisor.TaskWork) string {
+	if w == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s · %s..%s · %s", w.Branch, supervisor.ShortSHA(w.Base), supervisor.ShortSHA(w.Head), commitCount(len(w.Commits)))
+	if w.DiffStat != "" {
+		s += " · " + strings.TrimSpace(w.DiffStat)
+	}
+	if g := gateLine(w); g != "" {
+		s += " · " + g
+	}
+	return s
+}
+
+// gateLine says the gate's verdict on the work's head: "gate passes on
+// 1a2b3c4 (checked 14:02)"; "" when none is known.
+func gateLine(w *supervisor.TaskWork) string {
+	if w == nil || w.Gate == nil {
+		return ""
+	}
+	verdict := "passes"
+	if !w.Gate.Passed {
+		verdict = "FAILS"
+	}
+	s := fmt.Sprintf("gate %s on %s", verdict, supervisor.ShortSHA(w.Gate.Commit))
+	if !w.Gate.CheckedAt.IsZero() {
+		s += " (checked " + w.Gate.CheckedAt.Local().Format("15:04") + ")"
+	}
+	return s
+}
+
+// diffSegments is a diff as rich text, a monospace line each, coloured by
+// what the line does.
+func diffSegments(diff, taskID string) []widget.RichTextSegment {
+	if strings.TrimSpace(diff) == "" {
+		return []widget.RichTextSegment{&widget.TextSegment{Text: "the branch changes nothing"}}
+	}
+	lines := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+	cut := len(lines) > diffShown
+	if cut {
+		lines = lines[:diffShown]
+	}
+	out := make([]widget.RichTextSegment, 0, len(lines)+1)
+	for _, l := range lines {
+		st := widget.RichTextStyleCodeBlock
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "):
+			st.ColorName = theme.ColorNameWarning // no bold monospace face in every theme
+		case strings.HasPrefix(l, "+"):
+			st.ColorName = theme.ColorNameSuccess
+		case strings.HasPrefix(l, "-"):
+			st.ColorName = theme.ColorNameError
+		case strings.HasPrefix(l, "@@"):
+			st.ColorName = theme.ColorNamePrimary
+		}
+		if l == "" {
+			l = " "
+		}
+		out = append(out, &widget.TextSegment{Text: l, Style: st})
+	}
+	if cut {
+		out = append(out, &widget.TextSegment{Text: fmt.Sprintf("… the first %d lines; the rest: buildstation task diff %s", diffShown, taskID), Style: widget.RichTextStyleEmphasis})
+	}
+	return out
+}
+
+// showAccept asks for an optional note and marks a blocked or reviewed
+// task done: a person's decision, recorded as such in its history.
+func (u *UI) showAccept(t supervisor.Task, w *supervisor.TaskWork) {
+	items := []*widget.FormItem{widget.NewFormItem("Task", wrapped(t.Title, widget.MediumImportance))}
+	if w != nil {
+		items = append(items, widget.NewFormItem("Work", wrapped(workHead(w), widget.MediumImportance)))
+	}
+	u.askNote("Accept "+t.ID+" as done", "Accept", "Why it is done (optional; kept in the task's history)", 2, items, func(ctx context.Context, cl Client, note string) error {
+		_, err := cl.Accept(ctx, t.ID, note)
+		return err
+	})
+}
+
+// showMerge asks which branch takes the task's work (empty: the
+// project's own) and merges it; a conflict changes nothing and its error
+// names the files.
+func (u *UI) showMerge(t supervisor.Task) {
+	parent := u.dashboardWindow()
+	into := widget.NewEntry()
+	into.SetPlaceHolder("the project's current branch")
+	d := dialog.NewForm("Merge "+t.ID, "Merge", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Into branch", into)}, func(ok bool) {
+			if !ok {
+				return
+			}
+			branch := strings.TrimSpace(into.Text)
+			u.act(parent, "merge "+t.ID, func(ctx context.Context, cl Client) error {
+				m, err := cl.Merge(ctx, t.ID, branch)
+				if err == nil {
+					fyne.Do(func() { dialog.ShowInformation("Merged "+t.ID, mergedLine(m), parent) })
+				}
+				return err
+			})
+		}, parent)
+	d.Resize(fyne.NewSize(480, 200))
+	d.Show()
+	parent.Canvas().Focus(into)
+}
+
+// mergedLine says what a merge did.
+func mergedLine(m supervisor.Merged) string {
+	switch {
+	case m.Already:
+		return fmt.Sprintf("%s already held the work; nothing changed.", m.Into)
+	case m.FastForward:
+		return fmt.Sprintf("%s fast-forwarded to %s.", m.Into, supervisor.ShortSHA(m.Commit))
+	}
+	return fmt.Sprintf("%s took the work in merge commit %s.", m.Into, supervisor.ShortSHA(m.Commit))
+}
