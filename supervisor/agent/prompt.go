@@ -82,26 +82,63 @@ type NudgeFacts struct {
 	IdleWindow time.Duration
 }
 
-// Nudge fills the nudge text's placeholders: {idle} (how long the
-// console was silent), {task}, {evidence} (what each of layers last showed)
-// and {complete}.
-func Nudge(f NudgeFacts, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
-	idle := f.IdleWindow
-	if !lastOutput.IsZero() {
-		idle = now.Sub(lastOutput).Round(time.Second)
+// Placeholder is one {name} a nudge may use. NudgePlaceholders is the one
+// list of them: config validation accepts these and refuses any other
+// {word}, the default config.toml and docs/configuration.md describe them
+// from About, and Nudge fills them.
+type Placeholder struct {
+	Name  string // with its braces: "{idle}"
+	About string // what it becomes, for config.toml's comments and the docs
+	fill  func(nudgeParts) string
+}
+
+// nudgeParts are the values a nudge's placeholders are filled from.
+type nudgeParts struct {
+	idle     time.Duration
+	facts    NudgeFacts
+	evidence []string
+}
+
+// NudgePlaceholders are the placeholders a nudge may use, in the order the
+// docs list them.
+var NudgePlaceholders = []Placeholder{
+	{"{idle}", "how long it was silent", func(p nudgeParts) string { return p.idle.String() }},
+	{"{task}", "its title", func(p nudgeParts) string { return p.facts.Title }},
+	{"{evidence}", "what each layer last showed", func(p nudgeParts) string { return strings.Join(p.evidence, ", ") }},
+	{"{complete}", `how this agent reports it is done: the complete_task tool, or "buildstation agent complete"`,
+		func(p nudgeParts) string { return completeHint(p.facts.Kind, p.facts.Profile) }},
+}
+
+// PlaceholderNames are NudgePlaceholders' names, braces and all.
+func PlaceholderNames() []string {
+	out := make([]string, len(NudgePlaceholders))
+	for i, p := range NudgePlaceholders {
+		out[i] = p.Name
 	}
-	var ev []string
+	return out
+}
+
+// Nudge fills the nudge text's placeholders (NudgePlaceholders): {idle} is
+// how long the console was really silent, {evidence} what each of layers
+// last showed.
+func Nudge(f NudgeFacts, layers []string, lastOutput, now time.Time, evidence map[string]time.Time) string {
+	parts := nudgeParts{idle: f.IdleWindow, facts: f}
+	if !lastOutput.IsZero() {
+		parts.idle = now.Sub(lastOutput).Round(time.Second)
+	}
 	for _, l := range layers {
 		if t, ok := evidence[l]; ok {
-			ev = append(ev, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
+			parts.evidence = append(parts.evidence, fmt.Sprintf("%s %s ago", l, now.Sub(t).Round(time.Second)))
 		} else {
-			ev = append(ev, l+" nothing")
+			parts.evidence = append(parts.evidence, l+" nothing")
 		}
 	}
-	r := strings.NewReplacer("{idle}", idle.String(), "{task}", f.Title, "{evidence}", strings.Join(ev, ", "),
-		"{complete}", completeHint(f.Kind, f.Profile))
+	var pairs []string
+	for _, p := range NudgePlaceholders {
+		pairs = append(pairs, p.Name, p.fill(parts))
+	}
 	// A TUI submits on Enter; a newline inside the text would submit early.
-	return strings.ReplaceAll(r.Replace(f.Text), "\n", " ")
+	return strings.ReplaceAll(strings.NewReplacer(pairs...).Replace(f.Text), "\n", " ")
 }
 
 // completeHint is the nudge's {complete}: the one way this agent has to say

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestTypeable(t *testing.T) {
@@ -9,5 +11,22 @@ func TestTypeable(t *testing.T) {
 	want := "a\nb\nc\nd\tefghij\ufffdk ünï \" % & ^ ! end"
 	if got := Typeable(in); got != want {
 		t.Fatalf("Typeable = %q, want %q", got, want)
+	}
+}
+
+// Every declared placeholder is filled: a nudge made of all of them has
+// no {name} left, whatever the profile.
+func TestNudgeFillsEveryPlaceholder(t *testing.T) {
+	text := strings.Join(PlaceholderNames(), " | ")
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	got := Nudge(NudgeFacts{Text: text, Title: "fix the build", Profile: Generic, IdleWindow: time.Minute},
+		[]string{"console"}, now.Add(-90*time.Second), now, map[string]time.Time{"console": now.Add(-90 * time.Second)})
+	for _, name := range PlaceholderNames() {
+		if strings.Contains(got, name) {
+			t.Errorf("%s is not filled: %q", name, got)
+		}
+	}
+	if !strings.Contains(got, "1m30s | fix the build | console 1m30s ago | run `buildstation agent complete") {
+		t.Errorf("nudge = %q", got)
 	}
 }
