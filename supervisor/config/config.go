@@ -43,6 +43,9 @@ type Config struct {
 	Sources       []Source         // [[sources]], in file order
 	// Prices is DefaultPrices with the [prices."MODEL"] rows over it.
 	Prices map[string]Price
+	// Migrated says what Load migrated in config.toml (see migrate), for
+	// the log; "" when nothing.
+	Migrated string
 	// Platform is the machine's defaults the file was read with; a
 	// reread of the file (reload, an edit) reads it with the same.
 	Platform Platform
@@ -122,8 +125,9 @@ type Project struct {
 
 // Load reads home/config.toml. On first run there is none: it writes
 // DefaultText there, so the user has a documented file to edit, and loads
-// that. An existing file is never rewritten. plat is the machine's
-// defaults (platform/osdefaults).
+// that. An existing file is rewritten once at most, by migrate, when it
+// still sets a default an earlier version wrote; Config.Migrated says so.
+// plat is the machine's defaults (platform/osdefaults).
 func Load(home string, plat Platform) (*Config, error) {
 	path := filepath.Join(home, FileConfig)
 	data, err := os.ReadFile(path)
@@ -133,7 +137,24 @@ func Load(home string, plat Platform) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
 	}
-	return Parse(path, data, plat)
+	cfg, err := Parse(path, data, plat)
+	if err != nil {
+		return nil, err
+	}
+	migrated, done, err := migrate(data)
+	if err != nil || len(done) == 0 {
+		return cfg, nil //nolint:nilerr // Parse took the file; a file migrate cannot read stays as it is
+	}
+	mcfg, err := Parse(path, migrated, plat)
+	if err == nil {
+		err = WriteFile(path, migrated)
+	}
+	if err != nil {
+		cfg.Migrated = fmt.Sprintf("%s still sets defaults an earlier version wrote (%s) and could not be migrated: %v", path, strings.Join(done, ", "), err)
+		return cfg, nil
+	}
+	mcfg.Migrated = fmt.Sprintf("%s: commented out %s, which only repeated a default an earlier version wrote; a changed default now reaches this file", path, strings.Join(done, ", "))
+	return mcfg, nil
 }
 
 // writeDefault creates path with DefaultText. O_EXCL keeps a file that
@@ -245,20 +266,30 @@ func (c *Config) AgentFor(p Project) (Agent, error) {
 // *Error, and no Config with it, so a bad file is never half-applied.
 // plat is the machine's defaults (Platform{} prefers nothing).
 func Parse(path string, data []byte, plat Platform) (*Config, error) {
-	var tree map[string]any
-	if _, err := toml.Decode(string(data), &tree); err != nil {
+	tree, loc, err := decode(data)
+	if err != nil {
 		return nil, syntaxError(path, data, err)
 	}
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("parse config %s: %w", path, err)
 	}
-	c := &checker{path: path, dir: dir, lines: locate(string(data)), plat: plat}
+	c := &checker{path: path, dir: dir, lines: loc, plat: plat}
 	cfg := c.config(tree)
 	if err := c.first(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// decode reads config.toml's text as a tree of TOML values, and where each
+// key is written.
+func decode(data []byte) (map[string]any, locator, error) {
+	var tree map[string]any
+	if _, err := toml.Decode(string(data), &tree); err != nil {
+		return nil, nil, err
+	}
+	return tree, locate(string(data)), nil
 }
 
 // syntaxError locates a TOML syntax error. The line is counted from the

@@ -10,10 +10,6 @@ import (
 	"github.com/buildstation/buildstation/internal/atomicfile"
 )
 
-// EditableKeys are the per-project overrides a person may change from the
-// tray; every other key is edited by hand.
-var EditableKeys = []string{"agent", "backend", "idle_window", "block_window", "review_idle_window", "cpu_alive", "breaker", "nudge", "permission_mode"}
-
 // EditProject sets (or, with an empty value, removes) per-project override
 // keys of project name in the file's text, and returns the new text and its
 // parsed config. It edits lines in place, so the rest of the file — comments,

@@ -57,7 +57,7 @@ var DefaultPrices = map[string]Price{
 }
 
 // priceKeys are the keys of a [prices."MODEL"] table.
-var priceKeys = []string{"input_per_mtok", "output_per_mtok", "cache_read_per_mtok", "cache_write_per_mtok", "context_window"}
+var priceKeys = keysOf(`prices."MODEL"`)
 
 // prices reads [prices."MODEL"] tables over the default table.
 func (c *checker) prices(cfg *Config, key keyPath, v any) {

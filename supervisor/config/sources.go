@@ -41,7 +41,7 @@ var (
 	envVarRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
-const sourceKeys = "kind, project, repo, team, label, state, api_url, token_env"
+var sourceKeys = strings.Join(keysOf("sources"), ", ")
 
 // sources reads [[sources]]; projects are read already, so a source's
 // project is checked against them.

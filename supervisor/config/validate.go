@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // checker turns the decoded TOML tree into a Config, checking it against the
@@ -119,7 +121,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "prices":
 			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, "max_sessions, board, station, lease, stop_grace, update_check, transcript_max, [defaults], [agents.NAME], [[projects]], [hooks], [[sources]], [prices.\"MODEL\"]")
+			c.unknown(key, topLevel())
 		}
 	}
 	if v, ok := tree["sources"]; ok {
@@ -127,10 +129,6 @@ func (c *checker) config(tree map[string]any) *Config {
 	}
 	return cfg
 }
-
-// settingKeys may appear in [defaults] and in any [[projects]] table.
-var settingKeys = []string{"agent", "backend", "idle_window", "block_window", "review_idle_window",
-	"cpu_alive", "breaker", "nudge", "permission_mode", "daily_budget_usd"}
 
 // setting applies one setting to s and reports whether name is a setting.
 func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents map[string]Agent) bool {
@@ -171,10 +169,7 @@ func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents m
 				c.fail(key, nil, "is empty", "write the text to type into a quiet session")
 			}
 			if bad := unknownPlaceholder(str); bad != "" {
-				c.fail(key, nil, "has an unknown placeholder "+bad, "use "+strings.Join(NudgePlaceholders, ", "))
-			}
-			if str == legacyNudge {
-				str = DefaultNudge
+				c.fail(key, nil, "has an unknown placeholder "+bad, "use "+strings.Join(agent.PlaceholderNames(), ", "))
 			}
 			s.Nudge = str
 		}
@@ -208,7 +203,7 @@ func (c *checker) hooks(h *Hooks, key keyPath, v any) {
 			}
 			continue
 		default:
-			c.unknown(kk, "on_nudge, on_block, on_permission, on_done, timeout")
+			c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
 			continue
 		}
 		argv, ok := c.strings(kk, v)
@@ -267,7 +262,7 @@ func (c *checker) agents(cfg *Config, key keyPath, v any) {
 			case "profile":
 				a.Profile, _ = c.oneOf(kk, v, "a profile", profiles())
 			default:
-				c.unknown(kk, "command, args, env, profile")
+				c.unknown(kk, strings.Join(keysOf("agents.NAME"), ", "))
 			}
 		}
 		if len(a.Command) == 0 || a.Command[0] == "" {
@@ -381,8 +376,7 @@ func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
 	case "remote":
 		p.Remote, p.RemoteAuto = c.remote(kk, v), false
 	default:
-		c.unknown(kk, "name, path, command, args, gate, review, concurrency, base, worktree_root, stations, remote, "+
-			strings.Join(settingKeys, ", "))
+		c.unknown(kk, strings.Join(append(keysOf("projects"), settingKeys...), ", "))
 	}
 }
 
@@ -474,7 +468,7 @@ func cutHome(s string) (string, bool) {
 }
 
 // unknownPlaceholder is the first {word} in a nudge that is not one of
-// NudgePlaceholders, or "". Braces around anything but a plain word (JSON,
+// agent.NudgePlaceholders, or "". Braces around anything but a plain word (JSON,
 // "{ }") are text, not placeholders.
 func unknownPlaceholder(s string) string {
 	for {
@@ -488,7 +482,7 @@ func unknownPlaceholder(s string) string {
 			return ""
 		}
 		word := s[:j+1]
-		if isWord(word[1:j]) && !slices.Contains(NudgePlaceholders, word) {
+		if isWord(word[1:j]) && !slices.Contains(agent.PlaceholderNames(), word) {
 			return word
 		}
 		s = s[1:]

@@ -148,6 +148,9 @@ func (r *run) openHome(o Options) (*config.Config, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if cfg.Migrated != "" {
+		o.Log.Info("config.toml migrated to live defaults", "what", cfg.Migrated)
+	}
 	// The PATH decides which agent, tmux and git the station runs: say
 	// which it is, and what it lacks.
 	o.Log.Info("station PATH", "PATH", os.Getenv("PATH"), "added_from", recorded)

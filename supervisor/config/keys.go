@@ -1,0 +1,230 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/buildstation/buildstation/supervisor/agent"
+)
+
+// Key is one key of config.toml, declared once in Keys: validation's lists
+// of allowed keys, the first-run config.toml (DefaultText), the tray's
+// editable keys and docs/configuration.md are all read from it.
+type Key struct {
+	Table string // a Tables name: "" is the top level
+	Name  string
+	Type  string // how a value is written, for the docs
+	// Default is the default as TOML ("4", `"5m"`), shown commented out in
+	// the first-run config.toml; "" when there is none, and Example is
+	// shown instead. TestShownDefaultsAreTheDefaults holds it to the code.
+	Default string
+	Example string
+	About   string // what it does; @builtins@ and @profiles@ name the agent registry's
+	// Setting: a [defaults] key that any [[projects]] table may set too.
+	Setting bool
+	// Editable: the tray may change it per project (EditableKeys).
+	Editable bool
+}
+
+// Table is one table of config.toml, in the order the first-run file and
+// the docs show them.
+type Table struct {
+	Name   string // as Key.Table
+	Array  bool   // an array of tables: [[projects]]
+	Header string // as the first-run file shows it: "[agents.claude]"; "" for the top level
+	// Open: the first-run file writes the header itself (not commented),
+	// so that a key uncommented below it lands in this table.
+	Open  bool
+	Intro string // comment lines above it in config.toml
+}
+
+// Tables are config.toml's tables.
+var Tables = []Table{
+	{Name: "", Intro: `Build Station configuration.
+
+Live defaults: a key commented out shows its default, and a default changed
+in a newer version reaches you unless you set the key. Uncomment a line to
+change it.
+Durations are Go durations ("90s", "5m"); anything from 1s up is accepted.
+An unknown key or a bad value stops the station with the file, line and key
+to fix, and nothing is changed until it is fixed.`},
+	{Name: "defaults", Header: "[defaults]", Open: true, Intro: `What every project gets. Any of these keys may also be set inside a
+[[projects]] table to override it for that project alone.`},
+	{Name: "agents.NAME", Header: "[agents.claude]", Intro: `Agent profiles. Built in: @builtins@; a table here
+overrides one of them or adds another.`},
+	{Name: "projects", Array: true, Header: "[[projects]]", Intro: `One [[projects]] table per project. Any [defaults] key may be set in it
+too, to override it for that project alone.`},
+	{Name: "sources", Array: true, Header: "[[sources]]", Intro: `Issues that become tasks: a GitHub repository's or a Linear team's, with a
+label (docs/sources.md). Read when the station starts.`},
+	{Name: `prices."MODEL"`, Header: `[prices."claude-sonnet-4"]`, Intro: `Prices per million tokens, for the cost of a session (docs/permissions.md
+lists the built-in table). A row names a model or the prefix of a family.`},
+	{Name: "hooks", Header: "[hooks]", Intro: `Programs run when the station wants a person: each gets the event as JSON
+on stdin and runs as a program with arguments (no shell). A failing hook is
+logged; it never holds up a session.`},
+}
+
+// Keys are every key config.toml takes, table by table in Tables' order.
+var Keys = []Key{
+	{Name: "max_sessions", Type: "integer", Default: "4", About: "sessions running at once, across all projects"},
+	{Name: "board", Type: "string", Example: `"postgres://user@host/db"`, About: "a team's shared board; default: station.db beside this file"},
+	{Name: "station", Type: "string", Example: `"buildbox"`, About: "this station's name on a shared board; default: host name + hash of the home"},
+	{Name: "lease", Type: "duration", Default: `"60s"`, About: "how long a dead station's claims last (shared board)"},
+	{Name: "stop_grace", Type: "duration", Default: `"2m"`, About: "on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now"},
+	{Name: "update_check", Type: "boolean", Default: "true", About: "the tray asks once a day whether a newer release exists (never downloads)"},
+	{Name: "transcript_max", Type: "size", Default: `"64MiB"`, About: "the most a session's transcript keeps; older output is dropped, with a line saying so"},
+
+	{Table: "defaults", Name: "agent", Type: "string", Default: `"claude"`, Setting: true, Editable: true, About: "an [agents.NAME] table, or a built-in: @builtins@"},
+	{Table: "defaults", Name: "backend", Type: "string", Default: `"pty"`, Setting: true, Editable: true, About: `or "tmux"; default "pty", or "tmux" on macOS when tmux is installed`},
+	{Table: "defaults", Name: "idle_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "console silence that starts the liveness check"},
+	{Table: "defaults", Name: "block_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "still no sign of life this long after the nudge: block the task"},
+	{Table: "defaults", Name: "review_idle_window", Type: "duration", Default: `"10m"`, Setting: true, Editable: true, About: "idle_window for review sessions, which read quietly"},
+	{Table: "defaults", Name: "cpu_alive", Type: "percentage", Default: `"10%"`, Setting: true, Editable: true, About: "descendants' CPU, share of one core over the window, that counts as life"},
+	{Table: "defaults", Name: "breaker", Type: `"N in D" or "off"`, Default: `"3 in 10m"`, Setting: true, Editable: true, About: `this many blocks in a project within this time pause its queue; "off" disables`},
+	{Table: "defaults", Name: "nudge", Type: "string", Default: quoteTOML(DefaultNudge), Setting: true, Editable: true, About: "@placeholders@"},
+	{Table: "defaults", Name: "permission_mode", Type: "string", Default: `""`, Setting: true, Editable: true, About: `"" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"`},
+	{Table: "defaults", Name: "daily_budget_usd", Type: "number", Example: "20", Setting: true, About: "a project's sessions may cost this much a day, then its queue pauses (default: no budget)"},
+
+	{Table: "agents.NAME", Name: "command", Type: "array of strings", Example: `["claude"]`, About: "the program and its fixed arguments"},
+	{Table: "agents.NAME", Name: "args", Type: "array of strings", Example: `[]`, About: "extra arguments"},
+	{Table: "agents.NAME", Name: "env", Type: "table of strings", Example: `{ }`, About: "extra environment variables"},
+	{Table: "agents.NAME", Name: "profile", Type: "string", Example: `"claude"`, About: "the wiring, one of @profiles@"},
+
+	{Table: "projects", Name: "name", Type: "string", Example: `"web"`, About: "the name tasks use for this project (required)"},
+	{Table: "projects", Name: "path", Type: "string", Example: `"/src/web"`, About: "the project's folder (required); a relative path resolves against this file's folder"},
+	{Table: "projects", Name: "command", Type: "array of strings", Example: `["my-agent", "--yes"]`, About: "an inline agent command, instead of agent"},
+	{Table: "projects", Name: "args", Type: "array of strings", Example: `["--verbose"]`, About: "appended to the agent's arguments"},
+	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green"},
+	{Table: "projects", Name: "review", Type: "boolean", Example: "true", About: "completed work goes to a review session first"},
+	{Table: "projects", Name: "concurrency", Type: "integer", Example: "1", About: "sessions at once for this project (default 1)"},
+	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)"},
+	{Table: "projects", Name: "worktree_root", Type: "string", Example: `"wt"`, About: "default <path>/.buildstation/worktrees; relative to path"},
+	{Table: "projects", Name: "stations", Type: "array of strings", Example: `["buildbox"]`, About: "shared board: which stations may run this project"},
+	{Table: "projects", Name: "remote", Type: "string", Example: `"origin"`, About: `where task branches (bs/…) are pushed and fetched, so a requeued
+task resumes on any station; "off" for none (default: "origin"
+on a shared board when the repository has it, else off)`},
+
+	{Table: "sources", Name: "kind", Type: "string", Example: `"github"`, About: `"github" or "linear"`},
+	{Table: "sources", Name: "project", Type: "string", Example: `"web"`, About: "the [[projects]] name its tasks go to"},
+	{Table: "sources", Name: "repo", Type: "string", Example: `"acme/web"`, About: "github: the repository, owner/name"},
+	{Table: "sources", Name: "team", Type: "string", Example: `"ENG"`, About: "linear: the team's key"},
+	{Table: "sources", Name: "label", Type: "string", Example: `"agent"`, About: `only issues with this label (default "agent")`},
+	{Table: "sources", Name: "state", Type: "string", Example: `"Todo"`, About: `linear: the workflow state to import from (default "Todo")`},
+	{Table: "sources", Name: "api_url", Type: "string", Example: `"https://github.example.com/api/v3"`, About: "GitHub Enterprise Server; default: the service's own"},
+	{Table: "sources", Name: "token_env", Type: "string", Example: `"GITHUB_TOKEN"`, About: "read the token from this variable instead of the keychain"},
+
+	{Table: `prices."MODEL"`, Name: "input_per_mtok", Type: "number", Example: "3", About: "US dollars per million input tokens"},
+	{Table: `prices."MODEL"`, Name: "output_per_mtok", Type: "number", Example: "15", About: "per million output tokens"},
+	{Table: `prices."MODEL"`, Name: "cache_read_per_mtok", Type: "number", Example: "0.30", About: "per million tokens read from the cache"},
+	{Table: `prices."MODEL"`, Name: "cache_write_per_mtok", Type: "number", Example: "3.75", About: "per million tokens written to the cache"},
+	{Table: `prices."MODEL"`, Name: "context_window", Type: "integer", Example: "200000", About: "the model's context window in tokens (default 200000)"},
+
+	{Table: "hooks", Name: "on_nudge", Type: "array of strings", Example: `["ntfy", "publish", "my-builds"]`, About: "a silent session was nudged"},
+	{Table: "hooks", Name: "on_block", Type: "array of strings", Example: `["/home/me/bin/tell-slack"]`, About: "a task was blocked"},
+	{Table: "hooks", Name: "on_permission", Type: "array of strings", Example: `["notify-send", "Build Station", "needs you"]`, About: "a dialog waits for a person"},
+	{Table: "hooks", Name: "on_done", Type: "array of strings", Example: `["/home/me/bin/tell-slack", "done"]`, About: "a task is done"},
+	{Table: "hooks", Name: "timeout", Type: "duration", Default: `"30s"`, About: "a hook still running then is killed"},
+}
+
+// keysOf are the names of table's keys, in declaration order.
+func keysOf(table string) []string {
+	var out []string
+	for _, k := range Keys {
+		if k.Table == table {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// keysWhere are the names of the keys f accepts.
+func keysWhere(f func(Key) bool) []string {
+	var out []string
+	for _, k := range Keys {
+		if f(k) {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// settingKeys may appear in [defaults] and in any [[projects]] table.
+var settingKeys = keysWhere(func(k Key) bool { return k.Setting })
+
+// EditableKeys are the per-project overrides a person may change from the
+// tray; every other key is edited by hand.
+var EditableKeys = keysWhere(func(k Key) bool { return k.Editable })
+
+// topLevel says what may appear at the top of the file: its keys and tables.
+func topLevel() string {
+	names := keysOf("")
+	for _, t := range Tables[1:] {
+		names = append(names, t.written())
+	}
+	return strings.Join(names, ", ")
+}
+
+// written is how t's header is written in general: "[agents.NAME]".
+func (t Table) written() string {
+	if t.Array {
+		return "[[" + t.Name + "]]"
+	}
+	return "[" + t.Name + "]"
+}
+
+// about is k.About with the registries' names filled in.
+func (k Key) about() string { return fillNames(k.About) }
+
+// fillNames fills @builtins@, @profiles@ and @placeholders@ from the agent
+// registry and the nudge's placeholders.
+func fillNames(s string) string {
+	var quoted, placeholders []string
+	for _, name := range agent.ProfileNames(false) {
+		quoted = append(quoted, `"`+name+`"`)
+	}
+	for _, p := range agent.NudgePlaceholders {
+		placeholders = append(placeholders, p.Name+" ("+p.About+")")
+	}
+	return strings.NewReplacer(
+		"@builtins@", strings.Join(agent.ProfileNames(true), ", "),
+		"@profiles@", strings.Join(quoted, ", "),
+		"@placeholders@", "the text typed into a quiet session; it may use "+strings.Join(placeholders, ", "),
+	).Replace(s)
+}
+
+// quoteTOML writes s as a TOML basic string.
+func quoteTOML(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(s) + `"`
+}
+
+// Reference is the key reference of docs/configuration.md, made from Tables
+// and Keys; internal/architecture's TestConfigurationPageIsGenerated fails
+// when the page is not it (and -update writes it).
+func Reference() string {
+	cell := strings.NewReplacer("|", `\|`, "\n", " ").Replace
+	var b strings.Builder
+	for _, t := range Tables {
+		title := "Top level"
+		if t.Name != "" {
+			title = "`" + t.written() + "`"
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		if t.Name != "" {
+			b.WriteString(strings.ReplaceAll(fillNames(t.Intro), "\n", " ") + "\n\n")
+		}
+		b.WriteString("| Key | Type | Default | What it does |\n|---|---|---|---|\n")
+		for _, k := range Keys {
+			if k.Table != t.Name {
+				continue
+			}
+			def := "none"
+			if k.Default != "" {
+				def = "`" + cell(k.Default) + "`"
+			}
+			if k.Example != "" {
+				def += ", e.g. `" + cell(k.Example) + "`"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", k.Name, cell(k.Type), def, cell(k.about()))
+		}
+	}
+	return b.String()
+}
