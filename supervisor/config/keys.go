@@ -197,7 +197,7 @@ func quoteTOML(s string) string {
 }
 
 // Reference is the key reference of docs/configuration.md, made from Tables
-// and Keys; internal/architecture's TestConfigurationPageIsGenerated fails
+// and Keys; internal/checks/architecture's TestConfigurationPageIsGenerated fails
 // when the page is not it (and -update writes it).
 func Reference() string {
 	cell := strings.NewReplacer("|", `\|`, "\n", " ").Replace
