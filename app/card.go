@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,10 @@ type cardPanel struct {
 	term    *Terminal
 	taskID  string
 	session string // the session whose transcript shows
+	// want is the session the latest load was for, attempt the task's
+	// attempt: a new session or attempt loads its screen (follow).
+	want    string
+	attempt int
 	cancel  context.CancelFunc
 	gen     int // counts loads: only the latest one's result shows
 }
@@ -136,6 +141,13 @@ func (p *cardPanel) show(taskID string) {
 	if p.taskID != taskID {
 		p.close()
 		p.taskID = taskID
+		p.session, p.want, p.attempt = "", "", 0
+		if i := slices.IndexFunc(p.u.snap.Tasks, func(t supervisor.Task) bool { return t.ID == taskID }); i >= 0 {
+			p.attempt = p.u.snap.Tasks[i].Attempt
+		}
+		if si, ok := SessionFor(p.u.snap, taskID); ok {
+			p.want = si.ID
+		}
 		p.term = NewTerminal(cardCols, cardRows, cardScrollback, nil)
 		p.view.offset.Store(0)
 		if p.view.pix == nil {
@@ -173,6 +185,7 @@ func (p *cardPanel) refresh() {
 	if s, ok := SessionFor(u.snap, t.ID); ok {
 		si = &s
 	}
+	p.follow(*t, si)
 	c := CardFor(*t, si, u.o.Now())
 	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
@@ -210,6 +223,20 @@ func (p *cardPanel) refresh() {
 	objs = append(objs, container.NewHBox(append(btns, layout.NewSpacer())...))
 	p.head.Objects = objs
 	p.head.Refresh()
+}
+
+// follow loads the screen of the task's current attempt: after a
+// requeue, attempt 2's session replaces attempt 1's last screen.
+func (p *cardPanel) follow(t supervisor.Task, si *supervisor.SessionInfo) {
+	switch {
+	case si != nil && si.ID != p.session && si.ID != p.want:
+		p.want = si.ID
+	case t.Attempt != p.attempt:
+	default:
+		return
+	}
+	p.attempt = t.Attempt
+	p.reload()
 }
 
 func wrapped(s string, imp widget.Importance) *widget.Label {

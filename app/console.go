@@ -38,6 +38,7 @@ type console struct {
 	view   *termView
 	term   *Terminal
 	status *widget.Label
+	nudge  *widget.Button // only while the session lives (follow)
 	base   string // the status line when following the output (Fyne's goroutine)
 	cancel context.CancelFunc
 	kick   chan struct{}
@@ -63,11 +64,12 @@ func (u *UI) OpenConsole(id string) {
 	c.status = widget.NewLabel("connecting…")
 	c.win = u.app.NewWindow(u.consoleTitle(id))
 	c.win.SetIcon(u.icon)
-	nudge := widget.NewButtonWithIcon("Nudge now", theme.MailSendIcon(), func() {
+	c.nudge = widget.NewButtonWithIcon("Nudge now", theme.MailSendIcon(), func() {
 		u.act(c.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
 	})
-	nudge.Importance = widget.LowImportance
-	top := container.NewBorder(nil, nil, nil, nudge, c.status)
+	c.nudge.Importance = widget.LowImportance
+	c.follow()
+	top := container.NewBorder(nil, nil, nil, c.nudge, c.status)
 	c.win.SetContent(container.NewBorder(top, nil, nil, nil, consoleScreen(c.view)))
 	c.win.Resize(fyne.NewSize(960, 600))
 	ctx, cancel := context.WithCancel(u.ctx)
@@ -82,6 +84,16 @@ func (u *UI) OpenConsole(id string) {
 	c.win.Canvas().Focus(c.view)
 	u.bg.Go(func() { c.attach(ctx) })
 	u.bg.Go(func() { c.render(ctx) })
+}
+
+// follow offers the console's actions only while its session lives: an
+// ended session takes no nudge.
+func (c *console) follow() {
+	if sessionLive(c.u.snap, c.id) {
+		c.nudge.Show()
+	} else {
+		c.nudge.Hide()
+	}
 }
 
 func (u *UI) consoleTitle(id string) string {

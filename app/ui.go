@@ -134,6 +134,7 @@ func (u *UI) apply(s Snapshot) {
 	}
 	for id, c := range u.consoles {
 		c.win.SetTitle(u.consoleTitle(id))
+		c.follow()
 	}
 }
 

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// The card pane follows the task's current attempt: once a requeued
+// task's second session runs, its screen replaces the first one's.
+func TestPaneFollowsTheCurrentAttempt(t *testing.T) {
+	fake := newFake()
+	one := []byte("attempt one was here\r\n")
+	fake.transcripts = map[string]supervisor.Transcript{"t3": {SessionID: "t3.1", Size: int64(len(one)), Data: one}}
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowCard("t3")
+	d := u.dash
+	defer d.hide()
+	screen := func(want string) {
+		t.Helper()
+		testwait.Eventually(t, 5*time.Second, func() error {
+			if !strings.Contains(d.pane.view.Text(), want) {
+				return fmt.Errorf("the pane shows:\n%s\nstatus %q", d.pane.view.Text(), d.pane.status.Text)
+			}
+			return nil
+		}, "the pane to show "+want)
+	}
+	screen("attempt one")
+
+	// Requeued: attempt 2 starts, and its session prints.
+	two := []byte("attempt two at work\r\n")
+	fake.mu.Lock()
+	fake.transcripts["t3"] = supervisor.Transcript{SessionID: "t3.2", Size: int64(len(two)), Data: two, Live: true}
+	fake.mu.Unlock()
+	s := boardSnapshot(t0)
+	s.Tasks[2].State, s.Tasks[2].Attempt, s.Tasks[2].Reason = supervisor.TaskWorking, 2, ""
+	s.Sessions = append(s.Sessions, sess("t3.2", "t3", supervisor.SessWorking))
+	u.apply(s)
+	screen("attempt two")
+	if strings.Contains(d.pane.view.Text(), "attempt one") {
+		t.Errorf("attempt 1's screen is still shown:\n%s", d.pane.view.Text())
+	}
+}
+
+// A console whose session has ended offers nothing to do to it: no
+// Nudge now.
+func TestEndedConsoleOffersNoActions(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	u.apply(boardSnapshot(t0))
+	u.OpenConsole("t2.1")
+	c := u.consoles["t2.1"]
+	defer c.win.Close()
+	if nudge := buttonIn(c.win.Content(), "Nudge now"); nudge == nil || !nudge.Visible() {
+		t.Fatal("a live session's console offers no Nudge now")
+	}
+	s := boardSnapshot(t0)
+	s.Tasks[1].State = supervisor.TaskDone
+	s.Sessions[0].State = supervisor.SessEnded
+	u.apply(s)
+	if nudge := buttonIn(c.win.Content(), "Nudge now"); nudge != nil && nudge.Visible() {
+		t.Error("the console of an ended session still offers Nudge now")
+	}
+	// Gone from the snapshot altogether (the station keeps live ones only).
+	s.Sessions = s.Sessions[1:]
+	u.apply(s)
+	if nudge := buttonIn(c.win.Content(), "Nudge now"); nudge != nil && nudge.Visible() {
+		t.Error("the console of a session the station no longer lists offers Nudge now")
+	}
+}
+
+// buttonIn is the button labelled text under o, or nil.
+func buttonIn(o fyne.CanvasObject, text string) *widget.Button {
+	var found *widget.Button
+	walk(o, func(o fyne.CanvasObject) bool {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			found = b
+			return true
+		}
+		return false
+	})
+	return found
+}
