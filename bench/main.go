@@ -33,7 +33,7 @@ func main() {
 	backendList := flag.String("backends", "pty,tmux", "the backends measured idle")
 	sessions := flag.String("sessions", "0,10,100,300", "the numbers of idle sessions measured, ascending")
 	mb := flag.Int("mb", 100, "megabytes pushed through a session for throughput")
-	logsMB := flag.Int("logs-mb", 128, "megabytes of transcript `logs` renders (1024 for the issue's 1 GB: over an hour on 2 cores)")
+	logsMB := flag.Int("logs-mb", 1024, "megabytes of the transcript `logs` is measured on")
 	flag.Parse()
 	var err error
 	if bin, err = absPath(bin); err != nil {

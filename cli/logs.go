@@ -2,7 +2,10 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -34,9 +37,11 @@ func (e *env) logsCmd() *cobra.Command {
 		Long: `Print what a session showed: its transcript rendered through a terminal
 emulator to plain text, as its screen read (a TUI's redraws resolved). ID is
 a session id (t2.1, t2.1.review) or a task id, which picks that task's
-latest session, ended or live. --raw prints the bytes as the agent wrote
-them, escape sequences and all; -f follows a live session until it ends
-(new output as it comes, escape sequences removed unless --raw).`,
+latest session, ended or live. A transcript over 8 MiB is rendered from
+its last 8 MiB, after a line saying how much was skipped. --raw prints the
+bytes as the agent wrote them, escape sequences and all, every one; -f
+follows a live session until it ends (new output as it comes, escape
+sequences removed unless --raw).`,
 		Example: `  buildstation logs t2             # what task t2's latest session showed
   buildstation logs t2.1 --raw > t2.1.typescript
   buildstation logs -f t3          # follow a live session`,
@@ -63,14 +68,16 @@ const logsMemory = 40 << 20
 func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(logsMemory))
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
-	sink := func(p []byte) error { _, err := out.Write(p); return err }
+	sink := func(_ int64, p []byte) error { _, err := out.Write(p); return err }
 	var r *renderer
+	from := int64(0)
 	if !raw {
 		r = newRenderer(out)
 		defer r.close()
-		sink = r.write
+		sink = renderTail(r, out, id)
+		from = -logsTail
 	}
-	t, err := streamTranscript(e.ctx, c, id, 0, sink)
+	t, err := streamTranscript(e.ctx, c, id, from, sink)
 	if err == nil && r != nil {
 		err = r.finish()
 	}
@@ -89,7 +96,7 @@ func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
 			return nil
 		case <-time.After(followEvery):
 		}
-		t, err := streamTranscript(e.ctx, c, sid, offset, func(more []byte) error {
+		t, err := streamTranscript(e.ctx, c, sid, offset, func(_ int64, more []byte) error {
 			if !raw {
 				more = []byte(textsafe.Printable(string(more)))
 			}
@@ -104,16 +111,41 @@ func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
 	return nil
 }
 
-// streamTranscript hands sink a transcript from offset to its end, in the
+// renderTail is the sink that renders a transcript's tail through r: when
+// the tail is not the whole transcript, rendering starts at its first whole
+// line, after a line on out that says how much was skipped and how to get
+// it (--raw).
+func renderTail(r *renderer, out io.Writer, id string) func(int64, []byte) error {
+	started := false
+	return func(from int64, p []byte) error {
+		if !started && from > 0 {
+			if i := bytes.IndexByte(p, '\n'); i >= 0 {
+				from, p = from+int64(i)+1, p[i+1:]
+			}
+			if _, err := fmt.Fprintf(out, "[… %s (%d bytes) of earlier output skipped: \"buildstation logs --raw %s\" prints all of it]\n",
+				mebibytes(from), from, textsafe.Line(id)); err != nil {
+				return err
+			}
+		}
+		started = true
+		return r.write(p)
+	}
+}
+
+// mebibytes is n bytes for a person.
+func mebibytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// streamTranscript hands sink a transcript from offset (< 0: that many
+// bytes back from the end) to its end, with where each chunk starts, in the
 // chunks the station answers with (never the whole file at once: a
 // transcript may be gigabytes); t is the last answer.
-func streamTranscript(ctx context.Context, c *client.Client, id string, offset int64, sink func([]byte) error) (transcriptEnd, error) {
+func streamTranscript(ctx context.Context, c *client.Client, id string, offset int64, sink func(int64, []byte) error) (transcriptEnd, error) {
 	for {
 		t, err := c.Transcript(ctx, id, offset)
 		if err != nil {
 			return transcriptEnd{}, err
 		}
-		if err := sink(t.Data); err != nil {
+		if err := sink(t.From, t.Data); err != nil {
 			return transcriptEnd{}, err
 		}
 		offset = t.From + int64(len(t.Data))

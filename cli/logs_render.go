@@ -115,3 +115,10 @@ func (r *renderer) close() {
 	<-r.done
 	_ = r.emu.Close()
 }
+
+// logsTail is how much of a transcript's end logs renders. The emulator
+// renders a few MB a second and a transcript may be gigabytes (past
+// transcript_max, or written before it), so logs renders the last 8 MiB —
+// hundreds of thousands of lines of agent output, in seconds — and says
+// what it skipped; --raw prints every byte.
+var logsTail int64 = 8 << 20

@@ -1,0 +1,8 @@
+package cli
+
+// SetLogsTail sets how many bytes at a transcript's end logs renders, for
+// the test's duration; it returns the old value.
+func SetLogsTail(n int64) (old int64) {
+	old, logsTail = logsTail, n
+	return old
+}
