@@ -149,7 +149,20 @@ func Guard(ctx context.Context, home string, args []string) int {
 	return 0
 }
 
-// Open asks the running tray to show a session (or the dashboard).
+// Open asks the running tray to show a session (or the dashboard). A
+// notice's button hands it a link with a decision (a Windows toast's Allow
+// once or Deny), which is made here instead (linkdecide.go).
 func Open(ctx context.Context, home string, args []string) int {
+	l, decide, bad := linkDecision(args)
+	if bad {
+		fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", args[0])
+		return 2
+	}
+	if decide {
+		if openLink(ctx, home, l, os.Stdout, os.Stderr) {
+			return 0
+		}
+		args = []string{l.SessionID}
+	}
 	return tray.Run(ctx, home, "open", args, TrayEdges)
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
+	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -65,15 +66,11 @@ func askActions(w *supervisor.WaitingOn) []Action {
 
 // ParseAction reads a pressed button's ID: the decision ("allow", "deny",
 // "answer") and, for an answer, its text; ok is false for anything else
-// (the default click, which opens the console).
+// (the default click, which opens the console). The rule is the link
+// handler's (service.ParseDecision): a Windows toast's button carries the
+// same ID in its buildstation:// link.
 func ParseAction(id string) (verb, answer string, ok bool) {
-	switch {
-	case id == "allow" || id == "deny":
-		return id, "", true
-	case strings.HasPrefix(id, "answer:") && len(id) > len("answer:"):
-		return "answer", id[len("answer:"):], true
-	}
-	return "", "", false
+	return service.ParseDecision(id)
 }
 
 // newMessage makes a notice safe to show: escape sequences and control

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -238,6 +239,51 @@ func TestToastButtonsAreLinks(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("ParseAction(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// A permission notice's toast has Allow once and Deny, each a protocol
+// link that the link handler ("buildstation open", service.ParseLink)
+// reads back as that decision for that session: what a press on Windows
+// hands to the station. A click elsewhere on the toast only opens.
+func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
+	for _, ask := range []*supervisor.WaitingOn{
+		{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"},
+		{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"red & <b>", "blue?do=allow", "x\x1b]0;t\a"}},
+	} {
+		n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks", Ask: ask}
+		doc, err := toastXML(newMessage(n), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Launch  string `xml:"launch,attr"`
+			Actions []struct {
+				Content        string `xml:"content,attr"`
+				Arguments      string `xml:"arguments,attr"`
+				ActivationType string `xml:"activationType,attr"`
+			} `xml:"actions>action"`
+		}
+		if err := xml.Unmarshal([]byte(doc), &got); err != nil {
+			t.Fatal(err)
+		}
+		if l, ok := service.ParseLink(got.Launch); !ok || l != (service.Link{SessionID: "t7.1"}) {
+			t.Errorf("the toast's click %q reads %+v %v, want to open t7.1 and decide nothing", got.Launch, l, ok)
+		}
+		want := askActions(ask)
+		if len(got.Actions) != len(want) {
+			t.Fatalf("toast buttons %+v, want %+v\n%s", got.Actions, want, doc)
+		}
+		for i, a := range got.Actions {
+			verb, answer, _ := ParseAction(want[i].ID)
+			l, ok := service.ParseLink(a.Arguments)
+			if !ok || a.ActivationType != "protocol" || a.Content != want[i].Label || l != (service.Link{SessionID: "t7.1", Verb: verb, Answer: answer}) {
+				t.Errorf("button %q links %q (%s), read as %+v %v; want %s %q for t7.1", a.Content, a.Arguments, a.ActivationType, l, ok, verb, answer)
+			}
+		}
+		if ask.Kind == supervisor.AskPermission && (got.Actions[0].Content != "Allow once" || got.Actions[1].Content != "Deny") {
+			t.Errorf("permission buttons %+v, want Allow once and Deny", got.Actions)
 		}
 	}
 }

@@ -3,21 +3,61 @@ package service
 import (
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Scheme is the URL scheme notifications and other apps use to open a
 // session's console: buildstation://session/<id>.
 const Scheme = "buildstation"
 
-// ParseDeepLink reads a buildstation:// link. buildstation://session/<id>
-// gives that session's id; buildstation:// and buildstation://dashboard give
-// "" and true (show the dashboard). Anything else, or an id with characters
-// a session id never has, is not ok: a link comes from outside, so nothing
-// in it is passed on unchecked.
+// Link is what a buildstation:// link asks: the session to show ("" for
+// the dashboard) and, for a notice's button, the decision it makes: Verb
+// "allow", "deny" or "answer" (with Answer, the option's text).
+type Link struct {
+	SessionID string
+	Verb      string
+	Answer    string
+}
+
+// maxAnswer bounds an answer carried in a link: a question's option, as a
+// notice's button shows it.
+const maxAnswer = 200
+
+// String is the link itself: buildstation://session/ID, with ?do=VERB (or
+// do=answer:TEXT) for a decision; buildstation://dashboard for no session.
+func (l Link) String() string {
+	if l.SessionID == "" {
+		return Scheme + "://dashboard"
+	}
+	s := Scheme + "://session/" + url.PathEscape(l.SessionID)
+	switch l.Verb {
+	case "allow", "deny":
+		s += "?do=" + l.Verb
+	case "answer":
+		s += "?do=" + url.QueryEscape("answer:"+l.Answer)
+	}
+	return s
+}
+
+// ParseDeepLink reads a buildstation:// link for the session it shows:
+// ParseLink without the decision.
 func ParseDeepLink(link string) (sessionID string, ok bool) {
+	l, ok := ParseLink(link)
+	return l.SessionID, ok
+}
+
+// ParseLink reads a buildstation:// link. buildstation://session/<id>
+// gives that session's id; buildstation:// and buildstation://dashboard give
+// no session (show the dashboard); buildstation://session/<id>?do=allow
+// (deny, answer:TEXT) is a notice's button and carries its decision.
+// Anything else, an id with characters a session id never has, a query
+// with anything but one do, or a decision without a session, is not ok: a
+// link comes from outside, so nothing in it is passed on unchecked.
+func ParseLink(link string) (Link, bool) {
 	u, err := url.Parse(strings.TrimSpace(link))
-	if err != nil || !strings.EqualFold(u.Scheme, Scheme) || u.User != nil || u.Port() != "" {
-		return "", false
+	if err != nil || !strings.EqualFold(u.Scheme, Scheme) || u.User != nil || u.Port() != "" || u.Fragment != "" {
+		return Link{}, false
 	}
 	// buildstation://session/x puts "session" in the host;
 	// buildstation:session/x (no slashes) leaves it all in Opaque.
@@ -25,14 +65,44 @@ func ParseDeepLink(link string) (sessionID string, ok bool) {
 	if p == "" {
 		p = u.Host + u.Path
 	}
+	var l Link
 	parts := strings.Split(strings.Trim(p, "/"), "/")
 	switch {
 	case len(parts) == 1 && (parts[0] == "" || strings.EqualFold(parts[0], "dashboard")):
-		return "", true
 	case len(parts) == 2 && strings.EqualFold(parts[0], "session") && validID(parts[1]):
-		return parts[1], true
+		l.SessionID = parts[1]
+	default:
+		return Link{}, false
 	}
-	return "", false
+	if u.RawQuery == "" && !u.ForceQuery {
+		return l, true
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil || len(q) != 1 || len(q["do"]) != 1 || l.SessionID == "" {
+		return Link{}, false
+	}
+	var ok bool
+	if l.Verb, l.Answer, ok = ParseDecision(q["do"][0]); !ok {
+		return Link{}, false
+	}
+	return l, true
+}
+
+// ParseDecision reads a notice button's decision: "allow", "deny" or
+// "answer:TEXT" (TEXT one line of printable text); ok is false for
+// anything else.
+func ParseDecision(do string) (verb, answer string, ok bool) {
+	switch {
+	case do == "allow" || do == "deny":
+		return do, "", true
+	case strings.HasPrefix(do, "answer:"):
+		a := do[len("answer:"):]
+		if strings.TrimSpace(a) == "" || len(a) > maxAnswer || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
+			return "", "", false
+		}
+		return "answer", a, true
+	}
+	return "", "", false
 }
 
 // validID accepts what the station's ids are made of: letters, digits, '-'

@@ -1,6 +1,9 @@
 package service
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseDeepLink(t *testing.T) {
 	tests := []struct {
@@ -38,6 +41,55 @@ func TestParseDeepLink(t *testing.T) {
 		id, ok := ParseDeepLink(tt.link)
 		if id != tt.id || ok != tt.ok {
 			t.Errorf("ParseDeepLink(%q) = %q, %v; want %q, %v", tt.link, id, ok, tt.id, tt.ok)
+		}
+	}
+}
+
+// A notice's button is a link that names its decision:
+// buildstation://session/ID?do=allow|deny|answer:TEXT. Anything else in
+// the query, or a decision without a session, is refused: the link comes
+// from outside, and only what a button of ours puts there is acted on.
+func TestParseLinkDecision(t *testing.T) {
+	tests := []struct {
+		link string
+		want Link
+		ok   bool
+	}{
+		{"buildstation://session/t7.1", Link{SessionID: "t7.1"}, true},
+		{"buildstation://session/t7.1?do=allow", Link{SessionID: "t7.1", Verb: "allow"}, true},
+		{"buildstation://session/t7.1/?do=deny", Link{SessionID: "t7.1", Verb: "deny"}, true},
+		{"buildstation://session/t7.1?do=answer%3Ared+%26+%3Cb%3E", Link{SessionID: "t7.1", Verb: "answer", Answer: "red & <b>"}, true},
+		{"BUILDSTATION://Session/t7?do=allow", Link{SessionID: "t7", Verb: "allow"}, true},
+		{"buildstation://session/t7.1?do=ALLOW", Link{}, false},
+		{"buildstation://session/t7.1?do=", Link{}, false},
+		{"buildstation://session/t7.1?do=answer%3A", Link{}, false},
+		{"buildstation://session/t7.1?do=answer%3A%20%20", Link{}, false},
+		{"buildstation://session/t7.1?do=answer%3Aa%0Arm", Link{}, false},
+		{"buildstation://session/t7.1?do=answer%3A" + strings.Repeat("x", 201), Link{}, false},
+		{"buildstation://session/t7.1?do=allow&do=deny", Link{}, false},
+		{"buildstation://session/t7.1?do=allow&note=x", Link{}, false},
+		{"buildstation://session/t7.1?note=x", Link{}, false},
+		{"buildstation://session/t7.1?do=run", Link{}, false},
+		{"buildstation://session/t7.1?do=allow#frag", Link{}, false},
+		{"buildstation://dashboard?do=allow", Link{}, false},
+		{"buildstation://?do=deny", Link{}, false},
+		{"buildstation://session/..?do=allow", Link{}, false},
+		{"buildstation:session/t7?do=allow", Link{SessionID: "t7", Verb: "allow"}, true},
+	}
+	for _, tt := range tests {
+		got, ok := ParseLink(tt.link)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseLink(%q) = %+v, %v; want %+v, %v", tt.link, got, ok, tt.want, tt.ok)
+		}
+		// ParseDeepLink takes what ParseLink takes, for the session alone.
+		if id, ok2 := ParseDeepLink(tt.link); ok2 != tt.ok || id != tt.want.SessionID {
+			t.Errorf("ParseDeepLink(%q) = %q, %v; want %q, %v", tt.link, id, ok2, tt.want.SessionID, tt.ok)
+		}
+	}
+	for _, l := range []Link{{SessionID: "t7.1", Verb: "allow"}, {SessionID: "t3.2.review", Verb: "deny"},
+		{SessionID: "t7", Verb: "answer", Answer: "red & <b> ?do=allow"}, {SessionID: "t9"}} {
+		if got, ok := ParseLink(l.String()); !ok || got != l {
+			t.Errorf("ParseLink(%q) = %+v, %v; want %+v back", l.String(), got, ok, l)
 		}
 	}
 }
