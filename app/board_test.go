@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -140,6 +141,10 @@ func TestCardsOfferOnePrimaryAction(t *testing.T) {
 	if all := strings.Join(texts(cardOf(t, d, "t6")), "\n"); !strings.Contains(all, "$1.23") || !strings.Contains(all, "npm publish --tag next") {
 		t.Errorf("the asking card does not show its activity, cost and request:\n%s", all)
 	}
+	// The blocked card's evidence is a table, a row per layer.
+	if all := texts(cardOf(t, d, "t3")); !slices.Contains(all, "cpu") || !slices.Contains(all, "05:31:40 · sign of life") || !slices.Contains(all, "nothing") {
+		t.Errorf("the blocked card shows no evidence table: %q", all)
+	}
 	test.Tap(findButton(t, cardOf(t, d, "t6"), "Allow"))
 	if got := <-fake.calls; got != (call{"Allow", "t6.1", ""}) {
 		t.Errorf("Allow called %+v", got)
@@ -231,4 +236,73 @@ func richText(o fyne.CanvasObject) string {
 		return false
 	})
 	return b.String()
+}
+
+// The board's keys: arrows and j/k/h/l move the selection between cards,
+// Enter opens a live card's console (an ended one's last screen), r asks
+// to requeue a blocked card with the button's dialog.
+func TestKeyboardMovesBetweenCards(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	c := d.win.Canvas()
+	key := func(k fyne.KeyName) { c.OnTypedKey()(&fyne.KeyEvent{Name: k}) }
+	press := func(r rune) { c.OnTypedRune()(r) }
+	steps := []struct {
+		do   func()
+		want string
+	}{
+		{func() { key(fyne.KeyDown) }, "t1"}, // nothing selected: the first card
+		{func() { key(fyne.KeyRight) }, "t2"},
+		{func() { press('l') }, "t5"},
+		{func() { press('l') }, "t3"},
+		{func() { key(fyne.KeyRight) }, "t4"},
+		{func() { key(fyne.KeyRight) }, "t4"}, // the last column: stays
+		{func() { press('h') }, "t3"},
+		{func() { press('j') }, "t3"}, // one card in the column
+	}
+	for i, s := range steps {
+		s.do()
+		if d.selected != s.want {
+			t.Fatalf("step %d: selected %q, want %q", i, d.selected, s.want)
+		}
+	}
+	marked := walk(cardOf(t, d, "t3"), func(o fyne.CanvasObject) bool {
+		r, ok := o.(*canvas.Rectangle)
+		return ok && r.StrokeWidth == 3
+	})
+	if !marked {
+		t.Error("the selected card is not marked")
+	}
+	press('r')
+	dlg := c.Overlays().Top()
+	if dlg == nil || !slices.Contains(texts(dlg), "Requeue") {
+		t.Fatal("r on a blocked card opened no requeue dialog")
+	}
+	test.Type(entryIn(t, dlg), "with the lock timeout")
+	test.Tap(findButton(t, dlg, "Requeue"))
+	if got := <-fake.calls; got != (call{"Requeue", "t3", "with the lock timeout"}) {
+		t.Errorf("r requeued with %+v", got)
+	}
+	key(fyne.KeyReturn) // an ended session: its last screen
+	if d.focused != "t3" || len(u.consoles) != 0 {
+		t.Errorf("Enter on a blocked card focused %q and opened %d consoles", d.focused, len(u.consoles))
+	}
+	press('k') // t3 alone in its column
+	press('h')
+	press('h')
+	if d.selected != "t2" {
+		t.Fatalf("selected %q, want t2", d.selected)
+	}
+	key(fyne.KeyReturn)
+	if _, ok := u.consoles["t2.1"]; !ok {
+		t.Error("Enter on a running card opened no console")
+	}
+	press('r') // not blocked: nothing to requeue
+	if top := c.Overlays().Top(); top != nil {
+		t.Errorf("r on a running card opened %T", top)
+	}
 }

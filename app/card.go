@@ -303,7 +303,9 @@ func (p *cardPanel) repaintNow() {
 	if p.term == nil {
 		return
 	}
-	p.view.show(p.term.Window(int(p.view.offset.Load()), int(p.view.height.Load())))
+	height := int(p.view.height.Load())
+	rows, total := p.term.Window(int(p.view.offset.Load()), height)
+	p.view.show(wrapRows(rows, p.view.cols, height), total)
 }
 
 func byteSize(n int64) string {

@@ -39,7 +39,7 @@ type console struct {
 	term   *Terminal
 	status *widget.Label
 	nudge  *widget.Button // only while the session lives (follow)
-	base   string // the status line when following the output (Fyne's goroutine)
+	base   string         // the status line when following the output (Fyne's goroutine)
 	cancel context.CancelFunc
 	kick   chan struct{}
 	in     chan []byte // typed bytes, in order, for the writer goroutine

@@ -143,11 +143,16 @@ func (v *termView) show(rows []widget.TextGridRow, total int) {
 	}
 }
 
-// Text is what the view shows, a line per row.
+// Text is what the view shows, a line per row: the cells that fit its
+// width, as paintRow draws them.
 func (v *termView) Text() string {
 	var b strings.Builder
 	for _, r := range v.shown {
-		for _, c := range r.Cells {
+		cells := r.Cells
+		if v.cols > 0 && len(cells) > v.cols {
+			cells = cells[:v.cols]
+		}
+		for _, c := range cells {
 			b.WriteRune(c.Rune)
 		}
 		b.WriteByte('\n')
@@ -279,3 +284,26 @@ var (
 	_ fyne.Tappable     = (*termView)(nil)
 	_ fyne.Scrollable   = (*termView)(nil)
 )
+
+// wrapRows folds rows longer than cols into as many rows as they need,
+// and keeps the last height of them: a read-only view narrower than the
+// terminal that printed shows each long line whole, on several rows,
+// instead of cutting it at its right edge.
+func wrapRows(rows []widget.TextGridRow, cols, height int) []widget.TextGridRow {
+	if cols <= 0 {
+		return rows
+	}
+	out := make([]widget.TextGridRow, 0, len(rows))
+	for _, r := range rows {
+		cells := r.Cells
+		for len(cells) > cols {
+			out = append(out, widget.TextGridRow{Cells: cells[:cols:cols]})
+			cells = cells[cols:]
+		}
+		out = append(out, widget.TextGridRow{Cells: cells, Style: r.Style})
+	}
+	if height > 0 && len(out) > height {
+		out = out[len(out)-height:]
+	}
+	return out
+}

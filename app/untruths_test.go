@@ -88,3 +88,26 @@ func buttonIn(o fyne.CanvasObject, text string) *widget.Button {
 	})
 	return found
 }
+
+// The pane's last screen wraps a line longer than it is wide instead of
+// cutting it off at the right edge.
+func TestPaneWrapsLongLines(t *testing.T) {
+	fake := newFake()
+	long := "start " + strings.Repeat("word ", 17) + "THE-END-OF-THE-LINE"
+	tr := []byte(long + "\r\nnext line\r\n")
+	fake.transcripts = map[string]supervisor.Transcript{"t3": {SessionID: "t3.1", Size: int64(len(tr)), Data: tr}}
+	u := newTestUI(t, fake, t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowCard("t3")
+	d := u.dash
+	defer d.hide()
+	testwait.Eventually(t, 5*time.Second, func() bool { return strings.HasPrefix(d.pane.status.Text, "session t3.1") },
+		"the transcript to load", testwait.Later(func() string { return d.pane.status.Text }))
+	d.pane.view.setSize(40, 10) // narrower than the line (110 characters)
+	d.pane.repaintNow()
+	// The emulator (100 columns) folds the line once, the pane again.
+	text := strings.ReplaceAll(d.pane.view.Text(), "\n", "")
+	if !strings.Contains(text, "start "+strings.Repeat("word ", 17)+"THE-END-OF-THE-LINE") {
+		t.Errorf("the long line is cut off in a 40-column pane:\n%s", d.pane.view.Text())
+	}
+}

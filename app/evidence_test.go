@@ -1,0 +1,52 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// A watchdog's block reason becomes a headline and a row per layer: what
+// each showed and when; a quoted last line may hold "; " of its own.
+func TestParseEvidence(t *testing.T) {
+	reason := `watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s; console: last output 05:33:05 (10m2s ago), last line "lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
+	got := ParseEvidence(reason).String()
+	want := strings.Join([]string{
+		"watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s",
+		`console | 05:33:05 (10m2s ago) | output, last line "lock; waiting"`,
+		"commits |  | nothing",
+		"cpu | 05:31:40 | sign of life",
+		"board |  | nothing",
+		"gate |  | passes on HEAD dfc0702",
+	}, "\n")
+	if got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	}
+	// An agent's own reason names no layer: it is said whole.
+	own := "cannot reach the database; the credentials in .env are stale"
+	if ev := ParseEvidence(own); ev.Head != own || len(ev.Rows) != 0 {
+		t.Errorf("an agent's reason became %q", ev.String())
+	}
+}
+
+// A nudged session's card shows when each layer last showed life, from
+// the session's JSON; the layers that showed nothing say so.
+func TestSessionEvidence(t *testing.T) {
+	at := time.Date(2026, 1, 2, 5, 31, 40, 0, time.Local)
+	si := supervisor.SessionInfo{State: supervisor.SessNudged, Why: "idle: nothing for idle_window 5m0s",
+		LastOutputAt: at.Add(-time.Minute), Evidence: map[string]time.Time{"cpu": at, "issue": at}}
+	got := SessionEvidence(si).String()
+	want := strings.Join([]string{
+		"idle: nothing for idle_window 5m0s",
+		"console | 05:30:40 | output",
+		"commits |  | nothing",
+		"cpu | 05:31:40 | sign of life",
+		"board |  | nothing",
+		"issue | 05:31:40 | sign of life",
+	}, "\n")
+	if got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	}
+}
