@@ -8,12 +8,8 @@ import (
 
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/wiring"
-	"github.com/buildstation/buildstation/internal/wiring/boardcmd"
 	"github.com/buildstation/buildstation/internal/wiring/tray"
-	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/guard"
-	"github.com/buildstation/buildstation/platform/keychain"
-	"github.com/buildstation/buildstation/platform/tmux"
 )
 
 func main() {
@@ -33,17 +29,9 @@ func run(args []string) int {
 		return wiring.Guard(ctx, home, rest)
 	}
 	// Every other verb goes through the command line, which owns help,
-	// completion and flags; the roles that need the OS edges come back here.
-	cli.Roles.Daemon = wiring.Daemon
-	cli.Roles.Demo = wiring.Demo
-	cli.Roles.Service = wiring.Service
-	cli.Roles.Open = wiring.Open
-	cli.Roles.FakeAgent = wiring.FakeAgent
-	cli.TmuxAttach = tmux.Attach
-	cli.Boards = boardcmd.Boards{}
-	cli.Agents = agentcli.New()
-	cli.Keychain = keychain.Set
-	return cli.Run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+	// completion and flags; the roles that need the OS edges come back here
+	// through the one Deps it is handed.
+	return cli.Run(ctx, wiring.CLI(), args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // splitArgs finds the role's verb, skipping a leading --home flag (which the

@@ -49,7 +49,7 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	defer func() { agentDeadline = old }()
 
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
+	code := Run(context.Background(), Deps{}, []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
 	if code != 0 || calls.Load() != 3 {
 		t.Fatalf("exit %d after %d calls, stderr %q; want 0 after 3", code, calls.Load(), errb.String())
 	}
@@ -60,7 +60,7 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	refuse.Store(true)
 	calls.Store(0)
 	errb.Reset()
-	code = Run(context.Background(), []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
+	code = Run(context.Background(), Deps{}, []string{"agent", "complete", "--summary", "done"}, strings.NewReader(""), &out, &errb)
 	if code == 0 || calls.Load() != 1 || !strings.Contains(errb.String(), "lease was lost") {
 		t.Fatalf("fenced agent: exit %d after %d calls, stderr %q; want a failure at once that tells the truth", code, calls.Load(), errb.String())
 	}

@@ -26,7 +26,7 @@ func TestSessionAttachWithoutTerminalSaysSo(t *testing.T) {
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "s1"}, r, outW, &errb)
+		done <- cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "s1"}, r, outW, &errb)
 		outW.Close()
 	}()
 	readN(t, outR, "screen\n")

@@ -23,7 +23,7 @@ func TestSessionAttachTerminal(t *testing.T) {
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "s1"}, tty, tty, &errb)
+		done <- cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "s1"}, tty, tty, &errb)
 	}()
 	if got := recv(t, con.Resizes); got != [2]uint16{100, 30} {
 		t.Errorf("size = %v, want 100x30", got)
@@ -49,7 +49,7 @@ func TestSessionAttachTerminal(t *testing.T) {
 }
 
 // A session of the tmux backend is attached with tmux itself, through the
-// wiring main fills in (cli.TmuxAttach): the command line hands it the
+// wiring main hands in (cli.Deps.TmuxAttach): the command line hands it the
 // home and the session's id and says how to detach once tmux takes the
 // terminal. (e2e/tmux attaches a real one, by its task id.)
 func TestSessionAttachTmux(t *testing.T) {
@@ -57,15 +57,14 @@ func TestSessionAttachTmux(t *testing.T) {
 	s.fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1", State: supervisor.SessWorking, PID: 7}, "tok")
 	_, tty := ptytest.Open(t, 0, 0)
 	var home, id string
-	wired := cli.TmuxAttach
-	cli.TmuxAttach = func(h, i string, _ io.Reader, _, _ io.Writer, attaching func()) (bool, error) {
+	d := wired
+	d.TmuxAttach = func(h, i string, _ io.Reader, _, _ io.Writer, attaching func()) (bool, error) {
 		home, id = h, i
 		attaching()
 		return true, nil
 	}
-	t.Cleanup(func() { cli.TmuxAttach = wired })
 	var errb bytes.Buffer
-	code := cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
+	code := cli.Run(t.Context(), d, []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
 	if code != 0 || home != s.home || id != "t1.1" || !strings.Contains(errb.String(), "attaching to t1.1 in tmux; press Ctrl-]") {
 		t.Fatalf("attach: exit %d, tmux asked for home %q session %q, stderr %q", code, home, id, errb.String())
 	}

@@ -2,19 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 )
-
-// TmuxAttach attaches a terminal (stdin, stdout, stderr) to session id's
-// own tmux window when the station in home runs it with the tmux backend;
-// found is false when that does not apply, and the session is attached
-// through the station's console API instead. It calls attaching just
-// before tmux takes the terminal. main fills it in (platform/tmux.Attach):
-// this package runs no tmux itself. Nil, every session is attached through
-// the API.
-var TmuxAttach func(home, id string, stdin io.Reader, stdout, stderr io.Writer, attaching func()) (found bool, err error)
 
 // attachTmux attaches this terminal to the session's own tmux window when
 // the station runs it with the tmux backend: tmux itself is the best
@@ -23,7 +13,7 @@ var TmuxAttach func(home, id string, stdin io.Reader, stdout, stderr io.Writer, 
 // or stdin is not a terminal): the caller falls back to the station's
 // console API.
 func (e *env) attachTmux(id string) (ok bool, err error) {
-	if TmuxAttach == nil {
+	if e.deps.TmuxAttach == nil {
 		return false, nil
 	}
 	if _, tty := terminalFd(e.stdin); !tty {
@@ -33,7 +23,7 @@ func (e *env) attachTmux(id string) (ok bool, err error) {
 	if err != nil {
 		return false, nil
 	}
-	return TmuxAttach(home, id, e.stdin, e.stdout, e.stderr, func() {
+	return e.deps.TmuxAttach(home, id, e.stdin, e.stdout, e.stderr, func() {
 		fmt.Fprintf(e.stderr, "attaching to %s in tmux; press Ctrl-] (or Ctrl-B then D) to detach (the session goes on)\n", id)
 	})
 }

@@ -87,7 +87,7 @@ func (e *env) boardCap(project, conc string, stations []string, stationsGiven bo
 	if !cfg.Shared() {
 		return usagef("board cap is for a shared board; this home's board is station.db, where config.toml's concurrency and windows are the project's")
 	}
-	b, err := boards()
+	b, err := e.boards()
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func (e *env) boardOpener() (string, *config.Config, BoardAccess, error) {
 	if err != nil {
 		return "", nil, nil, err
 	}
-	b, err := boards()
+	b, err := e.boards()
 	return home, cfg, b, err
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/store"
 )
@@ -116,10 +115,9 @@ func TestBoardStatusDamaged(t *testing.T) {
 func TestBoardUnwired(t *testing.T) {
 	t.Setenv("BUILDSTATION_HOME", "")
 	home := t.TempDir()
-	wired := cli.Boards
-	cli.Boards = nil
-	t.Cleanup(func() { cli.Boards = wired })
-	r := run(t, "", "--home", home, "board", "status")
+	unwired := wired
+	unwired.Boards = nil
+	r := runWith(t, unwired, "", "--home", home, "board", "status")
 	if r.code != 1 || !strings.Contains(r.stderr, "this build cannot open a board") {
 		t.Fatalf("board status unwired: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}

@@ -13,7 +13,7 @@ import (
 // config.toml names (station.db, or a shared PostgreSQL board). They reach
 // it themselves, not through a station: a board is migrated before any
 // station runs on it, and its status matters most when a station does not
-// answer. main fills Boards in (internal/wiring/boardcmd), so this package links
+// answer. main hands it in (Deps.Boards, internal/wiring/boardcmd), so this package links
 // no store; the commands, their help and what they print stay here.
 type BoardAccess interface {
 	// Migrate brings the board to this build's schema.
@@ -30,16 +30,12 @@ type BoardAccess interface {
 	UpdateCap(ctx context.Context, cfg *config.Config, project string, edit func(*ProjectCap)) (ProjectCap, error)
 }
 
-// Boards is the board verbs' way to the board; nil, they say this build
-// cannot open one.
-var Boards BoardAccess
-
-// boards is Boards, or why the board verbs cannot run.
-func boards() (BoardAccess, error) {
-	if Boards == nil {
+// boards is Deps.Boards, or why the board verbs cannot run.
+func (e *env) boards() (BoardAccess, error) {
+	if e.deps.Boards == nil {
 		return nil, errors.New("this build cannot open a board; build the full binary with make build")
 	}
-	return Boards, nil
+	return e.deps.Boards, nil
 }
 
 // BoardReport is what board status (and migrate) says of a board; its

@@ -57,8 +57,14 @@ type result struct {
 
 func run(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return runWith(t, wired, stdin, args...)
+}
+
+// runWith runs args with the Deps d in place of wired.
+func runWith(t *testing.T, d cli.Deps, stdin string, args ...string) result {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Run(t.Context(), args, strings.NewReader(stdin), &out, &errb)
+	code := cli.Run(t.Context(), d, args, strings.NewReader(stdin), &out, &errb)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -377,7 +383,7 @@ func TestSessionAttachPiped(t *testing.T) {
 	outR, outW := io.Pipe()
 	var errb bytes.Buffer
 	go func() {
-		code := cli.Run(t.Context(), []string{"--home", s.home, "session", "attach", "s1"}, strings.NewReader("typed"), outW, &errb)
+		code := cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "s1"}, strings.NewReader("typed"), outW, &errb)
 		outW.Close()
 		done <- ret{code: code, err: errb.String()}
 	}()

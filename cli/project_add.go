@@ -15,11 +15,6 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// Agents finds the agent CLIs on this machine for `project add` when no
-// station runs (a running station checks with its own); main fills it in
-// (platform/agentcli). nil: the agent is not checked.
-var Agents supervisor.AgentFinder
-
 func (e *env) projectAddCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "add PATH [--name N] [--agent NAME | --command ARGV...]",
@@ -155,11 +150,11 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 		return supervisor.AddedProject{}, fmt.Errorf("project %s has no agent to run; pass --agent or --command", p.Name)
 	}
 	var steps []string
-	if Agents != nil {
-		if _, err := Agents.Find(a.Command[0]); err != nil {
+	if agents := e.deps.Agents; agents != nil {
+		if _, err := agents.Find(a.Command[0]); err != nil {
 			return supervisor.AddedProject{}, fmt.Errorf("%w; install it (or add its folder to PATH), or pass --command with the program to run", err)
 		}
-		steps = Agents.Steps(a.Profile, p.Path)
+		steps = agents.Steps(a.Profile, p.Path)
 	}
 	if err := config.WriteFile(cur.Path, out); err != nil {
 		return supervisor.AddedProject{}, err

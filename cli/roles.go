@@ -1,32 +1,17 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// RoleFunc runs one of the binary's other roles with the --home given (""
-// for the default) and the rest of the command line; it returns the exit
-// code and says itself what went wrong.
-type RoleFunc func(ctx context.Context, home string, args []string) int
-
-// Roles are the verbs main runs itself: they need the OS edges (PTYs,
-// tmux, the tray, the service manager) that this package stays out of.
-// Their help, examples and completion live here with every other
-// command's; main fills these in before Run. A nil role answers that this
-// build does not have it.
-var Roles struct {
-	Daemon, Demo, Service, Open, FakeAgent RoleFunc
-}
-
 // roleCmds are the role verbs. Their arguments go to the role unparsed (it
 // has its own few flags); --help and -h are answered here.
 func (e *env) roleCmds() []*cobra.Command {
 	mk := e.roleCmd
-	fake := mk("fake-agent [SCRIPT]", "A scripted agent for the demo and the tests", "", "  buildstation fake-agent 'print hello; sleep 1s; complete done'", &Roles.FakeAgent)
+	fake := mk("fake-agent [SCRIPT]", "A scripted agent for the demo and the tests", "", "  buildstation fake-agent 'print hello; sleep 1s; complete done'", e.deps.Roles.FakeAgent)
 	fake.Hidden = true
 	return []*cobra.Command{
 		mk("daemon [--home DIR]", "Run the station in the foreground",
@@ -35,7 +20,7 @@ the watchdog and the local API. It logs to stderr and to logs/station.log in
 the home. Ctrl-C stops it and says what happens to the running sessions
 (pty sessions end and their tasks are blocked to be requeued; tmux sessions
 live on and are adopted by the next station).`,
-			"  buildstation daemon\n  buildstation daemon --home ~/bs-test", &Roles.Daemon),
+			"  buildstation daemon\n  buildstation daemon --home ~/bs-test", e.deps.Roles.Daemon),
 		mk("demo [--headless [--keep]]", "The whole lifecycle in a minute, with scripted agents",
 			`Start a station on a fresh demo home with five scripted agents and short
 windows, and narrate what happens: healthy work, a silent builder kept alive
@@ -43,7 +28,7 @@ by its CPU, a forgetful agent woken by a nudge, a wedged one blocked and
 requeued. With --headless it exits 0 once every demo task has settled
 (--keep keeps the station running for a look around, until Ctrl-C). With a
 cgo build and no --headless, the tray shows it too.`,
-			"  buildstation demo --headless\n  buildstation demo --headless --keep", &Roles.Demo),
+			"  buildstation demo --headless\n  buildstation demo --headless --keep", e.deps.Roles.Demo),
 		mk("service install|uninstall|start|stop|status [--dry-run]", "Install the station as a background service, and the tray at login",
 			`Install (or remove, start, stop, inspect) the station as the user's
 background service — macOS: LaunchAgents; Linux: a systemd user unit and an
@@ -51,19 +36,19 @@ XDG autostart entry; Windows: a Task Scheduler task of the installing user,
 no admin needed (--system: a Windows service instead, which needs admin) —
 and register the buildstation:// link scheme. --dry-run prints every file
 and command instead. Install and uninstall are idempotent.`,
-			"  buildstation service install --dry-run\n  buildstation service status", &Roles.Service),
+			"  buildstation service install --dry-run\n  buildstation service status", e.deps.Roles.Service),
 		mk("open [SESSION-ID]", "Ask the running tray to show a session's console (or the dashboard)",
 			`Ask the running tray to show that session's console, or with no id the
 dashboard; starts the tray when none runs. What notification clicks and
 buildstation:// links call.`,
-			"  buildstation open t2.1", &Roles.Open),
+			"  buildstation open t2.1", e.deps.Roles.Open),
 		fake,
 	}
 }
 
 // roleCmd is one role verb: it takes --home and --help itself and hands the
 // rest of the line to run untouched.
-func (e *env) roleCmd(use, short, long, example string, run *RoleFunc) *cobra.Command {
+func (e *env) roleCmd(use, short, long, example string, run RoleFunc) *cobra.Command {
 	return &cobra.Command{
 		Use: use, Short: short, Long: long, Example: example,
 		DisableFlagParsing: true,
@@ -74,10 +59,10 @@ func (e *env) roleCmd(use, short, long, example string, run *RoleFunc) *cobra.Co
 				return err
 			case help:
 				return c.Help()
-			case *run == nil:
+			case run == nil:
 				return fmt.Errorf("this build has no %q; build the full binary with make build", c.Name())
 			}
-			if code := (*run)(e.ctx, home, rest); code != 0 {
+			if code := run(e.ctx, home, rest); code != 0 {
 				return &exitCode{code}
 			}
 			return nil

@@ -54,13 +54,14 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	home           string // --home, empty for the default
+	deps           Deps   // the OS edges main hands in
 }
 
 // Run runs one command line (without the program name) and returns the
 // process exit code: 0 ok, 1 failure, 2 bad usage. Errors are printed to
-// stderr as one sentence.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+// stderr as one sentence. d are the OS edges main wires in.
+func Run(ctx context.Context, d Deps, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, deps: d}
 	root := e.root()
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -15,10 +15,6 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// Keychain stores a source's token in the OS keychain (platform/keychain,
-// wired in by main): the CLI itself reaches no OS edge.
-var Keychain func(kind, token string) error
-
 func (e *env) sourceCmd() *cobra.Command {
 	login := &cobra.Command{Use: "login github|linear", Short: "Store a GitHub or Linear token in the OS keychain",
 		Long:      "Store the token [[sources]] of that kind use in the OS keychain (Keychain,\nCredential Manager, Secret Service): paste it when asked, or pipe it in.\nTokens never live in config.toml; where there is no keychain (a headless\nLinux box), set token_env in the source's table to read it from a variable.\nRestart the station to use a new token.",
@@ -41,14 +37,14 @@ func (e *env) sourceLogin(kind string) error {
 	if kind != "github" && kind != "linear" {
 		return usagef("%q is not a kind of source; use github or linear", kind)
 	}
-	if Keychain == nil {
+	if e.deps.Keychain == nil {
 		return errors.New("this build has no keychain access; set token_env in the source's [[sources]] table instead")
 	}
 	tok, err := e.readToken(kind)
 	if err != nil {
 		return err
 	}
-	if err := Keychain(kind, tok); err != nil {
+	if err := e.deps.Keychain(kind, tok); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "stored the %s token in the keychain; restart the station (buildstation service stop, then start) to use it\n", kind)

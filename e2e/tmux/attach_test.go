@@ -51,7 +51,7 @@ func TestTmuxAttachDetachesOnCtrlBracket(t *testing.T) {
 	rig.Eventually(t, 15*time.Second, func() bool { return seen("ready") }, "the attached console to show the agent",
 		rig.Later(func() string { mu.Lock(); defer mu.Unlock(); return fmt.Sprintf("%q", screen.String()) }))
 	// tmux itself, not the station's console API: the command line's
-	// wiring (cli.TmuxAttach) reached the window.
+	// wiring (cli.Deps.TmuxAttach) reached the window.
 	if !seen("attaching to "+id+".") || !seen(" in tmux; press Ctrl-]") {
 		mu.Lock()
 		t.Errorf("session attach did not attach with tmux: %q", screen.String())

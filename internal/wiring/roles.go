@@ -15,6 +15,7 @@ import (
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 func fail(err error) int {
@@ -95,12 +96,15 @@ var TrayEdges = tray.Edges{ServiceConfig: serviceConfig, StationOptions: station
 func stationOptions(home string, log *slog.Logger) daemon.Options {
 	self, _ := os.Executable()
 	return daemon.Options{
-		Home: home, Spawner: pty.New(), Spawners: spawners, Log: log, Self: self,
-		Notifier:   logNotifier(log),
-		Desktop:    desktop(log),
-		Probers:    probers(),
-		Workspaces: workspaces,
-		Agents:     agentcli.New(),
+		Options: station.Options{
+			Home: home, Spawner: pty.New(), Log: log, Self: self,
+			Notifier: logNotifier(log),
+			Probers:  probers(),
+			Agents:   agentcli.New(),
+		},
+		NewSpawners:   spawners,
+		NewWorkspaces: workspaces,
+		Desktop:       desktop(log),
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // false when that does not apply (no server in home, no such window, no
 // tmux): the caller falls back to the station's console API. attaching
 // runs just before tmux takes the terminal, for the caller to say how to
-// detach. It is the CLI's `session attach` (cli.TmuxAttach), which runs no
+// detach. It is the CLI's `session attach` (cli.Deps.TmuxAttach), which runs no
 // tmux of its own.
 func Attach(home, id string, stdin io.Reader, stdout, stderr io.Writer, attaching func()) (found bool, err error) {
 	sock := filepath.Join(home, SocketName)

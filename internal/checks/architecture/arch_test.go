@@ -100,7 +100,7 @@ var rules = []rule{
 	{
 		// The command line is a client: what needs tmux or a board's
 		// store (session attach of a tmux session, the board verbs) main
-		// wires in through cli.TmuxAttach and cli.Boards.
+		// hands in through cli.Deps (TmuxAttach, Boards).
 		from:  paths("cli"),
 		never: append(paths(append(server, "app", "platform/", "internal/noticefollow")...), append(wiring, "fyne.io/", "github.com/modelcontextprotocol/")...),
 	},

@@ -35,20 +35,19 @@ import (
 	"github.com/buildstation/buildstation/supervisor/station"
 )
 
-// Options are the edges a station gets from main.
+// Options are the edges a station gets from the wiring: the engine's own
+// options, of which the wiring sets the edges it knows (Home, Spawner,
+// Notifier, Probers, Log, Self, Agents) and Run sets what it opens (Config,
+// Board, Files, URL, Spawners, Workspaces, Outbox, Guard, Sources,
+// Warnings), and the few only a daemon takes.
 type Options struct {
-	Home     string
-	Spawner  supervisor.Spawner
-	Notifier supervisor.Notifier // nil: log only
-	Probers  []supervisor.Prober
-	// Spawners makes the other session backends by name ("tmux") for a
-	// home: the tmux backend's server socket lives there. nil: pty only.
-	Spawners func(home string) map[string]supervisor.Spawner
-	// Workspaces makes the task worktree manager, given the board as its
-	// gate cache; nil runs tasks in their project folders.
-	Workspaces func(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces
-	Log        *slog.Logger
-	Self       string // the buildstation executable
+	station.Options
+	// NewSpawners makes the other session backends by name ("tmux") for
+	// a home: the tmux backend's server socket lives there. nil: pty only.
+	NewSpawners func(home string) map[string]supervisor.Spawner
+	// NewWorkspaces makes the task worktree manager, given the board as
+	// its gate cache; nil runs tasks in their project folders.
+	NewWorkspaces func(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspaces
 	// Desktop opens this desktop's notifier for the station's own notices
 	// (shown while no tray is connected); nil or an error: none.
 	Desktop func(home string) (noticefollow.Desktop, error)
@@ -181,8 +180,8 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 		sources = r.sy.State
 	}
 	var spawners map[string]supervisor.Spawner
-	if o.Spawners != nil {
-		spawners = o.Spawners(o.Home)
+	if o.NewSpawners != nil {
+		spawners = o.NewSpawners(o.Home)
 	}
 	var box supervisor.Outbox
 	if cfg.Shared() {
@@ -198,21 +197,21 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	if err != nil {
 		return nil, fmt.Errorf("new station: %w", err)
 	}
-	return station.New(station.Options{
-		Home: o.Home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: o.Spawner, Spawners: spawners, Notifier: o.Notifier,
-		Probers: probers, Log: o.Log, URL: url, Self: o.Self, Workspaces: ws, Warnings: warnings, Outbox: box,
-		EndMarked: treekill.EndMarked, Guard: r.fenceGuard(o, cfg), Agents: o.Agents, Sources: sources,
-	})
+	so := o.Options
+	so.Files, so.Environ, so.Config, so.Board, so.Spawners = files, os.Environ, cfg, board, spawners
+	so.Probers, so.URL, so.Workspaces, so.Warnings, so.Outbox = probers, url, ws, warnings, box
+	so.EndMarked, so.Guard, so.Sources = treekill.EndMarked, r.fenceGuard(o, cfg), sources
+	return station.New(so)
 }
 
 // workspaces makes the worktree manager. Task branches carry the board's
 // id (bs/<board>/<task>): ids restart at t1 on every board, and another
 // home on the same repository must never hand this one its old branches.
 func workspaces(ctx context.Context, o Options, board boardopen.Board) (supervisor.Workspaces, error) {
-	if o.Workspaces == nil {
+	if o.NewWorkspaces == nil {
 		return nil, nil
 	}
-	ws := o.Workspaces(board, o.Log)
+	ws := o.NewWorkspaces(board, o.Log)
 	m, ok := ws.(*gitwt.Manager)
 	b, hasID := board.(interface {
 		BoardID(context.Context) (string, error)

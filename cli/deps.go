@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"io"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// Deps are what the command line needs of the OS edges and the board's
+// store, which this package stays out of: main builds one and hands it to
+// Run. A nil field answers that this build does not have it, in one
+// sentence, when a command needs it.
+type Deps struct {
+	// Roles are the verbs main runs itself (daemon, demo, service, open,
+	// fake-agent); their help, examples and completion live here.
+	Roles Roles
+	// TmuxAttach attaches a terminal (stdin, stdout, stderr) to session
+	// id's own tmux window when the station in home runs it with the tmux
+	// backend; found is false when that does not apply, and the session is
+	// attached through the station's console API instead. It calls
+	// attaching just before tmux takes the terminal (platform/tmux.Attach).
+	// Nil, every session is attached through the API.
+	TmuxAttach func(home, id string, stdin io.Reader, stdout, stderr io.Writer, attaching func()) (found bool, err error)
+	// Boards is the board verbs' way to the board
+	// (internal/wiring/boardcmd); nil, they say this build cannot open one.
+	Boards BoardAccess
+	// Agents finds the agent CLIs on this machine for `project add` when no
+	// station runs (a running station checks with its own;
+	// platform/agentcli). nil: the agent is not checked.
+	Agents supervisor.AgentFinder
+	// Keychain stores a source's token in the OS keychain
+	// (platform/keychain). nil: `source login` says to use token_env.
+	Keychain func(kind, token string) error
+}
+
+// RoleFunc runs one of the binary's other roles with the --home given (""
+// for the default) and the rest of the command line; it returns the exit
+// code and says itself what went wrong.
+type RoleFunc func(ctx context.Context, home string, args []string) int
+
+// Roles are the verbs main runs itself: they need the OS edges (PTYs,
+// tmux, the tray, the service manager) that this package stays out of. A
+// nil role answers that this build does not have it.
+type Roles struct {
+	Daemon, Demo, Service, Open, FakeAgent RoleFunc
+}
