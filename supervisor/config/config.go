@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
@@ -286,28 +285,32 @@ func Parse(path string, data []byte, plat Platform) (*Config, error) {
 // key is written.
 func decode(data []byte) (map[string]any, locator, error) {
 	var tree map[string]any
-	if _, err := toml.Decode(string(data), &tree); err != nil {
+	if err := toml.Unmarshal(data, &tree); err != nil {
 		return nil, nil, err
 	}
 	return tree, locate(string(data)), nil
 }
 
-// syntaxError locates a TOML syntax error. The line is counted from the
-// error's byte offset: the decoder's own line number is one too far when the
-// offending byte is the newline that ends a line (an unclosed "[defaults").
+// syntaxError locates a TOML syntax error at the line go-toml names, and
+// names the key as the checker would: one written on that line (the first
+// of a key written twice), else the table the line is in.
 func syntaxError(path string, data []byte, err error) error {
-	var pe toml.ParseError
-	if !errors.As(err, &pe) {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
 		return fmt.Errorf("parse config %s: %w", path, err)
 	}
-	key := pe.LastKey
+	line, _ := de.Position()
+	line = max(line, 1)
+	lines, table := scan(string(data))
+	key := table.String()
+	for k, n := range lines {
+		if n == line && (len(k) > len(key) || len(k) == len(key) && k > key) {
+			key = k
+		}
+	}
 	if key == "" {
 		key = "syntax"
 	}
-	line := pe.Position.Line
-	if start := pe.Position.Start; start > 0 && start <= len(data) {
-		line = 1 + bytes.Count(data[:start], []byte("\n"))
-	}
-	return &Error{Path: path, Line: max(line, 1), Key: key,
-		Problem: "invalid TOML: " + pe.Message, Fix: "fix the syntax on this line (see https://toml.io)", Err: err}
+	return &Error{Path: path, Line: line, Key: key,
+		Problem: "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: "), Fix: "fix the syntax on this line (see https://toml.io)", Err: err}
 }

@@ -1,45 +1,39 @@
 package config
 
 import (
-	"strconv"
-	"strings"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// locator knows the line each key of a config file is written on.
-//
-// BurntSushi/toml keeps key positions private, and names keys inside arrays
-// of tables without their index, so it cannot say which [[projects]] entry a
-// bad key is in. The locator rescans the text, which the decoder has already
-// accepted as valid TOML, and records every key, table header and inline
-// table under the same keyPath names the checker uses.
+// locator knows the line each key of a config file is written on, under
+// the keyPath names the checker uses: with "[i]" for an entry of an array
+// of tables, so that an error can say which [[projects]] entry it means.
+// The lines come from go-toml's parser, the one that decoded the file.
 type locator map[string]int
 
-// locate scans text. It tolerates any input: on text it does not understand
-// it moves on rather than stopping or looping, so a gap in it costs at most a
-// less precise line, never a hang.
+// locate finds where each key, table header and inline table of text is
+// written. On text the parser refuses it keeps what it found before the
+// error: only valid text gets this far (Parse decodes first), and a gap
+// costs at most a less precise line.
 func locate(text string) locator {
-	sc := &scanner{s: text, line: 1, lines: locator{}, arrays: map[string]int{}}
+	lines, _ := scan(text)
+	return lines
+}
+
+// scan is locate that also returns the table the last expression read is
+// in: where a syntax error is, when the parser stopped at one.
+func scan(text string) (locator, keyPath) {
+	l := &locating{lines: locator{}, arrays: map[string]int{}}
+	l.p.Reset([]byte(text))
 	var table keyPath
-	for sc.i < len(sc.s) {
-		switch c := sc.s[sc.i]; {
-		case c == '\n':
-			sc.line++
-			sc.i++
-		case c == ' ' || c == '\t' || c == '\r':
-			sc.i++
-		case c == '#':
-			sc.comment()
-		case c == '[':
-			table = sc.header()
-		default:
-			start := sc.i
-			sc.keyValue(table)
-			if sc.i == start {
-				sc.i++
-			}
+	for l.p.NextExpression() {
+		switch e := l.p.Expression(); e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = l.header(e)
+		case unstable.KeyValue:
+			l.keyValue(table, e)
 		}
 	}
-	return sc.lines
+	return l.lines, table
 }
 
 // line returns the line of key, or of its nearest enclosing table when the
@@ -54,279 +48,70 @@ func (l locator) line(key keyPath) int {
 	return 1
 }
 
-type scanner struct {
-	s      string
-	i      int
-	line   int
+type locating struct {
+	p      unstable.Parser
 	lines  locator
 	arrays map[string]int // array-of-tables name → entries seen so far
 }
 
-func (sc *scanner) peek() byte {
-	if sc.i < len(sc.s) {
-		return sc.s[sc.i]
-	}
-	return 0
-}
-
-func (sc *scanner) record(k keyPath) {
-	name := k.String()
-	if _, ok := sc.lines[name]; !ok {
-		sc.lines[name] = sc.line
+// record notes the line n is on as key's, unless key was seen before.
+func (l *locating) record(k keyPath, n *unstable.Node) {
+	if _, ok := l.lines[k.String()]; !ok {
+		l.lines[k.String()] = l.p.Shape(n.Raw).Start.Line
 	}
 }
 
-func (sc *scanner) comment() {
-	for sc.i < len(sc.s) && sc.s[sc.i] != '\n' {
-		sc.i++
-	}
-}
-
-// space skips spaces and tabs within a line.
-func (sc *scanner) space() {
-	for sc.i < len(sc.s) && (sc.s[sc.i] == ' ' || sc.s[sc.i] == '\t') {
-		sc.i++
-	}
-}
-
-// blank skips whitespace, newlines and comments, as allowed inside arrays
-// (and inline tables, since TOML 1.1).
-func (sc *scanner) blank() {
-	for sc.i < len(sc.s) {
-		switch sc.s[sc.i] {
-		case '\n':
-			sc.line++
-			sc.i++
-		case ' ', '\t', '\r':
-			sc.i++
-		case '#':
-			sc.comment()
-		default:
-			return
-		}
-	}
-}
-
-// header reads [a.b] or [[a.b]] and returns the table it opens. An array
+// header records [a.b] or [[a.b]] and returns the table it opens. An array
 // of tables gets its next index; a name under one refers to its last entry.
-func (sc *scanner) header() keyPath {
-	array := strings.HasPrefix(sc.s[sc.i:], "[[")
-	if array {
-		sc.i += 2
-	} else {
-		sc.i++
-	}
-	segs := sc.key()
+func (l *locating) header(e *unstable.Node) keyPath {
 	var k keyPath
-	for j, seg := range segs {
-		k = k.with(seg)
+	for it := e.Key(); it.Next(); {
+		seg := it.Node()
+		k = k.with(string(seg.Data))
 		name := k.String()
-		if array && j == len(segs)-1 {
-			n := sc.arrays[name]
-			sc.arrays[name] = n + 1
-			sc.record(k)
+		if e.Kind == unstable.ArrayTable && it.IsLast() {
+			n := l.arrays[name]
+			l.arrays[name] = n + 1
+			l.record(k, seg)
 			k = k.at(n)
-		} else if n, ok := sc.arrays[name]; ok {
-			sc.record(k)
+		} else if n, ok := l.arrays[name]; ok {
+			l.record(k, seg)
 			k = k.at(n - 1)
 		}
-		sc.record(k)
-	}
-	for sc.i < len(sc.s) && sc.s[sc.i] != ']' && sc.s[sc.i] != '\n' {
-		sc.i++
-	}
-	for sc.i < len(sc.s) && sc.s[sc.i] == ']' {
-		sc.i++
+		l.record(k, seg)
 	}
 	return k
 }
 
-// keyValue reads key = value inside table and records the key (and, for a
-// dotted key, the tables it implies).
-func (sc *scanner) keyValue(table keyPath) {
-	segs := sc.key()
-	if len(segs) == 0 {
-		return
-	}
-	sc.space()
-	if sc.peek() != '=' {
-		return
-	}
-	sc.i++
+// keyValue records key = value inside table (and, for a dotted key, the
+// tables it implies), and the keys of any inline table in the value.
+func (l *locating) keyValue(table keyPath, e *unstable.Node) {
 	k := table
-	for _, seg := range segs {
-		k = k.with(seg)
-		sc.record(k)
+	for it := e.Key(); it.Next(); {
+		k = k.with(string(it.Node().Data))
+		l.record(k, it.Node())
 	}
-	sc.value(k)
+	l.value(k, e.Value())
 }
 
-// key reads a possibly dotted, possibly quoted key.
-func (sc *scanner) key() []string {
-	var segs []string
-	for {
-		sc.space()
-		seg, ok := sc.keyPart()
-		if !ok {
-			return segs
-		}
-		segs = append(segs, seg)
-		sc.space()
-		if sc.peek() != '.' {
-			return segs
-		}
-		sc.i++
-	}
-}
-
-func (sc *scanner) keyPart() (string, bool) {
-	switch sc.peek() {
-	case '"':
-		start := sc.i
-		sc.basic()
-		raw := sc.s[start:sc.i]
-		if s, err := strconv.Unquote(raw); err == nil {
-			return s, true
-		}
-		return strings.Trim(raw, `"`), true
-	case '\'':
-		start := sc.i + 1
-		sc.literal()
-		return strings.TrimSuffix(sc.s[start:sc.i], "'"), true
-	}
-	start := sc.i
-	for sc.i < len(sc.s) && isBareByte(sc.s[sc.i]) {
-		sc.i++
-	}
-	return sc.s[start:sc.i], sc.i > start
-}
-
-// value skips one value, recording the keys of any inline tables in it.
-func (sc *scanner) value(k keyPath) {
-	sc.space()
-	rest := sc.s[sc.i:]
-	switch {
-	case strings.HasPrefix(rest, `"""`):
-		sc.multiline(`"""`)
-	case strings.HasPrefix(rest, `'''`):
-		sc.multiline(`'''`)
-	case strings.HasPrefix(rest, `"`):
-		sc.basic()
-	case strings.HasPrefix(rest, `'`):
-		sc.literal()
-	case strings.HasPrefix(rest, `[`):
-		sc.array(k)
-	case strings.HasPrefix(rest, `{`):
-		sc.inlineTable(k)
-	default: // number, bool, date: ends at a separator or the line's end
-		for sc.i < len(sc.s) && !strings.ContainsRune(",]}\n#", rune(sc.s[sc.i])) {
-			sc.i++
-		}
-	}
-}
-
-// basic skips a "string" with escapes; it stops at a newline, which a
-// valid one never contains, so the line count stays right.
-func (sc *scanner) basic() {
-	sc.i++
-	for sc.i < len(sc.s) {
-		switch sc.s[sc.i] {
-		case '\\':
-			sc.i += 2
-		case '"':
-			sc.i++
-			return
-		case '\n':
-			return
-		default:
-			sc.i++
-		}
-	}
-	sc.i = min(sc.i, len(sc.s))
-}
-
-func (sc *scanner) literal() {
-	sc.i++
-	for sc.i < len(sc.s) && sc.s[sc.i] != '\'' && sc.s[sc.i] != '\n' {
-		sc.i++
-	}
-	if sc.peek() == '\'' {
-		sc.i++
-	}
-}
-
-// multiline skips a triple-quoted string, counting its lines. Up to two
-// quotes may end the content right before the closing delimiter.
-func (sc *scanner) multiline(delim string) {
-	sc.i += 3
-	for sc.i < len(sc.s) {
-		switch {
-		case delim == `"""` && sc.s[sc.i] == '\\':
-			sc.i++
-			if sc.peek() == '\n' {
-				sc.line++
+// value records the inline tables in v: an inline table as k, one inside
+// an array as k[i].
+func (l *locating) value(k keyPath, v *unstable.Node) {
+	switch v.Kind {
+	case unstable.InlineTable:
+		l.record(k, v)
+		for it := v.Children(); it.Next(); {
+			if c := it.Node(); c.Kind == unstable.KeyValue {
+				l.keyValue(k, c)
 			}
-			sc.i++
-		case strings.HasPrefix(sc.s[sc.i:], delim):
-			sc.i += 3
-			for extra := 0; extra < 2 && sc.peek() == delim[0]; extra++ {
-				sc.i++
+		}
+	case unstable.Array:
+		i := 0
+		for it := v.Children(); it.Next(); {
+			if c := it.Node(); c.Kind != unstable.Comment {
+				l.value(k.at(i), c)
+				i++
 			}
-			return
-		default:
-			if sc.s[sc.i] == '\n' {
-				sc.line++
-			}
-			sc.i++
-		}
-	}
-	sc.i = min(sc.i, len(sc.s))
-}
-
-// array skips [a, b, …]; an inline table inside is recorded as k[i].
-func (sc *scanner) array(k keyPath) {
-	sc.i++
-	for n := 0; sc.i < len(sc.s); {
-		sc.blank()
-		switch sc.peek() {
-		case 0:
-			return
-		case ']':
-			sc.i++
-			return
-		case ',':
-			sc.i++
-			n++
-			continue
-		}
-		start := sc.i
-		sc.value(k.at(n))
-		if sc.i == start {
-			sc.i++
-		}
-	}
-}
-
-// inlineTable skips { a = 1, b = 2 }, recording k and its keys.
-func (sc *scanner) inlineTable(k keyPath) {
-	sc.record(k)
-	sc.i++
-	for sc.i < len(sc.s) {
-		sc.blank()
-		switch sc.peek() {
-		case 0:
-			return
-		case '}':
-			sc.i++
-			return
-		case ',':
-			sc.i++
-			continue
-		}
-		start := sc.i
-		sc.keyValue(k)
-		if sc.i == start {
-			sc.i++
 		}
 	}
 }

@@ -16,10 +16,10 @@ import (
 // checker turns the decoded TOML tree into a Config, checking it against the
 // schema in docs/contract.md as it goes.
 //
-// Unknown keys are found here, against the schema, rather than with
-// toml.MetaData.Undecoded: BurntSushi/toml matches struct fields without
-// regard to case, so "Idle_Window" would be taken silently, and it names keys
-// in [[projects]] without saying which entry. Problems are collected with
+// Unknown keys are found here, against the schema (Keys), rather than by
+// decoding into structs: a decoder that matches fields without regard to
+// case would take "Idle_Window" silently, and would not say which
+// [[projects]] entry a bad key is in. Problems are collected with
 // their lines, not returned at once, because Go map order is not file order;
 // first reports the earliest.
 type checker struct {
