@@ -70,7 +70,7 @@ func Service(ctx context.Context, homeFlag string, args []string) int {
 
 // runAsService runs the station under the OS's service manager.
 func runAsService(ctx context.Context, homeFlag string) int {
-	err := service.RunStation(ctx, func(ctx context.Context) error {
+	err := service.RunStation(ctx, service.StopWait(stopGrace(homeFlag)), func(ctx context.Context) error {
 		if code := Daemon(ctx, homeFlag, nil); code != 0 {
 			return fmt.Errorf("the station exited with code %d", code)
 		}
@@ -173,6 +173,20 @@ func stationState(ctx context.Context, home string) (line string, running bool) 
 	return fmt.Sprintf("station on %s: not answering (station.json names pid %d, %s: %v)", home, f.PID, f.URL, err), false
 }
 
+// stopGrace is the home's stop_grace, the default when its config does
+// not load (the station will say why when it starts).
+func stopGrace(homeFlag string) time.Duration {
+	home, err := config.Home(homeFlag)
+	if err != nil {
+		return config.DefaultStopGrace
+	}
+	cfg, err := config.Load(home, config.Platform{})
+	if err != nil {
+		return config.DefaultStopGrace
+	}
+	return cfg.StopGrace
+}
+
 // serviceConfig gathers what the installers need from this OS and user.
 func serviceConfig(homeFlag string) (service.Config, error) {
 	exe, err := os.Executable()
@@ -192,7 +206,7 @@ func serviceConfig(homeFlag string) (service.Config, error) {
 	}
 	c := service.Config{
 		Exe: exe, Home: home, HomeFlag: homeFlag != "", UserHome: userHome,
-		UID: os.Getuid(), Path: os.Getenv("PATH"), Tray: hasTray,
+		UID: os.Getuid(), Path: os.Getenv("PATH"), Tray: hasTray, StopGrace: stopGrace(homeFlag),
 	}
 	if runtime.GOOS == "windows" {
 		c.GUIExe, c.Exe = windowsFaces(exe)

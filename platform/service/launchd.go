@@ -6,6 +6,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // LaunchAgent labels (reverse DNS, the app's bundle id as prefix).
@@ -130,6 +131,9 @@ func StationPlist(c Config) []byte {
 		kv("EnvironmentVariables", dict(kv("PATH", str(c.Path)))),
 		kv("RunAtLoad", "<true/>"),
 		kv("KeepAlive", dict(kv("SuccessfulExit", "<false/>"))),
+		// launchd's SIGKILL comes 20 s after its SIGTERM unless this
+		// says otherwise: stop_grace and a margin, so the station drains.
+		kv("ExitTimeOut", fmt.Sprintf("<integer>%d</integer>", int(c.stopWait()/time.Second))),
 		kv("ProcessType", str("Interactive")),
 		kv("StandardOutPath", str(logs)),
 		kv("StandardErrorPath", str(logs)),

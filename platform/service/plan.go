@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"time"
 )
 
 // Config is what the generated files say; everything an installer asks the
@@ -31,6 +32,10 @@ type Config struct {
 	// System asks Windows for the opt-in SCM service (service install
 	// --system) instead of the per-user logon task.
 	System bool
+	// StopGrace is the station's stop_grace: a stopping station lets its
+	// sessions finish for that long, so its service manager must wait
+	// longer (StopWait) before it kills it.
+	StopGrace time.Duration
 }
 
 // Names every OS shares.

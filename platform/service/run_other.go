@@ -2,8 +2,13 @@
 
 package service
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // RunStation runs the station; launchd and systemd need nothing more than a
-// process that stops on SIGTERM.
-func RunStation(ctx context.Context, run func(context.Context) error) error { return run(ctx) }
+// process that stops on SIGTERM (their units wait StopWait for it).
+func RunStation(ctx context.Context, _ time.Duration, run func(context.Context) error) error {
+	return run(ctx)
+}

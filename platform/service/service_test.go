@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buildstation/buildstation/platform/winargs"
 )
@@ -21,14 +22,17 @@ var (
 	macCfg = Config{
 		Exe: "/Applications/Build Station.app/Contents/MacOS/buildstation", Home: "/Users/ada/Library/Application Support/BuildStation",
 		UserHome: "/Users/ada", UID: 501, Path: "/opt/homebrew/bin:/Users/ada/.local/bin:/usr/bin:/bin", Tray: true,
+		StopGrace: 2 * time.Minute,
 	}
 	linuxCfg = Config{
 		Exe: "/home/ada/bin/build station", Home: `/home/ada/100% "stations"`, HomeFlag: true,
 		UserHome: "/home/ada", UID: 1000, Path: "/home/ada/.local/bin:/usr/bin:/bin", Tray: true,
+		StopGrace: 2 * time.Minute,
 	}
 	linuxDefault = Config{
 		Exe: "/usr/local/bin/buildstation", Home: "/home/ada/.config/BuildStation",
 		UserHome: "/home/ada", UID: 1000, Path: "/usr/bin:/bin", Tray: true,
+		StopGrace: 2 * time.Minute,
 	}
 	winCfg = Config{
 		Exe: `C:\Program Files\Build Station\buildstation.exe`, Home: `C:\Users\ada\AppData\Roaming\BuildStation`,

@@ -2,7 +2,9 @@ package service
 
 import (
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Linux file names.
@@ -95,8 +97,10 @@ func (l Linux) Status(c Config) Plan {
 }
 
 // SystemdUnit is the station's user unit. KillMode=mixed sends SIGTERM to
-// the station alone, so it ends its sessions itself (nudge-safe, trees
-// killed), and SIGKILL to whatever is left after TimeoutStopSec.
+// the station alone, so it drains and ends its sessions itself (nudge-safe,
+// trees killed), and SIGKILL to whatever is left after TimeoutStopSec:
+// stop_grace and a margin (StopWait), not systemd's 90 s, which would kill
+// a station mid-drain.
 func SystemdUnit(c Config) []byte {
 	argv := append([]string{c.Exe}, c.daemonArgs()...)
 	q := make([]string, len(argv))
@@ -114,7 +118,7 @@ Environment=` + systemdEnvQuote("PATH="+c.Path) + `
 Restart=on-failure
 RestartSec=5s
 KillMode=mixed
-TimeoutStopSec=30s
+TimeoutStopSec=` + strconv.Itoa(int(c.stopWait()/time.Second)) + `s
 
 [Install]
 WantedBy=default.target

@@ -1,0 +1,43 @@
+package service
+
+import "time"
+
+// StopMargin is how much longer than stop_grace a service manager waits
+// for a stopping station before it kills it: the drain ends at stop_grace,
+// then the station ends its sessions (gracefully, then their trees) and
+// writes its state.
+const StopMargin = 30 * time.Second
+
+// StopWait is how long a service manager waits for a station whose
+// stop_grace is grace to end on its own.
+func StopWait(grace time.Duration) time.Duration { return max(grace, 0) + StopMargin }
+
+// stopWait is StopWait of c's stop_grace.
+func (c Config) stopWait() time.Duration { return StopWait(c.StopGrace) }
+
+// checkpointEvery is how often a pending stop says it is still moving.
+const checkpointEvery = 10 * time.Second
+
+// stopPending reports a pending stop to the Service Control Manager
+// until done closes or wait is over: the first report at once, then one
+// every checkpointEvery with the next checkpoint, each with the whole wait
+// as its hint. It says whether done closed in time.
+func stopPending(wait time.Duration, done <-chan struct{}, report func(checkpoint uint32, hint time.Duration)) bool {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(checkpointEvery)
+	defer tick.Stop()
+	var checkpoint uint32 = 1
+	report(checkpoint, wait)
+	for {
+		select {
+		case <-done:
+			return true
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+			checkpoint++
+			report(checkpoint, wait)
+		}
+	}
+}
