@@ -168,6 +168,21 @@ func TestCardTakesTheWork(t *testing.T) {
 	defer d.hide()
 	d.reading.Wait()
 
+	// d on the selected card is View diff too.
+	d.focus("t3")
+	d.win.Canvas().OnTypedRune()('d')
+	if got := <-fake.calls; got != (call{"TaskDiff", "t3", ""}) {
+		t.Fatalf("d called %+v", got)
+	}
+	d.unfocus()
+	closeDiffs := func() {
+		for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+			if strings.HasPrefix(w.Title(), "Diff t3") {
+				w.Close()
+			}
+		}
+	}
+	closeDiffs()
 	pickMenu(t, d.win, cardOf(t, d, "t3"), "View diff")
 	if got := <-fake.calls; got != (call{"TaskDiff", "t3", ""}) {
 		t.Fatalf("View diff called %+v", got)

@@ -111,7 +111,7 @@ func (u *UI) ShowCard(taskID string) {
 
 // focus shows taskID's card in the pane and marks it on the board.
 func (d *dashboard) focus(taskID string) {
-	d.focused = taskID
+	d.focused, d.selected = taskID, taskID
 	d.pane.show(taskID)
 	d.update()
 }

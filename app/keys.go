@@ -11,8 +11,9 @@ import (
 // The board's keys, while no field has the focus: the arrows (or h, j, k,
 // l) move the selection between cards, Enter opens the selected card's
 // console (its last screen once the session has ended), r requeues it
-// (blocked cards, with the same dialog as the button), Escape closes the
-// card pane.
+// (blocked cards, with the same dialog as the button), d shows its diff
+// (a card whose branch is known), Escape closes the card pane. The card
+// the pane shows is the selected one.
 
 func (d *dashboard) typedKey(e *fyne.KeyEvent) {
 	switch e.Name {
@@ -46,6 +47,10 @@ func (d *dashboard) typedRune(r rune) {
 	case 'r':
 		if t, ok := d.selectedTask(); ok && t.State == supervisor.TaskBlocked {
 			d.u.showRequeue(t)
+		}
+	case 'd':
+		if t, ok := d.selectedTask(); ok && d.works[t.ID].work != nil {
+			d.u.showDiff(t, d.works[t.ID].work)
 		}
 	}
 }
