@@ -57,6 +57,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusUnauthorized, "a valid bearer token is required; send Authorization: Bearer with the station's token file or the session's BUILDSTATION_TOKEN")
 			return
 		}
+		trustConn(r.Context()) // conns.go: no longer a stranger
 		ctx := context.WithValue(r.Context(), principalKey, p)
 		if p.station && r.Method != http.MethodGet {
 			ctx = s.origin(ctx, r)

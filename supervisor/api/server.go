@@ -129,10 +129,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnContext:       withConn,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	tracked := &listener{Listener: ln, s: &strangers{max: maxStrangerConns}}
+	go func() { errc <- srv.Serve(tracked) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve API on %s: %w", ln.Addr(), err)
