@@ -2,12 +2,18 @@ package cli
 
 import (
 	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Shell completion asks the running station for names; with none running
@@ -89,4 +95,48 @@ func (e *env) completeProjects(c *cobra.Command, args []string, prefix string) (
 // completeProjectFlag completes a --project value, wherever it stands.
 func (e *env) completeProjectFlag(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	return e.completeProjects(c, nil, prefix)
+}
+
+// completeProjectAdd completes `project add PATH [--name N] [--agent NAME |
+// --command ARGV...]`, whose flags it parses itself: a folder first, then
+// the flags, and after --agent the agents there are.
+func (e *env) completeProjectAdd(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	if slices.Contains(args, "--command") {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	if n := len(args); n > 0 && args[n-1] == "--agent" {
+		return withPrefix(e.agentNames(), prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+	if strings.HasPrefix(prefix, "-") || len(args) > 0 {
+		return withPrefix([]string{"--name", "--agent", "--command"}, prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+	return nil, cobra.ShellCompDirectiveFilterDirs
+}
+
+// agentNames are the agents a project may name: the registry's built-ins
+// (supervisor/agent) and the [agents.NAME] tables of the home's config.toml
+// when it reads.
+func (e *env) agentNames() []string {
+	names := agent.ProfileNames(true)
+	home, err := config.Home(e.home)
+	if err != nil {
+		return names
+	}
+	path := filepath.Join(home, config.FileConfig)
+	if data, err := os.ReadFile(path); err == nil {
+		if cfg, err := config.Parse(path, data, config.Platform{}); err == nil {
+			names = slices.Sorted(maps.Keys(cfg.Agents))
+		}
+	}
+	return names
+}
+
+func withPrefix(words []string, prefix string) []string {
+	var out []string
+	for _, w := range words {
+		if strings.HasPrefix(w, prefix) {
+			out = append(out, w)
+		}
+	}
+	return out
 }

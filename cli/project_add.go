@@ -11,6 +11,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -27,11 +28,15 @@ program to run and its arguments. A missing folder, a name already taken or
 an agent this machine does not have is refused and nothing is written. When
 the agent needs a one-time step in that folder (Claude Code's folder trust),
 it says which and how. With no station running, config.toml is edited
-directly and the next station reads it.`,
+directly and the next station reads it.
+
+--agent names an [agents.NAME] table of config.toml or a built-in agent: ` +
+			strings.Join(agent.ProfileNames(true), ", ") + ".",
 		Example: `  buildstation project add ~/src/web
   buildstation project add . --name api --agent codex
   buildstation project add ~/src/tools --command sh ./agent.sh`,
 		DisableFlagParsing: true,
+		ValidArgsFunction:  e.completeProjectAdd,
 		RunE: func(c *cobra.Command, args []string) error {
 			home, rest, help, err := splitHome(e.home, args)
 			switch {

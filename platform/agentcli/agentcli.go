@@ -13,10 +13,12 @@ import (
 
 	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
-// Known are the built-in agents whose CLIs Installed looks for.
-var Known = []string{"claude", "codex", "gemini"}
+// Known are the built-in agents whose CLIs Installed looks for: the agent
+// registry's (supervisor/agent), so a new built-in profile is looked for too.
+var Known = agent.ProfileNames(true)
 
 // Finder is a supervisor.AgentFinder over this machine's PATH and the
 // agents' own settings files.
