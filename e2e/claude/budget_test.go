@@ -21,26 +21,7 @@ import (
 func TestBudgetCrossedPausesTheProject(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	transcript := filepath.Join(dir, "transcript.jsonl")
-	line := func(id string, in, cr, cw, out int) string {
-		b, _ := json.Marshal(map[string]any{"type": "assistant", "message": map[string]any{"id": id, "model": "claude-sonnet-4-5-20250929",
-			"usage": map[string]any{"input_tokens": in, "cache_read_input_tokens": cr, "cache_creation_input_tokens": cw, "output_tokens": out}}})
-		return string(b)
-	}
-	// sonnet at $3 / $15 / $0.30 / $3.75 per million:
-	// 1,000,000 in $3 + 600,000 out $9 + 1,000,000 cache read $0.30 + 8,000 cache write $0.03 = $12.33
-	lines := []string{
-		line("msg_a", 400000, 1000000, 0, 5), line("msg_a", 400000, 1000000, 0, 100000),
-		line("msg_b", 600000, 0, 8000, 500000),
-	}
-	if err := os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	script := filepath.Join(dir, "agent.sh")
-	hook := fmt.Sprintf(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"transcript_path":%q}`, transcript)
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' '"+hook+"' | \"$BUILDSTATION_BIN\" agent hook\nsleep 60\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script := spendingAgent(t, dir, "sleep 60")
 	repo := e2erig.GitRepo(t)
 	s := startStation(t, fmt.Sprintf(`max_sessions = 2
 [defaults]
@@ -96,4 +77,93 @@ daily_budget_usd = 10
 	}
 	s.Must("project", "resume", "web")
 	s.until("the next task started after resume", 30*time.Second, nil, second, func() bool { return s.Task(second).State == "working" })
+}
+
+// transcriptWorth12_33 writes a Claude Code transcript in dir whose usage
+// costs exactly $12.33 at the default prices, and returns its path.
+func transcriptWorth12_33(t *testing.T, dir string) string {
+	t.Helper()
+	transcript := filepath.Join(dir, "transcript.jsonl")
+	line := func(id string, in, cr, cw, out int) string {
+		b, _ := json.Marshal(map[string]any{"type": "assistant", "message": map[string]any{"id": id, "model": "claude-sonnet-4-5-20250929",
+			"usage": map[string]any{"input_tokens": in, "cache_read_input_tokens": cr, "cache_creation_input_tokens": cw, "output_tokens": out}}})
+		return string(b)
+	}
+	// sonnet at $3 / $15 / $0.30 / $3.75 per million:
+	// 1,000,000 in $3 + 600,000 out $9 + 1,000,000 cache read $0.30 + 8,000 cache write $0.03 = $12.33
+	lines := []string{
+		line("msg_a", 400000, 1000000, 0, 5), line("msg_a", 400000, 1000000, 0, 100000),
+		line("msg_b", 600000, 0, 8000, 500000),
+	}
+	if err := os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return transcript
+}
+
+// spendingAgent is an agent script whose PostToolUse hook names a
+// transcript worth $12.33, then runs then (a shell line).
+func spendingAgent(t *testing.T, dir, then string) string {
+	t.Helper()
+	transcript := transcriptWorth12_33(t, dir)
+	script := filepath.Join(dir, "agent.sh")
+	hook := fmt.Sprintf(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"make"},"transcript_path":%q}`, transcript)
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' '"+hook+"' | \"$BUILDSTATION_BIN\" agent hook\n"+then+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script
+}
+
+// What was spent is kept on the board: a station restarted the same day
+// goes on from it. A first task spends $12.33 of a $20 budget and
+// completes; the station stops and starts again; its status and the task
+// still say $12.33, and the next task's $12.33 pauses the project at
+// $24.66 (counted afresh after the restart, it would be $12.33 and run on).
+func TestBudgetKeptAcrossRestart(t *testing.T) {
+	t.Parallel()
+	script := spendingAgent(t, t.TempDir(), `"$BUILDSTATION_BIN" agent complete --summary spent`)
+	s := startStation(t, fmt.Sprintf(`[defaults]
+idle_window = "60s"
+block_window = "60s"
+
+[[projects]]
+name = "web"
+path = %q
+command = [%q]
+daily_budget_usd = 20
+`, e2erig.GitRepo(t), script))
+	first := s.addTask("web", "spends first", "x")
+	s.until("the first task done", 60*time.Second, nil, first, func() bool { return s.Task(first).State == "done" })
+	var st struct {
+		Paused     map[string]string  `json:"paused"`
+		SpentToday map[string]float64 `json:"spent_today_usd"`
+	}
+	s.MustJSON(&st, "status", "--json")
+	if st.SpentToday["web"] != 12.33 || st.Paused["web"] != "" {
+		t.Fatalf("before the restart: spent %v, paused %q; want $12.33 and running", st.SpentToday, st.Paused["web"])
+	}
+
+	s.Stop()
+	s = &station{e2erig.Start(t, e2erig.Bin(), s.Home, stationEnv(s.Home))}
+	st.SpentToday = nil
+	s.MustJSON(&st, "status", "--json")
+	if st.SpentToday["web"] != 12.33 {
+		t.Errorf("after the restart status says spent %v, want web $12.33", st.SpentToday)
+	}
+	var task struct {
+		CostUSD float64 `json:"cost_usd"`
+	}
+	s.MustJSON(&task, "task", "show", first, "--json")
+	if task.CostUSD != 12.33 {
+		t.Errorf("after the restart the first task cost %v, want 12.33", task.CostUSD)
+	}
+
+	second := s.addTask("web", "spends again", "x")
+	s.until("the project paused by its budget", 60*time.Second, nil, second, func() bool {
+		s.MustJSON(&st, "status", "--json")
+		return st.Paused["web"] != ""
+	})
+	if !strings.Contains(st.Paused["web"], "web spent $24.66 of $20 today") || st.SpentToday["web"] != 24.66 {
+		t.Errorf("paused %q, spent %v; want $24.66 of $20", st.Paused["web"], st.SpentToday)
+	}
 }

@@ -47,6 +47,7 @@ var cases = []struct {
 	{"Sessions", testSessions},
 	{"SessionUnknownTask", testSessionUnknownTask},
 	{"Paused", testPaused},
+	{"Spend", testSpend},
 	{"External", testExternal},
 	{"EditTask", testEditTask},
 	{"Text", testText},

@@ -150,6 +150,23 @@ ALTER TABLE tasks
 	ADD COLUMN ext_url  text NOT NULL DEFAULT '';
 CREATE UNIQUE INDEX tasks_external ON tasks (ext_kind, ext_id) WHERE ext_id <> '';
 `,
+	// 7: what was spent, so a restart does not reset a daily budget: per
+	// project and day (the adding station's local date) in millionths of a
+	// dollar, every station's together, with the day's budget state (1
+	// paused by it, 2 lifted by a person), and per task.
+	`
+CREATE TABLE spend (
+	day          text     NOT NULL,
+	project      text     NOT NULL,
+	micro        bigint   NOT NULL DEFAULT 0,
+	budget_state smallint NOT NULL DEFAULT 0 CHECK (budget_state IN (0, 1, 2)),
+	PRIMARY KEY (day, project)
+);
+CREATE TABLE task_spend (
+	task_id bigint PRIMARY KEY REFERENCES tasks (id),
+	micro   bigint NOT NULL DEFAULT 0
+);
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a

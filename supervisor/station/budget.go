@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -11,8 +12,10 @@ import (
 )
 
 // budgets keeps what each project's sessions cost today and each task so
-// far, as this station measured them (in memory: a restart starts the day's
-// count afresh), and which projects a person resumed past their budget.
+// far, and which projects a person resumed past their budget, in memory:
+// the count of a board that keeps none (a test's fake), or of spends the
+// board did not take. A SQL board keeps them (supervisor.SpendBoard), so a
+// restart goes on from what was spent; see spendBoard.
 type budgets struct {
 	mu     sync.Mutex
 	day    string
@@ -44,11 +47,12 @@ func (b *budgets) add(day, project, task string, usd, budget float64) (spent flo
 	return spent, false
 }
 
-// lift lets project run past its budget for the rest of day.
+// lift lets project run past its budget for the rest of day, once its
+// budget paused it.
 func (b *budgets) lift(day, project string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.day == day && b.lifted != nil {
+	if b.day == day && b.paused[project] {
 		b.lifted[project] = true
 	}
 }
@@ -84,7 +88,7 @@ func (st *Station) spend(s *session, usd float64) {
 	if p, ok := st.Config().Project(s.spec.Project); ok {
 		budget = st.effective(p).DailyBudgetUSD
 	}
-	spent, pause := st.budget.add(today(time.Now()), s.spec.Project, s.spec.TaskID, usd, budget)
+	spent, pause := st.addSpend(today(time.Now()), s.spec.Project, s.spec.TaskID, usd, budget)
 	if !pause {
 		return
 	}
@@ -114,4 +118,76 @@ func dollars(usd float64) string {
 func roundCents(usd float64) float64 { return float64(int64(usd*100+0.5)) / 100 }
 
 // TaskCost is what task id's sessions cost so far, to the cent.
-func (st *Station) TaskCost(id string) float64 { return roundCents(st.budget.task(id)) }
+func (st *Station) TaskCost(id string) float64 {
+	if sb := st.spendBoard(); sb != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+		defer cancel()
+		m, err := sb.TaskSpent(ctx, id)
+		if err == nil {
+			return roundCents(dollarsOf(m) + st.budget.task(id))
+		}
+		st.log.Warn("budget: read a task's cost from the board", "task", id, "err", err)
+	}
+	return roundCents(st.budget.task(id))
+}
+
+// spendBoard is the board's record of what was spent, or nil when the
+// board keeps none.
+func (st *Station) spendBoard() supervisor.SpendBoard {
+	sb, _ := st.board.(supervisor.SpendBoard)
+	return sb
+}
+
+// addSpend counts usd toward project's day and task, on the board when it
+// keeps them (the day's total there is every station's on a shared board,
+// and survives a restart), else in memory; pause says this addition
+// crossed budget. A spend the board does not take is counted in memory,
+// and the log says so.
+func (st *Station) addSpend(day, project, task string, usd, budget float64) (spent float64, pause bool) {
+	if sb := st.spendBoard(); sb != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+		defer cancel()
+		total, pause, err := sb.AddSpend(ctx, supervisor.Spend{Day: day, Project: project, TaskID: task, Micro: microOf(usd), Budget: microOf(budget)})
+		if err == nil {
+			return dollarsOf(total), pause
+		}
+		st.log.Warn("budget: the board did not keep a spend; it is counted in memory until the station restarts", "project", project, "err", err)
+	}
+	return st.budget.add(day, project, task, usd, budget)
+}
+
+// liftBudget lets project run past its budget for the rest of day.
+func (st *Station) liftBudget(ctx context.Context, day, project string) {
+	st.budget.lift(day, project)
+	if sb := st.spendBoard(); sb != nil {
+		if err := sb.LiftBudget(ctx, day, project); err != nil {
+			st.log.Warn("budget: the board did not keep a lift; the budget may pause the project again after a restart", "project", project, "err", err)
+		}
+	}
+}
+
+// spentToday is each project's cost on day, to the cent: the board's
+// count (with what it did not take) when it keeps one.
+func (st *Station) spentToday(day string) map[string]float64 {
+	out := st.budget.today(day)
+	sb := st.spendBoard()
+	if sb == nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	defer cancel()
+	m, err := sb.SpentOn(ctx, day)
+	if err != nil {
+		st.log.Warn("budget: read today's spend from the board", "err", err)
+		return out
+	}
+	for p, v := range m {
+		out[p] = roundCents(out[p] + dollarsOf(v))
+	}
+	return out
+}
+
+// microOf is usd in millionths of a dollar, as the board keeps it.
+func microOf(usd float64) int64 { return int64(math.Round(usd * 1e6)) }
+
+func dollarsOf(micro int64) float64 { return float64(micro) / 1e6 }

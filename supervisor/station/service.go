@@ -431,7 +431,7 @@ func (st *Station) ResumeProject(ctx context.Context, name string) error {
 		return fmt.Errorf("resume project %s: %w", name, err)
 	}
 	st.sched.breaker.reset(name) // a person looked: the breaker counts afresh
-	st.budget.lift(today(time.Now()), name)
+	st.liftBudget(ctx, today(time.Now()), name)
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
 	st.poke()
 	return nil

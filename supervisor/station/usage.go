@@ -101,7 +101,7 @@ func (st *Station) meterStatus(s *supervisor.Status, list []supervisor.SessionIn
 			s.Usage.ContextPct = max(s.Usage.ContextPct, u.ContextPct)
 		}
 	}
-	if spent := st.budget.today(today(time.Now())); len(spent) > 0 {
+	if spent := st.spentToday(today(time.Now())); len(spent) > 0 {
 		s.SpentToday = spent
 	}
 }

@@ -85,6 +85,21 @@ ALTER TABLE sessions ADD COLUMN last_output_at INTEGER NOT NULL DEFAULT 0;`,
 ALTER TABLE tasks ADD COLUMN ext_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE tasks ADD COLUMN ext_url TEXT NOT NULL DEFAULT '';
 CREATE UNIQUE INDEX tasks_external ON tasks (ext_kind, ext_id) WHERE ext_id <> '';`,
+	// 4: what was spent, so a restart does not reset a daily budget: per
+	// project and day (the station's local date) in millionths of a
+	// dollar, with the day's budget state (1 paused by it, 2 lifted by a
+	// person), and per task.
+	`CREATE TABLE spend (
+	day          TEXT    NOT NULL,
+	project      TEXT    NOT NULL,
+	micro        INTEGER NOT NULL DEFAULT 0,
+	budget_state INTEGER NOT NULL DEFAULT 0 CHECK (budget_state IN (0, 1, 2)),
+	PRIMARY KEY (day, project)
+);
+CREATE TABLE task_spend (
+	task_id INTEGER PRIMARY KEY REFERENCES tasks (id),
+	micro   INTEGER NOT NULL DEFAULT 0
+);`,
 }
 
 // migrate brings db to the newest schema in one transaction: a failed step
