@@ -24,6 +24,7 @@ var levelColors = map[Level]color.NRGBA{
 	LevelAttention: {0xe3, 0x9b, 0x12, 0xff},
 	LevelBlocked:   {0xd7, 0x3a, 0x31, 0xff},
 	LevelOffline:   {0x8a, 0x94, 0x9e, 0xff},
+	LevelStopped:   {0xd7, 0x3a, 0x31, 0xff},
 }
 
 // LevelColor is a level's colour.
@@ -37,8 +38,9 @@ const badgeSize = 64
 // bottom-right corner, a mark whose shape says the level without its
 // colour — a red octagon with "!" for blocked, an amber square with pause
 // bars for a session waiting on a person, a blue diamond with "R" for
-// reviewing, a green dot for working, a grey ring with "x" for no station
-// — each legible at 16 px. With template set it draws the monochrome
+// reviewing, a green dot for working, a grey ring with "x" while the tray
+// connects, a red disc with a white "x" for a station that stopped — each
+// legible at 16 px. With template set it draws the monochrome
 // variant for the macOS menu bar: black on transparent, the mark cut out
 // of the base as an outline with its glyph inside (working alone is a
 // solid dot), so the OS can tint it and the shapes still tell blocked from
@@ -63,6 +65,17 @@ func BadgeIcon(base []byte, b Badge, template bool) (fyne.Resource, error) {
 	}
 	// A ring of transparency keeps the mark apart from the icon at 16 px.
 	paint(img, cx, cy, r+3, inside, color.NRGBA{}, true)
+	if b.Level == LevelStopped {
+		// A full red disc with a white cross: the station is gone, which
+		// a person must see at 16 px (a ring reads as "starting").
+		// Monochrome, the cross is cut out of the disc.
+		paint(img, cx, cy, r, inside, fill, false)
+		if template {
+			ink = color.NRGBA{}
+		}
+		drawLabel(img, "x", int(cx), int(cy), ink)
+		return encodeIcon(img, b, template)
+	}
 	if b.Level == LevelOffline {
 		paint(img, cx, cy, r, inside, fill, false)
 		paint(img, cx, cy, r-5, inside, color.NRGBA{}, true)
@@ -104,6 +117,7 @@ var levelShapes = map[Level]shape{
 		return math.Abs(dx) <= r && math.Abs(dy) <= r && math.Abs(dx)+math.Abs(dy) <= r*1.42
 	},
 	LevelOffline: func(dx, dy, r float64) bool { return dx*dx+dy*dy <= r*r },
+	LevelStopped: func(dx, dy, r float64) bool { return dx*dx+dy*dy <= r*r },
 }
 
 // paint fills the shape of radius r around (cx, cy), antialiased by 4x4

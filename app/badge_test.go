@@ -12,7 +12,7 @@ import (
 )
 
 func TestBadgeIconColours(t *testing.T) {
-	for l := LevelNone; l <= LevelOffline; l++ {
+	for l := LevelNone; l <= LevelStopped; l++ {
 		for _, template := range []bool{false, true} {
 			base := assets.Icon.Content()
 			if template {
@@ -61,7 +61,7 @@ func color4(img image.Image, x, y int) [4]uint8 {
 // alpha masks (colour left out) differ, in the colour icon and in the
 // macOS template, where blocked and working are told apart by shape only.
 func TestBadgeShapesAt16px(t *testing.T) {
-	levels := []Level{LevelWorking, LevelReviewing, LevelAttention, LevelBlocked, LevelOffline}
+	levels := []Level{LevelWorking, LevelReviewing, LevelAttention, LevelBlocked, LevelOffline, LevelStopped}
 	for _, template := range []bool{false, true} {
 		base := assets.Icon.Content()
 		if template {

@@ -37,6 +37,9 @@ type Snapshot struct {
 	// connected: a station that stopped is said to have, not its tasks
 	// to be gone.
 	StoppedAt time.Time
+	// Start is the tray's part in starting a stopped station: the tray
+	// process sets it, as it does Update.
+	Start StationStart
 }
 
 // UpdateNote is a newer release than this build.
@@ -166,10 +169,11 @@ const (
 	LevelReviewing              // blue
 	LevelAttention              // idle, nudged, waiting or needs-permission: amber
 	LevelBlocked                // red
-	LevelOffline                // no station answers: grey, with a cross
+	LevelOffline                // no station answers yet: grey, with a cross
+	LevelStopped                // the station stopped, or none could be reached: red, with a cross
 )
 
-var levelNames = [...]string{"none", "working", "reviewing", "attention", "blocked", "offline"}
+var levelNames = [...]string{"none", "working", "reviewing", "attention", "blocked", "offline", "stopped"}
 
 func (l Level) String() string {
 	if int(l) < len(levelNames) {
@@ -190,7 +194,10 @@ type Badge struct {
 // that waits on a person or was nudged, then reviewing, then working.
 func BadgeFor(s Snapshot) Badge {
 	if !s.Connected {
-		return Badge{Level: LevelOffline}
+		if s.StoppedAt.IsZero() && s.Err == "" {
+			return Badge{Level: LevelOffline} // connecting
+		}
+		return Badge{Level: LevelStopped}
 	}
 	c := Count(s)
 	waiting := c.WaitsForYou()
@@ -210,6 +217,12 @@ func BadgeFor(s Snapshot) Badge {
 // TooltipFor is the tray's tooltip for a snapshot: the badge in words, or
 // first of all that a shared board does not answer.
 func TooltipFor(s Snapshot) string {
+	if b := BadgeFor(s); b.Level == LevelStopped {
+		if s.Start.Can {
+			return "Build Station: " + StationGone(s) + " — " + StartStationLine + " from this menu"
+		}
+		return "Build Station: " + StationGone(s)
+	}
 	c := Count(s)
 	if away := BoardAway(s); away != "" {
 		return "Build Station: " + away + " — " + c.Header()

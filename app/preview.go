@@ -19,7 +19,7 @@ func (u *UI) ShowTrayPreview() {
 	icon.SetMinSize(fyne.NewSize(48, 48))
 	menuBox := container.NewStack()
 	var levels []fyne.CanvasObject
-	for l := LevelNone; l <= LevelOffline; l++ {
+	for l := LevelNone; l <= LevelStopped; l++ {
 		res, err := BadgeIcon(assets.Icon.Content(), Badge{Level: l, Count: int(l)}, false)
 		if err != nil {
 			continue

@@ -22,18 +22,19 @@ import (
 type MenuAction int
 
 const (
-	ActDashboard  MenuAction = iota // show the dashboard
-	ActReconnect                    // dial the station now
-	ActConsole                      // open the console of session ID
-	ActAddTask                      // the dashboard with the Add Task dialog
-	ActPauseAll                     // pause every project's queue
-	ActResumeAll                    // resume every project's queue
-	ActSettings                     // the notification settings
-	ActAllow                        // allow once what session ID asks
-	ActDeny                         // deny what session ID asks
-	ActQuit                         // quit the tray (the station keeps running)
-	ActAddProject                   // the dashboard's Projects view, to add one
-	ActOpenURL                      // open ID, a web link, in the browser
+	ActDashboard    MenuAction = iota // show the dashboard
+	ActReconnect                      // dial the station now
+	ActConsole                        // open the console of session ID
+	ActAddTask                        // the dashboard with the Add Task dialog
+	ActPauseAll                       // pause every project's queue
+	ActResumeAll                      // resume every project's queue
+	ActSettings                       // the notification settings
+	ActAllow                          // allow once what session ID asks
+	ActDeny                           // deny what session ID asks
+	ActQuit                           // quit the tray (the station keeps running)
+	ActAddProject                     // the dashboard's Projects view, to add one
+	ActOpenURL                        // open ID, a web link, in the browser
+	ActStartStation                   // start the stopped station (the installed autostart, else a detached one)
 )
 
 // MenuLine is one line of the tray's menu.
@@ -71,8 +72,7 @@ func TrayLines(s Snapshot) []MenuLine {
 	if s.Connected {
 		lines = append(lines, MenuLine{Label: Count(s).Header(), Action: ActDashboard})
 	} else {
-		lines = append(lines, MenuLine{Label: "No station running — reconnecting", Action: ActDashboard},
-			MenuLine{Label: "Reconnect now", Action: ActReconnect})
+		lines = append(lines, stationLines(s)...)
 	}
 	if s.Update.Version != "" {
 		lines = append(lines, MenuLine{Label: "Update available: v" + s.Update.Version, Action: ActOpenURL, ID: s.Update.URL})
@@ -179,7 +179,7 @@ func (u *UI) Do(l MenuLine) {
 		u.showSettings()
 	case ActAllow, ActDeny:
 		u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
-	case ActAddProject:
+	case ActAddProject, ActStartStation:
 		u.ShowDashboard()
 	case ActOpenURL:
 		if link, err := url.Parse(l.ID); err == nil {

@@ -117,4 +117,7 @@ const (
 	NoticePermission NoticeKind = "needs-permission"
 	NoticeBreaker    NoticeKind = "breaker"
 	NoticeBudget     NoticeKind = "budget" // a project's sessions cost its daily budget: its queue paused
+	// NoticeStation is the tray's own: its station stopped answering, or
+	// answers again (the second replaces the first).
+	NoticeStation NoticeKind = "station"
 )

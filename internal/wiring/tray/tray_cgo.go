@@ -73,6 +73,10 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	return serve(ctx, trayConfig{
 		home: home, hidden: hidden && open == "", open: open, srv: srv, log: log,
 		connect: stationConnect(home, log, e),
+		start: func(ctx context.Context) error {
+			_, err := bringUp(ctx, home, log, e, "a person chose Start station")
+			return err
+		},
 	})
 }
 
@@ -161,6 +165,10 @@ type trayConfig struct {
 	srv     *instance.Server // nil: none
 	log     *slog.Logger
 	connect app.Connect
+	// start starts a stopped station and waits until it answers (the
+	// menu's Start station); nil where the tray cannot (the demo's
+	// station lives in the tray's own process).
+	start func(context.Context) error
 }
 
 // tray is the tray process: the icon and menu (fyne.io/systray), the
@@ -180,12 +188,22 @@ type tray struct {
 	prefs prefs
 	icon  bool // an icon shows (systray runs)
 
-	mu      sync.Mutex // what the icon and menu show now
-	snap    app.Snapshot
-	update  app.UpdateNote // a newer release (checkUpdates), shown in the menu
-	iconKey string
-	menuSig string
-	tooltip string
+	// loss tells, once each, that the station stopped and that it is
+	// back; used on the station's goroutine only.
+	loss app.StationLoss
+	// startFn is trayConfig.start; starting is held while it runs, so
+	// two clicks start one station.
+	startFn  func(context.Context) error
+	starting sync.Mutex
+	ctx      context.Context
+
+	mu        sync.Mutex // what the icon and menu show now
+	snap      app.Snapshot
+	startNote app.StationStart // Start station's state, shown in the menu
+	update    app.UpdateNote   // a newer release (checkUpdates), shown in the menu
+	iconKey   string
+	menuSig   string
+	tooltip   string
 }
 
 // serve runs the tray until the person quits it or ctx ends.
@@ -193,7 +211,8 @@ func serve(ctx context.Context, c trayConfig) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	self, _ := os.Executable()
-	t := &tray{log: c.log, prefs: fynePrefs(appID), icon: traySupported(c.log), notes: make(chan func(), 64)}
+	t := &tray{log: c.log, prefs: fynePrefs(appID), icon: traySupported(c.log), notes: make(chan func(), 64),
+		startFn: c.start, ctx: ctx, startNote: app.StationStart{Can: c.start != nil}}
 	go t.runNotes(ctx)
 	go t.checkUpdates(ctx, c.home)
 	t.dash = newDashboards(self, c.home, c.log)
@@ -303,6 +322,10 @@ func (t *tray) apply(s app.Snapshot) {
 	t.snap = s
 	t.mu.Unlock()
 	t.draw()
+	if n := t.loss.Note(s, time.Now()); n != nil {
+		t.log.Info("station notice", "title", n.Title)
+		t.notice(*n)
+	}
 }
 
 // draw puts the icon, tooltip and menu of the latest snapshot in the tray,
@@ -315,7 +338,9 @@ func (t *tray) draw() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	template := runtime.GOOS == "darwin"
-	if key, draw := app.TrayIcon(t.snap, template); key != t.iconKey {
+	snap := t.snap
+	snap.Update, snap.Start = t.update, t.startNote
+	if key, draw := app.TrayIcon(snap, template); key != t.iconKey {
 		png, err := draw()
 		if err == nil {
 			err = setIcon(png, template)
@@ -326,12 +351,10 @@ func (t *tray) draw() {
 			t.iconKey = key
 		}
 	}
-	if tip := app.TooltipFor(t.snap); tip != t.tooltip {
+	if tip := app.TooltipFor(snap); tip != t.tooltip {
 		t.tooltip = tip
 		systray.SetTooltip(tip)
 	}
-	snap := t.snap
-	snap.Update = t.update
 	lines := app.TrayLines(snap)
 	if sig := app.MenuSignature(lines); sig != t.menuSig {
 		t.menuSig = sig
@@ -385,6 +408,8 @@ func (t *tray) click(l app.MenuLine) {
 		go t.openLink(l.ID)
 	case app.ActReconnect:
 		t.station.Refresh()
+	case app.ActStartStation:
+		go t.startStation()
 	case app.ActPauseAll, app.ActResumeAll:
 		go t.pauseAll(l.Action == app.ActPauseAll)
 	case app.ActAllow, app.ActDeny:
@@ -433,10 +458,38 @@ func (t *tray) pauseAll(pause bool) {
 	}
 }
 
+// startStation is the menu's Start station: the installed autostart
+// starts the station, else a detached one does; the menu says Starting…
+// meanwhile and, should it fail, why. Once it answers, the connection is
+// redialled at once rather than at its next retry.
+func (t *tray) startStation() {
+	if t.startFn == nil || !t.starting.TryLock() {
+		return // a start is under way
+	}
+	defer t.starting.Unlock()
+	t.setStart(app.StationStart{Can: true, Starting: true})
+	err := t.startFn(t.ctx)
+	st := app.StationStart{Can: true}
+	if err != nil {
+		t.log.Warn("start the station", "err", err)
+		st.Err = err.Error()
+	}
+	t.setStart(st)
+	t.station.Refresh()
+}
+
+func (t *tray) setStart(st app.StationStart) {
+	t.mu.Lock()
+	t.startNote = st
+	t.mu.Unlock()
+	t.draw()
+}
+
 // notice shows a notice if its kind is turned on (the dashboard's
 // notification settings, read from its preferences file as they are now).
+// That the station stopped, or runs again, is always told.
 func (t *tray) notice(n supervisor.Notice) {
-	if t.notifier == nil || !app.NoticeWanted(t.prefs.bool, n.Kind) {
+	if t.notifier == nil || (n.Kind != supervisor.NoticeStation && !app.NoticeWanted(t.prefs.bool, n.Kind)) {
 		return
 	}
 	t.note(func() {
@@ -491,19 +544,27 @@ func stationConnect(home string, log *slog.Logger, e Edges) app.Connect {
 			}
 			return c, nil
 		}
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("find this program to start a station: %w", err)
-		}
-		if startInstalled(home, log, e) {
-			return waitStation(ctx, home, 20*time.Second)
-		}
-		log.Info("no station answers; starting one", "home", home)
-		if err := startStation(self, home); err != nil {
-			return nil, fmt.Errorf("start a station: %w", err)
-		}
-		return waitStation(ctx, home, 20*time.Second)
+		return bringUp(ctx, home, log, e, "no station answers")
 	}
+}
+
+// bringUp starts the home's station, through the installed autostart
+// when there is one (it restarts a station that dies; one this tray
+// spawns is not), else as a detached "buildstation daemon" that outlives
+// the tray, and waits until it answers. why goes to the log.
+func bringUp(ctx context.Context, home string, log *slog.Logger, e Edges, why string) (app.Client, error) {
+	if startInstalled(home, log, e) {
+		return waitStation(ctx, home, 30*time.Second)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find this program to start a station: %w", err)
+	}
+	log.Info(why+"; starting a station", "home", home)
+	if err := startStation(self, home); err != nil {
+		return nil, fmt.Errorf("start a station: %w", err)
+	}
+	return waitStation(ctx, home, 30*time.Second)
 }
 
 // startInstalled asks the installed autostart (launchd, systemd, the logon
