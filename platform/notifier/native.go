@@ -91,6 +91,7 @@ func clickedSession(link string) (string, bool) {
 type nativeState struct {
 	mu      sync.Mutex
 	open    func(sessionID string)
+	decide  func(sessionID, verb, answer string)
 	log     *slog.Logger
 	started bool
 	// answer is closed once macOS answered the authorization request;
@@ -128,7 +129,7 @@ func (s *nativeState) wait(d time.Duration) (authAnswer, string) {
 func (s *nativeState) start(o Options) (first bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.open, s.log = o.Open, o.Log
+	s.open, s.decide, s.log = o.Open, o.Decide, o.Log
 	first = !s.started
 	s.started = true
 	return first
@@ -155,6 +156,46 @@ func (s *nativeState) clicked(link string) {
 	}
 	if open != nil {
 		go open(id)
+	}
+}
+
+// The notification center's categories: a notice's buttons are fixed per
+// category, registered once. A permission request gets Allow once and
+// Deny; every other notice that names a session gets Open. A question's
+// options differ per notice, so on macOS it gets Open (the card answers).
+const (
+	categoryOpen = "dev.buildstation.notice"
+	categoryAsk  = "dev.buildstation.ask"
+)
+
+// nativeCategory is the category m is posted under: its buttons.
+func nativeCategory(m message) string {
+	if m.URL == "" {
+		return ""
+	}
+	if len(m.Actions) == 2 && m.Actions[0].ID == "allow" && m.Actions[1].ID == "deny" {
+		return categoryAsk
+	}
+	return categoryOpen
+}
+
+// acted is a press of a native notice's Allow once or Deny (action, the
+// UNNotificationAction's identifier) on a notice whose userInfo carried
+// link: the same Decide the other OSes' buttons call, on its own
+// goroutine. Anything but a decision for a session decides nothing.
+func (s *nativeState) acted(link, action string) {
+	_, log := s.hooks()
+	s.mu.Lock()
+	decide := s.decide
+	s.mu.Unlock()
+	id, ok := clickedSession(link)
+	verb, answer, isDecision := ParseAction(action)
+	if !ok || !isDecision {
+		log.Warn("a notification's button names no decision for a session; nothing decided", "link", link, "action", action)
+		return
+	}
+	if decide != nil {
+		go decide(id, verb, answer)
 	}
 }
 

@@ -13,11 +13,15 @@ package notifier
 // Defined in Go (native_export_darwin.go): a file with //export may only
 // declare C in its preamble, so the Objective-C lives here.
 extern void buildstationNotifyClicked(char *link);
+extern void buildstationNotifyActed(char *link, char *action);
 extern void buildstationNotifyAuthorized(int granted, char *err);
 extern void buildstationNotifyFailed(char *ident, char *err);
 
-static NSString *const bsCategory = @"dev.buildstation.notice";
+// The categories' names come from Go (categoryOpen, categoryAsk in
+// native.go); the actions' identifiers are what ParseAction reads.
 static NSString *const bsOpenAction = @"open";
+static NSString *const bsAllowAction = @"allow";
+static NSString *const bsDenyAction = @"deny";
 
 static NSString *bsString(const char *s) {
 	NSString *v = s ? [NSString stringWithUTF8String:s] : nil;
@@ -35,15 +39,18 @@ static NSString *bsString(const char *s) {
 	completionHandler(UNNotificationPresentationOptionBanner | UNNotificationPresentationOptionList | UNNotificationPresentationOptionSound);
 }
 
-// A click on the notice or on its Open button opens the session its link names.
+// A click on the notice or on its Open button opens the session its link
+// names; Allow once or Deny decides what that session asks (in Go).
 - (void)userNotificationCenter:(UNUserNotificationCenter *)center
 didReceiveNotificationResponse:(UNNotificationResponse *)response
          withCompletionHandler:(void (^)(void))completionHandler {
 	NSString *action = response.actionIdentifier;
-	if ([action isEqualToString:UNNotificationDefaultActionIdentifier] || [action isEqualToString:bsOpenAction]) {
-		id link = response.notification.request.content.userInfo[@"url"];
-		if ([link isKindOfClass:[NSString class]]) {
+	id link = response.notification.request.content.userInfo[@"url"];
+	if ([link isKindOfClass:[NSString class]]) {
+		if ([action isEqualToString:UNNotificationDefaultActionIdentifier] || [action isEqualToString:bsOpenAction]) {
 			buildstationNotifyClicked((char *)[(NSString *)link UTF8String]);
+		} else if ([action isEqualToString:bsAllowAction] || [action isEqualToString:bsDenyAction]) {
+			buildstationNotifyActed((char *)[(NSString *)link UTF8String], (char *)[action UTF8String]);
 		}
 	}
 	completionHandler();
@@ -63,16 +70,24 @@ static char *bsBundleID(void) {
 	}
 }
 
-static void bsNotifyStart(void) {
+static void bsNotifyStart(const char *openCategory, const char *askCategory) {
 	@autoreleasepool {
 		UNUserNotificationCenter *center = [UNUserNotificationCenter currentNotificationCenter];
 		bsDelegate = [[BSNotifyDelegate alloc] init];
 		center.delegate = bsDelegate;
 		UNNotificationAction *openAction = [UNNotificationAction actionWithIdentifier:bsOpenAction
 			title:@"Open" options:UNNotificationActionOptionForeground];
-		UNNotificationCategory *category = [UNNotificationCategory categoryWithIdentifier:bsCategory
+		UNNotificationCategory *category = [UNNotificationCategory categoryWithIdentifier:bsString(openCategory)
 			actions:@[openAction] intentIdentifiers:@[] options:UNNotificationCategoryOptionNone];
-		[center setNotificationCategories:[NSSet setWithObject:category]];
+		// Allowing runs a command an agent chose: macOS asks for the
+		// person's login first when the screen is locked.
+		UNNotificationAction *allowAction = [UNNotificationAction actionWithIdentifier:bsAllowAction
+			title:@"Allow once" options:UNNotificationActionOptionAuthenticationRequired];
+		UNNotificationAction *denyAction = [UNNotificationAction actionWithIdentifier:bsDenyAction
+			title:@"Deny" options:UNNotificationActionOptionDestructive];
+		UNNotificationCategory *ask = [UNNotificationCategory categoryWithIdentifier:bsString(askCategory)
+			actions:@[allowAction, denyAction] intentIdentifiers:@[] options:UNNotificationCategoryOptionNone];
+		[center setNotificationCategories:[NSSet setWithObjects:category, ask, nil]];
 		[center requestAuthorizationWithOptions:(UNAuthorizationOptionAlert | UNAuthorizationOptionSound)
 			completionHandler:^(BOOL granted, NSError *error) {
 				buildstationNotifyAuthorized(granted ? 1 : 0,
@@ -82,7 +97,7 @@ static void bsNotifyStart(void) {
 }
 
 // bsNotifyPost shows one notice; a notice with the same identifier replaces it.
-static void bsNotifyPost(const char *ident, const char *title, const char *body, const char *url) {
+static void bsNotifyPost(const char *ident, const char *title, const char *body, const char *url, const char *category) {
 	@autoreleasepool {
 		UNMutableNotificationContent *content = [[UNMutableNotificationContent alloc] init];
 		content.title = bsString(title);
@@ -91,7 +106,7 @@ static void bsNotifyPost(const char *ident, const char *title, const char *body,
 		NSString *link = bsString(url);
 		if ([link length] > 0) {
 			content.userInfo = @{@"url": link};
-			content.categoryIdentifier = bsCategory;
+			content.categoryIdentifier = bsString(category);
 		}
 		NSString *identifier = bsString(ident);
 		UNNotificationRequest *request = [UNNotificationRequest requestWithIdentifier:identifier content:content trigger:nil];
@@ -135,23 +150,29 @@ func bundleID() string {
 }
 
 // nativeStart sets up the notification center once per process: the
-// delegate, the category with its Open action, and the authorization
-// request (alert and sound); later calls only change where clicks go.
+// delegate, the categories with their buttons (Open; Allow once and
+// Deny), and the authorization request (alert and sound); later calls only
+// change where clicks and presses go.
 func nativeStart(o Options) {
 	if native.start(o) {
-		C.bsNotifyStart()
+		open, ask := C.CString(categoryOpen), C.CString(categoryAsk)
+		defer C.free(unsafe.Pointer(open))
+		defer C.free(unsafe.Pointer(ask))
+		C.bsNotifyStart(open, ask)
 	}
 }
 
 // nativePost shows m (texts already made safe by newMessage) under its
-// group, the identifier Withdraw removes.
+// group, the identifier Withdraw removes, with its category's buttons.
 func nativePost(m message) {
 	ident, title, body, link := C.CString(m.Group), C.CString(m.Title), C.CString(m.Body), C.CString(m.URL)
+	category := C.CString(nativeCategory(m))
+	defer C.free(unsafe.Pointer(category))
 	defer C.free(unsafe.Pointer(ident))
 	defer C.free(unsafe.Pointer(title))
 	defer C.free(unsafe.Pointer(body))
 	defer C.free(unsafe.Pointer(link))
-	C.bsNotifyPost(ident, title, body, link)
+	C.bsNotifyPost(ident, title, body, link, category)
 }
 
 // nativeWithdraw removes the notice shown under group, shown or pending.

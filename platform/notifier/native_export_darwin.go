@@ -11,6 +11,9 @@ import "C"
 //export buildstationNotifyClicked
 func buildstationNotifyClicked(link *C.char) { native.clicked(C.GoString(link)) }
 
+//export buildstationNotifyActed
+func buildstationNotifyActed(link, action *C.char) { native.acted(C.GoString(link), C.GoString(action)) }
+
 //export buildstationNotifyAuthorized
 func buildstationNotifyAuthorized(granted C.int, err *C.char) {
 	native.authorized(granted != 0, C.GoString(err))

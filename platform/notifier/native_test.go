@@ -111,3 +111,50 @@ func TestNativeClickAndAuthorization(t *testing.T) {
 	quiet.authorized(true, "")
 	quiet.clicked("")
 }
+
+// A permission notice goes to the notification center under the category
+// whose buttons are Allow once and Deny; a press reaches the same Decide
+// the Linux buttons and the Windows links reach, for the notice's session.
+// Any other notice with a session has Open; one without, no buttons. What
+// a press carries is checked: an unknown action or a link naming no
+// session decides nothing.
+func TestNativeButtonsDecide(t *testing.T) {
+	perm := newMessage(supervisor.Notice{Kind: supervisor.NoticePermission, SessionID: "t7.1", Title: "t7 asks",
+		Ask: &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}})
+	question := newMessage(supervisor.Notice{Kind: supervisor.NoticePermission, SessionID: "t7.1", Title: "t7 asks",
+		Ask: &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"allow", "deny"}}})
+	block := newMessage(supervisor.Notice{Kind: supervisor.NoticeBlock, SessionID: "t7.1", Title: "blocked"})
+	for m, want := range map[*message]string{&perm: categoryAsk, &question: categoryOpen, &block: categoryOpen, {Title: "x"}: ""} {
+		if got := nativeCategory(*m); got != want {
+			t.Errorf("category of %+v = %q, want %q", m, got, want)
+		}
+	}
+
+	var logs strings.Builder
+	type decision struct{ id, verb, answer string }
+	got := make(chan decision, 4)
+	var s nativeState
+	s.start(Options{Log: slog.New(slog.NewTextHandler(&logs, nil)), Decide: func(id, verb, answer string) { got <- decision{id, verb, answer} }})
+	s.acted(perm.URL, "allow")
+	s.acted(perm.URL, "deny")
+	s.acted(perm.URL, "open")
+	s.acted("buildstation://dashboard", "allow")
+	s.acted("https://example.com/session/t7.1", "deny")
+	// Each decision runs on its own goroutine: they may come in any order.
+	seen := map[decision]bool{}
+	for range 2 {
+		select {
+		case d := <-got:
+			seen[d] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a press never reached Decide; decided %v", seen)
+		}
+	}
+	if !seen[decision{"t7.1", "allow", ""}] || !seen[decision{"t7.1", "deny", ""}] {
+		t.Errorf("decided %v, want allow and deny for t7.1", seen)
+	}
+	// The refusals are synchronous: logged before acted returns.
+	if n := strings.Count(logs.String(), "nothing decided"); n != 3 {
+		t.Errorf("%d refusals logged, want 3:\n%s", n, logs.String())
+	}
+}

@@ -16,7 +16,8 @@ import (
 
 // Notifier shows notices through the notification center when the process
 // runs from the .app (the bundle's identity; a click or the Open button
-// calls Options.Open), else through terminal-notifier when it is installed
+// calls Options.Open, a permission request's Allow once or Deny calls
+// Options.Decide), else through terminal-notifier when it is installed
 // (its -group lets a notice be withdrawn, its -open hands the
 // buildstation:// link to the app bundle's URL scheme), else as a plain
 // notification (no click).
