@@ -125,6 +125,26 @@ on a shared board when the repository has it, else off)`},
 	{Table: "hooks", Name: "timeout", Type: "duration", Default: `"30s"`, About: "a hook still running then is killed"},
 }
 
+// declared reports whether Keys has name in table, or, at the top level,
+// whether name is a table's. The checker reads only declared keys, so a key
+// added to its code and not to Keys is refused as unknown by the first
+// test that uses it.
+func declared(table, name string) bool {
+	for _, k := range Keys {
+		if k.Table == table && k.Name == name {
+			return true
+		}
+	}
+	if table == "" {
+		for _, t := range Tables[1:] {
+			if root, _, _ := strings.Cut(t.Name, "."); root == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // keysOf are the names of table's keys, in declaration order.
 func keysOf(table string) []string {
 	var out []string

@@ -74,6 +74,10 @@ func (c *checker) prices(cfg *Config, key keyPath, v any) {
 		p := cfg.Prices[model] // a default row keeps the keys not given
 		for _, k := range sortedKeys(row) {
 			kk := mk.with(k)
+			if !declared(`prices."MODEL"`, k) {
+				c.unknown(kk, strings.Join(priceKeys, ", "))
+				continue
+			}
 			f, ok := c.money(kk, row[k])
 			if !ok {
 				continue

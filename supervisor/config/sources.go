@@ -73,6 +73,10 @@ func (c *checker) source(sk keyPath, t map[string]any) Source {
 	s := Source{Label: "agent"}
 	for _, k := range sortedKeys(t) {
 		kk, v := sk.with(k), t[k]
+		if !declared("sources", k) {
+			c.unknown(kk, sourceKeys)
+			continue
+		}
 		switch k {
 		case "kind":
 			s.Kind, _ = c.oneOf(kk, v, "a kind of source", []string{SourceGitHub, SourceLinear})

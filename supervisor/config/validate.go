@@ -74,6 +74,10 @@ func (c *checker) config(tree map[string]any) *Config {
 	}
 	for _, name := range sortedKeys(tree) {
 		key, v := keyPath{}.with(name), tree[name]
+		if !declared("", name) {
+			c.unknown(key, topLevel())
+			continue
+		}
 		switch name {
 		case "max_sessions":
 			if n, ok := c.sessions(key, v); ok {
@@ -132,6 +136,9 @@ func (c *checker) config(tree map[string]any) *Config {
 
 // setting applies one setting to s and reports whether name is a setting.
 func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents map[string]Agent) bool {
+	if !slices.Contains(settingKeys, name) {
+		return false
+	}
 	switch name {
 	case "agent":
 		if a, ok := c.str(key, v); ok {
@@ -187,6 +194,10 @@ func (c *checker) hooks(h *Hooks, key keyPath, v any) {
 	}
 	for _, k := range sortedKeys(t) {
 		kk, v := key.with(k), t[k]
+		if !declared("hooks", k) {
+			c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
+			continue
+		}
 		var dst *[]string
 		switch k {
 		case "on_nudge":
@@ -252,6 +263,10 @@ func (c *checker) agents(cfg *Config, key keyPath, v any) {
 		}
 		for _, k := range sortedKeys(at) {
 			kk, v := ak.with(k), at[k]
+			if !declared("agents.NAME", k) {
+				c.unknown(kk, strings.Join(keysOf("agents.NAME"), ", "))
+				continue
+			}
 			switch k {
 			case "command":
 				a.Command, _ = c.strings(kk, v)
@@ -345,6 +360,10 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 // projectKey reads one of a project's own keys (not a setting, not
 // worktree_root, which is resolved against the path once it is known).
 func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
+	if !declared("projects", k) {
+		c.unknown(kk, strings.Join(append(keysOf("projects"), settingKeys...), ", "))
+		return
+	}
 	switch k {
 	case "name":
 		p.Name, _ = c.str(kk, v)
