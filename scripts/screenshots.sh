@@ -5,7 +5,8 @@
 # $1): the tray icon as it changes, its open menu, the dashboard, a
 # console of a session printing continuously, and a blocked card with the
 # agent's last screen beside its reason, reached by clicking the real Blocked
-# notification dunst shows, and requeued from there through its dialog.
+# notification dunst shows, and requeued from there through its dialog; then
+# a station killed under its tray: the icon, dunst's notice and the menu.
 # Needs what .ci/deps installs:
 # xvfb, imagemagick (import, convert), x11-utils, dbus-x11, xfce4-panel,
 # xfconf, xdotool, dunst, and cgo with the Fyne build libraries.
@@ -73,6 +74,22 @@ shoot_tray() {
 	import -window "$(panel)" "$work/panel.png"
 	convert "$work/panel.png" -trim +repage -bordercolor '#3c3c3c' -border 8 -filter point -resize 300% "$1" && echo "wrote $1"
 }
+# shoot_menu FILE: a click on the tray icon, as a person would, and the
+# menu it opens. `-trim info:` says the icon's size (field 3) and where it
+# sat (the offsets of field 4), once the panel's 1-pixel border is shaved
+# off (shoot_tray wrote panel.png).
+shoot_menu() {
+	info=$(convert "$work/panel.png" -shave 2x2 +repage -fuzz 10% -trim info:)
+	read -r w h < <(echo "$info" | awk '{print $3}' | sed 's/x/ /')
+	read -r x y < <(echo "$info" | awk '{print $4}' | sed 's/^[0-9]*x[0-9]*+//; s/+/ /')
+	x=$((x + 2)) y=$((y + 2))
+	eval "$(xdotool getwindowgeometry --shell "$(panel)")"
+	xdotool mousemove $((X + x + w / 2)) $((Y + y + h / 2)) click 1
+	sleep 1.5
+	# The panel sits at the bottom left; its menu opens above it.
+	import -window root -crop "900x520+$X+$((Y + HEIGHT - 520))" "$1" && echo "wrote $1"
+	xdotool key Escape
+}
 # task_state ID: the task's state from the CLI's JSON.
 task_state() { "$bs" --home "$home" task show "$1" --json | sed -n 's/.*"state": *"\([a-z]*\)".*/\1/p' | head -1; }
 wait_state() {
@@ -99,19 +116,7 @@ sleep 6
 shoot_tray "$out/tray-working.png"
 shoot "$dash" "$out/dashboard.png"
 
-# The menu: a click on the icon, as a person would.
-# `-trim info:` says the icon's size (field 3) and where it sat (the
-# offsets of field 4), once the panel's 1-pixel border is shaved off.
-info=$(convert "$work/panel.png" -shave 2x2 +repage -fuzz 10% -trim info:)
-read -r w h < <(echo "$info" | awk '{print $3}' | sed 's/x/ /')
-read -r x y < <(echo "$info" | awk '{print $4}' | sed 's/^[0-9]*x[0-9]*+//; s/+/ /')
-x=$((x + 2)) y=$((y + 2))
-eval "$(xdotool getwindowgeometry --shell "$(panel)")"
-xdotool mousemove $((X + x + w / 2)) $((Y + y + h / 2)) click 1
-sleep 1.5
-# The panel sits at the bottom left; its menu opens above it.
-import -window root -crop "900x520+$X+$((Y + HEIGHT - 520))" "$out/tray-menu.png" && echo "wrote $out/tray-menu.png"
-xdotool key Escape
+shoot_menu "$out/tray-menu.png"
 
 # A console of the session printing continuously.
 wait_state "$flood" working 90
@@ -169,3 +174,20 @@ done
 sleep 2
 shoot "$dash" "$out/requeued.png"
 kill "$demo"; wait "$demo" 2>/dev/null || true
+
+# A station that dies under its tray (kill -9): the icon turns to the red
+# disc, dunst shows the one notice, and the menu says since when and offers
+# Start station.
+lost="$work/lost"
+"$bs" --home "$lost" daemon >"$work/lost-daemon.log" 2>&1 &
+station=$!
+pids+=($station)
+for _ in $(seq 100); do "$bs" --home "$lost" status >/dev/null 2>&1 && break; sleep 0.2; done
+"$bs" --home "$lost" --hidden >"$work/lost-tray.log" 2>&1 &
+pids+=($!)
+sleep 6
+kill -9 "$station"
+sleep 3
+shoot_tray "$out/tray-station-lost.png"
+import -window root "$out/desktop-station-lost.png" && echo "wrote $out/desktop-station-lost.png"
+shoot_menu "$out/tray-menu-station-lost.png"
