@@ -278,9 +278,16 @@ func startTray(t *testing.T, home, display, bus string, args ...string) *rig.Buf
 // startTrayCmd is startTray, with the tray's process.
 func startTrayCmd(t *testing.T, home, display, bus string, args ...string) (*rig.Buffer, *exec.Cmd) {
 	t.Helper()
+	return startTrayEnv(t, home, display, bus, nil, args...)
+}
+
+// startTrayEnv is startTrayCmd with env's variables added to (or
+// replacing) the tray's.
+func startTrayEnv(t *testing.T, home, display, bus string, env []string, args ...string) (*rig.Buffer, *exec.Cmd) {
+	t.Helper()
 	out := &rig.Buffer{}
 	cmd := exec.Command(rig.Bin(), append([]string{"--home", home}, args...)...)
-	cmd.Env = append(rig.Env(rig.Bin(), home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY=")
+	cmd.Env = append(append(rig.Env(rig.Bin(), home), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY="), env...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -144,4 +145,64 @@ func (d dunstd) summaries(t *testing.T) []string {
 	}
 	slices.Reverse(out) // dunst lists the newest first
 	return out
+}
+
+// Where `service install` put an autostart, Start station goes through it
+// (a station its service manager supervises is restarted should it die
+// again): here a stand-in systemctl on PATH, which records what it was
+// asked and starts the station as the user unit would. The tray spawns no
+// station of its own.
+func TestStartStationGoesThroughTheInstalledAutostart(t *testing.T) {
+	display := startXvfb(t)
+	bus := privateBus(t)
+	w := newWatcher(t, bus)
+	home := rig.WriteConfig(t, fmt.Sprintf("\n[[projects]]\nname = \"web\"\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\n", t.TempDir()))
+	user := t.TempDir() // the tray's ~, where the unit is installed
+	unit := filepath.Join(user, ".config", "systemd", "user", "buildstation.service")
+	if err := os.MkdirAll(filepath.Dir(unit), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(unit, fmt.Appendf(nil, "[Service]\nExecStart=%q \"daemon\" \"--home\" %q\n", rig.Bin(), home), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, calls := t.TempDir(), filepath.Join(t.TempDir(), "systemctl.log")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\ncase \"$*\" in *'enable --now buildstation.service'*) setsid %q --home %q daemon >/dev/null 2>&1 </dev/null & ;; esac\nexit 0\n", calls, rig.Bin(), home)
+	if err := os.WriteFile(filepath.Join(bin, "systemctl"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := rig.StartOn(t, home)
+	out, tray := startTrayEnv(t, home, display, bus, []string{"HOME=" + user, "PATH=" + bin + ":" + filepath.Dir(rig.Bin()) + ":" + os.Getenv("PATH")}, "--hidden")
+	it := w.waitItem(t, 60*time.Second, out)
+	w.waitView(t, it, 60*time.Second, "a connected station", func(v view) bool { return strings.Contains(v.Tooltip, "Working 0") })
+
+	s.Daemon.Kill9()
+	w.waitView(t, it, 30*time.Second, "Start station", func(v view) bool { return len(v.Menu) > 1 && v.Menu[1] == "Start station" })
+	w.click(t, it, "Start station")
+	w.waitView(t, it, 60*time.Second, "the station back", func(v view) bool { return strings.Contains(v.Tooltip, "Working 0") })
+	t.Cleanup(func() { stopStationOf(t, home) })
+	b, _ := os.ReadFile(calls)
+	if !strings.Contains(string(b), "--user enable --now buildstation.service") {
+		t.Errorf("the tray did not ask the user unit to start: systemctl was called with:\n%s\ntray.log:\n%s", b, readLog(home))
+	}
+	if kids := rig.ChildrenNamed(tray.Process.Pid, "daemon"); len(kids) != 0 {
+		t.Errorf("the tray started a station of its own (%v) beside the autostart's", kids)
+	}
+	if st, _, code := s.Run("status"); code != 0 {
+		t.Errorf("the autostart's station does not answer status (exit %d): %s", code, st)
+	}
+}
+
+// stopStationOf ends the station whose station.json is in home: one the
+// test did not start itself.
+func stopStationOf(t *testing.T, home string) {
+	var f struct {
+		PID int `json:"pid"`
+	}
+	b, err := os.ReadFile(filepath.Join(home, "station.json"))
+	if err != nil || json.Unmarshal(b, &f) != nil || f.PID == 0 {
+		t.Errorf("no station.json to stop the station by (%v)", err)
+		return
+	}
+	_ = syscall.Kill(f.PID, syscall.SIGTERM)
+	rig.Eventually(t, 20*time.Second, func() bool { return syscall.Kill(f.PID, 0) != nil }, "the autostart's station to stop")
 }

@@ -588,7 +588,7 @@ func startInstalled(home string, log *slog.Logger, e Edges) bool {
 		log.Warn("the installed autostart would not start the station; starting one here", "err", err)
 		return false
 	}
-	log.Info("no station answers; asked the installed autostart to start it", "home", home, "said", strings.TrimSpace(out.String()))
+	log.Info("asked the installed autostart to start the station", "home", home, "said", strings.TrimSpace(out.String()))
 	return true
 }
 
