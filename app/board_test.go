@@ -63,6 +63,11 @@ func TestBoardFitsTheDefaultWindow(t *testing.T) {
 	check("pane closed")
 	d.focus("t3")
 	check("pane open")
+	// Nor taller: a window whose content needs more than it has grows
+	// past the screen (under X the top of it was drawn off the window).
+	if h := d.win.Content().MinSize().Height; h > 800 {
+		t.Errorf("with the blocked card's pane open the dashboard needs %.0f px of height, more than 800", h)
+	}
 	if w := d.win.Canvas().Size().Width; w > 1280 {
 		t.Errorf("the window grew to %.0f px to fit its content", w)
 	}
@@ -316,6 +321,15 @@ func TestKeyboardMovesBetweenCards(t *testing.T) {
 	if _, ok := u.consoles["t2.1"]; !ok {
 		t.Error("Enter on a running card opened no console")
 	}
+	key(fyne.KeyEscape) // closes the pane (t3's, from the Enter above)
+	if d.focused != "" || d.selected != "t2" {
+		t.Errorf("Escape left the pane on %q, the selection on %q", d.focused, d.selected)
+	}
+	key(fyne.KeyEscape) // no pane open: the selection goes
+	if d.selected != "" {
+		t.Errorf("Escape left %q selected", d.selected)
+	}
+	key(fyne.KeyDown)
 	press('r') // not blocked: nothing to requeue
 	if top := c.Overlays().Top(); top != nil {
 		t.Errorf("r on a running card opened %T", top)

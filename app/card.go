@@ -58,10 +58,39 @@ func (d *dashboard) newCardPanel() *cardPanel {
 	p.view = newTermView(nil, nil)
 	p.view.onScroll = p.repaint
 	screenHead := widget.NewLabelWithStyle("Last screen (scroll for the transcript's tail)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	top := container.NewVBox(p.head, widget.NewSeparator(), screenHead)
+	// The head scrolls once it is taller than paneHead: a long block
+	// reason's table must not make the window taller than the screen.
+	head := container.NewVScroll(p.head)
+	top := container.NewVBox(container.New(&cappedHeight{content: p.head, max: paneHead}, head), widget.NewSeparator(), screenHead)
 	p.root = container.NewBorder(top, p.status, nil, nil, consoleScreen(p.view))
 	p.root.Hide()
 	return p
+}
+
+// paneHead is the most height the pane's head takes before it scrolls:
+// the last screen keeps the rest of a 800-pixel window.
+const paneHead = 380
+
+// cappedHeight lays out its one child (a scroll of content) as tall as
+// content wants, up to max.
+type cappedHeight struct {
+	content fyne.CanvasObject
+	max     float32
+}
+
+func (l *cappedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *cappedHeight) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var w float32
+	for _, o := range objs {
+		w = max(w, o.MinSize().Width)
+	}
+	return fyne.NewSize(w, min(l.content.MinSize().Height, l.max))
 }
 
 // taskOf is the task a session id belongs to: "t3" for "t3.1" or

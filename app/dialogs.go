@@ -86,6 +86,8 @@ func (u *UI) askNote(title, confirm, placeholder string, rows int, items []*widg
 		text := strings.TrimSpace(note.Text)
 		u.act(parent, strings.ToLower(title), func(ctx context.Context, cl Client) error { return do(ctx, cl, text) })
 	}, parent)
+	// Shift+Enter sends it from the keyboard, as the board's r opened it.
+	note.OnSubmitted = func(string) { d.Submit() }
 	d.Resize(fyne.NewSize(540, 240+float32(rows)*30))
 	d.Show()
 	parent.Canvas().Focus(note)

@@ -12,8 +12,9 @@ import (
 // l) move the selection between cards, Enter opens the selected card's
 // console (its last screen once the session has ended), r requeues it
 // (blocked cards, with the same dialog as the button), d shows its diff
-// (a card whose branch is known), Escape closes the card pane. The card
-// the pane shows is the selected one.
+// (a card whose branch is known), Escape closes the card pane, or with
+// none open clears the selection. The card the pane shows is the
+// selected one.
 
 func (d *dashboard) typedKey(e *fyne.KeyEvent) {
 	switch e.Name {
@@ -30,6 +31,8 @@ func (d *dashboard) typedKey(e *fyne.KeyEvent) {
 	case fyne.KeyEscape:
 		if d.focused != "" {
 			d.unfocus()
+		} else {
+			d.sel("")
 		}
 	}
 }
