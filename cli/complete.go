@@ -113,6 +113,30 @@ func (e *env) completeProjectAdd(_ *cobra.Command, args []string, prefix string)
 	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
+// completeProjectSet completes `project set NAME KEY=VALUE...`: a project,
+// then the keys a person may set (config.EditableKeys), and after agent=
+// the agents there are.
+func (e *env) completeProjectSet(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return e.completeProjects(c, args, prefix)
+	}
+	if name, _, ok := strings.Cut(prefix, "="); ok {
+		if name != "agent" {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		for _, a := range e.agentNames() {
+			out = append(out, "agent="+a)
+		}
+		return withPrefix(out, prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+	var keys []string
+	for _, k := range config.EditableKeys {
+		keys = append(keys, k+"=")
+	}
+	return withPrefix(keys, prefix), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+}
+
 // agentNames are the agents a project may name: the registry's built-ins
 // (supervisor/agent) and the [agents.NAME] tables of the home's config.toml
 // when it reads.

@@ -39,7 +39,7 @@ func (e *env) projectCmd() *cobra.Command {
 		Example: `  buildstation project set web idle_window=15m block_window=10m
   buildstation project set web nudge=     # back to the default nudge`,
 		Args:              positional(2, -1),
-		ValidArgsFunction: e.completeProjects,
+		ValidArgsFunction: e.completeProjectSet,
 		RunE:              func(_ *cobra.Command, args []string) error { return e.projectSet(args) }}
 	rm := &cobra.Command{Use: "rm NAME", Short: "Remove a project from config.toml (its folder and tasks stay)",
 		Long:              "Remove a project's [[projects]] table from config.toml (the rest of the file\nand its comments stay). Its folder is not touched, and its tasks stay on the\nboard. A project with a session running is refused: cancel its task or wait.",

@@ -56,6 +56,9 @@ func TestARegisteredProfileIsSeenEverywhere(t *testing.T) {
 	if out := runCLI(t, "--home", empty, "__complete", "project", "add", ".", "--agent", "fa"); !strings.HasPrefix(out, "fake-agent\n") {
 		t.Errorf("completing --agent fa offers %q; want fake-agent", out)
 	}
+	if out := runCLI(t, "--home", empty, "__complete", "project", "set", "web", "agent=fa"); !strings.HasPrefix(out, "agent=fake-agent\n") {
+		t.Errorf("completing project set web agent=fa offers %q; want agent=fake-agent", out)
+	}
 }
 
 func runCLI(t *testing.T, args ...string) string {
