@@ -11,13 +11,15 @@ import (
 	"time"
 
 	e2erig "github.com/buildstation/buildstation/e2e/rig"
+	"github.com/buildstation/buildstation/platform/service"
 )
 
 // A Windows toast's Allow once and Deny buttons are buildstation:// links
 // that Windows hands to "buildstation open"
-// (buildstation://session/ID?do=allow). Handed such a link, open makes the
+// (buildstation://session/ID?do=allow&key=K). Handed such a link, open makes the
 // decision as the person who pressed it: the agent's PermissionRequest hook
-// gets it. A link whose decision is not one of ours decides nothing. The
+// gets it. A link whose decision is not one of ours, or that lacks the key
+// of the station's token (any web page can open a link), decides nothing. The
 // agent is a script whose hook asks, so this runs without Claude Code; the
 // link handling is the same on every OS (the toast itself is Windows only).
 func TestToastLinkDecides(t *testing.T) {
@@ -55,7 +57,23 @@ command = [%q]
 		t.Fatal("a refused link decided the request")
 	}
 
-	stdout := s.Must("open", "buildstation://session/"+sess.ID+"?do=allow")
+	// Any web page or program can open a buildstation:// link: one
+	// without the key of this station's token decides nothing (before,
+	// this link allowed the request).
+	if _, stderr, _ := s.Run("open", "buildstation://session/"+sess.ID+"?do=allow"); !strings.Contains(stderr, "decides nothing") {
+		t.Errorf("open of a link without the station's key said %q; want that it decides nothing", stderr)
+	}
+	if s, _ := s.SessionOf(id); s.WaitingOn == nil {
+		t.Fatal("a link without the station's key decided the request")
+	}
+
+	tok, err := os.ReadFile(filepath.Join(s.Home, "token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow := service.Link{SessionID: sess.ID, Verb: "allow"}
+	allow.Key = service.DecisionKey(strings.TrimSpace(string(tok)), allow)
+	stdout := s.Must("open", allow.String())
 	if !strings.Contains(stdout, "allowed once") {
 		t.Errorf("open with the Allow link said %q", stdout)
 	}

@@ -45,7 +45,7 @@ func desktop(log *slog.Logger) func(home string) (noticefollow.Desktop, error) {
 			go cmd.Wait()
 		}
 		return notifier.New(notifier.Options{AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Open: open, Log: log,
-			Decide: notifier.DecideWith(self, home, log)})
+			Decide: notifier.DecideWith(self, home, log), LinkKey: notifier.LinkKeyOf(home)})
 	}
 }
 

@@ -41,6 +41,11 @@ func decideFromLink(ctx context.Context, homeFlag string, l service.Link) error 
 	if err != nil {
 		return err
 	}
+	// Any web page or program can open a buildstation:// link; only the
+	// station's own notice knows the key of its token.
+	if !l.KeyHolds(c.Token) {
+		return fmt.Errorf("the link does not carry this station's key, so it did not come from its notice and decides nothing; decide in the console")
+	}
 	ctx, cancel := context.WithTimeout(ctx, decideTimeout)
 	defer cancel()
 	switch l.Verb {

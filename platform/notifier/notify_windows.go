@@ -83,7 +83,9 @@ func registerScheme(self string) error {
 
 // Notify shows one toast.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
-	doc, err := toastXML(newMessage(nt), n.icon)
+	m := newMessage(nt)
+	keyActions(&m, nt.SessionID, n.o.LinkKey)
+	doc, err := toastXML(m, n.icon)
 	if err != nil {
 		return err
 	}

@@ -36,9 +36,11 @@ type message struct {
 }
 
 // Action is one button: ID is what a press decides ("allow", "deny",
-// "answer:OPTION"), Label what it says.
+// "answer:OPTION"), Label what it says. Key is the decision's key
+// (service.DecisionKey), where a button is a link (a Windows toast).
 type Action struct {
 	ID, Label string
+	Key       string
 }
 
 // maxActions bounds the buttons: notification servers show few (Windows
@@ -51,7 +53,7 @@ func askActions(w *supervisor.WaitingOn) []Action {
 		return nil
 	}
 	if w.Kind != supervisor.AskQuestion {
-		return []Action{{"allow", "Allow once"}, {"deny", "Deny"}}
+		return []Action{{ID: "allow", Label: "Allow once"}, {ID: "deny", Label: "Deny"}}
 	}
 	var out []Action
 	for _, o := range w.Options {
@@ -59,9 +61,9 @@ func askActions(w *supervisor.WaitingOn) []Action {
 			break
 		}
 		label := clip(textsafe.Line(o), 40)
-		out = append(out, Action{"answer:" + label, label})
+		out = append(out, Action{ID: "answer:" + label, Label: label})
 	}
-	return append(out, Action{"deny", "Deny"})
+	return append(out, Action{ID: "deny", Label: "Deny"})
 }
 
 // ParseAction reads a pressed button's ID: the decision ("allow", "deny",
@@ -200,13 +202,17 @@ func toastXML(m message, icon string) (string, error) {
 	}
 	if m.URL != "" {
 		t.ActivationType, t.Launch = "protocol", m.URL
-		// A button is a link too: buildstation://session/ID?do=ACTION,
-		// which "buildstation open" decides (ActionURL).
+		// A button is a link too: buildstation://session/ID?do=ACTION&key=K,
+		// which "buildstation open" decides when K is its station's key.
+		// A button without a key would decide nothing: it is left out.
 		for _, a := range m.Actions {
+			if a.Key == "" {
+				continue
+			}
 			if t.Actions == nil {
 				t.Actions = &actions{}
 			}
-			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: m.URL + "?do=" + url.QueryEscape(a.ID), ActivationType: "protocol"})
+			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: m.URL + "?do=" + url.QueryEscape(a.ID) + "&key=" + url.QueryEscape(a.Key), ActivationType: "protocol"})
 		}
 	}
 	b, err := xml.Marshal(t)

@@ -215,21 +215,36 @@ func TestToastTagFitsWindows(t *testing.T) {
 	}
 }
 
+// testKey is a LinkKey for a station whose token is "tok".
+func testKey(l service.Link) string { return service.DecisionKey("tok", l) }
+
 // A Windows toast for what a session asks has its buttons, each a
-// buildstation:// link that names the decision; "buildstation open" reads
-// it back (ParseAction).
+// buildstation:// link that names the decision and carries its key;
+// "buildstation open" reads it back (ParseAction). Without a key (no
+// station token to make one) the buttons are left out: a link without
+// one decides nothing.
 func TestToastButtonsAreLinks(t *testing.T) {
 	n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks",
 		Ask: &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"red & <b>", "blue"}}}
-	x, err := toastXML(newMessage(n), "")
+	m := newMessage(n)
+	keyActions(&m, n.SessionID, testKey)
+	x, err := toastXML(m, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `<actions><action content="red &amp; &lt;b&gt;" arguments="buildstation://session/t7.1?do=answer%3Ared+%26+%3Cb%3E" activationType="protocol"></action>` +
-		`<action content="blue" arguments="buildstation://session/t7.1?do=answer%3Ablue" activationType="protocol"></action>` +
-		`<action content="Deny" arguments="buildstation://session/t7.1?do=deny" activationType="protocol"></action></actions>`
+	key := func(verb, answer string) string {
+		return testKey(service.Link{SessionID: "t7.1", Verb: verb, Answer: answer})
+	}
+	want := `<actions><action content="red &amp; &lt;b&gt;" arguments="buildstation://session/t7.1?do=answer%3Ared+%26+%3Cb%3E&amp;key=` + key("answer", "red & <b>") + `" activationType="protocol"></action>` +
+		`<action content="blue" arguments="buildstation://session/t7.1?do=answer%3Ablue&amp;key=` + key("answer", "blue") + `" activationType="protocol"></action>` +
+		`<action content="Deny" arguments="buildstation://session/t7.1?do=deny&amp;key=` + key("deny", "") + `" activationType="protocol"></action></actions>`
 	if !strings.Contains(x, want) {
 		t.Errorf("toast\n%s\nlacks\n%s", x, want)
+	}
+	m = newMessage(n)
+	keyActions(&m, n.SessionID, nil)
+	if x, _ := toastXML(m, ""); strings.Contains(x, "<actions>") {
+		t.Errorf("a toast without keys has buttons:\n%s", x)
 	}
 	for id, want := range map[string]string{"allow": "allow ", "deny": "deny ", "answer:red & <b>": "answer red & <b>", "default": "", "answer:": ""} {
 		verb, answer, ok := ParseAction(id)
@@ -253,7 +268,9 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"red & <b>", "blue?do=allow", "x\x1b]0;t\a"}},
 	} {
 		n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks", Ask: ask}
-		doc, err := toastXML(newMessage(n), "")
+		m := newMessage(n)
+		keyActions(&m, n.SessionID, testKey)
+		doc, err := toastXML(m, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +295,9 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		for i, a := range got.Actions {
 			verb, answer, _ := ParseAction(want[i].ID)
 			l, ok := service.ParseLink(a.Arguments)
-			if !ok || a.ActivationType != "protocol" || a.Content != want[i].Label || l != (service.Link{SessionID: "t7.1", Verb: verb, Answer: answer}) {
+			wl := service.Link{SessionID: "t7.1", Verb: verb, Answer: answer}
+			wl.Key = testKey(wl)
+			if !ok || a.ActivationType != "protocol" || a.Content != want[i].Label || l != wl || !l.KeyHolds("tok") || l.KeyHolds("another station's token") {
 				t.Errorf("button %q links %q (%s), read as %+v %v; want %s %q for t7.1", a.Content, a.Arguments, a.ActivationType, l, ok, verb, answer)
 			}
 		}

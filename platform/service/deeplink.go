@@ -1,6 +1,9 @@
 package service
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"strings"
 	"unicode"
@@ -18,6 +21,26 @@ type Link struct {
 	SessionID string
 	Verb      string
 	Answer    string
+	// Key proves a decision came from the station's own notice
+	// (DecisionKey): any web page can open a buildstation:// link, so a
+	// decision without the key of this home's station token decides
+	// nothing.
+	Key string
+}
+
+// DecisionKey is the key a notice's decision link carries: HMAC-SHA256,
+// keyed by the station's token, over the session, the verb and the
+// answer. Only a program that can read the token (the station, the tray)
+// can make it; a web page or another user cannot.
+func DecisionKey(stationToken string, l Link) string {
+	m := hmac.New(sha256.New, []byte(stationToken))
+	m.Write([]byte("buildstation link decision\x00" + l.SessionID + "\x00" + l.Verb + "\x00" + l.Answer))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// KeyHolds reports whether l carries the key of stationToken.
+func (l Link) KeyHolds(stationToken string) bool {
+	return l.Key != "" && stationToken != "" && hmac.Equal([]byte(l.Key), []byte(DecisionKey(stationToken, l)))
 }
 
 // maxAnswer bounds an answer carried in a link: a question's option, as a
@@ -36,6 +59,11 @@ func (l Link) String() string {
 		s += "?do=" + l.Verb
 	case "answer":
 		s += "?do=" + url.QueryEscape("answer:"+l.Answer)
+	default:
+		return s
+	}
+	if l.Key != "" {
+		s += "&key=" + url.QueryEscape(l.Key)
 	}
 	return s
 }
@@ -78,7 +106,14 @@ func ParseLink(link string) (Link, bool) {
 		return l, true
 	}
 	q, err := url.ParseQuery(u.RawQuery)
-	if err != nil || len(q) != 1 || len(q["do"]) != 1 || l.SessionID == "" {
+	if err != nil || len(q["do"]) != 1 || l.SessionID == "" {
+		return Link{}, false
+	}
+	switch key := q["key"]; {
+	case len(q) == 1:
+	case len(q) == 2 && len(key) == 1 && validKey(key[0]):
+		l.Key = key[0]
+	default:
 		return Link{}, false
 	}
 	var ok bool
@@ -122,4 +157,13 @@ func validID(id string) bool {
 		}
 	}
 	return true
+}
+
+// validKey accepts what DecisionKey makes: 64 lowercase hex digits.
+func validKey(k string) bool {
+	if len(k) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(k)
+	return err == nil && strings.ToLower(k) == k
 }

@@ -93,3 +93,39 @@ func TestParseLinkDecision(t *testing.T) {
 		}
 	}
 }
+
+// A decision link carries the key of the station's token over its session,
+// verb and answer: the link a notice makes reads back with its key, which
+// holds for that token only and for that decision only; a key that is not
+// 64 lowercase hex digits, or a second key, is not a link.
+func TestDecisionLinkKey(t *testing.T) {
+	l := Link{SessionID: "t3.1", Verb: "allow"}
+	l.Key = DecisionKey("tok", l)
+	got, ok := ParseLink(l.String())
+	if !ok || got != l || !got.KeyHolds("tok") {
+		t.Fatalf("ParseLink(%q) = %+v %v; want %+v with its key holding", l.String(), got, ok, l)
+	}
+	if got.KeyHolds("other") || got.KeyHolds("") {
+		t.Error("the key holds for another token")
+	}
+	for _, other := range []Link{{SessionID: "t3.2", Verb: "allow"}, {SessionID: "t3.1", Verb: "deny"}, {SessionID: "t3.1", Verb: "answer", Answer: "yes"}} {
+		other.Key = l.Key
+		if other.KeyHolds("tok") {
+			t.Errorf("the key of %+v holds for %+v", l, other)
+		}
+	}
+	if (Link{SessionID: "t3.1", Verb: "allow"}).KeyHolds("tok") {
+		t.Error("a link without a key holds")
+	}
+	for _, bad := range []string{
+		"buildstation://session/t3.1?do=allow&key=abc",
+		"buildstation://session/t3.1?do=allow&key=" + strings.ToUpper(l.Key),
+		"buildstation://session/t3.1?do=allow&key=" + l.Key + "&key=" + l.Key,
+		"buildstation://session/t3.1?key=" + l.Key,
+		"buildstation://session/t3.1?do=allow&key=" + l.Key + "&x=1",
+	} {
+		if got, ok := ParseLink(bad); ok {
+			t.Errorf("ParseLink(%q) = %+v, want refused", bad, got)
+		}
+	}
+}

@@ -259,8 +259,9 @@ func serve(ctx context.Context, c trayConfig) int {
 func (t *tray) startNotices(self, home string, connect app.Connect) (app.Connect, func()) {
 	n, err := notifier.New(notifier.Options{
 		AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: t.log,
-		Open:   func(id string) { t.show(request{Do: doSession, ID: id}) },
-		Decide: notifier.DecideWith(self, home, t.log),
+		Open:    func(id string) { t.show(request{Do: doSession, ID: id}) },
+		Decide:  notifier.DecideWith(self, home, t.log),
+		LinkKey: notifier.LinkKeyOf(home),
 	})
 	if err != nil {
 		t.log.Warn("notifications are off", "err", err)
