@@ -28,26 +28,33 @@ type station struct {
 // a home folder holding its station.json and token, as a daemon would.
 func startStation(t *testing.T) *station {
 	t.Helper()
+	fake := apitest.New()
+	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
+	return &station{home: serve(t, fake), fake: fake}
+}
+
+// serve runs a real API server on loopback over st and returns the home
+// whose station.json and token lead to it.
+func serve(t *testing.T, st api.Station) string {
+	t.Helper()
 	home := t.TempDir()
 	tok, err := apitype.LoadOrCreateToken(home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := apitest.New()
-	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(fake, tok, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(st, tok, nil).Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid(), StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("BUILDSTATION_HOME", "") // only --home chooses the home here
-	return &station{home: home, fake: fake}
+	return home
 }
 
 type result struct {

@@ -26,7 +26,9 @@ type table struct{ tw *tabwriter.Writer }
 
 func newTable(w io.Writer, header ...string) *table {
 	t := &table{tw: tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)}
-	t.row(header...)
+	if len(header) > 0 {
+		t.row(header...)
+	}
 	return t
 }
 

@@ -22,6 +22,13 @@ func (e *env) projectCmd() *cobra.Command {
 		Args:    positional(0, 0),
 		RunE:    func(*cobra.Command, []string) error { return e.projectLs(asJSON) }}
 	ls.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	var showJSON bool
+	show := &cobra.Command{Use: "show NAME", Short: "One project: its folder, agent, effective windows, slots, queue, paused or not",
+		Example:           "  buildstation project show web\n  buildstation project show web --json | jq .queued",
+		Args:              positional(1, 1),
+		ValidArgsFunction: e.completeProjects,
+		RunE:              func(_ *cobra.Command, args []string) error { return e.projectShow(args[0], showJSON) }}
+	show.Flags().BoolVar(&showJSON, "json", false, "print a JSON object")
 	var reason string
 	pause := &cobra.Command{Use: "pause NAME", Short: "Stop starting a project's tasks (running sessions go on)",
 		Example:           "  buildstation project pause web --reason \"CI is down\"",
@@ -50,7 +57,7 @@ func (e *env) projectCmd() *cobra.Command {
 	return group("project", "Add, list and remove projects, pause or resume their queues, edit their overrides",
 		"Projects are the [[projects]] tables of config.toml: a folder, the agent that\nworks in it, its windows and gate.",
 		"  buildstation project add ~/src/web\n  buildstation project ls\n  buildstation project pause web --reason \"release freeze\"",
-		e.projectAddCmd(), ls, pause, resume, set, rm)
+		e.projectAddCmd(), ls, show, pause, resume, set, rm)
 }
 
 func (e *env) projectLs(asJSON bool) error {
@@ -79,6 +86,33 @@ func (e *env) projectLs(asJSON bool) error {
 		}
 		t.row(p.Name, p.Agent, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow,
 			strconv.Itoa(p.Concurrency), strconv.Itoa(p.Running), strconv.Itoa(p.Queued), paused)
+	}
+	return t.flush()
+}
+
+// projectShow is `project show NAME`: one project, a line per field.
+func (e *env) projectShow(name string, asJSON bool) error {
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	p, err := c.Project(e.ctx, name)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(e.stdout, p)
+	}
+	paused := "no"
+	if p.Paused {
+		paused = "yes: " + p.PauseReason
+	}
+	t := newTable(e.stdout)
+	for _, kv := range [][2]string{{"name", p.Name}, {"path", p.Path}, {"agent", p.Agent}, {"gate", p.Gate},
+		{"idle_window", p.IdleWindow}, {"block_window", p.BlockWindow}, {"review_idle_window", p.ReviewIdleWindow},
+		{"review", strconv.FormatBool(p.Review)}, {"concurrency", strconv.Itoa(p.Concurrency)},
+		{"running", strconv.Itoa(p.Running)}, {"queued", strconv.Itoa(p.Queued)}, {"paused", paused}} {
+		t.row(kv[0]+":", kv[1])
 	}
 	return t.flush()
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,6 +9,43 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
+
+// agentStation is what the agent side's verbs serve.
+type agentStation interface {
+	// SessionByToken finds the live session a session token belongs to.
+	SessionByToken(token string) (supervisor.SessionInfo, bool)
+	// SessionProof is HMAC-SHA256 of msg keyed with the token of live
+	// session id: how the station proves itself to that session's agent.
+	SessionProof(id string, msg []byte) ([]byte, bool)
+	// Agent-side reports; sessionID comes from the token, never the body.
+	AgentComplete(ctx context.Context, sessionID, summary string) error
+	AgentBlock(ctx context.Context, sessionID, reason string) error
+	AgentProgress(ctx context.Context, sessionID, message string) error
+	AgentStatus(ctx context.Context, sessionID, status string) error
+	// AgentHook records one of the agent CLI's hooks: evidence of life, and
+	// what the agent waits for (a person, its next turn).
+	AgentHook(ctx context.Context, sessionID string, h supervisor.HookEvent) error
+	// AgentAsk is an agent asking a person (a permission, a question); it
+	// waits for Decide, or returns an empty decision when nobody decided.
+	AgentAsk(ctx context.Context, sessionID string, req supervisor.AskRequest) (supervisor.Decision, error)
+	// AgentReview settles a review session's task: verdict approve or
+	// changes, with the reviewer's notes.
+	AgentReview(ctx context.Context, sessionID, verdict, notes string) error
+}
+
+// agentRoutes are the agent side's routes: a session token each, acting
+// on that token's session only.
+func (s *Server) agentRoutes() {
+	s.agent("POST /v1/agent/complete", s.agentComplete)
+	s.agent("POST /v1/agent/block", s.agentBlock)
+	s.agent("POST /v1/agent/progress", s.agentProgress)
+	s.agent("POST /v1/agent/status", s.agentStatus)
+	s.agent("GET /v1/agent/task", s.agentTask)
+	s.agent("POST /v1/agent/hook", s.agentHook)
+	s.agent("POST /v1/agent/review", s.agentReview)
+	// A request waits for a person: no in-flight bound, like a stream.
+	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(http.HandlerFunc(s.agentAsk)))
+}
 
 // The agent routes take the session from the token (RequireSession put it
 // in the context), never from the body: a session acts on its own task only.

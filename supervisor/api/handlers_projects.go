@@ -1,11 +1,44 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
+
+// projectStation is what the station and project verbs serve.
+type projectStation interface {
+	Status(ctx context.Context) (supervisor.Status, error)
+	Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
+	// Project is one project's line of Projects.
+	Project(ctx context.Context, name string) (supervisor.ProjectInfo, error)
+	PauseProject(ctx context.Context, name, reason string) error
+	ResumeProject(ctx context.Context, name string) error
+	// SetProjectSettings edits a project's overrides in config.toml
+	// (validated, applied without a restart); "" removes an override.
+	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
+	// AddProject and RemoveProject add a project to config.toml and take
+	// one out (validated, applied without a restart); AgentCLIs are the
+	// agent CLIs found on the station's machine, to choose from.
+	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
+	RemoveProject(ctx context.Context, name string) error
+	AgentCLIs(ctx context.Context) []supervisor.AgentCLI
+}
+
+// projectRoutes are the station and project verbs' routes.
+func (s *Server) projectRoutes() {
+	s.person("GET /v1/status", s.getStatus)
+	s.person("GET /v1/projects", s.getProjects)
+	s.person("GET /v1/projects/{name}", s.getProject)
+	s.person("POST /v1/projects/{name}/pause", s.pauseProject)
+	s.person("POST /v1/projects/{name}/resume", s.resumeProject)
+	s.person("POST /v1/projects/{name}/settings", s.setProjectSettings)
+	s.person("POST /v1/projects", s.addProject)
+	s.person("DELETE /v1/projects/{name}", s.removeProject)
+	s.person("GET /v1/agents", s.getAgents)
+}
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {
 	st, err := s.st.Status(r.Context())
@@ -26,6 +59,15 @@ func (s *Server) getProjects(w http.ResponseWriter, r *http.Request) {
 		list = []supervisor.ProjectInfo{}
 	}
 	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) getProject(w http.ResponseWriter, r *http.Request) {
+	p, err := s.st.Project(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.stationError(w, r, err, "no such project; buildstation project ls lists them")
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 func (s *Server) pauseProject(w http.ResponseWriter, r *http.Request) {

@@ -1,12 +1,50 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
+
+// sessionStation is what the session verbs serve.
+type sessionStation interface {
+	Sessions() []supervisor.SessionInfo
+	Session(id string) (supervisor.SessionInfo, bool)
+	// Send types text into a session, then Enter as a separate write.
+	Send(ctx context.Context, sessionID, text string) error
+	// Attach returns the session's ring buffer (the last screens) and a
+	// live feed of its output; Input types raw bytes, Resize sets the PTY
+	// size. Close the Attachment when done.
+	Attach(sessionID string) (*supervisor.Attachment, error)
+	// Transcript is a session's raw output from byte from on (from < 0:
+	// that many bytes back from the end), ended sessions too; id may be a
+	// task id, which picks its latest session.
+	Transcript(id string, from int64) (supervisor.Transcript, error)
+	// Nudge and Block are the tray's "Nudge now" and "Block".
+	Nudge(ctx context.Context, sessionID string) error
+	Block(ctx context.Context, sessionID, reason string) error
+	// Decide is a person's answer to what a session asks.
+	Decide(ctx context.Context, sessionID string, d supervisor.Decision) error
+	Subscribe(buffer int) *supervisor.Subscription
+}
+
+// sessionRoutes are the session verbs' routes and the event stream.
+func (s *Server) sessionRoutes() {
+	s.person("GET /v1/sessions", s.listSessions)
+	s.person("GET /v1/sessions/{id}", s.getSession)
+	s.person("POST /v1/sessions/{id}/send", s.sendSession)
+	s.person("POST /v1/sessions/{id}/nudge", s.nudgeSession)
+	s.person("POST /v1/sessions/{id}/block", s.blockSession)
+	s.person("POST /v1/sessions/{id}/allow", s.decideSession(supervisor.DecideAllow))
+	s.person("POST /v1/sessions/{id}/deny", s.decideSession(supervisor.DecideDeny))
+	s.person("POST /v1/sessions/{id}/answer", s.decideSession("answer"))
+	s.stream("GET /v1/sessions/{id}/attach", s.attachSession)
+	s.person("GET /v1/sessions/{id}/transcript", s.sessionTranscript)
+	s.stream("GET /v1/events", s.events)
+}
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	list := s.st.Sessions()

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -9,6 +10,37 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
+
+// taskStation is what the task verbs serve.
+type taskStation interface {
+	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)
+	Task(ctx context.Context, id string) (supervisor.Task, error)
+	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
+	History(ctx context.Context, id string) ([]supervisor.Transition, error)
+	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
+	RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error)
+	Cancel(ctx context.Context, id string) (supervisor.Task, error)
+	// TaskWork, TaskDiff, Accept and Merge are a task's finished work:
+	// its branch, its diff, a person's "done" and taking it into a branch.
+	TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error)
+	TaskDiff(ctx context.Context, id string, stat bool) (string, error)
+	Accept(ctx context.Context, id, note string) (supervisor.Task, error)
+	Merge(ctx context.Context, id, into string) (supervisor.Merged, error)
+	// TaskCost is what a task's sessions cost so far, in dollars.
+	TaskCost(id string) float64
+}
+
+// taskRoutes are the task verbs' routes.
+func (s *Server) taskRoutes() {
+	s.person("POST /v1/tasks", s.addTask)
+	s.person("GET /v1/tasks", s.listTasks)
+	s.person("GET /v1/tasks/{id}", s.getTask)
+	s.person("POST /v1/tasks/{id}/requeue", s.requeueTask)
+	s.person("POST /v1/tasks/{id}/cancel", s.cancelTask)
+	s.person("GET /v1/tasks/{id}/diff", s.taskDiff)
+	s.person("POST /v1/tasks/{id}/accept", s.acceptTask)
+	s.person("POST /v1/tasks/{id}/merge", s.mergeTask)
+}
 
 func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 	var req apitype.AddTaskRequest

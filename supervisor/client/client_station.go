@@ -163,6 +163,13 @@ func (c *Client) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error)
 	return out, err
 }
 
+// Project is one project's line of Projects.
+func (c *Client) Project(ctx context.Context, name string) (supervisor.ProjectInfo, error) {
+	var out supervisor.ProjectInfo
+	err := c.do(ctx, http.MethodGet, "/v1/projects/"+esc(name), nil, &out)
+	return out, err
+}
+
 // Pause stops a project's queue: running sessions go on, no new one starts.
 func (c *Client) Pause(ctx context.Context, name, reason string) error {
 	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/pause", apitype.ReasonRequest{Reason: reason}, nil)

@@ -47,7 +47,7 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 	st.log.Info("project added", "project", p.Name, "path", p.Path, "agent", a.Command[0], "steps", len(steps))
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
 	st.poke()
-	info, err := st.projectInfo(ctx, p.Name)
+	info, err := st.Project(ctx, p.Name)
 	return supervisor.AddedProject{Project: info, Steps: steps}, err
 }
 
@@ -94,18 +94,4 @@ func (st *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
 		return nil
 	}
 	return st.opt.Agents.Installed(ctx)
-}
-
-// projectInfo is one project's line of Projects.
-func (st *Station) projectInfo(ctx context.Context, name string) (supervisor.ProjectInfo, error) {
-	infos, err := st.Projects(ctx)
-	if err != nil {
-		return supervisor.ProjectInfo{}, err
-	}
-	for _, pi := range infos {
-		if pi.Name == name {
-			return pi, nil
-		}
-	}
-	return supervisor.ProjectInfo{}, supervisor.NotFoundf("project %q vanished", name)
 }

@@ -376,6 +376,23 @@ func (st *Station) ownSessions() []supervisor.SessionInfo {
 
 // Projects lists projects with their effective settings.
 func (st *Station) Projects(ctx context.Context) ([]supervisor.ProjectInfo, error) {
+	return st.projects(ctx, "")
+}
+
+// Project is one project's line of Projects: `project show NAME`.
+func (st *Station) Project(ctx context.Context, name string) (supervisor.ProjectInfo, error) {
+	infos, err := st.projects(ctx, name)
+	if err != nil {
+		return supervisor.ProjectInfo{}, err
+	}
+	if len(infos) == 0 {
+		return supervisor.ProjectInfo{}, supervisor.NotFoundf("no project %q here; buildstation project ls lists them", name)
+	}
+	return infos[0], nil
+}
+
+// projects are the lines of Projects, of project only unless it is "".
+func (st *Station) projects(ctx context.Context, only string) ([]supervisor.ProjectInfo, error) {
 	paused, err := st.board.Paused(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
@@ -387,6 +404,9 @@ func (st *Station) Projects(ctx context.Context) ([]supervisor.ProjectInfo, erro
 	cfg := st.Config()
 	out := make([]supervisor.ProjectInfo, 0, len(cfg.Projects))
 	for _, p := range cfg.Projects {
+		if only != "" && p.Name != only {
+			continue
+		}
 		agent := p.Agent
 		if len(p.Command) > 0 {
 			agent = strings.Join(p.Command, " ")

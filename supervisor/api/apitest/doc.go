@@ -1,4 +1,6 @@
-// Package apitest holds a hand-written fake of the API's Station, for tests
-// of the API server, the CLI and the tray that need a station without
-// sessions, PTYs or a board.
+// Package apitest gives tests of the API server, the CLI and the tray a
+// station to serve: Board, the real engine over a real SQLite board in a
+// temp home (what a new verb is tested with), and Station, an older
+// hand-written in-memory fake for the tests written against it, frozen
+// (it answers the verbs it had and grows no more).
 package apitest

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
 )
 
 // Call is one recorded call on the fake: which method, for which session
@@ -22,19 +23,22 @@ type Call struct {
 }
 
 // Station is an in-memory api.Station. Tasks get ids t1, t2, …; sessions,
-// their tokens and projects are added by the test.
+// their tokens and projects are added by the test. It is frozen: it
+// answers the verbs it had, and a verb added since is the embedded
+// interface's, nil, so calling it panics; test a new verb with Board.
 type Station struct {
-	mu       sync.Mutex
-	tasks    []supervisor.Task
-	history  map[string][]supervisor.Transition
-	sessions []supervisor.SessionInfo
-	tokens   map[string]string // session token → session id
-	projects []supervisor.ProjectInfo
-	consoles map[string]*Console
-	calls    []Call
-	fail     map[string]error // method → the error its next call returns
-	subs     chan struct{}
-	bus      supervisor.Bus
+	api.Station // nil: the verbs added since the fake was frozen
+	mu          sync.Mutex
+	tasks       []supervisor.Task
+	history     map[string][]supervisor.Transition
+	sessions    []supervisor.SessionInfo
+	tokens      map[string]string // session token → session id
+	projects    []supervisor.ProjectInfo
+	consoles    map[string]*Console
+	calls       []Call
+	fail        map[string]error // method → the error its next call returns
+	subs        chan struct{}
+	bus         supervisor.Bus
 	// transcripts by session id and by task id (SetTranscript)
 	transcripts map[string]supervisor.Transcript
 	// Now stamps tasks; fixed so tests compare exact output.

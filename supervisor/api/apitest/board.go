@@ -1,0 +1,56 @@
+package apitest
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/buildstation/buildstation/platform/pty"
+	"github.com/buildstation/buildstation/platform/stationfs"
+	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/station"
+	"github.com/buildstation/buildstation/supervisor/store"
+)
+
+// Board is the real station (supervisor/station) over a real SQLite board
+// (supervisor/store) in a temp home whose config.toml has the projects
+// named (each in a folder of its own), with its scheduler not running: the
+// API's verbs answer as a station's do, and no session starts. A new verb
+// is tested with it, so it needs nothing here; the hand-written Station
+// fake below is frozen and answers only the verbs it had.
+func Board(t testing.TB, projects ...string) *station.Station {
+	t.Helper()
+	home := t.TempDir()
+	text := ""
+	for _, name := range projects {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		text += "[[projects]]\nname = " + strconv.Quote(name) + "\npath = " + strconv.Quote(dir) +
+			"\ncommand = [\"agent\"]\n\n"
+	}
+	path := filepath.Join(home, "config.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(path, []byte(text), config.Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board, err := store.Open(filepath.Join(home, "station.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { board.Close() })
+	files, err := stationfs.New(home, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := station.New(station.Options{Home: home, Config: cfg, Board: board, Spawner: pty.New(), Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
