@@ -46,9 +46,13 @@ func iconFile(png []byte) string {
 	if len(png) == 0 {
 		return ""
 	}
+	// The user's own cache folder only: in the shared temp folder another
+	// local user could plant a symlink at the icon's path, and writing the
+	// icon would overwrite whatever file of ours it names. No cache
+	// folder: no icon.
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		dir = os.TempDir()
+		return ""
 	}
 	path := filepath.Join(dir, "BuildStation", "notify-icon.png")
 	if old, err := os.ReadFile(path); err == nil && string(old) == string(png) {
