@@ -112,6 +112,37 @@ dash=$(wait_window "Build Station" window)
 flood=$("$bs" --home "$home" task add --project demo --title "Stream the test log (prints continuously)" --body "script: heartbeat 50ms 10m" | tr -d '[:space:]')
 stuck=$("$bs" --home "$home" task add --project demo --title "Rebuild the search index (stuck on a lock)" \
 	--body "script: print Rebuilding the search index...; print Waiting for the index lock held by pid 4242...; wedge" | tr -d '[:space:]')
+# A second project, a git repository whose tasks make real branches and go
+# through review (scripts/screenshots/web-agent.sh), and a paused third
+# whose task waits in To Do: the board has cards in every column. The
+# station reads config.toml again when it changes.
+webrepo="$work/web" marks="$work/web-marks"
+mkdir -p "$webrepo" "$marks" "$work/docs"
+git -C "$webrepo" init -q -b main
+printf '# web\n' >"$webrepo/README.md"
+printf '.buildstation/\n' >"$webrepo/.gitignore"
+git -C "$webrepo" add -A
+git -C "$webrepo" -c user.name=Screens -c user.email=screens@example.com -c commit.gpgsign=false commit -qm init
+cat >>"$home/config.toml" <<EOF
+
+[[projects]]
+name = "web"
+path = "$webrepo"
+command = ["sh", "$root/scripts/screenshots/web-agent.sh", "$bs", "$marks"]
+review = true
+concurrency = 3
+
+[[projects]]
+name = "docs"
+path = "$work/docs"
+command = ["sh", "$root/scripts/screenshots/web-agent.sh", "$bs", "$marks"]
+EOF
+for _ in $(seq 50); do "$bs" --home "$home" project ls 2>/dev/null | grep -q '^docs' && break; sleep 0.2; done
+"$bs" --home "$home" project pause docs --reason "waiting for the release" >/dev/null
+webdone=$("$bs" --home "$home" task add --project web --title "Add a health endpoint" --body "mode: done" | tr -d '[:space:]')
+webreview=$("$bs" --home "$home" task add --project web --title "Add a /version endpoint" --body "mode: review" | tr -d '[:space:]')
+"$bs" --home "$home" task add --project web --title "Rate-limit the API" --body "mode: cost" >/dev/null
+"$bs" --home "$home" task add --project docs --title "Write the upgrade guide" --body "mode: done" >/dev/null
 sleep 6
 shoot_tray "$out/tray-working.png"
 shoot "$dash" "$out/dashboard.png"
@@ -156,15 +187,27 @@ sleep 3
 dash=$(wait_window "Build Station" window)
 shoot "$dash" "$out/blocked-card.png"
 
-# Requeue from the card, as a person would: the button beside the reason
-# opens the dialog (title and reason shown, a note field focused), and its
-# Requeue button sends the task back to the queue. The dashboard window's
-# size is the app's own, so the buttons sit at fixed places in it.
-xdotool mousemove --window "$dash" 812 237 click 1
+# The board at the dashboard's default 1280x800 with a card in every
+# column: Escape closes the card pane; the blocked card stays selected.
+wait_state "$webdone" done 120
+wait_state "$webreview" review 120
+xdotool key --window "$dash" Escape
+sleep 2
+shoot "$dash" "$out/board.png"
+# The columns share the window's width in fifths: In progress (the card
+# with activity and cost) and Blocked (the evidence table) cut out.
+eval "$(xdotool getwindowgeometry --shell "$dash")"
+convert "$out/board.png" -crop "$((WIDTH / 5 + 8))x$((HEIGHT - 215))+$((WIDTH / 5 - 4))+215" +repage "$out/card-activity.png" && echo "wrote $out/card-activity.png"
+convert "$out/board.png" -crop "$((WIDTH / 5 + 8))x$((HEIGHT - 215))+$((3 * WIDTH / 5 - 4))+215" +repage "$out/card-evidence.png" && echo "wrote $out/card-evidence.png"
+
+# Requeue from the keyboard, as a person may: r on the selected blocked
+# card opens the dialog (title and reason shown, a note field focused),
+# Shift+Enter sends it.
+xdotool key --window "$dash" r
 sleep 1.5
 shoot "$dash" "$out/requeue-dialog.png"
 xdotool type --window "$dash" "the lock holder was restarted"
-xdotool mousemove --window "$dash" 692 513 click 1
+xdotool key --window "$dash" shift+Return
 for _ in $(seq 50); do
 	[ "$(task_state "$stuck")" != blocked ] && break
 	sleep 0.2
@@ -173,6 +216,14 @@ done
 	{ echo "screenshots: the dialog's Requeue did not requeue $stuck" >&2; shoot "$dash" "$out/requeue-failed.png"; exit 1; }
 sleep 2
 shoot "$dash" "$out/requeued.png"
+
+# A diff: the arrows select the Review card (Escape clears the selection,
+# Down selects the first card, To Do's; Right twice reaches Review), d
+# opens its diff.
+xdotool key --window "$dash" Escape Down Right Right d
+diffwin=$(wait_window "Diff $webreview" window_like)
+sleep 2
+shoot "$diffwin" "$out/diff.png"
 kill "$demo"; wait "$demo" 2>/dev/null || true
 
 # A station that dies under its tray (kill -9): the icon turns to the red
