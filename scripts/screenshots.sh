@@ -5,8 +5,12 @@
 # $1): the tray icon as it changes, its open menu, the dashboard, a
 # console of a session printing continuously, and a blocked card with the
 # agent's last screen beside its reason, reached by clicking the real Blocked
-# notification dunst shows, and requeued from there through its dialog; then
-# a station killed under its tray: the icon, dunst's notice and the menu.
+# notification dunst shows, and requeued from there through its dialog; the
+# board at 1280x800 with a card in every column (a git project's tasks with
+# branches, activity and cost: scripts/screenshots/web-agent.sh), the card
+# with activity and cost, a blocked card's evidence table, a diff window
+# (docs/dashboard.md shows them); then a station killed under its tray: the
+# icon, dunst's notice and the menu.
 # Needs what .ci/deps installs:
 # xvfb, imagemagick (import, convert), x11-utils, dbus-x11, xfce4-panel,
 # xfconf, xdotool, dunst, and cgo with the Fyne build libraries.
