@@ -99,6 +99,7 @@ func (m MacOS) Start(c Config) Plan {
 func (m MacOS) Stop(c Config) Plan {
 	target := m.domain(c) + "/" + StationLabel
 	return Plan{
+		c.drainNote(),
 		Run{Argv: []string{"launchctl", "disable", target}},
 		Run{Argv: []string{"launchctl", "bootout", target}, Tolerate: true, Note: "fine: it was not loaded"},
 	}

@@ -38,6 +38,7 @@ var (
 		Exe: `C:\Program Files\Build Station\buildstation.exe`, Home: `C:\Users\ada\AppData\Roaming\BuildStation`,
 		GUIExe:   `C:\Program Files\Build Station\buildstationw.exe`,
 		UserHome: `C:\Users\ada`, User: `DESKTOP-1\ada`, Tray: true,
+		StopGrace: 2 * time.Minute,
 	}
 	winSystem = func() Config { c := winCfg; c.System = true; return c }()
 

@@ -41,3 +41,13 @@ func stopPending(wait time.Duration, done <-chan struct{}, report func(checkpoin
 		}
 	}
 }
+
+// drainNote is service stop's first line where the service manager lets
+// the station drain (systemctl waits for it: a quiet terminal is not a
+// hang).
+func (c Config) drainNote() Note {
+	return Note{Text: "the station drains first: the sessions it would end get up to " + max(c.StopGrace, 0).String() + " (stop_grace) to finish"}
+}
+
+// noDrainNote is the logon task's: schtasks /end ends the station at once.
+var noDrainNote = Note{Text: "the station ends at once (a logon task cannot drain): its running sessions end with it"}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -77,4 +78,26 @@ func TestStopPendingReportsProgressUntilTheStationEnds(t *testing.T) {
 			t.Errorf("%d reports in a 35 s wait, want 4 (at 0, 10, 20 and 30 s)", n)
 		}
 	})
+}
+
+// service stop waits while the station drains, up to stop_grace: it says
+// so before it waits, so a quiet terminal is not taken for a hang. The
+// logon task cannot drain, and says that.
+func TestServiceStopSaysItDrains(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		inst Installer
+		cfg  Config
+		want string
+	}{
+		{"linux", Linux{}, linuxDefault, "up to 2m0s (stop_grace)"},
+		{"macos", MacOS{}, macCfg, "up to 2m0s (stop_grace)"},
+		{"windows --system", Windows{}, winSystem, "up to 2m0s (stop_grace)"},
+		{"windows logon task", Windows{}, winCfg, "ends at once"},
+	} {
+		p := c.inst.Stop(c.cfg)
+		if len(p) == 0 || !strings.Contains(p[0].Describe(), c.want) {
+			t.Errorf("%s: service stop's first line %q, want it to say %q", c.name, p[0].Describe(), c.want)
+		}
+	}
 }

@@ -78,8 +78,8 @@ func (Linux) Start(Config) Plan {
 
 // Stop disables the unit, so the next login does not start it again, and
 // stops it.
-func (Linux) Stop(Config) Plan {
-	return Plan{Run{Argv: []string{"systemctl", "--user", "disable", "--now", UnitName}}}
+func (Linux) Stop(c Config) Plan {
+	return Plan{c.drainNote(), Run{Argv: []string{"systemctl", "--user", "disable", "--now", UnitName}}}
 }
 
 func (Linux) Enabled(_ Config, sys System) (bool, bool) { return unitEnabled.Enabled(sys) }

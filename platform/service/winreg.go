@@ -171,11 +171,13 @@ func (Windows) Start(c Config) Plan {
 func (Windows) Stop(c Config) Plan {
 	if c.System {
 		return Plan{
+			c.drainNote(),
 			Run{Argv: []string{"sc.exe", "config", Name, "start=", "demand"}},
 			Run{Argv: []string{"sc.exe", "stop", Name}, Tolerate: true, Note: "fine: it was not running"},
 		}
 	}
 	return Plan{
+		noDrainNote,
 		Run{Argv: []string{"schtasks.exe", "/change", "/tn", TaskName(c), "/disable"}},
 		Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}, Tolerate: true, Note: "fine: it was not running"},
 	}
