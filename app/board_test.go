@@ -76,6 +76,19 @@ func TestBoardFitsTheDefaultWindow(t *testing.T) {
 	}
 }
 
+// openFullBoard shows fullBoard on fake's station, once the cards'
+// branches (read off Fyne's goroutine) are in.
+func openFullBoard(t *testing.T, fake *fakeClient) *dashboard {
+	t.Helper()
+	fake.tasks = fullBoard(t0).Tasks
+	u := newTestUI(t, fake, t0)
+	u.apply(fullBoard(t0))
+	u.ShowDashboard()
+	t.Cleanup(u.dash.hide)
+	u.dash.reading.Wait()
+	return u.dash
+}
+
 // primaryOf is the text of a card's primary (high-importance) button; ""
 // when it has none.
 func primaryOf(card fyne.CanvasObject) string {
@@ -111,13 +124,7 @@ func TestCardsOfferOnePrimaryAction(t *testing.T) {
 		"t3": {Branch: "bs/t3", Base: "1111111aaaa", Head: "2222222bbbb", Commits: []string{"2222222 add lock timeout"}, DiffStat: "2 files changed, 10 insertions(+), 1 deletion(-)"},
 		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", Commits: []string{"4444444 healthz", "5555555 test"}, DiffStat: "1 file changed, 4 insertions(+)"},
 	}
-	fake.tasks = fullBoard(t0).Tasks
-	u := newTestUI(t, fake, t0)
-	u.apply(fullBoard(t0))
-	u.ShowDashboard()
-	d := u.dash
-	defer d.hide()
-	d.reading.Wait() // the branches are read off Fyne's goroutine; the cards redraw
+	d := openFullBoard(t, fake)
 	if d.works["t4"].work == nil || d.works["t3"].work == nil {
 		t.Fatal("the cards' branches were not read")
 	}
@@ -165,13 +172,7 @@ func TestCardTakesTheWork(t *testing.T) {
 		Commits: []string{"2222222 add lock timeout"}, DiffStat: "1 file changed, 1 insertion(+)",
 		Gate: &supervisor.GateCheck{Commit: "2222222bbbb", Passed: true}}}
 	fake.diffs = map[string]string{"t3": "diff --git a/db.go b/db.go\n--- a/db.go\n+++ b/db.go\n@@ -1 +1,2 @@\n package db\n+const lockTimeout = 5\n"}
-	fake.tasks = fullBoard(t0).Tasks
-	u := newTestUI(t, fake, t0)
-	u.apply(fullBoard(t0))
-	u.ShowDashboard()
-	d := u.dash
-	defer d.hide()
-	d.reading.Wait()
+	d := openFullBoard(t, fake)
 
 	// d on the selected card is View diff too.
 	d.focus("t3")
