@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -35,18 +37,28 @@ func (c *Client) Events(ctx context.Context) (<-chan supervisor.Event, error) {
 	go func() {
 		defer close(out)
 		defer resp.Body.Close()
-		readEvents(ctx, resp, out)
+		readEvents(ctx, resp.Body, out, streamIdle)
 	}()
 	return out, nil
 }
 
+// streamIdle is how long the event stream may say nothing, not even the
+// station's keepalive (every 15 s), before it is taken for dead: a station
+// that hangs (stopped by a debugger or SIGSTOP, wedged) then ends the
+// stream as one that exited does, and the tray says it is lost.
+const streamIdle = 45 * time.Second
+
 // readEvents parses the SSE stream: "data:" lines up to a blank line make
-// one event; comments (keepalives) and other fields are skipped.
-func readEvents(ctx context.Context, resp *http.Response, out chan<- supervisor.Event) {
-	sc := bufio.NewScanner(resp.Body)
+// one event; comments (keepalives) and other fields are skipped. Silent for
+// idle, the stream is closed.
+func readEvents(ctx context.Context, body io.ReadCloser, out chan<- supervisor.Event, idle time.Duration) {
+	quiet := time.AfterFunc(idle, func() { body.Close() })
+	defer quiet.Stop()
+	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64<<10), 8<<20)
 	var data strings.Builder
 	for sc.Scan() {
+		quiet.Reset(idle)
 		line := sc.Text()
 		if line != "" {
 			if v, ok := strings.CutPrefix(line, "data:"); ok {
