@@ -14,6 +14,16 @@ import (
 // recorded as a located problem and reported as not ok, so the caller keeps
 // the default and checking carries on to find the earliest problem.
 
+// keep stores a value read into *dst when it was read well: a bad one
+// leaves the default there, its problem recorded already.
+func keep[T any](dst *T) func(T, bool) {
+	return func(v T, ok bool) {
+		if ok {
+			*dst = v
+		}
+	}
+}
+
 func (c *checker) str(key keyPath, v any) (string, bool) {
 	s, ok := v.(string)
 	if !ok {

@@ -80,9 +80,7 @@ func (c *checker) config(tree map[string]any) *Config {
 		}
 		switch name {
 		case "max_sessions":
-			if n, ok := c.sessions(key, v); ok {
-				cfg.MaxSessions = n
-			}
+			keep(&cfg.MaxSessions)(c.sessions(key, v))
 		case "board":
 			cfg.Board, _ = c.str(key, v)
 		case "station":
@@ -93,21 +91,13 @@ func (c *checker) config(tree map[string]any) *Config {
 				cfg.Station = s
 			}
 		case "lease":
-			if d, ok := c.duration(key, v); ok {
-				cfg.Lease = d
-			}
+			keep(&cfg.Lease)(c.duration(key, v))
 		case "stop_grace":
-			if d, ok := c.duration(key, v); ok {
-				cfg.StopGrace = d
-			}
+			keep(&cfg.StopGrace)(c.duration(key, v))
 		case "update_check":
-			if b, ok := c.boolean(key, v); ok {
-				cfg.UpdateCheck = b
-			}
+			keep(&cfg.UpdateCheck)(c.boolean(key, v))
 		case "transcript_max":
-			if n, ok := c.size(key, v); ok {
-				cfg.TranscriptMax = n
-			}
+			keep(&cfg.TranscriptMax)(c.size(key, v))
 		case "defaults":
 			if t, ok := c.table(key, v, "[defaults]"); ok {
 				for _, k := range sortedKeys(t) {
@@ -209,9 +199,7 @@ func (c *checker) hooks(h *Hooks, key keyPath, v any) {
 		case "on_done":
 			dst = &h.OnDone
 		case "timeout":
-			if d, ok := c.duration(kk, v); ok {
-				h.Timeout = d
-			}
+			keep(&h.Timeout)(c.duration(kk, v))
 			continue
 		default:
 			c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
@@ -385,9 +373,7 @@ func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
 	case "review":
 		p.Review, _ = c.boolean(kk, v)
 	case "concurrency":
-		if n, ok := c.sessions(kk, v); ok {
-			p.Concurrency = n
-		}
+		keep(&p.Concurrency)(c.sessions(kk, v))
 	case "base":
 		p.Base, _ = c.str(kk, v)
 	case "stations":
