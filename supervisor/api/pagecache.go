@@ -63,10 +63,14 @@ func (p *pages) get(gen uint64, query string) (keptPage, bool) {
 }
 
 // put keeps k, computed at generation gen, unless a newer generation's
-// answers are kept already or the bounds are reached.
+// answers are kept already (a generation only grows, so an older answer
+// could never be served) or the bounds are reached.
 func (p *pages) put(gen uint64, query string, k keptPage) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if gen < p.gen && p.kept != nil {
+		return
+	}
 	if p.gen != gen || p.kept == nil {
 		p.gen, p.kept, p.bytes = gen, map[string]keptPage{}, 0
 	}
