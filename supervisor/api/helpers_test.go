@@ -12,6 +12,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
 	"github.com/buildstation/buildstation/supervisor/client"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 var _ api.Station = (*apitest.Station)(nil)
@@ -31,6 +32,17 @@ func newEnv(t *testing.T) *testEnv {
 	srv := httptest.NewServer(api.NewServer(fake, stationToken, nil).Handler())
 	t.Cleanup(srv.Close)
 	return &testEnv{fake: fake, srv: srv}
+}
+
+// newBoardEnv serves the real station over a real SQLite board
+// (apitest.Board) with project "web" and no task: what a new verb's tests
+// use, since the fake is frozen.
+func newBoardEnv(t *testing.T) (*station.Station, *testEnv) {
+	t.Helper()
+	st := apitest.Board(t, "web")
+	srv := httptest.NewServer(api.NewServer(st, stationToken, nil).Handler())
+	t.Cleanup(srv.Close)
+	return st, &testEnv{srv: srv}
 }
 
 // newFake is newEnv's station: session s2 also has a worktree and branch.

@@ -10,9 +10,15 @@ import (
 )
 
 // The tray reads only the newest done tasks: order=newest lists newest
-// first through the client, and an unknown order is one sentence.
+// first through the client (the real board's SQL orders them), and an
+// unknown order is one sentence.
 func TestTasksNewestFirst(t *testing.T) {
-	e := newEnv(t)
+	st, e := newBoardEnv(t)
+	for _, title := range []string{"first", "second"} {
+		if _, err := st.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: title}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	got, err := e.client(stationToken).Tasks(context.Background(), supervisor.TaskFilter{Newest: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
