@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -53,6 +54,27 @@ func Bin() string {
 		panic("rig.Bin: no binary; the suite's TestMain must call rig.Main")
 	}
 	return bin
+}
+
+var cgoBuild struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// BinCGO is buildstation built with cgo (the tray and the dashboard), for
+// a test of a suite built without it; built once, on first use, and left
+// in the temporary folder for the run.
+func BinCGO(t *testing.T) string {
+	t.Helper()
+	cgoBuild.once.Do(func() {
+		dir, err := build(true)
+		cgoBuild.bin, cgoBuild.err = filepath.Join(dir, "buildstation"), err
+	})
+	if cgoBuild.err != nil {
+		t.Fatal(cgoBuild.err)
+	}
+	return cgoBuild.bin
 }
 
 // build compiles buildstation into a fresh temporary directory.
