@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,9 +29,11 @@ const (
 // station on a board of 10,000 tasks, twice: on a board nobody changes,
 // and while a client adds a task every 50 ms (each addition is a commit
 // that drops the station's kept answers, so the lists are read from the
-// board again, and the newest page must show the last task added). The
-// baseline is the same query run by the sqlite3 shell on the same file,
-// 100 at a time, in the same run: what the file itself allows many
+// board again, and the newest page must show the last task added). A
+// third run asks for pages at random cursors, which the station has not
+// kept: the cost of reading the board for every answer, with no target.
+// The baseline is the same query run by the sqlite3 shell on the same
+// file, 100 at a time, in the same run: what the file itself allows many
 // processes.
 func benchConcurrent(t *table) error {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
@@ -55,10 +58,14 @@ func benchConcurrent(t *table) error {
 		st.stop()
 		return fmt.Errorf("pause p0: %w", err)
 	}
-	still := hammerList(st.c.BaseURL, st.c.Token, nil)
+	newest := func() string { return "/v1/tasks?limit=100&order=newest" }
+	still := hammerList(st.c.BaseURL+newest(), st.c.Token, nil)
 	added := 0
-	changing := hammerList(st.c.BaseURL, st.c.Token, func(ctx context.Context) {
+	changing := hammerList(st.c.BaseURL+newest(), st.c.Token, func(ctx context.Context) {
 		added = addEvery(ctx, st, 50*time.Millisecond)
+	})
+	unkept := hammerList("", st.c.Token, nil, func() string {
+		return fmt.Sprintf("%s/v1/tasks?limit=100&order=newest&after=t%d", st.c.BaseURL, 200+rand.IntN(concTasks-200))
 	})
 	err = newestShows(st)
 	st.stop()
@@ -78,6 +85,10 @@ func benchConcurrent(t *table) error {
 			ratio: ratio(rate, baseRate), target: ">= 1,000 req/s", met: metString(rate >= 1000),
 			note: fmt.Sprintf("%d answered, %d refused 503 (busy), %d failed in %s; baseline: the same SELECT by %d concurrent sqlite3 shells on the same file", h.n.ok, h.n.busy, h.n.failed, concFor, concClients)})
 	}
+	rate := float64(unkept.ok) / concFor.Seconds()
+	t.add(row{figure: fmt.Sprintf("`task ls --limit 100`, %dk tasks, %d clients, pages at random cursors", concTasks/1000, concClients),
+		ours: fmt.Sprintf("%.0f req/s", rate), baseline: fmt.Sprintf("%.0f/s (sqlite3)", baseRate), ratio: ratio(rate, baseRate), target: "—", met: "—",
+		note: fmt.Sprintf("%d answered, %d refused 503 (busy), %d failed in %s; each a page the station has not kept, so the board is read for nearly every answer", unkept.ok, unkept.busy, unkept.failed, concFor)})
 	return nil
 }
 
@@ -139,16 +150,20 @@ func hammer(fn func(context.Context), beside func(context.Context)) {
 // failed.
 type hammered struct{ ok, busy, failed int64 }
 
-// hammerList has concClients clients list the newest 100 tasks from the
-// station's API at url, back to back for concFor, while beside (if not
-// nil) runs alongside them.
-func hammerList(url, token string, beside func(context.Context)) hammered {
+// hammerList has concClients clients GET url (a listing of the station's
+// API, or one from next, if given, for each request) back to back for
+// concFor, while beside (if not nil) runs alongside them.
+func hammerList(url, token string, beside func(context.Context), next ...func() string) hammered {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concClients}, Timeout: 30 * time.Second}
 	defer hc.CloseIdleConnections()
 	var okN, busyN, failedN atomic.Int64
 	run := func(ctx context.Context) {
 		for ctx.Err() == nil {
-			req, _ := http.NewRequestWithContext(ctx, "GET", url+"/v1/tasks?limit=100&order=newest", nil)
+			u := url
+			if len(next) > 0 {
+				u = next[0]()
+			}
+			req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
 			resp, err := hc.Do(req)
 			if err != nil {
