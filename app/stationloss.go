@@ -48,13 +48,21 @@ func (l *StationLoss) Note(s Snapshot, now time.Time) *supervisor.Notice {
 	case !s.StoppedAt.IsZero():
 		l.lost = true
 		return &supervisor.Notice{Kind: supervisor.NoticeStation, Title: "The station stopped at " + s.StoppedAt.Format("15:04"),
-			Body: "No task starts and no session is watched until it runs again: choose Start station in the Build Station menu."}
+			Body: "No task starts and no session is watched until it runs again" + startHint(s)}
 	case first && s.Err != "":
 		l.lost = true
 		return &supervisor.Notice{Kind: supervisor.NoticeStation, Title: "No station is running",
-			Body: clip(s.Err, 160) + ". Choose Start station in the Build Station menu."}
+			Body: clip(s.Err, 160) + startHint(s)}
 	}
 	return nil
+}
+
+// startHint ends a station notice: what to do, where the tray can do it.
+func startHint(s Snapshot) string {
+	if s.Start.Can {
+		return ": choose " + StartStationLine + " in the Build Station menu."
+	}
+	return "."
 }
 
 // StationGone is what the tray says first while no station answers: when

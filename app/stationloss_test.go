@@ -16,7 +16,7 @@ import (
 func TestStationLossIsToldOnceEachWay(t *testing.T) {
 	stopped := time.Date(2025, 1, 2, 10, 31, 0, 0, time.Local)
 	up := Snapshot{Connected: true}
-	down := Snapshot{Err: "no station answers on /home/ada", StoppedAt: stopped}
+	down := Snapshot{Err: "no station answers on /home/ada", StoppedAt: stopped, Start: StationStart{Can: true}}
 	var l StationLoss
 	var told []string
 	for _, s := range []Snapshot{up, up, down, down, down, down, down, up, up, down, down} {
@@ -25,6 +25,9 @@ func TestStationLossIsToldOnceEachWay(t *testing.T) {
 				t.Errorf("notice of kind %q, want %q", n.Kind, supervisor.NoticeStation)
 			}
 			told = append(told, n.Title)
+			if !s.Connected && !strings.HasSuffix(n.Body, ": choose Start station in the Build Station menu.") {
+				t.Errorf("the stop notice does not say what to do: %q", n.Body)
+			}
 		}
 	}
 	want := []string{"The station stopped at 10:31", "The station is running again", "The station stopped at 10:31"}
@@ -43,6 +46,11 @@ func TestStationLossIsToldOnceEachWay(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("a tray that never reached a station told it %d times, want once", n)
+	}
+	// The demo's tray cannot start its station: its notice offers nothing.
+	var demo StationLoss
+	if nt := demo.Note(Snapshot{StoppedAt: stopped}, stopped); nt == nil || strings.Contains(nt.Body, StartStationLine) {
+		t.Errorf("a tray that cannot start a station: notice %+v", nt)
 	}
 	// Connecting at first is no news.
 	var quiet StationLoss

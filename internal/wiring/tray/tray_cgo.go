@@ -321,6 +321,7 @@ func (t *tray) show(r request) {
 func (t *tray) apply(s app.Snapshot) {
 	t.mu.Lock()
 	t.snap = s
+	s.Start = t.startNote
 	t.mu.Unlock()
 	t.draw()
 	if n := t.loss.Note(s, time.Now()); n != nil {
