@@ -157,6 +157,18 @@ func completeHint(kind supervisor.SessionKind, profile string) string {
 	return "call the complete_task tool with a summary"
 }
 
+// GateNote is what a nudge adds when the project's gate fails on the
+// session's HEAD (failure: the end of its output), in the words of the one
+// way this agent has to report: a generic agent has no complete_task tool.
+func GateNote(profile, gate, sha, failure string) string {
+	done, block := "complete_task", "call block_task"
+	if !profileOf(profile).MCP {
+		done, block = "`buildstation agent complete`", "run `buildstation agent block --reason \"why\"`"
+	}
+	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s. %s is refused until it passes: fix it and commit, or %s if you cannot.",
+		gate, sha, failure, done, block)
+}
+
 // Typeable makes a prompt safe to type into an agent's terminal: line
 // breaks become "\n" (a lone "\r" typed there is Enter, and would submit
 // half a prompt), and escape sequences and every other control character

@@ -30,3 +30,15 @@ func TestNudgeFillsEveryPlaceholder(t *testing.T) {
 		t.Errorf("nudge = %q", got)
 	}
 }
+
+// The gate's note in a nudge names the agent's own way to report: a
+// generic agent is not told of tools it does not have.
+func TestGateNoteSaysThisAgentsWay(t *testing.T) {
+	generic := GateNote(Generic, "make test", "abc1234", "FAIL: x")
+	if strings.Contains(generic, "complete_task") || strings.Contains(generic, "block_task") || !strings.Contains(generic, "buildstation agent block") {
+		t.Errorf("a generic agent's gate note: %q", generic)
+	}
+	if mcp := GateNote("claude", "make test", "abc1234", "FAIL: x"); !strings.Contains(mcp, "complete_task is refused") || !strings.Contains(mcp, "The gate (make test) fails on your HEAD abc1234: FAIL: x.") {
+		t.Errorf("claude's gate note: %q", mcp)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // gateVerdict returns the project's gate verdict on a session's HEAD from
@@ -34,7 +35,7 @@ func (st *Station) gateNote(spec sessionSpec) string {
 		return ""
 	}
 	p, _ := st.Config().Project(spec.Project)
-	return fmt.Sprintf(" The gate (%s) fails on your HEAD %s: %s. complete_task is refused until it passes: fix it and commit, or call block_task if you cannot.", p.Gate, supervisor.ShortSHA(v.SHA), strings.TrimSpace(lastLine([]byte(v.Tail))))
+	return agent.GateNote(spec.Profile, p.Gate, supervisor.ShortSHA(v.SHA), strings.TrimSpace(lastLine([]byte(v.Tail))))
 }
 
 // judgeHead runs the gate on a nudged session's HEAD in the background, so
