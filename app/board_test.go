@@ -12,8 +12,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/buildstation/buildstation/internal/testsupport/testwait"
-
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -81,10 +79,13 @@ func TestBoardFitsTheDefaultWindow(t *testing.T) {
 func openFullBoard(t *testing.T, fake *fakeClient) *dashboard {
 	t.Helper()
 	fake.tasks = fullBoard(t0).Tasks
+	gate := make(chan struct{})
+	fake.taskGate = gate
 	u := newTestUI(t, fake, t0)
 	u.apply(fullBoard(t0))
 	u.ShowDashboard()
 	t.Cleanup(u.dash.hide)
+	close(gate)
 	u.dash.reading.Wait()
 	return u.dash
 }
@@ -203,9 +204,10 @@ func TestCardTakesTheWork(t *testing.T) {
 		t.Fatal("no diff window")
 	}
 	defer diffWin.Close()
-	testwait.Eventually(t, 5*time.Second, func() bool {
-		return strings.Contains(richText(diffWin.Content()), "+const lockTimeout = 5")
-	}, "the diff to show", testwait.Later(func() string { return richText(diffWin.Content()) }))
+	d.u.acts.Wait() // the diff is read off Fyne's goroutine
+	if got := richText(diffWin.Content()); !strings.Contains(got, "+const lockTimeout = 5") {
+		t.Errorf("the diff window shows:\n%s", got)
+	}
 	if head := strings.Join(texts(diffWin.Content()), "\n"); !strings.Contains(head, "bs/t3 · 1111111aaa..2222222bbb · 1 commit · 1 file changed") || !strings.Contains(head, "gate passes on 2222222bbb") {
 		t.Errorf("the diff window's header says %q", head)
 	}
@@ -228,9 +230,10 @@ func TestCardTakesTheWork(t *testing.T) {
 	if got := <-fake.calls; got != (call{"Merge", "t3", "main"}) {
 		t.Errorf("Merge called %+v", got)
 	}
-	testwait.Eventually(t, 5*time.Second, func() bool {
-		return strings.Contains(strings.Join(texts(d.win.Canvas().Overlays().Top()), "\n"), "db.go, schema.sql")
-	}, "the conflict's files to show")
+	d.u.acts.Wait()
+	if got := strings.Join(texts(d.win.Canvas().Overlays().Top()), "\n"); !strings.Contains(got, "db.go, schema.sql") {
+		t.Errorf("the conflict's files are not shown: %q", got)
+	}
 }
 
 // entryIn is the first entry in o.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -246,40 +247,55 @@ func workKey(t supervisor.Task, s Snapshot) string {
 }
 
 // readWorks reads the branch of every task the board shows that has
-// started, once per change (workKey), off Fyne's goroutine; the board
-// redraws as each arrives.
+// started, once per change (workKey), in one goroutine off Fyne's; the
+// board redraws once with all that changed.
 func (d *dashboard) readWorks(s Snapshot) {
 	cl := d.u.conn.Client()
 	if cl == nil || !s.Connected {
 		return
 	}
+	want := map[string]workEntry{} // by task id: the entry as it stands, under its new key
 	for _, t := range s.Tasks {
 		if t.State == supervisor.TaskTodo || t.State == supervisor.TaskCancelled {
 			continue
 		}
 		key := workKey(t, s)
-		if e, ok := d.works[t.ID]; ok && e.key == key {
+		e, ok := d.works[t.ID]
+		if ok && e.key == key {
 			continue
 		}
-		old := d.works[t.ID]
-		d.works[t.ID] = workEntry{key: key, work: old.work, cost: old.cost} // read once
-		id := t.ID
-		d.reading.Add(1)
-		d.u.bg.Go(func() {
-			defer d.reading.Done()
-			ctx, cancel := context.WithTimeout(d.u.ctx, 20*time.Second)
-			defer cancel()
-			td, err := cl.Task(ctx, id)
-			if err != nil {
-				return // the card shows no branch; the next change reads again
-			}
-			fyne.Do(func() {
-				if d.works[id].key != key {
-					return
-				}
-				d.works[id] = workEntry{key: key, work: td.Work, cost: td.CostUSD}
-				d.update()
-			})
-		})
+		e.key = key
+		d.works[t.ID] = e // read once
+		want[t.ID] = e
 	}
+	if len(want) == 0 {
+		return
+	}
+	d.reading.Add(1)
+	d.u.bg.Go(func() {
+		defer d.reading.Done()
+		read := map[string]workEntry{}
+		for id, old := range want {
+			ctx, cancel := context.WithTimeout(d.u.ctx, 20*time.Second)
+			td, err := cl.Task(ctx, id)
+			cancel()
+			// An error leaves the card without a branch until the next
+			// change; an answer that says what the card shows changes
+			// nothing.
+			if e := (workEntry{key: old.key, work: td.Work, cost: td.CostUSD}); err == nil && !reflect.DeepEqual(e, old) {
+				read[id] = e
+			}
+		}
+		if len(read) == 0 {
+			return
+		}
+		fyne.Do(func() {
+			for id, e := range read {
+				if d.works[id].key == e.key { // not read again since
+					d.works[id] = e
+				}
+			}
+			d.update()
+		})
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -46,7 +47,8 @@ type cardPanel struct {
 	want    string
 	attempt int
 	cancel  context.CancelFunc
-	gen     int // counts loads: only the latest one's result shows
+	gen     int            // counts loads: only the latest one's result shows
+	loading sync.WaitGroup // the loads under way (tests wait on it)
 }
 
 func (d *dashboard) newCardPanel() *cardPanel {
@@ -291,7 +293,9 @@ func (p *cardPanel) reload() {
 	p.gen++
 	gen, taskID, term := p.gen, p.taskID, NewTerminal(cardCols, cardRows, cardScrollback, nil)
 	p.status.SetText("reading the transcript…")
+	p.loading.Add(1)
 	p.u.bg.Go(func() {
+		defer p.loading.Done()
 		defer cancel()
 		tr, err := cl.Transcript(ctx, taskID, -cardTail)
 		if err == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"maps"
 	"reflect"
 	"strings"
 	"sync"
@@ -213,7 +212,6 @@ func (d *dashboard) tick() {
 // update redraws the window from the UI's snapshot.
 func (d *dashboard) update() {
 	s := d.u.snap
-	d.readWorks(s)
 	d.updateFigures(s)
 	d.updateConn(s)
 	d.updateColumns(s)
@@ -224,6 +222,7 @@ func (d *dashboard) update() {
 		d.updateProjects()
 	}
 	d.pane.refresh()
+	d.readWorks(s)
 }
 
 // updateFigures sets the count of tasks in each state, coloured by its
@@ -350,7 +349,19 @@ func (d *dashboard) columnsKey(s Snapshot, now time.Time) any {
 		bg        color.Color
 		cards     []cardKey
 		works     map[string]workEntry
-	}{s.Connected, d.focused, d.selected, theme.Color(theme.ColorNameInputBackground), cards, maps.Clone(d.works)}
+	}{s.Connected, d.focused, d.selected, theme.Color(theme.ColorNameInputBackground), cards, d.worksShown()}
+}
+
+// worksShown is what the cards show of the tasks' branches: the work and
+// cost read, not what each read was for, nor a read under way.
+func (d *dashboard) worksShown() map[string]workEntry {
+	out := map[string]workEntry{}
+	for id, e := range d.works {
+		if e.work != nil || e.cost != 0 {
+			out[id] = workEntry{work: e.work, cost: e.cost}
+		}
+	}
+	return out
 }
 
 // emptyColumn is what an empty column says.

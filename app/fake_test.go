@@ -39,6 +39,10 @@ type fakeClient struct {
 	works    map[string]*supervisor.TaskWork
 	diffs    map[string]string
 	mergeErr error
+	// taskGate, when set, holds every Task call until it is closed: a
+	// test lets the board's reads of the branches go when it waits for
+	// them, not while it is still acting on the UI.
+	taskGate chan struct{}
 }
 
 // setBoard changes the board's link as the station sees it.
@@ -217,6 +221,12 @@ func (f *fakeClient) Events(ctx context.Context) (<-chan supervisor.Event, error
 
 // Task answers with the task and the work set for it in works.
 func (f *fakeClient) Task(ctx context.Context, id string) (apitype.TaskDetail, error) {
+	f.mu.Lock()
+	gate := f.taskGate
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, t := range f.tasks {

@@ -74,6 +74,8 @@ type UI struct {
 	// actions, the dashboard's ticker); all end with ctx, and its Wait
 	// tells a caller that nothing paints any more.
 	bg sync.WaitGroup
+	// acts counts the API calls of act under way (tests wait on it).
+	acts sync.WaitGroup
 }
 
 // New makes the UI; nothing shows until Start.
@@ -180,7 +182,9 @@ func (u *UI) act(parent fyne.Window, what string, fn func(ctx context.Context, c
 		u.showError(parent, fmt.Errorf("%s: %w", what, errNoStation))
 		return
 	}
+	u.acts.Add(1)
 	u.bg.Go(func() {
+		defer u.acts.Done()
 		ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
 		defer cancel()
 		err := fn(ctx, cl)

@@ -1,15 +1,12 @@
 package app
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -26,12 +23,10 @@ func TestPaneFollowsTheCurrentAttempt(t *testing.T) {
 	defer d.hide()
 	screen := func(want string) {
 		t.Helper()
-		testwait.Eventually(t, 5*time.Second, func() error {
-			if !strings.Contains(d.pane.view.Text(), want) {
-				return fmt.Errorf("the pane shows:\n%s\nstatus %q", d.pane.view.Text(), d.pane.status.Text)
-			}
-			return nil
-		}, "the pane to show "+want)
+		d.pane.loading.Wait() // the transcript is read off Fyne's goroutine
+		if !strings.Contains(d.pane.view.Text(), want) {
+			t.Fatalf("the pane shows:\n%s\nstatus %q, want %s", d.pane.view.Text(), d.pane.status.Text, want)
+		}
 	}
 	screen("attempt one")
 
@@ -101,8 +96,10 @@ func TestPaneWrapsLongLines(t *testing.T) {
 	u.ShowCard("t3")
 	d := u.dash
 	defer d.hide()
-	testwait.Eventually(t, 5*time.Second, func() bool { return strings.HasPrefix(d.pane.status.Text, "session t3.1") },
-		"the transcript to load", testwait.Later(func() string { return d.pane.status.Text }))
+	d.pane.loading.Wait()
+	if !strings.HasPrefix(d.pane.status.Text, "session t3.1") {
+		t.Fatalf("the transcript did not load: %q", d.pane.status.Text)
+	}
 	d.pane.view.setSize(40, 10) // narrower than the line (110 characters)
 	d.pane.repaintNow()
 	// The emulator (100 columns) folds the line once, the pane again.

@@ -36,7 +36,9 @@ func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
 		body.Refresh()
 		return
 	}
+	u.acts.Add(1)
 	u.bg.Go(func() {
+		defer u.acts.Done()
 		ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
 		defer cancel()
 		diff, err := cl.TaskDiff(ctx, t.ID, false)
