@@ -22,18 +22,7 @@ func TestBudgetCrossedPausesTheProject(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	script := spendingAgent(t, dir, "sleep 60")
-	repo := e2erig.GitRepo(t)
-	s := startStation(t, fmt.Sprintf(`max_sessions = 2
-[defaults]
-idle_window = "60s"
-block_window = "60s"
-
-[[projects]]
-name = "web"
-path = %q
-command = [%q]
-daily_budget_usd = 10
-`, repo, script))
+	s := scriptStation(t, script, "daily_budget_usd = 10\n")
 	first := s.addTask("web", "spends", "x")
 	second := s.addTask("web", "waits", "x")
 
@@ -122,16 +111,7 @@ func spendingAgent(t *testing.T, dir, then string) string {
 func TestBudgetKeptAcrossRestart(t *testing.T) {
 	t.Parallel()
 	script := spendingAgent(t, t.TempDir(), `"$BUILDSTATION_BIN" agent complete --summary spent`)
-	s := startStation(t, fmt.Sprintf(`[defaults]
-idle_window = "60s"
-block_window = "60s"
-
-[[projects]]
-name = "web"
-path = %q
-command = [%q]
-daily_budget_usd = 20
-`, e2erig.GitRepo(t), script))
+	s := scriptStation(t, script, "daily_budget_usd = 20\n")
 	first := s.addTask("web", "spends first", "x")
 	s.until("the first task done", 60*time.Second, nil, first, func() bool { return s.Task(first).State == "done" })
 	var st struct {
@@ -166,4 +146,21 @@ daily_budget_usd = 20
 	if !strings.Contains(st.Paused["web"], "web spent $24.66 of $20 today") || st.SpentToday["web"] != 24.66 {
 		t.Errorf("paused %q, spent %v; want $24.66 of $20", st.Paused["web"], st.SpentToday)
 	}
+}
+
+// scriptStation starts a station whose project "web" (a fresh git repo)
+// runs script as its agent, with one-minute windows and the project keys
+// in extra.
+func scriptStation(t *testing.T, script, extra string) *station {
+	t.Helper()
+	return startStation(t, fmt.Sprintf(`max_sessions = 2
+[defaults]
+idle_window = "60s"
+block_window = "60s"
+
+[[projects]]
+name = "web"
+path = %q
+command = [%q]
+%s`, e2erig.GitRepo(t), script, extra))
 }

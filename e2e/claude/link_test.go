@@ -31,15 +31,7 @@ func TestToastLinkDecides(t *testing.T) {
 	if err := os.WriteFile(script, []byte(fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s' | \"$BUILDSTATION_BIN\" agent hook > %q\nsleep 60\n", hook, out)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := startStation(t, fmt.Sprintf(`[defaults]
-idle_window = "60s"
-block_window = "60s"
-
-[[projects]]
-name = "web"
-path = %q
-command = [%q]
-`, e2erig.GitRepo(t), script))
+	s := scriptStation(t, script, "")
 	id := s.addTask("web", "asks", "x")
 	var sess e2erig.Session
 	s.until("the session asking", 60*time.Second, nil, id, func() bool {
