@@ -30,7 +30,7 @@ func TestClaudeCardShowsWhatItAsksAndCosts(t *testing.T) {
 		}
 	}
 	tray := e2erig.BinCGO(t)
-	display := startXvfb(t)
+	display := e2erig.Xvfb(t)
 	// The panel's settings come from xfconf, which the bus starts: its
 	// config home is set before the bus.
 	cfg := t.TempDir()

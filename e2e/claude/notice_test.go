@@ -3,7 +3,6 @@
 package claude
 
 import (
-	"bufio"
 	"bytes"
 
 	"image"
@@ -38,7 +37,7 @@ func TestClaudePermissionAllowedFromTheNotice(t *testing.T) {
 			t.Skipf("%s is not installed", p)
 		}
 	}
-	display := startXvfb(t)
+	display := e2erig.Xvfb(t)
 	bus := e2erig.PrivateBus(t)
 	// The station shows its own notices on this desktop (no tray runs).
 	t.Setenv("DISPLAY", display)
@@ -91,28 +90,6 @@ func xdotool(t *testing.T, args ...string) {
 	}
 }
 
-// startXvfb starts a 1280×800 virtual display for the test and returns its
-// name.
-func startXvfb(t *testing.T) string {
-	t.Helper()
-	rd, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	cmd.ExtraFiles = []*os.File{w}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	n, err := bufio.NewReader(rd).ReadString('\n')
-	rd.Close()
-	if err != nil {
-		t.Fatalf("Xvfb did not say its display: %v", err)
-	}
-	return ":" + strings.TrimSpace(n)
-}
 
 // noticeWindow is the X window of the notice xfce4-notifyd shows, "" while
 // none shows (the daemon keeps a 10×10 window of its own besides).

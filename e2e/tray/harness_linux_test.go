@@ -3,7 +3,6 @@
 package tray_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -36,36 +35,11 @@ func need(t *testing.T, prog, pkg string) {
 }
 
 // startXvfb runs a virtual X server of the test's own and returns its
-// DISPLAY. -displayfd picks a free display number and says which.
+// DISPLAY.
 func startXvfb(t *testing.T, extra ...string) string {
 	t.Helper()
 	need(t, "Xvfb", "xvfb")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("Xvfb", append([]string{"-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp"}, extra...)...)
-	cmd.ExtraFiles = []*os.File{w}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case n := <-line:
-		if n == "" {
-			t.Fatal("Xvfb did not start")
-		}
-		return ":" + n
-	case <-time.After(30 * time.Second):
-		t.Fatal("Xvfb did not say its display within 30s")
-	}
-	return ""
+	return rig.Xvfb(t, extra...)
 }
 
 // privateBus starts a D-Bus session daemon of the test's own and returns
