@@ -246,3 +246,16 @@ sleep 3
 shoot_tray "$out/tray-station-lost.png"
 import -window root "$out/desktop-station-lost.png" && echo "wrote $out/desktop-station-lost.png"
 shoot_menu "$out/tray-menu-station-lost.png"
+
+# A permission request of the real Claude Code (when .cache/claude has it,
+# as make deps installs): its notice with Allow once / Deny, the pointer on
+# Allow once before the click that lets the command run, and the card that
+# asks with its activity and cost. These are e2e tests on displays of
+# their own (they check the click reaches the session); they write their
+# PNGs here.
+if [ -x .cache/claude/node_modules/.bin/claude ]; then
+	SCREENSHOTS="$(cd "$out" && pwd)" go test -count=1 -run 'TestClaudePermissionAllowedFromTheNotice|TestClaudeCardShowsWhatItAsksAndCosts' ./e2e/claude
+	echo "wrote $out/permission-notice.png $out/card-asks.png"
+else
+	echo "screenshots: no Claude Code in .cache/claude (make deps); the permission notice and card are not shot" >&2
+fi
