@@ -35,7 +35,10 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 			t.Fatalf("while asking: %v %+v", info.State, info.WaitingOn)
 		}
 		if !slices.ContainsFunc(h.notes.all(), func(n supervisor.Notice) bool {
-			return n.Title == "t1 · publish (web) asks to run `npm publish`" && n.Ask != nil && n.Ask.Tool == "Bash"
+			// Notification daemons cut a long title to one line, so the
+			// body repeats the request whole, first.
+			return n.Title == "t1 · publish (web) asks to run `npm publish`" && n.Ask != nil && n.Ask.Tool == "Bash" &&
+				strings.HasPrefix(n.Body, "Bash: npm publish\n")
 		}) {
 			t.Errorf("nobody was told what is asked: %+v", h.notes.all())
 		}

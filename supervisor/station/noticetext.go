@@ -94,10 +94,13 @@ func (s *session) permissionNotice() supervisor.Notice {
 		n.Body = "Answer: " + strings.Join(w.Options, " / ") + " — or buildstation session answer " + s.spec.TaskID + " TEXT"
 	case w.Tool == "Bash":
 		n.Title = head + " asks to run `" + w.Input + "`"
-		n.Body = "Allow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
 	default:
 		n.Title = head + " asks to use " + w.Line()
-		n.Body = "Allow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
+	}
+	if w.Kind != supervisor.AskQuestion {
+		// Notification daemons cut a long title to one line, so the body
+		// states the request whole before the ways to answer it.
+		n.Body = w.Line() + "\nAllow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
 	}
 	return n
 }
