@@ -29,12 +29,20 @@ type AgentFinder interface {
 
 // NewProject is a project to add to config.toml: a folder, its name ("":
 // the folder's name), and the agent that works in it — a named agent, or
-// an inline command; neither: the [defaults] agent.
+// an inline command; neither: the [defaults] agent. Settings are its
+// per-project overrides (idle_window, block_window, review_idle_window …,
+// the keys SetProjectSettings takes), written in its table. DryRun checks
+// it all and answers the project as it would run (its effective windows:
+// the [defaults] for those not set) and the steps, writing nothing: the
+// dashboard's Add project shows the defaults and refuses bad input before
+// the person confirms.
 type NewProject struct {
-	Name    string   `json:"name,omitempty"`
-	Path    string   `json:"path"`
-	Agent   string   `json:"agent,omitempty"`
-	Command []string `json:"command,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	Path     string            `json:"path"`
+	Agent    string            `json:"agent,omitempty"`
+	Command  []string          `json:"command,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	DryRun   bool              `json:"dry_run,omitempty"`
 }
 
 // AddedProject is what adding a project answers: the project as the

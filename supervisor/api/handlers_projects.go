@@ -119,7 +119,11 @@ func (s *Server) addProject(w http.ResponseWriter, r *http.Request) {
 		s.stationError(w, r, err, "project not added; check the folder and the agent")
 		return
 	}
-	writeJSON(w, http.StatusCreated, added)
+	code := http.StatusCreated
+	if req.DryRun {
+		code = http.StatusOK // checked, nothing written
+	}
+	writeJSON(w, code, added)
 }
 
 func (s *Server) removeProject(w http.ResponseWriter, r *http.Request) {

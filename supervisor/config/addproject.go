@@ -18,6 +18,11 @@ type NewProject struct {
 	Path    string
 	Agent   string
 	Command []string
+	// Settings are per-project overrides (EditableKeys) written in the
+	// new table; an empty value is left out.
+	Settings map[string]string
+	// DryRun is the caller's: AddProject itself never writes.
+	DryRun bool
 }
 
 // ProjectName is the name a project gets when none is given: its folder's
@@ -85,6 +90,11 @@ func AddProject(path string, data []byte, np NewProject, plat Platform) ([]byte,
 			return nil, nil, fmt.Errorf("no agent named %q; use one of %s, or pass --command with the program to run", np.Agent, strings.Join(sortedKeys(cfg.Agents), ", "))
 		}
 	}
+	for k := range np.Settings {
+		if !slices.Contains(EditableKeys, k) {
+			return nil, nil, fmt.Errorf("%q cannot be set here; use one of %s", k, strings.Join(EditableKeys, ", "))
+		}
+	}
 	out := append(slices.Clone(data), []byte(projectTable(data, np))...)
 	ncfg, err := Parse(path, out, plat)
 	if err != nil {
@@ -116,6 +126,11 @@ func projectTable(data []byte, np NewProject) string {
 		b.WriteString("command = [" + strings.Join(q, ", ") + "]\n")
 	case np.Agent != "":
 		b.WriteString("agent = " + tomlString(np.Agent) + "\n")
+	}
+	for _, k := range sortedKeys(np.Settings) {
+		if v := strings.TrimSpace(np.Settings[k]); v != "" {
+			b.WriteString(k + " = " + tomlString(v) + "\n")
+		}
 	}
 	return b.String()
 }

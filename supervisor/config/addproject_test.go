@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAddProjectKeepsTheFileAndValidates(t *testing.T) {
@@ -105,5 +106,31 @@ func TestUpdateCheckIsOnUntilTurnedOff(t *testing.T) {
 	}
 	if _, err := Parse("/h/config.toml", []byte("update_check = \"no\"\n"), Platform{}); err == nil || !strings.Contains(err.Error(), "update_check") {
 		t.Fatalf("a string: %v", err)
+	}
+}
+
+// The dashboard's Add project sends the windows a person changed: they go
+// in the new table, checked as an edit is, and a bad one is refused with
+// nothing written.
+func TestAddProjectWritesItsWindows(t *testing.T) {
+	dir := t.TempDir()
+	out, cfg, err := AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Name: "web", Path: dir,
+		Settings: map[string]string{"idle_window": "15m", "block_window": " ", "review_idle_window": ""}}, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cfg.Project("web")
+	if p.Settings.IdleWindow != 15*time.Minute || p.Settings.BlockWindow != cfg.Defaults.BlockWindow {
+		t.Fatalf("windows %v %v", p.Settings.IdleWindow, p.Settings.BlockWindow)
+	}
+	if !strings.HasSuffix(string(out), "\n\n[[projects]]\nname = \"web\"\npath = \""+dir+"\"\nidle_window = \"15m\"\n") {
+		t.Fatalf("table:\n%s", out)
+	}
+	for set, want := range map[string]string{"idle_window=soon": "idle_window", "gate=make": `"gate" cannot be set here`} {
+		k, v, _ := strings.Cut(set, "=")
+		_, _, err := AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Name: "web", Path: dir, Settings: map[string]string{k: v}}, Platform{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", set, err, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -14,6 +15,8 @@ import (
 // an agent config.toml does not know and an agent program this machine
 // does not have; it answers the one-time steps the agent still needs in
 // that folder (Claude Code's folder trust), which a person must take.
+// np.DryRun does every check and answers the project as it would run,
+// writing nothing.
 func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
 	st.cfgMu.Lock()
 	defer st.cfgMu.Unlock()
@@ -37,6 +40,9 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 			return supervisor.AddedProject{}, supervisor.Invalidf("%s; install it (or add its folder to the station's PATH), or pass --command with the program to run", err.Error())
 		}
 		steps = f.Steps(a.Profile, p.Path)
+	}
+	if np.DryRun {
+		return supervisor.AddedProject{Project: st.info(p, nil, nil), Steps: steps}, nil
 	}
 	if err := st.files.WriteConfig(cur.Path, out); err != nil {
 		return supervisor.AddedProject{}, err
@@ -94,4 +100,25 @@ func (st *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
 		return nil
 	}
 	return st.opt.Agents.Installed(ctx)
+}
+
+// info is project p's line of Projects, given the paused projects and the
+// queued tasks.
+func (st *Station) info(p config.Project, paused map[string]string, todo []supervisor.Task) supervisor.ProjectInfo {
+	agent := p.Agent
+	if len(p.Command) > 0 {
+		agent = strings.Join(p.Command, " ")
+	}
+	reason, isPaused := paused[p.Name]
+	set := st.effective(p)
+	info := supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
+		IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
+		ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
+		Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name)}
+	for _, t := range todo {
+		if t.Project == p.Name {
+			info.Queued++
+		}
+	}
+	return info
 }

@@ -407,22 +407,7 @@ func (st *Station) projects(ctx context.Context, only string) ([]supervisor.Proj
 		if only != "" && p.Name != only {
 			continue
 		}
-		agent := p.Agent
-		if len(p.Command) > 0 {
-			agent = strings.Join(p.Command, " ")
-		}
-		reason, isPaused := paused[p.Name]
-		set := st.effective(p)
-		info := supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
-			IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
-			ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
-			Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name)}
-		for _, t := range todo {
-			if t.Project == p.Name {
-				info.Queued++
-			}
-		}
-		out = append(out, info)
+		out = append(out, st.info(p, paused, todo))
 	}
 	return out, nil
 }

@@ -1,0 +1,56 @@
+package station
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+)
+
+// The dashboard's Add project asks first with DryRun: the station checks
+// the folder, the name and the agent, and answers the windows the project
+// would run with (the [defaults] where none is set), writing nothing; the
+// real add then writes the windows the person changed.
+func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
+	home, folder := t.TempDir(), t.TempDir()
+	path := filepath.Join(home, "config.toml")
+	text := config.DefaultText()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(path, []byte(text), config.Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startWith(t, func(o *Options) { o.Config = cfg })
+	np := supervisor.NewProject{Name: "web", Path: folder, Command: []string{"agent"}, DryRun: true}
+	got, err := h.st.AddProject(h.ctx, np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Project.Name != "web" || got.Project.IdleWindow != cfg.Defaults.IdleWindow.String() || got.Project.BlockWindow != cfg.Defaults.BlockWindow.String() {
+		t.Fatalf("dry run answered %+v", got.Project)
+	}
+	if b, _ := os.ReadFile(path); string(b) != text || len(h.st.Config().Projects) != 0 {
+		t.Fatal("a dry run wrote config.toml or added the project")
+	}
+	np.Settings = map[string]string{"idle_window": "soon"}
+	if _, err := h.st.AddProject(h.ctx, np); err == nil || !strings.Contains(err.Error(), "idle_window") {
+		t.Fatalf("a bad window in a dry run: %v", err)
+	}
+	np.DryRun, np.Settings = false, map[string]string{"idle_window": "15m"}
+	got, err = h.st.AddProject(h.ctx, np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Project.IdleWindow != (15*time.Minute).String() || len(h.st.Config().Projects) != 1 {
+		t.Fatalf("added %+v", got.Project)
+	}
+	if b, _ := os.ReadFile(path); !strings.HasSuffix(string(b), "idle_window = \"15m\"\n") {
+		t.Fatalf("config.toml ends:\n%s", b[len(b)-120:])
+	}
+}
