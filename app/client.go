@@ -36,6 +36,10 @@ type Client interface {
 	Pause(ctx context.Context, name, reason string) error
 	Resume(ctx context.Context, name string) error
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
+	// AddProject adds (np.DryRun: checks) a project; AgentCLIs lists the
+	// agent CLIs on the station's machine (Add project…).
+	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
+	AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error)
 	Attach(ctx context.Context, id string) (*client.AttachConn, error)
 	// Transcript reads a session's output (from < 0: the end's last bytes);
 	// a task id picks its latest session.

@@ -43,6 +43,10 @@ type fakeClient struct {
 	// test lets the board's reads of the branches go when it waits for
 	// them, not while it is still acting on the UI.
 	taskGate chan struct{}
+	// agents are the agent CLIs AgentCLIs lists; addProject answers
+	// AddProject (addproject_test.go).
+	agents     []supervisor.AgentCLI
+	addProject func(supervisor.NewProject) (supervisor.AddedProject, error)
 }
 
 // setBoard changes the board's link as the station sees it.

@@ -26,10 +26,11 @@ func (d *dashboard) updateProjects() {
 		if allPaused(u.snap) {
 			all, pause = "Resume all queues", false
 		}
-		objs = append(objs, container.NewHBox(layout.NewSpacer(),
+		objs = append(objs, container.NewHBox(u.addProjectButton(), layout.NewSpacer(),
 			widget.NewButtonWithIcon(all, pauseIcon(pause), func() { u.pauseAll(pause) })))
 	} else if u.snap.Connected {
-		objs = append(objs, widget.NewLabel("No projects: add one to config.toml in the station's home."))
+		objs = append(objs, container.NewHBox(u.addProjectButton(),
+			widget.NewLabel("No projects yet: a project is a folder and the agent that works in it.")))
 	}
 	for _, p := range u.snap.Projects {
 		objs = append(objs, d.projectRow(p), widget.NewSeparator())

@@ -181,6 +181,7 @@ func (u *UI) Do(l MenuLine) {
 		u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
 	case ActAddProject, ActStartStation:
 		u.ShowDashboard()
+		u.showAddProject()
 	case ActOpenURL:
 		if link, err := url.Parse(l.ID); err == nil {
 			_ = u.app.OpenURL(link)
