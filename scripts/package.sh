@@ -72,7 +72,9 @@ package_linux() {
   cp packaging/linux/INSTALL.txt "$stage/$name/"
   tar -C "$stage" -czf "$DIST/$name.tar.gz" "$name"
   say "buildstation_${VERSION}_amd64.deb (nfpm)"
-  DIST=$DIST "$GO" run "$NFPM" package -f packaging/linux/nfpm.yaml -p deb -t "$DIST/" >/dev/null
+  # nfpm expands ${VERSION} but not a path in contents: put ${DIST} in first.
+  sed "s|\${DIST}|$DIST|g" packaging/linux/nfpm.yaml >"$stage/nfpm.yaml"
+  "$GO" run "$NFPM" package -f "$stage/nfpm.yaml" -p deb -t "$DIST/" >/dev/null
   ls "$DIST"/buildstation_*_amd64.deb >/dev/null
 }
 
