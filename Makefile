@@ -10,7 +10,7 @@ export LANG ?= C.UTF-8
 # serves. The go command fetches it through the proxy on first use (~76 MB).
 export GOTOOLCHAIN := go1.27.3
 
-.PHONY: msi-smoke release-check manifests actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
+.PHONY: package-check msi-smoke release-check manifests actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -75,10 +75,11 @@ vet:
 ## actionlint: the GitHub workflows (.github/workflows: the real Windows and
 ## macOS jobs), which cannot run here
 actionlint:
-	@echo "make lint: staticcheck (built on first use)"
+	@echo "make actionlint: the workflows (actionlint built on first use)"
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
 lint:
+	@echo "make lint: staticcheck (built on first use)"
 	$(GO) run $(STATICCHECK) ./...
 
 ## vulncheck: govulncheck on every package; says SKIPPED (exit 0) when its
@@ -116,8 +117,9 @@ screenshots:
 
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
-## cross-builds and the Windows smoke test, fuzzing
-check: fmt vet lint actionlint test-pg build cross windows fuzz
+## cross-builds and the Windows smoke test, the release configuration, the
+## packages (.deb, .tar.gz, the MSI under Wine), fuzzing
+check: fmt vet lint actionlint release-check test-pg build cross windows package-check fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
@@ -143,6 +145,12 @@ package:
 msi-smoke: package
 	@echo "make msi-smoke: installing the MSI in a fresh Wine prefix (a few minutes)"
 	bash scripts/msi-smoke.sh
+
+## package-check: make package, then the .deb and .tar.gz as a user meets
+## them (scripts/linux-pkg-check.sh) and the MSI's Wine round trip
+package-check: msi-smoke
+	@echo "make package-check: the .deb and .tar.gz unpacked and run"
+	DIST=$(DIST) bash scripts/linux-pkg-check.sh
 
 ## manifests: the Homebrew cask and winget manifests from the artifacts in $(DIST)
 manifests:

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# linux-pkg-check: what `make package` made for Linux, as a user meets it.
+#
+#   bash scripts/linux-pkg-check.sh      (after make package; DIST=bin/dist)
+#
+# 1. The .deb, unpacked into a throwaway root (dpkg -x: no root rights, no
+#    chroot): its control names the package and version, /usr/bin holds
+#    the binary, the desktop entries (the app, the buildstation:// handler)
+#    are valid and name the icon, which is a 256x256 PNG in hicolor; the
+#    unpacked binary answers --version with the packaged version.
+# 2. The .tar.gz, unpacked: the binary answers --version with the version
+#    scripts/version.sh gives (the tag, or VERSION), the desktop entries,
+#    the icon and INSTALL.txt are there.
+# Prints PASS/FAIL lines; exits non-zero on any FAIL.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DIST=${DIST:-bin/dist}
+want=$(bash scripts/version.sh)
+work=$(mktemp -d "${TMPDIR:-/tmp}/linux-pkg.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+
+deb=$(ls -t "$DIST"/buildstation_*_amd64.deb 2>/dev/null | head -1)
+tgz=$(ls -t "$DIST"/buildstation-*-linux-amd64.tar.gz 2>/dev/null | head -1)
+[ -n "$deb" ] || { echo "FAIL: no .deb in $DIST: run make package first"; exit 1; }
+[ -n "$tgz" ] || { echo "FAIL: no .tar.gz in $DIST: run make package first"; exit 1; }
+
+# entries ROOT WHAT: the desktop entries under ROOT/share/applications.
+entries() {
+  local apps=$1/share/applications
+  if grep -qx 'Exec=buildstation' "$apps/buildstation.desktop" 2>/dev/null &&
+    grep -qx 'Icon=buildstation' "$apps/buildstation.desktop" &&
+    grep -qx 'MimeType=x-scheme-handler/buildstation;' "$apps/buildstation-open.desktop" 2>/dev/null &&
+    grep -qx 'Exec=buildstation open %u' "$apps/buildstation-open.desktop"; then
+    pass "$2: the app's desktop entry and the buildstation:// handler's"
+  else
+    fail "$2: desktop entries missing or wrong in $apps"
+  fi
+  if command -v desktop-file-validate >/dev/null; then
+    desktop-file-validate "$apps"/*.desktop && pass "$2: desktop-file-validate" || fail "$2: desktop-file-validate"
+  fi
+  if file "$1/share/icons/hicolor/256x256/apps/buildstation.png" 2>/dev/null | grep -q 'PNG image data, 256 x 256'; then
+    pass "$2: the icon, a 256x256 PNG in hicolor"
+  else
+    fail "$2: no 256x256 icon at share/icons/hicolor/256x256/apps/buildstation.png"
+  fi
+}
+
+ctl=$(dpkg-deb -f "$deb" Package Version Architecture Depends | tr '\n' ' ')
+debv=$(dpkg-deb -f "$deb" Version)
+# nfpm writes a pre-release as x.y.z~pre (it sorts before x.y.z).
+if [[ $ctl == *"Package: buildstation"* && ${debv/\~/-} == "$want" ]]; then pass ".deb control: $ctl"; else fail ".deb control: $ctl (want version $want)"; fi
+dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"
+[ -x "$work/root/usr/bin/buildstation" ] && pass ".deb installs /usr/bin/buildstation" || fail ".deb has no /usr/bin/buildstation"
+entries "$work/root/usr" ".deb"
+v=$("$work/root/usr/bin/buildstation" --version 2>&1)
+[ "$v" = "buildstation $want" ] && pass ".deb's buildstation --version: $v" || fail ".deb's --version said '$v', want 'buildstation $want'"
+
+mkdir -p "$work/tgz" && tar -C "$work/tgz" -xzf "$tgz" || fail "tar -xzf $tgz"
+top=$(ls "$work/tgz")
+v=$("$work/tgz/$top/buildstation" --version 2>&1)
+[ "$v" = "buildstation $want" ] && pass ".tar.gz's buildstation --version: $v" || fail ".tar.gz's --version said '$v', want 'buildstation $want'"
+entries "$work/tgz/$top" ".tar.gz"
+[ -s "$work/tgz/$top/INSTALL.txt" ] && pass ".tar.gz has INSTALL.txt" || fail ".tar.gz has no INSTALL.txt"
+exit $failed
