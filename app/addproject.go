@@ -49,7 +49,9 @@ func (u *UI) showAddProject() {
 				u.showError(parent, fmt.Errorf("add a project: %w", err))
 				return
 			}
-			newAddProject(u, cl, parent, agents, u.bg.Go).show()
+			a := newAddProject(u, cl, parent, agents, u.bg.Go)
+			a.settle = 300 * time.Millisecond
+			a.show()
 		})
 	})
 }
@@ -78,6 +80,9 @@ type addProject struct {
 	// run runs a call to the station off Fyne's goroutine (u.bg.Go);
 	// tests run it in line, as the test driver has no such goroutine.
 	run func(func())
+	// settle is how long typing must pause before the form is checked:
+	// one check per pause, not one per key (0: at once, in tests).
+	settle time.Duration
 }
 
 // windowKeys are the windows the dialog shows, in order, with their labels.
@@ -227,6 +232,8 @@ func (a *addProject) check() {
 	}
 	np := a.request(true)
 	a.add.Disable()
+	a.checks++ // an answer on its way is out of date now
+	n := a.checks
 	switch {
 	case np.Path == "":
 		a.say("Choose the project's folder.", widget.MediumImportance)
@@ -235,8 +242,22 @@ func (a *addProject) check() {
 		a.say("Type the command that runs the agent.", widget.MediumImportance)
 		return
 	}
-	a.checks++
-	n := a.checks
+	if a.settle > 0 {
+		time.AfterFunc(a.settle, func() {
+			fyne.Do(func() {
+				if n == a.checks {
+					a.ask(n, np)
+				}
+			})
+		})
+		return
+	}
+	a.ask(n, np)
+}
+
+// ask sends check number n's dry run and shows its answer if no newer
+// check was made meanwhile.
+func (a *addProject) ask(n int, np supervisor.NewProject) {
 	a.run(func() {
 		ctx, cancel := context.WithTimeout(a.u.ctx, 20*time.Second)
 		defer cancel()

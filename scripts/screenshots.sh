@@ -259,3 +259,9 @@ if [ -x .cache/claude/node_modules/.bin/claude ]; then
 else
 	echo "screenshots: no Claude Code in .cache/claude (make deps); the permission notice and card are not shot" >&2
 fi
+# The first project, added from the tray's menu on an empty station with
+# the Add project dialog (e2e/tray's TestAddProjectFromTheTrayMenu drives
+# it under its own Xvfb and keeps the filled dialog's screenshot).
+SCREENSHOTS="$(cd "$out" && pwd)" go test ./e2e/tray -run '^TestAddProjectFromTheTrayMenu$' -count=1 >"$work/addproject.log" 2>&1 ||
+	{ echo "screenshots: the Add project run failed" >&2; tail -30 "$work/addproject.log" >&2; exit 1; }
+echo "wrote $out/add-project.png"

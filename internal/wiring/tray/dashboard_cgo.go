@@ -163,6 +163,8 @@ func showRequest(ui *app.UI, r request) {
 		ui.Do(app.MenuLine{Action: app.ActAddTask})
 	case doSettings:
 		ui.Do(app.MenuLine{Action: app.ActSettings})
+	case doAddProject:
+		ui.Do(app.MenuLine{Action: app.ActAddProject})
 	case doError:
 		ui.ShowError(errors.New(r.Text))
 	case doPreview:

@@ -36,13 +36,14 @@ type request struct {
 }
 
 const (
-	doDashboard = "dashboard"
-	doSession   = "session" // a notice's or a link's session: console while it runs, card after
-	doConsole   = "console"
-	doAddTask   = "add-task"
-	doSettings  = "settings"
-	doError     = "error"
-	doPreview   = "preview" // the tray's icon and menu in a window
+	doDashboard  = "dashboard"
+	doSession    = "session" // a notice's or a link's session: console while it runs, card after
+	doConsole    = "console"
+	doAddTask    = "add-task"
+	doSettings   = "settings"
+	doAddProject = "add-project"
+	doError      = "error"
+	doPreview    = "preview" // the tray's icon and menu in a window
 )
 
 // ackTimeout bounds the wait for the dashboard process to take a request:

@@ -405,7 +405,7 @@ func (t *tray) click(l app.MenuLine) {
 	case app.ActSettings:
 		t.show(request{Do: doSettings})
 	case app.ActAddProject:
-		t.show(request{Do: doDashboard})
+		t.show(request{Do: doAddProject})
 	case app.ActOpenURL:
 		go t.openLink(l.ID)
 	case app.ActReconnect:
