@@ -65,7 +65,9 @@ func TestAddProjectFromTheTrayMenu(t *testing.T) {
 	xdo(t, display, "type", "--delay", "15", web)
 	xdo(t, display, "key", "--delay", "150", "Tab", "Tab", "Tab", "Right", "Tab")
 	xdo(t, display, "type", "--delay", "15", "buildstation fake-agent")
-	time.Sleep(5 * time.Second) // the station's check of the form, once typing pauses
+	// The station checks the form once typing pauses; on a loaded machine
+	// its answer (Add turned on) can take seconds to be drawn.
+	time.Sleep(8 * time.Second)
 	if dir := os.Getenv("SCREENSHOTS"); dir != "" {
 		shot := filepath.Join(dir, "add-project.png")
 		if b, err := exec.Command("import", "-display", display, "-window", win, shot).CombinedOutput(); err != nil {
