@@ -3,6 +3,7 @@
 package station_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,33 @@ func TestFirstStopLetsRunningAgentsFinish(t *testing.T) {
 	s2 := rig.StartOn(t, s.Home)
 	if got := s2.Task(id); got.State != "done" {
 		t.Errorf("task %s is %s after the drain, want done", id, got.State)
+	}
+}
+
+// A stop asked through the API (what `service stop` of a Windows logon
+// task does before it terminates the process) drains like a first Ctrl-C:
+// the running agent finishes, nothing new starts, the station exits.
+func TestAskedStopDrainsLikeAFirstCtrlC(t *testing.T) {
+	t.Parallel()
+	s := rig.StartOn(t, rig.WriteConfig(t, "stop_grace = \"45s\"\n"+rig.ProjectTOML("web", t.TempDir(), "30s", "30s", "concurrency = 1")))
+	id := s.AddTask("web", "finishing", "print working; sleep 4s; complete finished in the grace")
+	s.WaitTranscript(id, "working", 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg, err := s.Client().RequestStop(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the station drains, then stops: no new task starts; 1 running session (" + id + ".1) has up to 45s to finish"; msg != want {
+		t.Errorf("the stop said %q, want %q", msg, want)
+	}
+	later := s.AddTask("web", "later", "complete never started")
+	rig.Eventually(t, 30*time.Second, func() bool { return !s.Daemon.Running() }, "the station to stop once drained", s.Log)
+	log := s.Log.String()
+	if !strings.Contains(log, `msg="session ended" session=`+id+`.1 how=ended`) || strings.Contains(log, "how=stopped") {
+		t.Errorf("the running session did not finish by itself:\n%s", log)
+	}
+	if strings.Contains(log, "session="+later+".1") {
+		t.Errorf("a task started while draining:\n%s", log)
 	}
 }

@@ -56,6 +56,7 @@ func Service(ctx context.Context, homeFlag string, args []string) int {
 		return fail(err)
 	}
 	cfg.System = system
+	cfg.AskStop = func(wait time.Duration) string { return askToStop(ctx, cfg.Home, wait) }
 	if op == "install" && runtime.GOOS != "windows" {
 		var note string
 		cfg.Path, note = service.CapturePath(runtime.GOOS, os.Getenv("SHELL"), os.Getenv("PATH"), service.OS{}.Run)
@@ -171,6 +172,38 @@ func stationState(ctx context.Context, home string) (line string, running bool) 
 		}
 	}
 	return fmt.Sprintf("station on %s: not answering (station.json names pid %d, %s: %v)", home, f.PID, f.URL, err), false
+}
+
+// askToStop asks the station on home to drain and stop, and waits up to
+// wait for it to stop answering: what a logon task's stop does before it
+// terminates the station. It says what happened in one line.
+func askToStop(ctx context.Context, home string, wait time.Duration) string {
+	c, err := client.Dial(home)
+	if err != nil {
+		return "no station answers on " + home + ": nothing to drain"
+	}
+	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	msg, err := c.RequestStop(actx)
+	cancel()
+	if err != nil {
+		return fmt.Sprintf("the station was not asked to drain (%v): it is ended now", err)
+	}
+	fmt.Println(msg)
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		_, err := c.Status(sctx)
+		cancel()
+		if err != nil {
+			return "the station stopped"
+		}
+		select {
+		case <-ctx.Done():
+			return "not waiting any longer: the station is ended now"
+		case <-time.After(time.Second):
+		}
+	}
+	return fmt.Sprintf("the station still runs after %s: it is ended now", wait)
 }
 
 // stopGrace is the home's stop_grace, the default when its config does

@@ -36,6 +36,10 @@ type Config struct {
 	// sessions finish for that long, so its service manager must wait
 	// longer (StopWait) before it kills it.
 	StopGrace time.Duration
+	// AskStop asks the running station to drain and waits up to wait for
+	// it to end, saying what happened: the logon task's stop, which can
+	// only terminate the station, runs it first. nil: nobody to ask.
+	AskStop func(wait time.Duration) string
 }
 
 // Names every OS shares.

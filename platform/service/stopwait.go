@@ -49,5 +49,28 @@ func (c Config) drainNote() Note {
 	return Note{Text: "the station drains first: the sessions it would end get up to " + max(c.StopGrace, 0).String() + " (stop_grace) to finish"}
 }
 
-// noDrainNote is the logon task's: schtasks /end ends the station at once.
-var noDrainNote = Note{Text: "the station ends at once (a logon task cannot drain): its running sessions end with it"}
+// askFirstNote is the logon task's: schtasks /end can only terminate the
+// station, so the station is asked to drain before it.
+func (c Config) askFirstNote() Note {
+	return Note{Text: "the station is asked to drain first: the sessions it would end get up to " + max(c.StopGrace, 0).String() + " (stop_grace) to finish, then the task is ended"}
+}
+
+// AskToStop is the logon task's drain, between disabling the task (so its
+// repetition starts no new station) and ending it: the running station
+// is asked to drain, and waited for. It never fails the stop: a station
+// that cannot be asked is ended as before.
+type AskToStop struct {
+	Wait time.Duration
+	Ask  func(wait time.Duration) string
+}
+
+func (a AskToStop) Apply(System) (string, error) {
+	if a.Ask == nil {
+		return "no station to ask to drain", nil
+	}
+	return a.Ask(a.Wait), nil
+}
+
+func (a AskToStop) Describe() string {
+	return "would ask the running station to drain, and wait up to " + a.Wait.String() + " for it to end"
+}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -82,7 +83,7 @@ func TestStopPendingReportsProgressUntilTheStationEnds(t *testing.T) {
 
 // service stop waits while the station drains, up to stop_grace: it says
 // so before it waits, so a quiet terminal is not taken for a hang. The
-// logon task cannot drain, and says that.
+// logon task asks the station to drain before it ends it, and says that.
 func TestServiceStopSaysItDrains(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -93,11 +94,34 @@ func TestServiceStopSaysItDrains(t *testing.T) {
 		{"linux", Linux{}, linuxDefault, "up to 2m0s (stop_grace)"},
 		{"macos", MacOS{}, macCfg, "up to 2m0s (stop_grace)"},
 		{"windows --system", Windows{}, winSystem, "up to 2m0s (stop_grace)"},
-		{"windows logon task", Windows{}, winCfg, "ends at once"},
+		{"windows logon task", Windows{}, winCfg, "asked to drain first: the sessions it would end get up to 2m0s (stop_grace)"},
 	} {
 		p := c.inst.Stop(c.cfg)
 		if len(p) == 0 || !strings.Contains(p[0].Describe(), c.want) {
 			t.Errorf("%s: service stop's first line %q, want it to say %q", c.name, p[0].Describe(), c.want)
 		}
+	}
+}
+
+// The logon task's stop asks the station to drain after the task is
+// disabled (its repetition must not start another station meanwhile) and
+// before schtasks /end, with the whole stop wait.
+func TestLogonTaskStopAsksTheStationBetweenDisableAndEnd(t *testing.T) {
+	f := newFake()
+	cfg := winCfg
+	cfg.AskStop = func(wait time.Duration) string {
+		f.ran = append(f.ran, "ask the station to stop within "+wait.String())
+		return "the station stopped"
+	}
+	var out bytes.Buffer
+	if err := (Windows{}).Stop(cfg).Apply(f, false, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "schtasks.exe /change /tn BuildStation-ada /disable\nask the station to stop within 2m30s\nschtasks.exe /end /tn BuildStation-ada"
+	if got := strings.Join(f.ran, "\n"); got != want {
+		t.Errorf("service stop ran\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(out.String(), "the station stopped") {
+		t.Errorf("service stop did not pass on what the station said:\n%s", out.String())
 	}
 }

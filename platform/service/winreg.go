@@ -163,8 +163,9 @@ func (Windows) Start(c Config) Plan {
 	}
 }
 
-// Stop disables the logon task, then ends its process (schtasks /end
-// terminates it; the station's job objects end the agents with it).
+// Stop disables the logon task, asks the station to drain and waits for
+// it (AskToStop), then ends what is left (schtasks /end terminates it;
+// the station's job objects end the agents with it).
 // Disabled first: the trigger's five-minute repetition would otherwise
 // start the station again, and so would the next logon. `service start`
 // enables it again.
@@ -177,8 +178,9 @@ func (Windows) Stop(c Config) Plan {
 		}
 	}
 	return Plan{
-		noDrainNote,
+		c.askFirstNote(),
 		Run{Argv: []string{"schtasks.exe", "/change", "/tn", TaskName(c), "/disable"}},
+		AskToStop{Wait: c.stopWait(), Ask: c.AskStop},
 		Run{Argv: []string{"schtasks.exe", "/end", "/tn", TaskName(c)}, Tolerate: true, Note: "fine: it was not running"},
 	}
 }

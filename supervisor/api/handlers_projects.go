@@ -25,6 +25,9 @@ type projectStation interface {
 	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
 	RemoveProject(ctx context.Context, name string) error
 	AgentCLIs(ctx context.Context) []supervisor.AgentCLI
+	// RequestStop asks the station to drain, then stop, as a first
+	// Ctrl-C does; it says what happens now.
+	RequestStop(ctx context.Context) (string, error)
 }
 
 // projectRoutes are the station and project verbs' routes.
@@ -38,6 +41,7 @@ func (s *Server) projectRoutes() {
 	s.person("POST /v1/projects", s.addProject)
 	s.person("DELETE /v1/projects/{name}", s.removeProject)
 	s.person("GET /v1/agents", s.getAgents)
+	s.person("POST /v1/station/stop", s.stopStation)
 }
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {
@@ -142,4 +146,15 @@ func (s *Server) getAgents(w http.ResponseWriter, r *http.Request) {
 		list = []supervisor.AgentCLI{}
 	}
 	writeJSON(w, http.StatusOK, list)
+}
+
+// stopStation asks the station to drain and stop: `service stop` of a
+// logon task, which can only terminate the process, asks this first.
+func (s *Server) stopStation(w http.ResponseWriter, r *http.Request) {
+	msg, err := s.st.RequestStop(r.Context())
+	if err != nil {
+		s.stationError(w, r, err, "the station could not be asked to stop; stop its process")
+		return
+	}
+	writeJSON(w, http.StatusAccepted, apitype.MessageRequest{Message: msg})
 }

@@ -201,6 +201,14 @@ func (c *Client) RemoveProject(ctx context.Context, name string) error {
 	return c.do(ctx, http.MethodDelete, "/v1/projects/"+esc(name), nil, nil)
 }
 
+// RequestStop asks the station to drain, then stop, as a first Ctrl-C
+// does, and returns what it says happens now.
+func (c *Client) RequestStop(ctx context.Context) (string, error) {
+	var out apitype.MessageRequest
+	err := c.do(ctx, http.MethodPost, "/v1/station/stop", nil, &out)
+	return out.Message, err
+}
+
 // AgentCLIs lists the agent CLIs found on the station's machine.
 func (c *Client) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
 	out := []supervisor.AgentCLI{}

@@ -103,6 +103,12 @@ type Station struct {
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
 	windows atomic.Pointer[map[string]supervisor.BoardWindows]
+
+	// stopAsked is closed by the first RequestStop: a stop asked through
+	// the API, for service managers that cannot signal (Windows' logon
+	// task), drains like a first Ctrl-C.
+	stopAsked chan struct{}
+	stopOnce  sync.Once
 }
 
 // New builds a station; Run starts it.
@@ -122,6 +128,7 @@ func New(opt Options) (*Station, error) {
 	st := &Station{
 		opt: opt, board: opt.Board, files: opt.Files, log: opt.Log, cfg: opt.Config,
 		reg: newRegistry(), guard: guarded{g: opt.Guard, files: opt.Files},
+		stopAsked: make(chan struct{}),
 	}
 	st.sched = newScheduler(st, opt.Log)
 	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered}

@@ -284,6 +284,8 @@ func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.
 	go func() {
 		select {
 		case <-stop.Done():
+		case <-st.StopRequested(): // service stop of a logon task
+			o.Log.Info("a person asked the station to stop (service stop)")
 		case <-ctx.Done():
 			return // failed: no drain
 		}
