@@ -90,7 +90,6 @@ func xdotool(t *testing.T, args ...string) {
 	}
 }
 
-
 // noticeWindow is the X window of the notice xfce4-notifyd shows, "" while
 // none shows (the daemon keeps a 10×10 window of its own besides).
 func noticeWindow() string {

@@ -12,7 +12,9 @@ import "C"
 func buildstationNotifyClicked(link *C.char) { native.clicked(C.GoString(link)) }
 
 //export buildstationNotifyActed
-func buildstationNotifyActed(link, action *C.char) { native.acted(C.GoString(link), C.GoString(action)) }
+func buildstationNotifyActed(link, action *C.char) {
+	native.acted(C.GoString(link), C.GoString(action))
+}
 
 //export buildstationNotifyAuthorized
 func buildstationNotifyAuthorized(granted C.int, err *C.char) {
