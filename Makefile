@@ -117,9 +117,9 @@ screenshots:
 
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
-## cross-builds and the Windows smoke test, fuzzing (release-check and
-## package-check join it once each has passed here)
-check: fmt vet lint actionlint test-pg build cross windows fuzz
+## cross-builds and the Windows smoke test, the release configuration,
+## fuzzing (package-check joins it once its MSI half has passed here)
+check: fmt vet lint actionlint release-check test-pg build cross windows fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
