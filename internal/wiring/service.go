@@ -206,14 +206,22 @@ func askToStop(ctx context.Context, home string, wait time.Duration) string {
 	return fmt.Sprintf("the station still runs after %s: it is ended now", wait)
 }
 
-// stopGrace is the home's stop_grace, the default when its config does
-// not load (the station will say why when it starts).
+// stopGrace is the home's stop_grace, the default when it has no config
+// or its config does not parse (the station will say why when it starts).
+// It only reads: a service command writes nothing into the home, so an
+// uninstall (the MSI's runs `service uninstall`) leaves no first-run
+// config.toml behind in a home that never had one.
 func stopGrace(homeFlag string) time.Duration {
 	home, err := config.Home(homeFlag)
 	if err != nil {
 		return config.DefaultStopGrace
 	}
-	cfg, err := config.Load(home, config.Platform{})
+	path := filepath.Join(home, config.FileConfig)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return config.DefaultStopGrace
+	}
+	cfg, err := config.Parse(path, data, config.Platform{})
 	if err != nil {
 		return config.DefaultStopGrace
 	}
