@@ -117,9 +117,10 @@ screenshots:
 
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,
-## cross-builds and the Windows smoke test, the release configuration,
-## fuzzing (package-check joins it once its MSI half has passed here)
-check: fmt vet lint actionlint release-check test-pg build cross windows fuzz
+## cross-builds and the Windows smoke test, the release configuration, the
+## packages as a user meets them (the MSI installed and uninstalled under
+## Wine, the .deb and .tar.gz unpacked and run), fuzzing
+check: fmt vet lint actionlint release-check test-pg build cross windows package-check fuzz
 
 ## deps: what the tests need on Debian (run as root); CI runs this first
 deps:
