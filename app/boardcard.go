@@ -50,7 +50,7 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	if c.Doing != "" {
 		parts = append(parts, wrapped(c.Doing, widget.MediumImportance))
 	}
-	if c.Asks != nil {
+	if c.Asks != nil && !strings.HasPrefix(c.Timing, "asks you: ") {
 		parts = append(parts, wrapped("Asks: "+c.Asks.Line(), widget.WarningImportance))
 	}
 	if line := d.works[t.ID].line(); line != "" {

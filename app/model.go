@@ -331,7 +331,9 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 // Doing is a session's activity and usage in one line.
 func Doing(si supervisor.SessionInfo) string {
 	var parts []string
-	if si.Activity != "" {
+	// While it waits on a person, what it asks is the card's clock line
+	// ("asks you: …"): the activity would only say it again.
+	if si.Activity != "" && si.WaitingOn == nil {
 		parts = append(parts, si.Activity)
 	}
 	if u := si.Usage; u != nil {

@@ -83,6 +83,7 @@ func TestCardFor(t *testing.T) {
 	blocked := task("t3", supervisor.TaskBlocked)
 	blocked.Reason = "idle for 10m: no output, no commits, no CPU"
 	blocked.Attempt = 2
+	asks := &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish"}
 	tests := []struct {
 		name string
 		t    supervisor.Task
@@ -114,6 +115,13 @@ func TestCardFor(t *testing.T) {
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNeedsPermission, LastOutputAt: t0},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "needs-permission", Level: LevelAttention, Session: "s2",
 				Timing: "waiting for you to answer a prompt in its console"}},
+		{"asks to run a command", task("t2", supervisor.TaskWorking),
+			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNeedsPermission, LastOutputAt: t0,
+				WaitingOn: asks, Activity: "running `npm publish`"},
+			// The command has not run: the card says what it asks, never
+			// that it runs.
+			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Badge: "needs-permission", Level: LevelAttention, Session: "s2",
+				Timing: "asks you: Bash: npm publish", Asks: asks}},
 		{"pinned to a station", func() supervisor.Task { t := task("t7", supervisor.TaskTodo); t.Pinned = "buildbox"; return t }(), nil,
 			Card{Title: "Task t7", Meta: "t7 · web · attempt 1", Badge: "todo", Level: LevelNone, Pinned: "pinned to station buildbox: its work is only there"}},
 		{"on another station", task("t6", supervisor.TaskWorking),

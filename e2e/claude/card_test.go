@@ -80,7 +80,7 @@ func TestClaudeCardShowsWhatItAsksAndCosts(t *testing.T) {
 	// claude-opus-5-5, Claude Code's default, priced: 1,200 in × $4 + 40,000
 	// cache read × $0.20 + 3,000 cache write × $5 + 400 out × $20 per million.
 	if u := sess.Usage; u.CostUSD != 0.0358 || !strings.Contains(sess.Activity, "npm publish --tag next") {
-		t.Errorf("activity %q, usage %+v; want running npm publish at $0.0358", sess.Activity, *u)
+		t.Errorf("activity %q, usage %+v; want it asking to run npm publish, at $0.0358", sess.Activity, *u)
 	}
 
 	cmd := exec.Command(tray, "--home", r.Home)

@@ -34,6 +34,11 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 		if info.State != supervisor.SessNeedsPermission || info.WaitingOn == nil || info.WaitingOn.Line() != "Bash: npm publish" {
 			t.Fatalf("while asking: %v %+v", info.State, info.WaitingOn)
 		}
+		// The command waits for a person: nothing runs yet, whatever the
+		// hooks said before.
+		if info.Activity != "asks to run `npm publish`" {
+			t.Errorf("activity while asking: %q", info.Activity)
+		}
 		if !slices.ContainsFunc(h.notes.all(), func(n supervisor.Notice) bool {
 			// Notification daemons cut a long title to one line, so the
 			// body repeats the request whole, first.

@@ -87,7 +87,11 @@ func (m *meter) fill(info *supervisor.SessionInfo, now time.Time) {
 		w := m.ask.w
 		info.WaitingOn = &w
 	}
-	if m.activity != "" {
+	if m.ask != nil && m.ask.w.Kind != supervisor.AskQuestion {
+		// A tool's PreToolUse comes before its permission: until a
+		// person allows it, the command asks, it does not run.
+		info.Activity = askingActivity(m.ask.w)
+	} else if m.activity != "" {
 		info.Activity = m.activity
 		if d := now.Sub(m.since).Truncate(time.Second); d >= time.Minute {
 			info.Activity += " for " + spoken(d)
@@ -118,4 +122,13 @@ func activityOf(tool, detail string) string {
 		return "browsing " + detail
 	}
 	return "using " + tool + " " + detail
+}
+
+// askingActivity is a permission request as an activity: "asks to run
+// `npm publish`", "asks to use Write: src/x.go".
+func askingActivity(w supervisor.WaitingOn) string {
+	if w.Tool == "Bash" {
+		return "asks to run `" + w.Input + "`"
+	}
+	return "asks to use " + w.Line()
 }
