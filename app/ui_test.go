@@ -524,11 +524,6 @@ func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
 	if !strings.Contains(head, "idle for 10m; no commits, no CPU") || !strings.Contains(head, "Requeue…") {
 		t.Fatalf("the card pane says:\n%s", head)
 	}
-	// A live session's notice still opens its console.
-	u.OpenSession("t2.1")
-	if _, ok := u.consoles["t2.1"]; !ok {
-		t.Fatal("a live session's notice did not open its console")
-	}
 	// Every card with a session behind it can show its last screen.
 	var shown []string
 	for _, st := range []supervisor.TaskState{supervisor.TaskBlocked, supervisor.TaskDone} {
@@ -540,6 +535,13 @@ func TestBlockedNoticeLandsOnTheCard(t *testing.T) {
 	}
 	if len(shown) != 2 {
 		t.Fatalf("Last screen on the cards of %v, want blocked and done", shown)
+	}
+	// A live session's notice still opens its console. Last: the
+	// console's goroutines draw while the test driver's taps above would
+	// walk every window's objects.
+	u.OpenSession("t2.1")
+	if _, ok := u.consoles["t2.1"]; !ok {
+		t.Fatal("a live session's notice did not open its console")
 	}
 }
 
