@@ -145,11 +145,18 @@ func TestChaosKillAndLateRestartTmux(t *testing.T) {
 	f := newFleetOn(t, c, "tmux", map[string]int{"web": 3}, map[string]int{"A": 2, "B": 1}, "4")
 	f.add("web", 12)
 	f.mon.waitRunning("A", 30*time.Second)
+	logPath := filepath.Join(f.homes["A"], "logs", "station.log")
+	// An agent runs before its station records the session ("session
+	// started" is logged once it has): a kill in between leaves a window
+	// nothing names, which a restart rightly ends rather than adopts.
+	rig.Eventually(t, 30*time.Second, func() bool {
+		log, _ := os.ReadFile(logPath)
+		return strings.Contains(string(log), `msg="session started"`)
+	}, "station A to record a session")
 	f.mon.fault()
 	f.stations["A"].Kill9()
 	f.start("A")
 	f.mon.heal()
-	logPath := filepath.Join(f.homes["A"], "logs", "station.log")
 	time.Sleep(lease) // the killed station's proof has run out
 	early, _ := os.ReadFile(logPath)
 	if !strings.Contains(string(early), "adopted a session that outlived the station") {
