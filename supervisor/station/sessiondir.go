@@ -2,6 +2,7 @@ package station
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -46,8 +47,10 @@ func (st *Station) sweepSessionDirs(keep map[string]bool) {
 }
 
 // agentEnv is the station's environment as a session inherits it: without
-// BUILDSTATION_HOME and without anything else that points into the home.
-func agentEnv(environ []string, home string) []string {
+// BUILDSTATION_HOME, without anything else that points into the home, and
+// without the variables named in secret (config.Config.SecretEnv: the
+// sources' tokens and the station's own secrets).
+func agentEnv(environ []string, home string, secret []string) []string {
 	abs, err := filepath.Abs(home)
 	if err != nil {
 		abs = home
@@ -55,12 +58,19 @@ func agentEnv(environ []string, home string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == config.EnvHome || pointsInto(v, abs) {
+		if k == config.EnvHome || secretName(secret, k) || pointsInto(v, abs) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
+}
+
+// secretName reports whether k is one of secret, in any case: Windows
+// reads environment names without case, and dropping a same-named variable
+// of another case elsewhere costs nothing.
+func secretName(secret []string, k string) bool {
+	return slices.ContainsFunc(secret, func(s string) bool { return strings.EqualFold(s, k) })
 }
 
 // pointsInto reports whether v names dir or a path under it, alone or as

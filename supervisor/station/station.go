@@ -419,7 +419,7 @@ func (st *Station) sessionEnv(task supervisor.Task, id, token, promptFile string
 	if st.opt.Environ != nil {
 		environ = st.opt.Environ()
 	}
-	env := append(agentEnv(environ, st.opt.Home),
+	env := append(agentEnv(environ, st.opt.Home, st.Config().SecretEnv()),
 		"BUILDSTATION_URL="+st.opt.URL,
 		"BUILDSTATION_TOKEN="+token,
 		"BUILDSTATION_TASK_ID="+task.ID,
