@@ -10,11 +10,16 @@ import (
 // config's project carries one (config.Project embeds it), so the
 // vocabulary itself reads no config.
 type Repo struct {
-	Name         string
-	Path         string // absolute; an existing directory (on a shared board it may be missing here)
-	Gate         string // command that makes a commit green; "" = every commit is
-	Base         string // branch new worktrees start from; "" = current HEAD
-	WorktreeRoot string // absolute; default <Path>/.buildstation/worktrees
+	Name string
+	Path string // absolute; an existing directory (on a shared board it may be missing here)
+	Gate string // command that makes a commit green; "" = every commit is
+	// Setup is a shell command run in each new worktree and gate checkout
+	// (after .worktreeinclude's files are copied in): what the project
+	// needs before an agent or a gate can work there ("npm ci"); "" none.
+	Setup        string
+	SetupTimeout time.Duration // a setup still running then has failed; 0: DefaultSetupTimeout
+	Base         string        // branch new worktrees start from; "" = current HEAD
+	WorktreeRoot string        // absolute; default <Path>/.buildstation/worktrees
 	// Remote is the git remote the station pushes the task branches
 	// (bs/…) to and fetches them from, so a task resumes on any station;
 	// "" is off. RemoteAuto: remote was not set, and Remote is the
@@ -75,6 +80,9 @@ type TaskWork struct {
 	Commits  []string   `json:"commits"`
 	DiffStat string     `json:"diff_stat,omitempty"` // git's --stat summary line
 	Gate     *GateCheck `json:"gate,omitempty"`      // the gate's verdict on Head; nil when none is known
+	// Setup is how the task's worktree was readied (its setup's command,
+	// time and verdict); nil when it needed nothing.
+	Setup *SetupRun `json:"setup,omitempty"`
 }
 
 // GateCheck is the gate's verdict on one commit and when it was reached.
@@ -104,6 +112,9 @@ type Workspace struct {
 	Git    bool   `json:"git"`
 	Branch string `json:"branch,omitempty"` // bs/<task-id>
 	Base   string `json:"base,omitempty"`   // the commit it started from
+	// Setup is what readying a new worktree did (.worktreeinclude's
+	// files, the project's setup); nil when nothing was run this time.
+	Setup *SetupRun `json:"setup,omitempty"`
 }
 
 // GateVerdict is the project's gate on one commit.

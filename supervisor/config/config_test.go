@@ -356,3 +356,27 @@ func TestPlatformDefaultBackend(t *testing.T) {
 		t.Errorf("no machine preference: default backend %q, want pty", cfg.Defaults.Backend)
 	}
 }
+
+// A project's setup and its timeout are read; the timeout is ten minutes
+// when not set.
+func TestProjectSetupKeys(t *testing.T) {
+	dir := t.TempDir()
+	text := "[[projects]]\nname = \"a\"\npath = '" + dir + "'\nsetup = \"npm ci\"\nsetup_timeout = \"90s\"\n" +
+		"[[projects]]\nname = \"b\"\npath = '" + dir + "'\n"
+	cfg, err := Parse("/h/config.toml", []byte(text), Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := cfg.Project("a")
+	b, _ := cfg.Project("b")
+	if a.Setup != "npm ci" || a.SetupTimeout != 90*time.Second {
+		t.Errorf("project a: setup %q, timeout %v", a.Setup, a.SetupTimeout)
+	}
+	if b.Setup != "" || b.SetupTimeout != 10*time.Minute {
+		t.Errorf("project b: setup %q, timeout %v; want none and 10m", b.Setup, b.SetupTimeout)
+	}
+	_, err = Parse("/h/config.toml", []byte("[[projects]]\nname = \"a\"\npath = '"+dir+"'\nsetup_timeout = \"soon\"\n"), Platform{})
+	if err == nil || !strings.Contains(err.Error(), "setup_timeout") {
+		t.Errorf("a bad setup_timeout: %v", err)
+	}
+}

@@ -96,6 +96,10 @@ var Keys = []Key{
 	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green"},
 	{Table: "projects", Name: "review", Type: "boolean", Example: "true", About: "completed work goes to a review session first"},
 	{Table: "projects", Name: "concurrency", Type: "integer", Example: "1", About: "sessions at once for this project (default 1)"},
+	{Table: "projects", Name: "setup", Type: "string", Example: `"npm ci"`, About: `a shell command run in each new task worktree and gate checkout, after
+.worktreeinclude's files are copied in (docs/configuration.md); one that fails blocks the task
+and is not counted against the agent`},
+	{Table: "projects", Name: "setup_timeout", Type: "duration", Example: `"10m"`, About: "a setup still running then has failed (default 10m)"},
 	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)"},
 	{Table: "projects", Name: "worktree_root", Type: "string", Example: `"wt"`, About: "default <path>/.buildstation/worktrees; relative to path"},
 	{Table: "projects", Name: "stations", Type: "array of strings", Example: `["buildbox"]`, About: "shared board: which stations may run this project"},

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
@@ -313,6 +314,7 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 // overrides, and the defaults for what it leaves out.
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Concurrency: 1, Settings: cfg.Defaults}
+	p.SetupTimeout = supervisor.DefaultSetupTimeout
 	if c.shared {
 		// Another station may take a requeued task: its branches must be
 		// where that station can fetch them.
@@ -370,6 +372,10 @@ func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
 		p.Args, _ = c.strings(kk, v)
 	case "gate":
 		p.Gate, _ = c.str(kk, v)
+	case "setup":
+		p.Setup, _ = c.str(kk, v)
+	case "setup_timeout":
+		keep(&p.SetupTimeout)(c.duration(kk, v))
 	case "review":
 		p.Review, _ = c.boolean(kk, v)
 	case "concurrency":
