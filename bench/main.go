@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,19 @@ var (
 	bin     string // the buildstation binary under test
 	workDir string // scratch space, removed at the end
 )
+
+// startProfile starts a CPU profile into path; stop ends and writes it.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
 
 // progress reports on stderr; the table alone goes to stdout.
 func progress(format string, args ...any) {
@@ -30,11 +44,20 @@ func main() {
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
-	backendList := flag.String("backends", "pty,tmux", "the backends measured idle")
+	backendList := flag.String("backends", "pty,tmux", "the backends measured idle and for throughput")
 	sessions := flag.String("sessions", "0,10,100,300", "the numbers of idle sessions measured, ascending")
 	mb := flag.Int("mb", 100, "megabytes pushed through a session for throughput")
 	logsMB := flag.Int("logs-mb", 1024, "megabytes of the transcript `logs` is measured on")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the bench process (the in-process station of throughput) to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		stop, err := startProfile(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: -cpuprofile: %v\n", err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	var err error
 	if bin, err = absPath(bin); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
@@ -59,7 +82,7 @@ func main() {
 		return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
 	}
 	start := time.Now()
-	t := runFigures(*only, idle, *mb, *logsMB)
+	t := runFigures(*only, idle, *mb, *logsMB, strings.Split(*backendList, ","))
 	t.print(os.Stdout)
 	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
 	if t.failed() {
@@ -70,7 +93,7 @@ func main() {
 // runFigures measures each figure that only names (all when only is
 // empty), in a fixed order; a figure that fails is a FAILED row, and the
 // others still run.
-func runFigures(only string, idle func(*table) error, mb, logsMB int) *table {
+func runFigures(only string, idle func(*table) error, mb, logsMB int, backends []string) *table {
 	want := func(name string) bool {
 		return only == "" || strings.Contains(","+only+",", ","+name+",")
 	}
@@ -81,7 +104,7 @@ func runFigures(only string, idle func(*table) error, mb, logsMB int) *table {
 	}
 	for _, f := range []figure{
 		{"idle", idle},
-		{"throughput", func(t *table) error { return benchThroughput(t, mb) }},
+		{"throughput", func(t *table) error { return benchThroughput(t, mb, backends) }},
 		{"timers", benchTimers},
 		{"scheduler", benchScheduler},
 		{"adds", benchAdds},

@@ -199,3 +199,55 @@ func TestTranscriptFullDiskSaidOnce(t *testing.T) {
 		}
 	})
 }
+
+// countingFile counts the writes that reach the file.
+type countingFile struct {
+	mu     sync.Mutex
+	writes int
+	got    bytes.Buffer
+}
+
+func (f *countingFile) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes++
+	return f.got.Write(p)
+}
+
+func (f *countingFile) Close() error { return nil }
+
+func (f *countingFile) state() (writes int, held int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.writes, f.got.Len()
+}
+
+// TestTranscriptWritesInLargePieces: a flood read a terminal's 4 KiB at a
+// time reaches the file in large writes, not one write (and one wake of
+// the writer) per read, even when the writer has a core to itself between
+// reads; and what gathered reaches the file within transcriptFlush once the
+// output stops.
+func TestTranscriptWritesInLargePieces(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &countingFile{}
+		w := newTranscriptWriter(f, slog.New(slog.DiscardHandler))
+		chunk := bytes.Repeat([]byte("y"), 4<<10)
+		const chunks = 256 // 1 MiB
+		for range chunks {
+			_, _ = w.Write(chunk)
+			synctest.Wait() // the writer runs as soon as it may
+		}
+		time.Sleep(transcriptFlush)
+		synctest.Wait()
+		writes, held := f.state()
+		if held != chunks*len(chunk) {
+			t.Errorf("%s after the output stopped the file holds %d bytes, want %d", transcriptFlush, held, chunks*len(chunk))
+		}
+		if max := chunks*len(chunk)/transcriptFlushAt + 2; writes > max {
+			t.Errorf("1 MiB in 4 KiB reads took %d file writes, want at most %d", writes, max)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
