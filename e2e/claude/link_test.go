@@ -11,7 +11,7 @@ import (
 	"time"
 
 	e2erig "github.com/buildstation/buildstation/e2e/rig"
-	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
 // A Windows toast's Allow once and Deny buttons are buildstation:// links
@@ -63,8 +63,8 @@ func TestToastLinkDecides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := service.Link{SessionID: sess.ID, Verb: "allow"}
-	allow.Key = service.DecisionKey(strings.TrimSpace(string(tok)), allow)
+	allow := deeplink.Link{SessionID: sess.ID, Verb: "allow"}
+	allow.Key = deeplink.DecisionKey(strings.TrimSpace(string(tok)), allow)
 	stdout := s.Must("open", allow.String())
 	if !strings.Contains(stdout, "allowed once") {
 		t.Errorf("open with the Allow link said %q", stdout)

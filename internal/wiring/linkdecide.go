@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -21,18 +21,18 @@ const decideTimeout = 15 * time.Second
 // buildstation://session/ID?do=allow), read by the same parser as every
 // other link. decide is false for anything else; bad is true for a
 // buildstation: link the parser refuses, which nothing may act on.
-func linkDecision(args []string) (l service.Link, decide, bad bool) {
-	if len(args) != 1 || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(args[0])), service.Scheme+":") {
-		return service.Link{}, false, false
+func linkDecision(args []string) (l deeplink.Link, decide, bad bool) {
+	if len(args) != 1 || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(args[0])), deeplink.Scheme+":") {
+		return deeplink.Link{}, false, false
 	}
-	l, ok := service.ParseLink(args[0])
+	l, ok := deeplink.ParseLink(args[0])
 	return l, ok && l.Verb != "", !ok
 }
 
 // decideFromLink makes l's decision as the person who pressed the button:
 // with the station's token, from outside any session, as "session allow"
 // (deny, answer) would.
-func decideFromLink(ctx context.Context, homeFlag string, l service.Link) error {
+func decideFromLink(ctx context.Context, homeFlag string, l deeplink.Link) error {
 	home, err := config.Home(homeFlag)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func decideFromLink(ctx context.Context, homeFlag string, l service.Link) error 
 // true when it was; when it could not be (the request was answered already,
 // or the station is gone), stderr says why and the caller opens the
 // session's console instead, so the person sees where it stands.
-func openLink(ctx context.Context, homeFlag string, l service.Link, stdout, stderr io.Writer) bool {
+func openLink(ctx context.Context, homeFlag string, l deeplink.Link, stdout, stderr io.Writer) bool {
 	if err := decideFromLink(ctx, homeFlag, l); err != nil {
 		fmt.Fprintf(stderr, "buildstation: the notice's %s did not reach session %s (%v); opening its console instead\n", l.Verb, l.SessionID, err)
 		return false
@@ -71,7 +71,7 @@ func openLink(ctx context.Context, homeFlag string, l service.Link, stdout, stde
 }
 
 // decided says what a link's decision did, for its output.
-func decided(l service.Link) string {
+func decided(l deeplink.Link) string {
 	switch l.Verb {
 	case "allow":
 		return "allowed once"

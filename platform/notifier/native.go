@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
 // darwinBackend is how a macOS notice is shown.
@@ -81,7 +81,7 @@ func chooseDarwin(f darwinFacts) (darwinBackend, string) {
 // parser "buildstation open" uses. A link naming no session (or one a
 // session id never looks like) opens nothing.
 func clickedSession(link string) (string, bool) {
-	id, ok := service.ParseDeepLink(link)
+	id, ok := deeplink.ParseDeepLink(link)
 	return id, ok && id != ""
 }
 

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/platform/childproc"
-	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
@@ -23,10 +23,10 @@ type Options struct {
 	// pressed (Linux): verb "allow", "deny" or "answer" (with its text).
 	// Only a person presses it; nil leaves the buttons out.
 	Decide func(sessionID, verb, answer string)
-	// LinkKey is the key of a decision link (service.DecisionKey with the
+	// LinkKey is the key of a decision link (deeplink.DecisionKey with the
 	// station's token), for the buttons that are links (Windows toasts);
 	// nil, or "", leaves those buttons out.
-	LinkKey func(service.Link) string
+	LinkKey func(deeplink.Link) string
 	// Self is this program's path, which a click runs as
 	// "Self open <id>" where the OS starts a program (macOS, Windows).
 	Self string
@@ -97,27 +97,27 @@ func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answe
 
 // keyActions gives each of m's buttons the key of its decision link on
 // the session sessionID, from key (nil: none, so no button is shown).
-func keyActions(m *message, sessionID string, key func(service.Link) string) {
+func keyActions(m *message, sessionID string, key func(deeplink.Link) string) {
 	for i := range m.Actions {
 		m.Actions[i].Key = ""
 		if key == nil {
 			continue
 		}
-		verb, answer, ok := service.ParseDecision(m.Actions[i].ID)
+		verb, answer, ok := deeplink.ParseDecision(m.Actions[i].ID)
 		if ok {
-			m.Actions[i].Key = key(service.Link{SessionID: sessionID, Verb: verb, Answer: answer})
+			m.Actions[i].Key = key(deeplink.Link{SessionID: sessionID, Verb: verb, Answer: answer})
 		}
 	}
 }
 
 // LinkKeyOf is an Options.LinkKey with the token of the station of home,
 // read when a notice is shown (the station writes it at start).
-func LinkKeyOf(home string) func(service.Link) string {
-	return func(l service.Link) string {
+func LinkKeyOf(home string) func(deeplink.Link) string {
+	return func(l deeplink.Link) string {
 		tok, err := apitype.ReadToken(home)
 		if err != nil {
 			return ""
 		}
-		return service.DecisionKey(tok, l)
+		return deeplink.DecisionKey(tok, l)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/platform/service"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -37,7 +37,7 @@ type message struct {
 
 // Action is one button: ID is what a press decides ("allow", "deny",
 // "answer:OPTION"), Label what it says. Key is the decision's key
-// (service.DecisionKey), where a button is a link (a Windows toast).
+// (deeplink.DecisionKey), where a button is a link (a Windows toast).
 type Action struct {
 	ID, Label string
 	Key       string
@@ -69,10 +69,10 @@ func askActions(w *supervisor.WaitingOn) []Action {
 // ParseAction reads a pressed button's ID: the decision ("allow", "deny",
 // "answer") and, for an answer, its text; ok is false for anything else
 // (the default click, which opens the console). The rule is the link
-// handler's (service.ParseDecision): a Windows toast's button carries the
+// handler's (deeplink.ParseDecision): a Windows toast's button carries the
 // same ID in its buildstation:// link.
 func ParseAction(id string) (verb, answer string, ok bool) {
-	return service.ParseDecision(id)
+	return deeplink.ParseDecision(id)
 }
 
 // newMessage makes a notice safe to show: escape sequences and control

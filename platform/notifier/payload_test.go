@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -216,7 +216,7 @@ func TestToastTagFitsWindows(t *testing.T) {
 }
 
 // testKey is a LinkKey for a station whose token is "tok".
-func testKey(l service.Link) string { return service.DecisionKey("tok", l) }
+func testKey(l deeplink.Link) string { return deeplink.DecisionKey("tok", l) }
 
 // A Windows toast for what a session asks has its buttons, each a
 // buildstation:// link that names the decision and carries its key;
@@ -233,7 +233,7 @@ func TestToastButtonsAreLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := func(verb, answer string) string {
-		return testKey(service.Link{SessionID: "t7.1", Verb: verb, Answer: answer})
+		return testKey(deeplink.Link{SessionID: "t7.1", Verb: verb, Answer: answer})
 	}
 	want := `<actions><action content="red &amp; &lt;b&gt;" arguments="buildstation://session/t7.1?do=answer%3Ared+%26+%3Cb%3E&amp;key=` + key("answer", "red & <b>") + `" activationType="protocol"></action>` +
 		`<action content="blue" arguments="buildstation://session/t7.1?do=answer%3Ablue&amp;key=` + key("answer", "blue") + `" activationType="protocol"></action>` +
@@ -259,7 +259,7 @@ func TestToastButtonsAreLinks(t *testing.T) {
 }
 
 // A permission notice's toast has Allow once and Deny, each a protocol
-// link that the link handler ("buildstation open", service.ParseLink)
+// link that the link handler ("buildstation open", deeplink.ParseLink)
 // reads back as that decision for that session: what a press on Windows
 // hands to the station. A click elsewhere on the toast only opens.
 func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
@@ -285,7 +285,7 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		if err := xml.Unmarshal([]byte(doc), &got); err != nil {
 			t.Fatal(err)
 		}
-		if l, ok := service.ParseLink(got.Launch); !ok || l != (service.Link{SessionID: "t7.1"}) {
+		if l, ok := deeplink.ParseLink(got.Launch); !ok || l != (deeplink.Link{SessionID: "t7.1"}) {
 			t.Errorf("the toast's click %q reads %+v %v, want to open t7.1 and decide nothing", got.Launch, l, ok)
 		}
 		want := askActions(ask)
@@ -294,8 +294,8 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		}
 		for i, a := range got.Actions {
 			verb, answer, _ := ParseAction(want[i].ID)
-			l, ok := service.ParseLink(a.Arguments)
-			wl := service.Link{SessionID: "t7.1", Verb: verb, Answer: answer}
+			l, ok := deeplink.ParseLink(a.Arguments)
+			wl := deeplink.Link{SessionID: "t7.1", Verb: verb, Answer: answer}
 			wl.Key = testKey(wl)
 			if !ok || a.ActivationType != "protocol" || a.Content != want[i].Label || l != wl || !l.KeyHolds("tok") || l.KeyHolds("another station's token") {
 				t.Errorf("button %q links %q (%s), read as %+v %v; want %s %q for t7.1", a.Content, a.Arguments, a.ActivationType, l, ok, verb, answer)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/buildstation/buildstation/app"
 	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/internal/fynelocale"
 	"github.com/buildstation/buildstation/internal/wiring/demo"
 	"github.com/buildstation/buildstation/platform/instance"
@@ -92,8 +93,8 @@ func runArgs(verb string, args []string) (hidden bool, open string, code int) {
 			hidden = true
 		case verb == "open" && open == "" && a != "" && a[0] != '-':
 			open = a
-			if strings.HasPrefix(strings.ToLower(a), service.Scheme+":") { // a toast click or a link
-				id, ok := service.ParseDeepLink(a)
+			if strings.HasPrefix(strings.ToLower(a), deeplink.Scheme+":") { // a toast click or a link
+				id, ok := deeplink.ParseDeepLink(a)
 				if !ok {
 					fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", a)
 					return false, "", 2

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/buildstation/buildstation/platform/service"
+	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
 // Links the OS hands the running tray as events rather than arguments
@@ -38,7 +38,7 @@ func receiveURLs(log *slog.Logger, show func(sessionID string)) {
 
 // deliverURL takes one link from the OS.
 func deliverURL(link string) {
-	id, ok := service.ParseDeepLink(link)
+	id, ok := deeplink.ParseDeepLink(link)
 	urlEvents.mu.Lock()
 	show, log := urlEvents.show, urlEvents.log
 	if ok && show == nil {

@@ -1,4 +1,4 @@
-package service
+package deeplink
 
 import (
 	"crypto/hmac"
