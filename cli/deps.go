@@ -31,7 +31,7 @@ type Deps struct {
 	Agents supervisor.AgentFinder
 	// Keychain stores a source's token in the OS keychain
 	// (platform/keychain). nil: `source login` says to use token_env.
-	Keychain func(kind, token string) error
+	Keychain func(kind, host, token string) error
 }
 
 // RoleFunc runs one of the binary's other roles with the --home given (""

@@ -16,12 +16,14 @@ import (
 )
 
 func (e *env) sourceCmd() *cobra.Command {
+	var host string
 	login := &cobra.Command{Use: "login github|linear", Short: "Store a GitHub or Linear token in the OS keychain",
-		Long:      "Store the token [[sources]] of that kind use in the OS keychain (Keychain,\nCredential Manager, Secret Service): paste it when asked, or pipe it in.\nTokens never live in config.toml; where there is no keychain (a headless\nLinux box), set token_env in the source's table to read it from a variable.\nRestart the station to use a new token.",
-		Example:   "  buildstation source login github\n  echo \"$LINEAR_API_KEY\" | buildstation source login linear",
+		Long:      "Store the token [[sources]] of that kind use in the OS keychain (Keychain,\nCredential Manager, Secret Service): paste it when asked, or pipe it in.\nTokens never live in config.toml; where there is no keychain (a headless\nLinux box), set token_env in the source's table to read it from a variable.\nA token is kept for one host: --host names a GitHub Enterprise Server (the\nhost of the source's api_url), so it never receives the github.com token.\nRestart the station to use a new token.",
+		Example:   "  buildstation source login github\n  buildstation source login github --host ghe.example.com\n  echo \"$LINEAR_API_KEY\" | buildstation source login linear",
 		Args:      positional(1, 1),
 		ValidArgs: []string{"github", "linear"},
-		RunE:      func(_ *cobra.Command, args []string) error { return e.sourceLogin(args[0]) }}
+		RunE:      func(_ *cobra.Command, args []string) error { return e.sourceLogin(args[0], host) }}
+	login.Flags().StringVar(&host, "host", "", "the API host the token is for, as in the source's api_url (default: the service's own)")
 	var asJSON bool
 	ls := &cobra.Command{Use: "ls", Short: "Each source's state: its project, its last poll, its problem if any",
 		Example: "  buildstation source ls\n  buildstation source ls --json | jq '.[] | select(.ok | not)'",
@@ -33,9 +35,12 @@ func (e *env) sourceCmd() *cobra.Command {
 		"  buildstation source login github\n  buildstation source ls", login, ls)
 }
 
-func (e *env) sourceLogin(kind string) error {
+func (e *env) sourceLogin(kind, host string) error {
 	if kind != "github" && kind != "linear" {
 		return usagef("%q is not a kind of source; use github or linear", kind)
+	}
+	if strings.ContainsAny(host, "/ \t") {
+		return usagef("%q is not a host; give it as in the source's api_url, like --host ghe.example.com", host)
 	}
 	if e.deps.Keychain == nil {
 		return errors.New("this build has no keychain access; set token_env in the source's [[sources]] table instead")
@@ -44,10 +49,14 @@ func (e *env) sourceLogin(kind string) error {
 	if err != nil {
 		return err
 	}
-	if err := e.deps.Keychain(kind, tok); err != nil {
+	if err := e.deps.Keychain(kind, host, tok); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "stored the %s token in the keychain; restart the station (buildstation service stop, then start) to use it\n", kind)
+	for_ := kind
+	if host != "" {
+		for_ += " on " + host
+	}
+	fmt.Fprintf(e.stdout, "stored the %s token in the keychain; restart the station (buildstation service stop, then start) to use it\n", for_)
 	return nil
 }
 

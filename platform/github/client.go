@@ -11,6 +11,7 @@ import (
 
 	gh "github.com/google/go-github/v75/github"
 
+	"github.com/buildstation/buildstation/platform/tokenhttp"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/source"
@@ -23,6 +24,9 @@ var stateLabels = map[string]string{
 	source.StateBlocked:    "blocked",
 	source.StateInReview:   "in review",
 }
+
+// DefaultAPI is github.com's REST API.
+const DefaultAPI = "https://api.github.com"
 
 // Client is one GitHub source. Poll is called from one goroutine (the
 // syncer's); the other methods may run beside it.
@@ -38,17 +42,22 @@ var _ source.Tracker = (*Client)(nil)
 // New is a client for src with token; hc carries the requests (nil: a
 // client with a 30s timeout).
 func New(src config.Source, token string, hc *http.Client) (*Client, error) {
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
-	c := gh.NewClient(hc).WithAuthToken(token)
+	api := DefaultAPI
 	if src.APIURL != "" {
-		u, err := url.Parse(src.APIURL + "/")
-		if err != nil {
-			return nil, fmt.Errorf("github api_url %q: %w", src.APIURL, err)
-		}
-		c.BaseURL = u
+		api = src.APIURL
 	}
+	// The token is set by tokenhttp, for the API's host alone: go-github's
+	// own WithAuthToken sets it on every request, a redirect's too.
+	hc, err := tokenhttp.Client(api, "Authorization", "Bearer "+token, hc)
+	if err != nil {
+		return nil, fmt.Errorf("github api_url: %w", err)
+	}
+	c := gh.NewClient(hc)
+	u, err := url.Parse(strings.TrimRight(api, "/") + "/")
+	if err != nil {
+		return nil, fmt.Errorf("github api_url %q: %w", src.APIURL, err)
+	}
+	c.BaseURL = u
 	owner, repo, _ := strings.Cut(src.Repo, "/")
 	return &Client{gh: c, owner: owner, repo: repo, cfg: src}, nil
 }

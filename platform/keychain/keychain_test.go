@@ -28,7 +28,7 @@ func TestTokenEnv(t *testing.T) {
 // gets an error that says to use token_env; nothing panics.
 func TestNoKeychain(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
-	err := Set("github", "ghp_x")
+	err := Set("github", "", "ghp_x")
 	if err == nil {
 		t.Skip("this machine has a working keychain")
 	}
@@ -43,7 +43,7 @@ func TestNoKeychain(t *testing.T) {
 // What login stores, Token reads back.
 func TestRoundTrip(t *testing.T) {
 	keyring.MockInit()
-	if err := Set("linear", "lin_x"); err != nil {
+	if err := Set("linear", "", "lin_x"); err != nil {
 		t.Fatal(err)
 	}
 	if tok, err := Token(config.Source{Kind: "linear"}); err != nil || tok != "lin_x" {
@@ -51,5 +51,30 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if _, err := Token(config.Source{Kind: "github"}); !errors.Is(err, source.ErrNoToken) {
 		t.Fatalf("no github token: %v", err)
+	}
+}
+
+// A source on another host (GitHub Enterprise) never gets the
+// github.com token: tokens are kept per host (#33 item 11).
+func TestTokenKeyedByHost(t *testing.T) {
+	keyring.MockInit()
+	if err := Set("github", "", "ghp_dotcom"); err != nil {
+		t.Fatal(err)
+	}
+	ghe := config.Source{Kind: "github", Repo: "a/b", APIURL: "https://ghe.example.com/api/v3"}
+	if tok, err := Token(ghe); !errors.Is(err, source.ErrNoToken) {
+		t.Fatalf("Token(GHE) = %q, %v; want no token, not github.com's", tok, err)
+	}
+	if err := Set("github", "ghe.example.com", "ghe_tok"); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := Token(ghe); err != nil || tok != "ghe_tok" {
+		t.Fatalf("Token(GHE) = %q, %v", tok, err)
+	}
+	if tok, err := Token(config.Source{Kind: "github", Repo: "a/b"}); err != nil || tok != "ghp_dotcom" {
+		t.Fatalf("Token(github.com) = %q, %v", tok, err)
+	}
+	if tok, err := Token(config.Source{Kind: "github", Repo: "a/b", APIURL: "https://api.github.com"}); err != nil || tok != "ghp_dotcom" {
+		t.Fatalf("Token(api.github.com named) = %q, %v", tok, err)
 	}
 }

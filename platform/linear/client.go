@@ -16,6 +16,7 @@ import (
 
 	"github.com/Khan/genqlient/graphql"
 
+	"github.com/buildstation/buildstation/platform/tokenhttp"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/source"
@@ -38,16 +39,19 @@ type Client struct {
 var _ source.Tracker = (*Client)(nil)
 
 // New is a client for src with token (a personal API key, sent as is in
-// Authorization, as Linear documents); hc carries the requests.
-func New(src config.Source, token string, hc *http.Client) *Client {
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
+// Authorization, as Linear documents, to the API's host alone); hc
+// carries the requests. It fails when api_url may not carry a key
+// (tokenhttp.CheckURL).
+func New(src config.Source, token string, hc *http.Client) (*Client, error) {
 	endpoint := Endpoint
 	if src.APIURL != "" {
 		endpoint = src.APIURL
 	}
-	return &Client{gql: graphql.NewClient(endpoint, &doer{hc: hc, token: token}), cfg: src, states: map[string]string{}}
+	hc, err := tokenhttp.Client(endpoint, "Authorization", token, hc)
+	if err != nil {
+		return nil, fmt.Errorf("linear api_url: %w", err)
+	}
+	return &Client{gql: graphql.NewClient(endpoint, &doer{hc: hc}), cfg: src, states: map[string]string{}}, nil
 }
 
 // Poll asks, the first time, for the team's issues with the label in the
@@ -146,12 +150,10 @@ func (c *Client) item(f IssueFields) source.Item {
 // GraphQL answer (RATELIMITED with its reset headers, AUTHENTICATION_ERROR,
 // FORBIDDEN).
 type doer struct {
-	hc    *http.Client
-	token string
+	hc *http.Client
 }
 
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
-	req.Header.Set("Authorization", d.token)
 	resp, err := d.hc.Do(req)
 	if err != nil {
 		var ue *url.Error

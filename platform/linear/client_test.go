@@ -19,7 +19,11 @@ func newClient(t *testing.T, team, key string) (*linearapi.Server, *Client) {
 	t.Helper()
 	srv := linearapi.New("ENG", "lin_key")
 	t.Cleanup(srv.Close)
-	return srv, New(config.Source{Kind: "linear", Team: team, Label: "agent", State: "Todo", APIURL: srv.APIURL()}, key, nil)
+	c, err := New(config.Source{Kind: "linear", Team: team, Label: "agent", State: "Todo", APIURL: srv.APIURL()}, key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
 }
 
 // The first poll takes the labelled issues in Todo; later ones only what

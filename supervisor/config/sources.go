@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -149,6 +150,15 @@ func (c *checker) sourceComplete(sk keyPath, t map[string]any, s *Source) {
 	}
 }
 
+// loopback reports whether host is this machine (a stand-in in tests).
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // apiURL reads an api_url: an absolute http or https URL.
 func (c *checker) apiURL(key keyPath, v any) string {
 	s, ok := c.str(key, v)
@@ -158,6 +168,11 @@ func (c *checker) apiURL(key keyPath, v any) string {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		c.fail(key, err, fmt.Sprintf("%q is not an http(s) URL", s), `write the API's address, like api_url = "https://ghe.example.com/api/v3"`)
+		return ""
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		// The token would cross the network in plain text.
+		c.fail(key, nil, fmt.Sprintf("%q would send the token in plain text", s), `use https, like api_url = "https://ghe.example.com/api/v3" (plain http is taken only for a loopback address)`)
 		return ""
 	}
 	return strings.TrimRight(s, "/")

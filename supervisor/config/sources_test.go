@@ -27,6 +27,7 @@ func TestSourceErrors(t *testing.T) {
 		{"linear without team", "[[sources]]\nkind = \"linear\"\nproject = \"web\"\n", 1, "sources[0].team", "is missing"},
 		{"linear with repo", "[[sources]]\nkind = \"linear\"\nproject = \"web\"\nteam = \"ENG\"\nrepo = \"a/b\"\n", 5, "sources[0].repo", "for github sources"},
 		{"bad api_url", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\napi_url = \"ghe.example.com\"\n", 5, "sources[0].api_url", "not an http(s) URL"},
+		{"plain http to a host", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\napi_url = \"http://ghe.example.com/api/v3\"\n", 5, "sources[0].api_url", "https"},
 		{"bad token_env", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\ntoken_env = \"$GITHUB_TOKEN\"\n", 5, "sources[0].token_env", "not a variable name"},
 		{"a token in config", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\ntoken = \"ghp_x\"\n", 5, "sources[0].token", "unknown key"},
 		{"empty label", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\nlabel = \"\"\n", 5, "sources[0].label", "is empty"},

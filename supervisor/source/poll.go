@@ -17,6 +17,9 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 		s.failed(i, err, now)
 		return
 	}
+	for k := range items {
+		items[k] = Bounded(items[k])
+	}
 	tasks, err := s.owned(ctx, i)
 	if err != nil {
 		s.o.Log.Warn("source: read the board", "source", r.cfg.Name(), "err", err)
@@ -29,6 +32,7 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 				s.failed(i, err, now)
 				return
 			}
+			it = Bounded(it)
 			acts := Plan([]supervisor.Task{a.Task}, []Item{it}, false)
 			if len(acts) == 0 {
 				continue

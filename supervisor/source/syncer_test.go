@@ -227,8 +227,9 @@ func TestLinearPullRequestAttached(t *testing.T) {
 	ghSrc := config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}
 	linSrc := config.Source{Kind: "linear", Project: "web", Team: "ENG", Label: "agent", State: "Todo", APIURL: lin.APIURL()}
 	gc, _ := github.New(ghSrc, "tok", nil)
+	lc, _ := linear.New(linSrc, "lin_key", nil)
 	r.sy = source.New(source.Options{
-		Sources: []config.Source{ghSrc, linSrc}, Trackers: []source.Tracker{gc, linear.New(linSrc, "lin_key", nil)},
+		Sources: []config.Source{ghSrc, linSrc}, Trackers: []source.Tracker{gc, lc},
 		Station: r.board, Board: r.board.Store, Ledger: r.ledger,
 		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
 		Publish: func(context.Context, string, string) error { return nil },
@@ -255,5 +256,21 @@ func TestLinearPullRequestAttached(t *testing.T) {
 	}
 	if pr := r.gh.Issue(ps[0].Number); len(pr.Comments) != 1 || !strings.Contains(pr.Comments[0].Body, "add a test") {
 		t.Fatalf("PR comments = %+v", pr.Comments)
+	}
+}
+
+// A 6 MB issue becomes a task of at most 64 KiB with the rest linked; an
+// issue whose link is a file: URL keeps no link (#33 item 10).
+func TestImportBoundsIssueData(t *testing.T) {
+	r := newRig(t)
+	r.gh.AddIssue("huge", strings.Repeat("x", 6<<20), "agent")
+	n := r.gh.AddIssue("odd link", "b", "agent")
+	r.gh.Edit(n, func(is *ghapi.Issue) { is.HTMLURL = "file:///etc/passwd" })
+	r.step(0)
+	if tk := r.task("t1"); len(tk.Body) > source.MaxBody+200 || !strings.Contains(tk.Body, "https://github.com/acme/web/issues/1") {
+		t.Fatalf("the huge issue's task body: %d bytes, tail %q", len(tk.Body), tk.Body[max(0, len(tk.Body)-120):])
+	}
+	if tk := r.task("t2"); tk.External == nil || tk.External.URL != "" {
+		t.Fatalf("the file: link was kept: %+v", tk.External)
 	}
 }

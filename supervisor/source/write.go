@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -116,11 +117,13 @@ func dedupe(ws []Write) []Write {
 // gate's result and the attempts, linked to the issue.
 func pullRequest(t supervisor.Task, h []supervisor.Transition, c Context) *PullRequest {
 	var b strings.Builder
-	summary := t.Summary
-	if summary == "" {
-		summary = "(the agent gave no summary)"
+	if t.Summary == "" {
+		b.WriteString("The agent gave no summary.\n\n")
+	} else {
+		// The agent's words, quoted and neutralized: what it wrote may
+		// not close issues, mention people or load images.
+		fmt.Fprintf(&b, "The agent's summary:\n\n%s\n\n", Neutral(t.Summary))
 	}
-	fmt.Fprintf(&b, "%s\n\n", summary)
 	gate := "no gate configured"
 	if c.Gate != nil {
 		if g := c.Gate(t); g != "" {
@@ -135,7 +138,7 @@ func pullRequest(t supervisor.Task, h []supervisor.Transition, c Context) *PullR
 	} else {
 		fmt.Fprintf(&b, "\n%s: %s\n", t.External.ID, t.External.URL)
 	}
-	return &PullRequest{Project: t.Project, Head: c.Branch(t.ID), Title: t.Title, Body: b.String()}
+	return &PullRequest{Project: t.Project, Head: c.Branch(t.ID), Title: textsafe.Line(t.Title), Body: b.String()}
 }
 
 // attempts counts the runs in h: the highest attempt it names.

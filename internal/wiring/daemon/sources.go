@@ -37,7 +37,12 @@ func trackers(cfg *config.Config) []source.Tracker {
 			}
 			out = append(out, c)
 		case config.SourceLinear:
-			out = append(out, linear.New(src, tok, nil))
+			c, err := linear.New(src, tok, nil)
+			if err != nil {
+				out = append(out, source.Broken{Err: err})
+				continue
+			}
+			out = append(out, c)
 		}
 	}
 	return out

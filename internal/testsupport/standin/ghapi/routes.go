@@ -109,8 +109,12 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) issueJSON(is *Issue) map[string]any {
+	link := is.HTMLURL
+	if link == "" {
+		link = s.issueURL(is.Number)
+	}
 	m := map[string]any{"id": 5000 + is.Number, "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
-		"html_url": s.issueURL(is.Number), "labels": labelsJSON(is.Labels), "updated_at": is.UpdatedAt.Format(time.RFC3339),
+		"html_url": link, "labels": labelsJSON(is.Labels), "updated_at": is.UpdatedAt.Format(time.RFC3339),
 		"comments": len(is.Comments)}
 	if is.IsPull {
 		m["pull_request"] = map[string]string{"html_url": s.pullURL(is.Number)}

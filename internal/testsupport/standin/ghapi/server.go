@@ -46,6 +46,7 @@ type Issue struct {
 	Events    []Event
 	UpdatedAt time.Time
 	IsPull    bool
+	HTMLURL   string // "" = https://github.com/{owner}/{repo}/issues/{n}
 }
 
 // Comment is one issue comment.
