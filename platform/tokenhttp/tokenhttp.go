@@ -16,6 +16,9 @@ import (
 // is a broken or hostile service, refused rather than held in memory.
 const MaxBody = 32 << 20
 
+// maxBody is MaxBody, smaller in tests.
+var maxBody int64 = MaxBody
+
 // Timeout bounds one request when the caller gives no client.
 const Timeout = 30 * time.Second
 
@@ -91,7 +94,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	resp.Body = &bounded{r: resp.Body, left: MaxBody}
+	resp.Body = &bounded{r: resp.Body, left: maxBody}
 	return resp, nil
 }
 

@@ -37,11 +37,13 @@ func TestCheckURL(t *testing.T) {
 
 // The token goes to the API's host alone; a body past MaxBody is an error.
 func TestTokenForTheHostAlone(t *testing.T) {
+	maxBody = 1 << 10
+	t.Cleanup(func() { maxBody = MaxBody })
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Header.Get("Authorization"))
 		if r.URL.Path == "/big" {
-			w.Write(make([]byte, MaxBody+10))
+			w.Write(make([]byte, maxBody+10))
 		}
 	}))
 	defer srv.Close()
