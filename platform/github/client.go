@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	gh "github.com/google/go-github/v75/github"
@@ -35,6 +36,9 @@ type Client struct {
 	owner, repo string
 	cfg         config.Source
 	etag        string
+
+	mu    sync.Mutex
+	login string // the token's user, once asked (self)
 }
 
 var _ source.Tracker = (*Client)(nil)

@@ -132,3 +132,27 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("no such issue: %v", err)
 	}
 }
+
+// Activity counts only people who can act on the issue: an owner, a
+// member or a collaborator, not a bot, not the public, and not the
+// station's own account even without its marker (#33 item 12, #39 item 6).
+func TestActivityOnlyFromPeopleWhoCanAct(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "tok")
+	n := srv.AddIssue("fix login", "", "agent")
+	ref := supervisor.External{Kind: "github", ID: source.GitHubID("acme/web", n)}
+	since := time.Now().Add(-time.Minute)
+	srv.Comment(n, "passer-by", "NONE", "+1 me too")
+	srv.Comment(n, "first-timer", "FIRST_TIME_CONTRIBUTOR", "any news?")
+	srv.Comment(n, ghapi.Login, "MEMBER", "a station comment whose marker was lost")
+	srv.Edit(n, func(is *ghapi.Issue) {
+		is.Comments = append(is.Comments, ghapi.Comment{ID: 1999, Body: "deploy preview ready", CreatedAt: time.Now().UTC(), User: "ci[bot]", Association: "MEMBER", Bot: true})
+	})
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || ok {
+		t.Fatalf("Activity = %+v, %v, %v; want none from people who cannot act", a, ok, err)
+	}
+	srv.Comment(n, "octo", "COLLABORATOR", "try the other endpoint")
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || !ok || !strings.Contains(a.Detail, "comment") {
+		t.Fatalf("Activity = %+v, %v, %v; want the collaborator's comment", a, ok, err)
+	}
+}

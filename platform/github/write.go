@@ -138,13 +138,22 @@ func (c *Client) findPull(ctx context.Context, head string) (source.Sent, bool, 
 	return source.Sent{URL: prs[0].GetHTMLURL()}, true, nil
 }
 
-// Activity is the newest comment or event on the issue after since that
-// the station did not make itself: its comments carry a marker, its
-// labels are the state labels.
+// Activity is the newest comment or event on the issue after since by a
+// person who can act on it, other than the station itself. A comment
+// counts when its author is the repository's owner, a member or a
+// collaborator (GitHub's author_association), not an app and not the
+// token's own user; an event counts when it needs triage rights (a label,
+// an assignee, a milestone), whoever could make it, and is not the
+// station's own state label or by its own user. The public's comments and
+// the author's own close, reopen or rename do not keep an agent alive.
 func (c *Client) Activity(ctx context.Context, ref supervisor.External, since time.Time) (source.Activity, bool, error) {
 	n, ok := source.GitHubNumber(ref.ID)
 	if !ok {
 		return source.Activity{}, false, nil
+	}
+	self, err := c.self(ctx)
+	if err != nil {
+		return source.Activity{}, false, err
 	}
 	var best source.Activity
 	cs, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, n, &gh.IssueListCommentsOptions{Since: &since, ListOptions: gh.ListOptions{PerPage: 100}})
@@ -153,7 +162,7 @@ func (c *Client) Activity(ctx context.Context, ref supervisor.External, since ti
 	}
 	for _, cm := range cs {
 		at := cm.GetCreatedAt().Time
-		if at.After(since) && at.After(best.At) && !strings.Contains(cm.GetBody(), "<!-- buildstation:") {
+		if at.After(since) && at.After(best.At) && canAct(cm, self) && !strings.Contains(cm.GetBody(), "<!-- buildstation:") {
 			best = source.Activity{At: at, Detail: "GitHub " + ref.ID + " has a new comment"}
 		}
 	}
@@ -163,12 +172,45 @@ func (c *Client) Activity(ctx context.Context, ref supervisor.External, since ti
 	}
 	for _, e := range evs {
 		at := e.GetCreatedAt().Time
-		if !at.After(since) || !at.After(best.At) || ours(e) {
+		if !at.After(since) || !at.After(best.At) || ours(e) || !triage[e.GetEvent()] ||
+			e.GetActor().GetType() == "Bot" || strings.EqualFold(e.GetActor().GetLogin(), self) {
 			continue
 		}
 		best = source.Activity{At: at, Detail: "GitHub " + ref.ID + " " + e.GetEvent() + labelOf(e)}
 	}
 	return best, !best.At.IsZero(), nil
+}
+
+// actors are the author_associations of people who can act on an issue.
+var actors = map[string]bool{"OWNER": true, "MEMBER": true, "COLLABORATOR": true}
+
+// triage are the events only someone with triage rights can make.
+var triage = map[string]bool{"labeled": true, "unlabeled": true, "assigned": true, "unassigned": true, "milestoned": true, "demilestoned": true}
+
+// canAct reports whether cm's author can act on the issue and is not the
+// station (self) or an app.
+func canAct(cm *gh.IssueComment, self string) bool {
+	u := cm.GetUser()
+	return actors[cm.GetAuthorAssociation()] && u.GetType() != "Bot" && !strings.EqualFold(u.GetLogin(), self)
+}
+
+// self is the login of the token's user (GET /user), asked once: what the
+// station writes is written as them.
+func (c *Client) self(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	login := c.login
+	c.mu.Unlock()
+	if login != "" {
+		return login, nil
+	}
+	u, _, err := c.gh.Users.Get(ctx, "")
+	if err != nil {
+		return "", apiError(err)
+	}
+	c.mu.Lock()
+	c.login = u.GetLogin()
+	c.mu.Unlock()
+	return u.GetLogin(), nil
 }
 
 // ours reports whether e is one of the station's own state labels.

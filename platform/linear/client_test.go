@@ -123,3 +123,23 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("dropped: %v", err)
 	}
 }
+
+// Activity counts only the team's members, never the station's own user
+// (its comment without the marker too), nor someone outside the team
+// (#33 item 12, #39 item 6).
+func TestActivityOnlyFromTeamMembers(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	id := srv.AddIssue("fix login", "", "Todo", "agent")
+	ref := supervisor.External{Kind: "linear", ID: id}
+	since := time.Now().Add(-time.Minute)
+	srv.AddComment(id, "user-guest", "from outside the team")
+	srv.AddComment(id, linearapi.Viewer, "the station's comment, its marker lost")
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || ok {
+		t.Fatalf("Activity = %+v, %v, %v; want none", a, ok, err)
+	}
+	srv.AddComment(id, "user-ana", "look at the session cookie")
+	if a, ok, err := c.Activity(ctx, ref, since); err != nil || !ok || !strings.Contains(a.Detail, "comment") {
+		t.Fatalf("Activity = %+v, %v, %v; want the member's comment", a, ok, err)
+	}
+}

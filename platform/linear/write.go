@@ -89,22 +89,30 @@ func (c *Client) stateID(ctx context.Context, name string) (string, error) {
 // there is not the agent's life.
 var ownStates = []string{source.StateInProgress, source.StateBlocked}
 
-// Activity is the newest comment (not the station's) or state change (not
-// to a state the station sets) on the issue after since.
+// Activity is the newest comment or state change on the issue after
+// since by a member of the team (people who can act on it: not someone
+// outside the team, not an integration), other than the station's own:
+// neither by the key's own user nor carrying its marker, nor a move to a
+// state the station sets.
 func (c *Client) Activity(ctx context.Context, ref supervisor.External, since time.Time) (source.Activity, bool, error) {
-	resp, err := Activity(ctx, c.gql, ref.ID)
+	resp, err := activityBy(ctx, c.gql, ref.ID)
 	if err != nil {
 		return source.Activity{}, false, apiError(err)
 	}
+	member := map[string]bool{}
+	for _, m := range resp.Issue.Team.Members.Nodes {
+		member[m.ID] = true
+	}
+	acts := func(u *userRef) bool { return u != nil && member[u.ID] && u.ID != resp.Viewer.ID }
 	var best source.Activity
 	for _, cm := range resp.Issue.Comments.Nodes {
-		if cm.CreatedAt.After(since) && cm.CreatedAt.After(best.At) && !strings.Contains(cm.Body, "<!-- buildstation:") {
+		if cm.CreatedAt.After(since) && cm.CreatedAt.After(best.At) && acts(cm.User) && !strings.Contains(cm.Body, "<!-- buildstation:") {
 			best = source.Activity{At: cm.CreatedAt, Detail: "Linear " + ref.ID + " has a new comment"}
 		}
 	}
 	for _, h := range resp.Issue.History.Nodes {
 		to := h.ToState.Name
-		if to == "" || slices.Contains(ownStates, to) || !h.CreatedAt.After(since) || !h.CreatedAt.After(best.At) {
+		if to == "" || slices.Contains(ownStates, to) || !h.CreatedAt.After(since) || !h.CreatedAt.After(best.At) || !acts(h.Actor) {
 			continue
 		}
 		best = source.Activity{At: h.CreatedAt, Detail: "Linear " + ref.ID + " moved to " + to}

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -20,11 +21,17 @@ type TaskReader interface {
 // commit on its pull request) is a sign of life, shown as "board: Linear
 // ENG-142 moved to In Review 2m ago". The station's own write-backs do not
 // count. It asks only when the console has been silent for a whole
-// window, so a busy session costs no requests.
+// window, so a busy session costs no requests. Only people who can act on
+// the issue count (the trackers' Activity), and the board extends a
+// silent session by one window, never two in a row: a comment every few
+// seconds, whoever writes it, cannot keep a dead agent alive.
 type Prober struct {
 	Syncer *Syncer
 	Tasks  TaskReader
 	Now    func() time.Time
+
+	mu      sync.Mutex
+	granted map[string]time.Time // session → when the board last counted as its life
 }
 
 var _ supervisor.Prober = (*Prober)(nil)
@@ -32,11 +39,27 @@ var _ supervisor.Prober = (*Prober)(nil)
 // Layer names the layer.
 func (p *Prober) Layer() string { return Layer }
 
-// Forget keeps nothing per session.
-func (p *Prober) Forget(string) {}
+// Forget drops when the board last counted for a session that ended.
+func (p *Prober) Forget(session string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.granted, session)
+}
 
 // Probe asks the task's source for activity on its issue since.
 func (p *Prober) Probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) (supervisor.Life, bool, error) {
+	now := time.Now()
+	if p.Now != nil {
+		now = p.Now()
+	}
+	p.mu.Lock()
+	last, was := p.granted[t.SessionID]
+	p.mu.Unlock()
+	if was && !since.After(last) {
+		// The window began before the board last counted: nothing but
+		// the board has shown life since, and it had its one window.
+		return supervisor.Life{}, false, nil
+	}
 	task, err := p.Tasks.Task(ctx, t.TaskID)
 	if err != nil || task.External.IsZero() {
 		return supervisor.Life{}, false, err
@@ -49,10 +72,12 @@ func (p *Prober) Probe(ctx context.Context, t supervisor.ProbeTarget, since time
 	if err != nil || !ok {
 		return supervisor.Life{}, false, err
 	}
-	now := time.Now()
-	if p.Now != nil {
-		now = p.Now()
+	p.mu.Lock()
+	if p.granted == nil {
+		p.granted = map[string]time.Time{}
 	}
+	p.granted[t.SessionID] = now
+	p.mu.Unlock()
 	detail := "board: " + a.Detail + " " + now.Sub(a.At).Round(time.Second).String() + " ago"
 	return supervisor.Life{At: a.At, Detail: detail}, true, nil
 }

@@ -55,7 +55,8 @@ func (s *Server) routeIssue(w http.ResponseWriter, r *http.Request, is *Issue, p
 	case len(p) == 1 && p[0] == "events" && r.Method == http.MethodGet:
 		var out []map[string]any
 		for _, e := range is.Events {
-			out = append(out, map[string]any{"event": e.Event, "label": map[string]string{"name": e.Label}, "created_at": e.CreatedAt})
+			out = append(out, map[string]any{"event": e.Event, "label": map[string]string{"name": e.Label}, "created_at": e.CreatedAt,
+				"actor": userJSON(e.Actor, e.Bot)})
 		}
 		s.reply(w, http.StatusOK, orEmpty(out))
 	case len(p) == 1 && p[0] == "labels" && r.Method == http.MethodPost:
@@ -123,8 +124,24 @@ func (s *Server) issueJSON(is *Issue) map[string]any {
 }
 
 func (s *Server) commentJSON(is *Issue, c Comment) map[string]any {
+	assoc := c.Association
+	if assoc == "" {
+		assoc = "MEMBER"
+	}
 	return map[string]any{"id": c.ID, "body": c.Body, "created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.CreatedAt.Format(time.RFC3339),
-		"html_url": fmt.Sprintf("%s#issuecomment-%d", s.issueURL(is.Number), c.ID)}
+		"html_url": fmt.Sprintf("%s#issuecomment-%d", s.issueURL(is.Number), c.ID), "user": userJSON(c.User, c.Bot), "author_association": assoc}
+}
+
+// userJSON is a simple user: login and type ("User" or "Bot").
+func userJSON(login string, bot bool) map[string]any {
+	if login == "" {
+		login = Login
+	}
+	kind := "User"
+	if bot {
+		kind = "Bot"
+	}
+	return map[string]any{"login": login, "id": len(login) * 7919, "type": kind}
 }
 
 func labelsJSON(ls []string) []map[string]string {

@@ -54,6 +54,11 @@ type Comment struct {
 	ID        int
 	Body      string
 	CreatedAt time.Time
+	User      string // its author's login ("" = the token's user)
+	// Association is GitHub's author_association: OWNER, MEMBER,
+	// COLLABORATOR, CONTRIBUTOR, FIRST_TIMER, NONE … ("" = MEMBER).
+	Association string
+	Bot         bool // the author is an app (user.type "Bot")
 }
 
 // Event is one issue event ("labeled", "closed", …).
@@ -61,7 +66,13 @@ type Event struct {
 	Event     string
 	Label     string
 	CreatedAt time.Time
+	Actor     string // who did it ("" = the token's user)
+	Bot       bool
 }
+
+// Login is the login of the user the stand-in's token belongs to (GET
+// /user), the author of what the station writes.
+const Login = "station-bot"
 
 // Pull is an opened pull request.
 type Pull struct {
@@ -102,6 +113,17 @@ func (s *Server) AddIssue(title, body string, labels ...string) int {
 	n := len(s.issues) + 1
 	s.issues = append(s.issues, &Issue{Number: n, Title: title, Body: body, State: "open", Labels: labels, UpdatedAt: s.now().UTC()})
 	return n
+}
+
+// Comment adds a comment on issue n by user, with GitHub's
+// author_association for them (OWNER, MEMBER, COLLABORATOR, NONE …).
+func (s *Server) Comment(n int, user, association, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.issues[n-1]
+	c := Comment{ID: 1000 + len(is.Comments) + 1, Body: body, CreatedAt: s.now().UTC(), User: user, Association: association}
+	is.Comments = append(is.Comments, c)
+	is.UpdatedAt = c.CreatedAt
 }
 
 // Edit changes issue n with f (and its updated_at).
@@ -155,6 +177,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	auth := r.Header.Get("Authorization")
 	if auth != "Bearer "+s.Token && auth != "token "+s.Token {
 		s.fail(w, http.StatusUnauthorized, "Bad credentials")
+		return
+	}
+	if r.URL.Path == "/api/v3/user" && r.Method == http.MethodGet {
+		s.reply(w, http.StatusOK, userJSON(Login, false))
 		return
 	}
 	path, ok := strings.CutPrefix(r.URL.Path, "/api/v3/repos/"+s.owner+"/"+s.repo)

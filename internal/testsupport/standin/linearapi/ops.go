@@ -53,6 +53,20 @@ func (s *Server) operation(req request) (any, error) {
 			return nil, errNotFound("Issue")
 		}
 		return map[string]any{"issue": s.issueJSON(is)}, nil
+	case "ActivityBy":
+		is := s.find(v.ID)
+		if is == nil {
+			return nil, errNotFound("Issue")
+		}
+		var nodes []map[string]string
+		for _, m := range members {
+			nodes = append(nodes, map[string]string{"id": m})
+		}
+		js := s.issueJSON(is)
+		js["team"] = map[string]any{"members": map[string]any{"nodes": nodes}}
+		return map[string]any{"issue": js, "viewer": map[string]string{"id": Viewer}}, nil
+	case "Viewer":
+		return map[string]any{"viewer": map[string]string{"id": Viewer}}, nil
 	case "Team":
 		var nodes []map[string]string
 		if v.Key == s.Team {
@@ -82,13 +96,13 @@ func (s *Server) mutation(op string, v vars) (any, error) {
 			return nil, errNotFound("WorkflowState")
 		}
 		if is.State != s.states[i].Name {
-			is.History = append(is.History, Move{From: is.State, To: s.states[i].Name, CreatedAt: now})
+			is.History = append(is.History, Move{From: is.State, To: s.states[i].Name, CreatedAt: now, Actor: Viewer})
 			is.State = s.states[i].Name
 		}
 		is.UpdatedAt = now
 		return map[string]any{"issueUpdate": map[string]any{"success": true}}, nil
 	case "Comment":
-		is.Comments = append(is.Comments, Comment{Body: v.Body, CreatedAt: now})
+		is.Comments = append(is.Comments, Comment{Body: v.Body, CreatedAt: now, User: Viewer})
 		is.UpdatedAt = now
 		url := fmt.Sprintf("https://linear.app/acme/issue/%s#comment-%d", is.Identifier, len(is.Comments))
 		return map[string]any{"commentCreate": map[string]any{"success": true, "comment": map[string]string{"url": url}}}, nil
@@ -138,10 +152,10 @@ func (s *Server) issueJSON(is *Issue) map[string]any {
 		labels = append(labels, map[string]any{"name": l})
 	}
 	for _, c := range is.Comments {
-		comments = append(comments, map[string]any{"body": c.Body, "createdAt": c.CreatedAt.Format(time.RFC3339Nano)})
+		comments = append(comments, map[string]any{"body": c.Body, "createdAt": c.CreatedAt.Format(time.RFC3339Nano), "user": userJSON(c.User)})
 	}
 	for _, h := range is.History {
-		history = append(history, map[string]any{"createdAt": h.CreatedAt.Format(time.RFC3339Nano),
+		history = append(history, map[string]any{"createdAt": h.CreatedAt.Format(time.RFC3339Nano), "actor": userJSON(h.Actor),
 			"fromState": map[string]string{"name": h.From}, "toState": map[string]string{"name": h.To}})
 	}
 	return map[string]any{"id": is.ID, "identifier": is.Identifier, "title": is.Title, "description": is.Description,
@@ -150,6 +164,14 @@ func (s *Server) issueJSON(is *Issue) map[string]any {
 		"labels":   map[string]any{"nodes": orEmpty(labels)},
 		"comments": map[string]any{"nodes": orEmpty(comments)},
 		"history":  map[string]any{"nodes": orEmpty(history)}}
+}
+
+// userJSON is a User by id, or null (an integration's comment).
+func userJSON(id string) any {
+	if id == "" {
+		return nil
+	}
+	return map[string]string{"id": id}
 }
 
 func orEmpty[T any](v []T) []T {

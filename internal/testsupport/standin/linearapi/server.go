@@ -49,13 +49,25 @@ type Issue struct {
 type Comment struct {
 	Body      string
 	CreatedAt time.Time
+	User      string // its author's user id ("" = an integration: user null)
 }
 
 // Move is one state change in an issue's history.
 type Move struct {
 	From, To  string
 	CreatedAt time.Time
+	Actor     string // who moved it (a user id)
 }
+
+// Viewer is the id of the user the stand-in's key belongs to (viewer {
+// id }): the author of what the station writes.
+const Viewer = "user-station"
+
+// Member is a team member the tests act as: Edit's moves are theirs.
+const Member = "user-ana"
+
+// members are the team's members.
+var members = []string{Viewer, Member, "user-ben"}
 
 // Fault is what the next requests get instead of an answer.
 type Fault struct {
@@ -103,9 +115,20 @@ func (s *Server) Edit(identifier string, at time.Time, f func(*Issue)) {
 		at = s.now().UTC()
 	}
 	if is.State != before {
-		is.History = append(is.History, Move{From: before, To: is.State, CreatedAt: at})
+		is.History = append(is.History, Move{From: before, To: is.State, CreatedAt: at, Actor: Member})
 	}
 	is.UpdatedAt = at
+}
+
+// AddComment adds a comment on an issue by the user with id user (a
+// member: Member, "user-ben"; anyone else is outside the team).
+func (s *Server) AddComment(identifier, user, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.find(identifier)
+	now := s.now().UTC()
+	is.Comments = append(is.Comments, Comment{Body: body, CreatedAt: now, User: user})
+	is.UpdatedAt = now
 }
 
 // Issue is a copy of an issue.
