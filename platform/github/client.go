@@ -35,7 +35,11 @@ type Client struct {
 	gh          *gh.Client
 	owner, repo string
 	cfg         config.Source
-	etag        string
+
+	// The poll's state, owned by the one goroutine that calls Poll.
+	since time.Time       // the newest updated_at seen
+	polls int             // polls that succeeded
+	pages map[string]page // the last poll's pages by URL, for If-None-Match
 
 	mu    sync.Mutex
 	login string // the token's user, once asked (self)
@@ -66,42 +70,120 @@ func New(src config.Source, token string, hc *http.Client) (*Client, error) {
 	return &Client{gh: c, owner: owner, repo: repo, cfg: src}, nil
 }
 
-// Poll lists the open issues with the source's label. The list's ETag is
-// sent back with If-None-Match: an unchanged list is a 304, which GitHub
-// does not count against the rate limit.
+// reconcileEvery is how often (in polls) the full list of labelled open
+// issues is read instead of what changed: it catches an issue a page
+// boundary hid while the list moved under a poll, and an unlabelled task
+// whose issue no poll returned.
+const reconcileEvery = 15
+
+// pageTries is how many times one page is asked before the poll fails.
+const pageTries = 3
+
+// page is what a list page answered last: a 304 for its URL returns it.
+type page struct {
+	etag  string
+	items []source.Item
+	next  string
+}
+
+// Poll reads what changed. The first poll, and every reconcileEvery-th,
+// lists the open issues with the source's label (full); the others list
+// every issue, in every state and with any labels, updated since the
+// newest updated_at seen (GitHub's since, inclusive), oldest change first,
+// every page. Each page is asked with its own ETag, so an unchanged page
+// costs no rate limit, and a page that fails is asked again before the
+// poll fails; a poll that fails changes nothing (neither the watermark nor
+// the ETags), so the next one asks for the same changes again.
 func (c *Client) Poll(ctx context.Context) ([]source.Item, bool, error) {
-	u := fmt.Sprintf("repos/%s/%s/issues?state=open&per_page=100&labels=%s", c.owner, c.repo, url.QueryEscape(c.cfg.Label))
+	full := c.since.IsZero() || c.polls%reconcileEvery == 0
+	q := url.Values{"per_page": {"100"}, "sort": {"updated"}, "direction": {"asc"}}
+	if full {
+		q.Set("state", "open")
+		q.Set("labels", c.cfg.Label)
+	} else {
+		q.Set("state", "all")
+		q.Set("since", c.since.UTC().Format(time.RFC3339))
+	}
+	started := time.Now()
+	pages := map[string]page{}
 	var items []source.Item
-	for page := 1; u != ""; page++ {
-		req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+	changed := false
+	for u := fmt.Sprintf("repos/%s/%s/issues?%s", c.owner, c.repo, q.Encode()); u != ""; {
+		p, fresh, err := c.page(ctx, u)
 		if err != nil {
 			return nil, false, err
 		}
-		if page == 1 && c.etag != "" {
-			req.Header.Set("If-None-Match", c.etag)
-		}
-		var issues []*gh.Issue
-		resp, err := c.gh.Do(ctx, req, &issues)
-		if page == 1 && resp != nil && resp.StatusCode == http.StatusNotModified {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, apiError(err)
-		}
-		if page == 1 {
-			c.etag = resp.Header.Get("ETag")
-		}
-		for _, is := range issues {
-			if !is.IsPullRequest() {
-				items = append(items, c.item(is))
-			}
-		}
-		u = ""
-		if resp.NextPage != 0 {
-			u = fmt.Sprintf("repos/%s/%s/issues?state=open&per_page=100&labels=%s&page=%d", c.owner, c.repo, url.QueryEscape(c.cfg.Label), resp.NextPage)
+		pages[u] = p
+		items = append(items, p.items...)
+		changed = changed || fresh
+		u = p.next
+	}
+	c.polls++
+	c.pages = pages
+	if !changed {
+		// Every page a 304: what they hold was read before.
+		return nil, false, nil
+	}
+	for _, it := range items {
+		if it.UpdatedAt.After(c.since) {
+			c.since = it.UpdatedAt
 		}
 	}
-	return items, true, nil
+	if c.since.IsZero() {
+		c.since = started.Add(-time.Minute) // nothing yet: ask for changes from about now on
+	}
+	return items, full, nil
+}
+
+// page reads one list page, with its ETag, up to pageTries times when it
+// fails for the server or the network.
+func (c *Client) page(ctx context.Context, u string) (page, bool, error) {
+	var err error
+	for range pageTries {
+		p, fresh, err1 := c.pageOnce(ctx, u)
+		if err = err1; err == nil || !source.Retryable(err) || limited(err) || ctx.Err() != nil {
+			return p, fresh, err
+		}
+	}
+	return page{}, false, err
+}
+
+// pageOnce asks for one page; fresh is false for a 304.
+func (c *Client) pageOnce(ctx context.Context, u string) (page, bool, error) {
+	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return page{}, false, err
+	}
+	old, had := c.pages[u]
+	if had {
+		req.Header.Set("If-None-Match", old.etag)
+	}
+	var issues []*gh.Issue
+	resp, err := c.gh.Do(ctx, req, &issues)
+	if had && resp != nil && resp.StatusCode == http.StatusNotModified {
+		return old, false, nil
+	}
+	if err != nil {
+		return page{}, false, apiError(err)
+	}
+	p := page{etag: resp.Header.Get("ETag")}
+	for _, is := range issues {
+		if !is.IsPullRequest() {
+			p.items = append(p.items, c.item(is))
+		}
+	}
+	if resp.NextPage != 0 {
+		base, _, _ := strings.Cut(u, "&page=")
+		p.next = fmt.Sprintf("%s&page=%d", base, resp.NextPage)
+	}
+	return p, true, nil
+}
+
+// limited reports whether err is a rate limit: asking again at once would
+// only be refused again.
+func limited(err error) bool {
+	var ae *source.APIError
+	return errors.As(err, &ae) && (ae.Limited || ae.Status > 0 && ae.Status < 500)
 }
 
 // Item reads one issue.

@@ -70,9 +70,9 @@ func (c *Client) Poll(ctx context.Context) ([]source.Item, bool, error) {
 	} else {
 		f.UpdatedAt = &DateComparator{Gt: c.since.UTC().Format(time.RFC3339Nano)}
 	}
-	resp, err := Issues(ctx, c.gql, f)
+	resp, err := retried(ctx, func() (*IssuesResponse, error) { return Issues(ctx, c.gql, f) })
 	if err != nil {
-		return nil, false, apiError(err)
+		return nil, false, err
 	}
 	var items []source.Item
 	for _, n := range resp.Issues.Nodes {
@@ -80,9 +80,9 @@ func (c *Client) Poll(ctx context.Context) ([]source.Item, bool, error) {
 	}
 	more, cursor := resp.Issues.PageInfo.HasNextPage, resp.Issues.PageInfo.EndCursor
 	for more {
-		next, err := IssuesAfter(ctx, c.gql, f, cursor)
+		next, err := retried(ctx, func() (*IssuesAfterResponse, error) { return IssuesAfter(ctx, c.gql, f, cursor) })
 		if err != nil {
-			return nil, false, apiError(err)
+			return nil, false, err
 		}
 		for _, n := range next.Issues.Nodes {
 			items = append(items, c.item(n.IssueFields))
@@ -98,6 +98,29 @@ func (c *Client) Poll(ctx context.Context) ([]source.Item, bool, error) {
 		c.since = time.Now().Add(-time.Minute) // nothing yet: ask for changes from about now on
 	}
 	return items, full, nil
+}
+
+// pageTries is how many times one page is asked before the poll fails.
+const pageTries = 3
+
+// retried asks for a page up to pageTries times while it fails for the
+// server or the network; a refusal (a token, a rate limit) is final.
+func retried[T any](ctx context.Context, ask func() (T, error)) (T, error) {
+	var (
+		out T
+		err error
+	)
+	for range pageTries {
+		if out, err = ask(); err == nil {
+			return out, nil
+		}
+		err = apiError(err)
+		var ae *source.APIError
+		if errors.As(err, &ae) && (ae.Limited || ae.Status > 0 && ae.Status < 500) || ctx.Err() != nil {
+			return out, err
+		}
+	}
+	return out, err
 }
 
 // checkTeam turns a team that does not exist into a 404, once.

@@ -143,3 +143,22 @@ func TestActivityOnlyFromTeamMembers(t *testing.T) {
 		t.Fatalf("Activity = %+v, %v, %v; want the member's comment", a, ok, err)
 	}
 }
+
+// Every page is read, and a page that fails is asked again before the
+// poll fails; a failed poll moves nothing on, so the next one sees every
+// change (#39 item 1).
+func TestPollEveryPage(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	for i := range 250 {
+		srv.AddIssue("issue "+strconv.Itoa(i), "", "Todo", "agent")
+	}
+	srv.SetFault(&linearapi.Fault{Op: "IssuesAfter", After: "99", Status: http.StatusInternalServerError, Code: "INTERNAL_SERVER_ERROR", Count: 4})
+	if _, _, err := c.Poll(ctx); err == nil {
+		t.Fatal("the first poll went through a page that failed three times")
+	}
+	items, full, err := c.Poll(ctx)
+	if err != nil || !full || len(items) != 250 {
+		t.Fatalf("second Poll = %d items, %v, %v; want all 250 (the failed page asked again)", len(items), full, err)
+	}
+}

@@ -100,6 +100,7 @@ func TestImport(t *testing.T) {
 	if tk := r.task("t1"); tk.Title != "fix login" || tk.Body != "it fails" || tk.External == nil || tk.External.ID != "acme/web#1" {
 		t.Fatalf("imported %+v", tk)
 	}
+	r.step(time.Minute) // the first question of what changed since
 	left := r.gh.Remaining()
 	for range 3 {
 		r.step(time.Minute)
@@ -272,5 +273,50 @@ func TestImportBoundsIssueData(t *testing.T) {
 	}
 	if tk := r.task("t2"); tk.External == nil || tk.External.URL != "" {
 		t.Fatalf("the file: link was kept: %+v", tk.External)
+	}
+}
+
+// Sync cannot miss (#39 item 1): 250 issues over three pages, and a 500 on
+// each page in turn, on the first import and on a later change of every
+// issue: every change reaches its task within two polls.
+func TestSyncMissesNoPage(t *testing.T) {
+	for page := 1; page <= 3; page++ {
+		t.Run("page"+strconv.Itoa(page), func(t *testing.T) {
+			r := newRig(t)
+			for i := range 250 {
+				r.gh.AddIssue("issue "+strconv.Itoa(i+1), "b", "agent")
+			}
+			fault := func() {
+				r.gh.SetFault(&ghapi.Fault{Status: http.StatusInternalServerError, Message: "Server Error", Match: "&page=" + strconv.Itoa(page), Count: 4})
+			}
+			if page == 1 {
+				fault = func() {
+					r.gh.SetFault(&ghapi.Fault{Status: http.StatusInternalServerError, Message: "Server Error", Match: "/issues?", NotMatch: "&page=", Count: 4})
+				}
+			}
+			fault()
+			r.step(0)
+			r.step(time.Minute)
+			tasks, _ := r.board.Tasks(context.Background(), supervisor.TaskFilter{})
+			if len(tasks) != 250 {
+				t.Fatalf("after two polls with a 500 on page %d: %d tasks, want 250", page, len(tasks))
+			}
+			for n := 1; n <= 250; n++ {
+				r.gh.Edit(n, func(is *ghapi.Issue) { is.Title += " (edited)" })
+			}
+			fault()
+			r.step(time.Minute)
+			r.step(2 * time.Minute)
+			tasks, _ = r.board.Tasks(context.Background(), supervisor.TaskFilter{})
+			stale := 0
+			for _, tk := range tasks {
+				if !strings.HasSuffix(tk.Title, "(edited)") {
+					stale++
+				}
+			}
+			if stale > 0 {
+				t.Fatalf("after two polls with a 500 on page %d: %d of 250 tasks missed their issue's edit", page, stale)
+			}
+		})
 	}
 }

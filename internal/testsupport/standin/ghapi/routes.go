@@ -83,9 +83,12 @@ func (s *Server) routeIssue(w http.ResponseWriter, r *http.Request, is *Issue, p
 	}
 }
 
-// listIssues is GET /repos/{owner}/{repo}/issues: state (open, closed,
-// all; default open) and labels (comma-separated, all must match), one
-// page of per_page.
+// listIssues is GET /repos/{owner}/{repo}/issues as documented: state
+// (open, closed, all; default open), labels (comma-separated, all must
+// match), since (only issues updated at or after it, ISO 8601), sort
+// (created, updated; default created) and direction (asc, desc; default
+// desc), paged by per_page (default 30, at most 100) and page, with a Link
+// header naming the next and last pages.
 func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	state := q.Get("state")
@@ -96,7 +99,16 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("labels"); l != "" {
 		want = strings.Split(l, ",")
 	}
-	out := []map[string]any{}
+	var since time.Time
+	if v := q.Get("since"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			s.fail(w, http.StatusUnprocessableEntity, "Validation Failed")
+			return
+		}
+		since = t
+	}
+	var list []*Issue
 	for _, is := range s.issues {
 		if state != "all" && is.State != state {
 			continue
@@ -104,7 +116,40 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		if slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(is.Labels, l) }) {
 			continue
 		}
+		if !since.IsZero() && is.UpdatedAt.Truncate(time.Second).Before(since) {
+			continue
+		}
+		list = append(list, is)
+	}
+	key := func(is *Issue) time.Time { return time.Unix(int64(is.Number), 0) }
+	if q.Get("sort") == "updated" {
+		key = func(is *Issue) time.Time { return is.UpdatedAt }
+	}
+	slices.SortStableFunc(list, func(a, b *Issue) int { return key(a).Compare(key(b)) })
+	if q.Get("direction") != "asc" {
+		slices.Reverse(list)
+	}
+	per, _ := strconv.Atoi(q.Get("per_page"))
+	if per <= 0 {
+		per = 30
+	}
+	per = min(per, 100)
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	last := max(1, (len(list)+per-1)/per)
+	out := []map[string]any{}
+	for _, is := range list[min(len(list), (page-1)*per):min(len(list), page*per)] {
 		out = append(out, s.issueJSON(is))
+	}
+	if page < last {
+		link := func(p int) string {
+			u := *r.URL
+			v := u.Query()
+			v.Set("page", strconv.Itoa(p))
+			u.RawQuery = v.Encode()
+			return "<" + s.URL + u.RequestURI() + ">"
+		}
+		w.Header().Set("Link", link(page+1)+`; rel="next", `+link(last)+`; rel="last"`)
 	}
 	s.replyTagged(w, r, out)
 }

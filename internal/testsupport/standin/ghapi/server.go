@@ -90,6 +90,9 @@ type Fault struct {
 	Header  http.Header
 	Drop    bool // close the connection without an answer: a network outage
 	Count   int  // how many requests it answers; 0: until cleared
+	// Match, when set, limits the fault to requests whose "path?query"
+	// contains it ("&page=2"); NotMatch to those that do not contain it.
+	Match, NotMatch string
 }
 
 // New starts a stand-in for owner/repo that accepts token.
@@ -171,7 +174,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
-	if s.faulted(w) {
+	if s.faulted(w, r.URL.RequestURI()) {
 		return
 	}
 	auth := r.Header.Get("Authorization")
@@ -192,9 +195,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // faulted answers with the fault set, if any.
-func (s *Server) faulted(w http.ResponseWriter) bool {
+func (s *Server) faulted(w http.ResponseWriter, uri string) bool {
 	f := s.fault
-	if f == nil {
+	if f == nil || f.Match != "" && !strings.Contains(uri, f.Match) || f.NotMatch != "" && strings.Contains(uri, f.NotMatch) {
 		return false
 	}
 	if f.Count > 0 {

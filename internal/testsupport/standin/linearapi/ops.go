@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -131,6 +132,7 @@ func (s *Server) issuesOp(v vars) (any, error) {
 		since = t
 	}
 	var nodes []map[string]any
+	var list []*Issue
 	for _, is := range s.issues {
 		switch {
 		case f.Team != nil && f.Team.Key != nil && f.Team.Key.Eq != s.Team,
@@ -139,10 +141,30 @@ func (s *Server) issuesOp(v vars) (any, error) {
 			f.UpdatedAt != nil && !is.UpdatedAt.After(since):
 			continue
 		}
+		list = append(list, is)
+	}
+	// orderBy: updatedAt, the newest first.
+	slices.Reverse(list)
+	slices.SortStableFunc(list, func(a, b *Issue) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	for _, is := range list {
 		nodes = append(nodes, s.issueJSON(is))
 	}
-	slices.Reverse(nodes)
-	return map[string]any{"issues": map[string]any{"nodes": orEmpty(nodes), "pageInfo": map[string]any{"hasNextPage": false, "endCursor": nil}}}, nil
+	// Pages of 100; the cursor is the index of the page's last node.
+	from := 0
+	if v.After != "" {
+		n, err := strconv.Atoi(v.After)
+		if err != nil {
+			return nil, fmt.Errorf("after: not a cursor %q", v.After)
+		}
+		from = n + 1
+	}
+	from = min(from, len(nodes))
+	to := min(from+100, len(nodes))
+	var end any
+	if to > from {
+		end = strconv.Itoa(to - 1)
+	}
+	return map[string]any{"issues": map[string]any{"nodes": orEmpty(nodes[from:to]), "pageInfo": map[string]any{"hasNextPage": to < len(nodes), "endCursor": end}}}, nil
 }
 
 func (s *Server) issueJSON(is *Issue) map[string]any {

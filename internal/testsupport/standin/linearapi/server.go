@@ -76,6 +76,9 @@ type Fault struct {
 	Header http.Header
 	Drop   bool
 	Count  int // 0: until cleared
+	// Op, when set, limits the fault to that operation ("IssuesAfter");
+	// After to the page after that cursor.
+	Op, After string
 }
 
 // New starts a stand-in for team that accepts key.
@@ -183,7 +186,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests = append(s.requests, req.OperationName)
-	if s.faulted(w) {
+	if s.faulted(w, req) {
 		return
 	}
 	if r.Header.Get("Authorization") != s.Key {
@@ -198,10 +201,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"data": data})
 }
 
-func (s *Server) faulted(w http.ResponseWriter) bool {
+func (s *Server) faulted(w http.ResponseWriter, req request) bool {
 	f := s.fault
-	if f == nil {
+	if f == nil || f.Op != "" && f.Op != req.OperationName {
 		return false
+	}
+	if f.After != "" {
+		var v struct{ After string }
+		if json.Unmarshal(req.Variables, &v); v.After != f.After {
+			return false
+		}
 	}
 	if f.Count > 0 {
 		if f.Count--; f.Count == 0 {
