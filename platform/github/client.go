@@ -207,11 +207,11 @@ func (c *Client) item(is *gh.Issue) source.Item {
 	}
 	open := is.GetState() == "open"
 	return source.Item{
-		Ref:       supervisor.External{Kind: config.SourceGitHub, ID: source.GitHubID(c.cfg.Repo, is.GetNumber()), URL: is.GetHTMLURL()},
-		Title:     is.GetTitle(),
-		Body:      is.GetBody(),
-		Matches:   open && labelled,
-		Closed:    !open,
+		Ref:     supervisor.External{Kind: config.SourceGitHub, ID: source.GitHubID(c.cfg.Repo, is.GetNumber()), URL: is.GetHTMLURL()},
+		Title:   is.GetTitle(),
+		Body:    is.GetBody(),
+		Matches: open && labelled,
+		Closed:  !open, Unlabelled: !labelled,
 		State:     is.GetState(),
 		UpdatedAt: is.GetUpdatedAt().Time,
 	}

@@ -164,7 +164,7 @@ func (c *Client) item(f IssueFields) source.Item {
 		Title:   f.Title,
 		Body:    f.Description,
 		Matches: labelled && !closed && f.State.Name == c.cfg.State,
-		Closed:  closed, State: f.State.Name, UpdatedAt: f.UpdatedAt,
+		Closed:  closed, Unlabelled: !labelled, State: f.State.Name, UpdatedAt: f.UpdatedAt,
 	}
 }
 

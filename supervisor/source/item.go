@@ -19,7 +19,9 @@ type Item struct {
 	// from: an issue that would be imported now.
 	Matches bool
 	// Closed: closed (GitHub), completed or cancelled (Linear) upstream.
-	Closed    bool
+	Closed bool
+	// Unlabelled: it lacks the source's label (why it does not match).
+	Unlabelled bool
 	State     string // as people read it: "open", "In Review"
 	UpdatedAt time.Time
 }

@@ -19,6 +19,10 @@ func TestPlan(t *testing.T) {
 	item := func(n int, title string, matches, closed bool) Item {
 		return Item{Ref: ref(n), Title: title, Body: "b", Matches: matches, Closed: closed}
 	}
+	sourceCancelled := func(t supervisor.Task) supervisor.Task {
+		t.Reason = TakenBack(t.External.ID, "was closed upstream")
+		return t
+	}
 	tests := []struct {
 		name  string
 		tasks []supervisor.Task
@@ -35,9 +39,14 @@ func TestPlan(t *testing.T) {
 		{"an edit leaves a running task alone", []supervisor.Task{task(1, supervisor.TaskWorking, "a")}, []Item{item(1, "b", true, false)}, false, nil},
 		{"closed upstream cancels the queued task", []supervisor.Task{task(1, supervisor.TaskTodo, "a")}, []Item{item(1, "a", false, true)}, false, []string{"cancel t1"}},
 		{"closed upstream leaves started work alone", []supervisor.Task{task(1, supervisor.TaskBlocked, "a")}, []Item{item(1, "a", false, true)}, false, nil},
-		{"missing from a full list: check it", []supervisor.Task{task(1, supervisor.TaskTodo, "a"), task(2, supervisor.TaskWorking, "a")}, nil, true, []string{"check t1"}},
+		{"missing from a full list: check it", []supervisor.Task{task(1, supervisor.TaskTodo, "a"), task(2, supervisor.TaskWorking, "a"), task(3, supervisor.TaskDone, "a")}, nil, true, []string{"check t1", "check t2"}},
 		{"missing from a delta: nothing", []supervisor.Task{task(1, supervisor.TaskTodo, "a")}, nil, false, nil},
-		{"unlabelled but open: the queued task stays", []supervisor.Task{task(1, supervisor.TaskTodo, "a")}, []Item{item(1, "a", false, false)}, false, nil},
+		// Taking back is honoured (#39 item 2).
+		{"unlabelled or out of the import state: the queued task is cancelled", []supervisor.Task{task(1, supervisor.TaskTodo, "a")}, []Item{item(1, "a", false, false)}, false, []string{"cancel t1"}},
+		{"reopened or relabelled: the task the source cancelled is queued again", []supervisor.Task{sourceCancelled(task(1, supervisor.TaskCancelled, "a"))}, []Item{item(1, "a", true, false)}, false, []string{"requeue t1"}},
+		{"a task a person cancelled stays cancelled", []supervisor.Task{task(1, supervisor.TaskCancelled, "a")}, []Item{item(1, "a", true, false)}, false, nil},
+		{"closed upstream: a running task's session is told", []supervisor.Task{task(1, supervisor.TaskWorking, "a")}, []Item{item(1, "a", false, true)}, false, []string{"tell t1"}},
+		{"unlabelled: a running task's session is told", []supervisor.Task{task(1, supervisor.TaskWorking, "a")}, []Item{item(1, "a", false, false)}, false, []string{"tell t1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -82,8 +83,31 @@ func (s *Syncer) apply(ctx context.Context, project string, a Action) error {
 		return ignoreMoved(err)
 	case ActCancel:
 		_, err := s.o.Board.Move(ctx, a.Task.ID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskTodo}, To: supervisor.TaskCancelled,
-			Reason: "its issue " + a.Item.Ref.ID + " was closed upstream", Actor: "source"})
+			Reason: a.Reason, Actor: "source"})
 		return ignoreMoved(err)
+	case ActRequeue:
+		if rq, ok := s.o.Station.(Requeuer); ok {
+			_, err := rq.Requeue(ctx, a.Task.ID, a.Reason)
+			return ignoreMoved(err)
+		}
+		_, err := s.o.Board.Move(ctx, a.Task.ID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskCancelled}, To: supervisor.TaskTodo,
+			BumpAttempt: true, Note: a.Reason, Actor: "source"})
+		return ignoreMoved(err)
+	case ActTell:
+		key := a.Task.ID + "\x00" + a.Reason
+		if s.told[key] {
+			return nil
+		}
+		tl, ok := s.o.Station.(Teller)
+		if !ok {
+			return nil
+		}
+		msg := "Build Station: " + a.Reason + ". Decide whether to finish or stop: if the work is no longer wanted, block the task saying so."
+		if err := tl.Send(ctx, a.Task.ID, msg); err != nil {
+			return fmt.Errorf("tell %s's session that %s: %w", a.Task.ID, a.Reason, err)
+		}
+		s.told[key] = true
+		s.o.Log.Info("source: told a running session its issue was taken back", "task", a.Task.ID, "reason", a.Reason)
 	}
 	return nil
 }

@@ -26,6 +26,19 @@ type Station interface {
 	Subscribe(buffer int) *supervisor.Subscription
 }
 
+// Requeuer queues a cancelled task again as a new attempt, its history
+// kept (*station.Station's Requeue); without it the syncer moves the task
+// on the board itself.
+type Requeuer interface {
+	Requeue(ctx context.Context, id, note string) (supervisor.Task, error)
+}
+
+// Teller types a message into a task's running session, as a person's
+// `session send` does (*station.Station's Send).
+type Teller interface {
+	Send(ctx context.Context, id, text string) error
+}
+
 // Options wire a Syncer.
 type Options struct {
 	Sources  []config.Source
@@ -56,6 +69,7 @@ type Syncer struct {
 	o       Options
 	srcs    []*sourceRun
 	seen    map[string]time.Time // task id → UpdatedAt whose writes are queued
+	told    map[string]bool      // task id + reason its session was told
 	mu      sync.Mutex           // guards the states
 	states  []supervisor.SourceState
 	wakeups chan struct{}
@@ -80,7 +94,7 @@ func New(o Options) *Syncer {
 	if o.Login == nil {
 		o.Login = func(kind string) string { return "buildstation source login " + kind }
 	}
-	s := &Syncer{o: o, seen: map[string]time.Time{}, wakeups: make(chan struct{}, 1)}
+	s := &Syncer{o: o, seen: map[string]time.Time{}, told: map[string]bool{}, wakeups: make(chan struct{}, 1)}
 	for i, c := range o.Sources {
 		s.srcs = append(s.srcs, &sourceRun{cfg: c, tr: o.Trackers[i]})
 		s.states = append(s.states, supervisor.SourceState{Name: c.Name(), Kind: c.Kind, Project: c.Project})

@@ -320,3 +320,72 @@ func TestSyncMissesNoPage(t *testing.T) {
 		})
 	}
 }
+
+// told records what the station typed into sessions.
+type teller struct {
+	*station
+	sent []string
+}
+
+func (t *teller) Send(_ context.Context, id, text string) error {
+	t.sent = append(t.sent, id+": "+text)
+	return nil
+}
+
+// Taking an issue back is honoured (#39 item 2): unlabelled or closed, its
+// queued task is cancelled with why; relabelled or reopened, the same task
+// is queued again as a new attempt; a running task's session is told, once,
+// and the task is left to it.
+func TestTakingBack(t *testing.T) {
+	r := newRig(t)
+	tl := &teller{station: r.board}
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}},
+		Trackers: []source.Tracker{func() source.Tracker {
+			c, _ := github.New(config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}, "tok", nil)
+			return c
+		}()},
+		Station: tl, Board: r.board.Store, Ledger: r.ledger,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Now:     func() time.Time { return r.now },
+	})
+	a := r.gh.AddIssue("queued", "b", "agent")
+	b := r.gh.AddIssue("running", "b", "agent")
+	r.step(0)
+	r.move("t2", supervisor.TaskTodo, supervisor.TaskWorking, "")
+
+	r.gh.Edit(a, func(is *ghapi.Issue) { is.Labels = nil })
+	r.step(time.Minute)
+	if tk := r.task("t1"); tk.State != supervisor.TaskCancelled || !strings.Contains(tk.Reason, "lost the label") {
+		t.Fatalf("unlabelled: t1 is %s (%q), want cancelled saying why", tk.State, tk.Reason)
+	}
+	r.gh.Edit(a, func(is *ghapi.Issue) { is.Labels = []string{"agent"} })
+	r.step(time.Minute)
+	if tk := r.task("t1"); tk.State != supervisor.TaskTodo || tk.Attempt != 2 {
+		t.Fatalf("relabelled: t1 is %s attempt %d, want queued again as attempt 2", tk.State, tk.Attempt)
+	}
+	r.gh.Edit(a, func(is *ghapi.Issue) { is.State = "closed" })
+	r.step(time.Minute)
+	if tk := r.task("t1"); tk.State != supervisor.TaskCancelled || !strings.Contains(tk.Reason, "closed upstream") {
+		t.Fatalf("closed: t1 is %s (%q)", tk.State, tk.Reason)
+	}
+	r.gh.Edit(a, func(is *ghapi.Issue) { is.State = "open" })
+	r.step(time.Minute)
+	if tk := r.task("t1"); tk.State != supervisor.TaskTodo || tk.Attempt != 3 {
+		t.Fatalf("reopened: t1 is %s attempt %d, want queued again as attempt 3", tk.State, tk.Attempt)
+	}
+	if tasks, _ := r.board.Tasks(context.Background(), supervisor.TaskFilter{}); len(tasks) != 2 {
+		t.Fatalf("%d tasks, want the same two", len(tasks))
+	}
+
+	r.gh.Edit(b, func(is *ghapi.Issue) { is.State = "closed" })
+	r.step(time.Minute)
+	r.gh.Edit(b, func(is *ghapi.Issue) { is.Title = "running, edited" })
+	r.step(time.Minute)
+	if tk := r.task("t2"); tk.State != supervisor.TaskWorking {
+		t.Fatalf("a running task's issue closed: t2 is %s, want left to its session", tk.State)
+	}
+	if len(tl.sent) != 1 || !strings.HasPrefix(tl.sent[0], "t2: ") || !strings.Contains(tl.sent[0], "closed upstream") {
+		t.Fatalf("sent %q, want t2's session told once", tl.sent)
+	}
+}
