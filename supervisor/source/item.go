@@ -22,8 +22,8 @@ type Item struct {
 	Closed bool
 	// Unlabelled: it lacks the source's label (why it does not match).
 	Unlabelled bool
-	State     string // as people read it: "open", "In Review"
-	UpdatedAt time.Time
+	State      string // as people read it: "open", "In Review"
+	UpdatedAt  time.Time
 }
 
 // Tracker is one source's remote: a GitHub repository or a Linear team.
