@@ -7,10 +7,13 @@
 // Output is tapped with pipe-pane into a named FIFO that the Proc reads, so
 // bytes arrive as the agent writes them, without polling a file. Input goes
 // through send-keys. Each window keeps its pane after the agent exits
-// (remain-on-exit) so the exit status can be read. One control-mode client
-// per spawner (tmux -C, its output off) reports every pane's death through
-// a subscription and every closed window, so Wait learns of an exit
-// without a poll or a parked client per session (see monitor). Stop ends
+// (remain-on-exit) so the exit status can be read. The server's global
+// pane-died hook signals one wait-for channel that one parked client per
+// spawner waits on, and one control-mode client (tmux -C, its output off)
+// reports every closed window and carries the station's commands, so Wait
+// learns of an exit without a poll, a subscription or a parked client per
+// session (see monitor). Windows keep historyLimit lines of scrollback:
+// the station keeps the output itself. Stop ends
 // the pane's process group and the rest of its tree (package proctree), as
 // package pty does, then kills the window.
 //

@@ -9,30 +9,42 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// subscription is the control-mode subscription that reports every pane's
-// death and exit status as they change. tmux (3.2 and later) evaluates it
-// inside the server once a second and writes a line only on a change.
-const (
-	subName   = "bs-dead"
-	subFormat = "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}"
-)
+// diedChannel is the wait-for channel the server's pane-died hook signals
+// (diedHook): one channel for every pane, so one parked `tmux wait-for`
+// hears of every death; a death while none waits is kept by tmux (the
+// next wait returns at once).
+const diedChannel = "bs-died"
+
+// diedHook is the global pane-died hook the monitor sets on its server
+// (its own server: the global hook concerns only the station's windows).
+// The history limit is set again too, for windows to come on a server an
+// older station started.
+var diedHook = []string{"set-hook", "-g", "pane-died", "wait-for -S " + diedChannel,
+	";", "set-option", "-g", "history-limit", strconv.Itoa(historyLimit)}
 
 // monitor learns of every agent's exit for one spawner, whatever the
-// number of sessions, without a per-session poll or parked client: one
-// tmux control-mode client (tmux -C) on the station's server, with its
-// pane output turned off (output arrives through each pane's pipe), reports
-// a pane's death through a subscription and a closed window through
-// %window-close. A line names the pane or window; the monitor pokes the
-// session's watcher, which looks at the pane once.
+// number of sessions, without a per-session poll, parked client or
+// subscription: the server's pane-died hook signals one wait-for channel
+// that one parked `tmux wait-for` waits on, after which one list-panes
+// finds the dead; one tmux control-mode client (tmux -C) on the station's
+// server, with its pane output turned off (output arrives through each
+// pane's pipe), reports a closed window through %window-close and carries
+// the station's commands. A line names the pane or window; the monitor
+// pokes the session's watcher, which looks at the pane once. Idle, nothing
+// runs: tmux evaluates nothing per pane on a tick (a control-mode
+// subscription did, once a second for every pane: measured 0.4% of a core
+// at 100 sessions).
 //
-// Where control mode cannot run (a tmux older than 3.2 refuses the
-// subscription), one `list-panes -a` per Spawner.WaitCheck covers every
-// session at once.
+// Where control mode cannot run (a tmux older than 3.2 refuses attach's
+// flags), one `list-panes -a` per Spawner.WaitCheck covers every session
+// at once.
 //
 // The client runs only while some session is watched.
 type monitor struct {
@@ -100,14 +112,6 @@ func (m *monitor) pokeAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, p := range m.panes {
-		p.poke()
-	}
-}
-
-func (m *monitor) pokePane(id string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if p := m.panes[id]; p != nil {
 		p.poke()
 	}
 }
@@ -192,38 +196,48 @@ func (m *monitor) control() error {
 	in.Close()
 	_ = cmd.Wait()
 	if errors.Is(res, errCtlGone) {
-		// It ended before the subscription was answered.
+		// It ended before its first command was answered: attach
+		// refused (a tmux before 3.2 has no -f) or the session is gone.
 		res = errNoControl
 	}
 	return res
 }
 
-// serveControl subscribes the control client c to pane deaths and keeps it
-// until it ends or no pane is left to watch; it returns why it ended.
+// serveControl readies the control client c (the pane-died hook, the
+// parked waiter) and keeps it until it ends or no pane is left to watch;
+// it returns why it ended.
 func (m *monitor) serveControl(c *ctlClient, in io.Closer, ended <-chan error) error {
-	// The subscription reports every pane once when it starts, so a death
-	// while no client ran is seen now. An error means a tmux without
-	// subscriptions.
-	subscribed := make(chan error, 1)
+	// The hook may be missing on a server an older station started. An
+	// error means a tmux that cannot serve us in control mode.
+	ready := make(chan error, 1)
 	go func() {
-		err := subscribe(c)
-		if err == nil {
-			m.mu.Lock()
-			m.ctl = c
-			m.mu.Unlock()
-		} else if !errors.Is(err, errCtlGone) {
-			err = errNoControl
+		_, err := c.run(context.Background(), diedHook)
+		ready <- err
+	}()
+	// The death waiter runs while the client does. It is let go by
+	// signalling its channel, not killed: tmux was seen to lose a later
+	// signal meant for another station's waiter after a waiter was killed.
+	var waiter *deathWaiter
+	defer func() {
+		if waiter != nil {
+			waiter.stop(c)
 		}
-		subscribed <- err
 	}()
 	for {
 		select {
-		case err := <-subscribed:
+		case err := <-ready:
 			if err != nil {
 				in.Close()
 				<-ended
-				return err
+				if errors.Is(err, errCtlGone) {
+					return err
+				}
+				return errNoControl
 			}
+			m.mu.Lock()
+			m.ctl = c
+			m.mu.Unlock()
+			waiter = m.startWaiter()
 		case res := <-ended:
 			return res
 		case <-m.kick:
@@ -238,24 +252,84 @@ func (m *monitor) serveControl(c *ctlClient, in io.Closer, ended <-chan error) e
 	}
 }
 
-// subscribe asks the control client for pane deaths. The line can reach
-// the server before the client's own attach-session has made it a client
-// (seen under load: "no current client"); it is asked again then, for a
-// while, rather than taken for a tmux without subscriptions.
-func subscribe(c *ctlClient) error {
-	wait := 10 * time.Millisecond
-	for end := time.Now().Add(attachWait); ; {
-		_, err := c.run(context.Background(), []string{"refresh-client", "-B", subName + ":%*:" + subFormat})
-		if err == nil || !strings.Contains(err.Error(), "no current client") || time.Now().After(end) {
-			return err
+// deathWaiter is the parked `tmux wait-for` on diedChannel and the
+// goroutine that runs it (see waitDeaths).
+type deathWaiter struct {
+	m       *monitor
+	stopped atomic.Bool
+	done    chan struct{}
+	cmd     atomic.Pointer[exec.Cmd]
+}
+
+func (m *monitor) startWaiter() *deathWaiter {
+	w := &deathWaiter{m: m, done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+// run parks one `tmux wait-for` on diedChannel and, each time the
+// pane-died hook signals it, finds the dead panes with one list-panes and
+// pokes their sessions. It looks once at the start too: a death while no
+// client ran.
+func (w *deathWaiter) run() {
+	defer close(w.done)
+	bin, err := tmuxPath()
+	if err != nil {
+		return
+	}
+	for !w.stopped.Load() {
+		w.m.scanOnce(context.Background())
+		cmd := exec.Command(bin, "-S", w.m.sp.sock, "wait-for", diedChannel)
+		cmd.Env = clientEnv()
+		if err := cmd.Start(); err != nil {
+			return
 		}
-		time.Sleep(wait)
-		wait = min(2*wait, 200*time.Millisecond)
+		w.cmd.Store(cmd)
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		for waiting := true; waiting; {
+			t := time.NewTimer(w.m.interval() * safetyScans)
+			select {
+			case err := <-exited:
+				t.Stop()
+				if err != nil {
+					return // the server went: the control client ends too
+				}
+				waiting = false
+			case <-t.C:
+				// A signal was seen lost under load (a pane died
+				// and the waiter slept on): look anyway, now and
+				// then.
+				w.m.scanOnce(context.Background())
+			}
+		}
 	}
 }
 
-// attachWait bounds how long a control client may take to attach.
-const attachWait = 10 * time.Second
+// safetyScans is how many fallback intervals (Spawner.WaitCheck) pass
+// between the waiter's own looks at every pane: one list-panes per 20 s
+// by default, whatever the number of sessions.
+const safetyScans = 10
+
+// stop lets the waiter go: a signal on its channel through the control
+// client c (other stations' waiters on the server look once, harmlessly),
+// or, if that does not end it, a kill.
+func (w *deathWaiter) stop(c *ctlClient) {
+	w.stopped.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+	defer cancel()
+	if _, err := c.run(ctx, []string{"wait-for", "-S", diedChannel}); err == nil {
+		select {
+		case <-w.done:
+			return
+		case <-ctx.Done():
+		}
+	}
+	if cmd := w.cmd.Load(); cmd != nil && cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+	<-w.done
+}
 
 // read follows the client's output until it ends: reply blocks go to the
 // calls waiting for them, notifications poke sessions.
@@ -301,11 +375,6 @@ func (m *monitor) read(r io.Reader, c *ctlClient) error {
 			if len(f) >= 4 && f[3] == "1" {
 				call = c.next()
 			}
-		case "%subscription-changed":
-			// %subscription-changed NAME $S @W IDX %P : VALUE
-			if len(f) >= 6 && f[1] == subName {
-				m.pokePane(f[5])
-			}
 		case "%window-close", "%unlinked-window-close":
 			if len(f) >= 2 {
 				m.pokeWindow(f[1])
@@ -318,9 +387,8 @@ func (m *monitor) read(r io.Reader, c *ctlClient) error {
 	return sc.Err()
 }
 
-// scan is the fallback for a tmux without subscriptions: one list-panes
-// for every session per interval, poking the sessions whose pane died or
-// went.
+// scan is the fallback for a tmux without control mode: one list-panes
+// for every session per interval.
 func (m *monitor) scan() {
 	t := time.NewTicker(m.interval())
 	defer t.Stop()
@@ -330,25 +398,31 @@ func (m *monitor) scan() {
 		case <-m.kick:
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
-		out, err := m.sp.run(ctx, "list-panes", "-a", "-F", "#{pane_id} #{pane_dead}")
-		cancel()
-		if err != nil {
-			m.pokeAll()
-			continue
+		m.scanOnce(context.Background())
+	}
+}
+
+// scanOnce pokes the sessions whose pane died or went, found with one
+// list-panes for every session.
+func (m *monitor) scanOnce(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	out, err := m.sp.do(ctx, "list-panes", "-a", "-F", "#{pane_id} #{pane_dead}")
+	cancel()
+	if err != nil {
+		m.pokeAll()
+		return
+	}
+	live := map[string]bool{}
+	for line := range strings.SplitSeq(out, "\n") {
+		if id, dead, ok := strings.Cut(line, " "); ok && dead != "1" {
+			live[id] = true
 		}
-		live := map[string]bool{}
-		for line := range strings.SplitSeq(out, "\n") {
-			if id, dead, ok := strings.Cut(line, " "); ok && dead != "1" {
-				live[id] = true
-			}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, p := range m.panes {
+		if !live[id] {
+			p.poke()
 		}
-		m.mu.Lock()
-		for id, p := range m.panes {
-			if !live[id] {
-				p.poke()
-			}
-		}
-		m.mu.Unlock()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,8 +71,10 @@ func TestExitSeenByScan(t *testing.T) {
 }
 
 // TestOneClientForAllSessions: however many sessions run, the station
-// keeps one tmux client (the monitor's) and no parked one per session;
-// it goes when the last session does.
+// keeps one tmux control client (the monitor's) and one parked wait-for
+// client (pane deaths, signalled by the pane-died hook), no client per
+// session and no subscription that tmux evaluates for every pane each
+// second; they go when the last session does.
 func TestOneClientForAllSessions(t *testing.T) {
 	t.Parallel()
 	s := newSpawner(t)
@@ -91,11 +94,13 @@ func TestOneClientForAllSessions(t *testing.T) {
 	}
 	end := time.Now().Add(proctest.Deadline)
 	testwait.Eventually(t, proctest.Deadline, func() error {
-		if c := clients(); len(c) != 1 || !strings.Contains(c[0], " -C ") {
+		c := clients()
+		if len(c) != 2 || !slices.ContainsFunc(c, func(l string) bool { return strings.Contains(l, " -C ") }) ||
+			!slices.ContainsFunc(c, func(l string) bool { return strings.Contains(l, " wait-for "+diedChannel) }) {
 			return fmt.Errorf("clients:\n%s", strings.Join(c, "\n"))
 		}
 		return nil
-	}, "one tmux control client for 6 sessions")
+	}, "one tmux control client and one wait-for client for 6 sessions")
 	for _, p := range ps {
 		_ = p.Stop(0)
 		_ = p.Close()

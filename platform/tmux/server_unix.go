@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -85,6 +86,13 @@ func clientEnv() []string {
 	return out
 }
 
+// historyLimit is the scrollback tmux keeps per window, in lines. It is
+// most of what a window costs (measured: 20,000 lines made 1.9 MiB per idle
+// session that had printed 300 KB); the station keeps the session's
+// output in its own ring and transcript (`session logs`), so the window
+// keeps what a person attaching scrolls back through at a glance.
+const historyLimit = 1000
+
 // ensureSession starts the server and its session if they are not there.
 // The session keeps a placeholder window so that it (and the server)
 // outlives the last agent window; a person attaching sees how to move
@@ -101,7 +109,7 @@ func (s *Spawner) ensureSession(ctx context.Context) error {
 	_, err := s.run(ctx,
 		"new-session", "-d", "-s", SessionName, "-n", "station", "-x", fmt.Sprint(DefaultCols), "-y", fmt.Sprint(DefaultRows),
 		"sh", "-c", "echo 'Build Station sessions run in the other windows of this tmux session: C-b w lists them, C-b d detaches.'; while :; do sleep 86400; done",
-		";", "set-option", "-g", "history-limit", "20000",
+		";", "set-option", "-g", "history-limit", strconv.Itoa(historyLimit),
 		// An agent's pane stays after it exits so its status can be read;
 		// the station kills the window once it has.
 		";", "set-option", "-gw", "remain-on-exit", "on",

@@ -24,6 +24,9 @@ const transcriptBacklog = 8 << 20
 const (
 	transcriptFlush   = 50 * time.Millisecond
 	transcriptFlushAt = 256 << 10
+	// keepTranscriptCap is the buffer a quiet writer keeps; a burst's larger
+	// one is let go once written, so idle sessions hold none.
+	keepTranscriptCap = 64 << 10
 )
 
 // transcriptWriter writes a session's transcript off the PTY reader's
@@ -174,8 +177,15 @@ func (w *transcriptWriter) loop() {
 			w.trim()
 		}
 		w.mu.Lock()
-		if cap(buf) <= 2*w.limit {
-			w.spare = buf[:0] // the other buffer, reused
+		// The other buffer, reused while output floods (a full
+		// piece was written); after a partial one the stream has
+		// gone quiet, and a burst-sized buffer is let go.
+		switch {
+		case len(buf) >= w.flushAt && cap(buf) <= 2*w.limit, cap(buf) <= keepTranscriptCap:
+			w.spare = buf[:0]
+		}
+		if len(buf) < w.flushAt && len(w.pending) == 0 && cap(w.pending) > keepTranscriptCap {
+			w.pending = nil
 		}
 		// What gathered during the write: at once when it is a piece
 		// worth a write (or closing), else when the timer says.

@@ -251,3 +251,26 @@ func TestTranscriptWritesInLargePieces(t *testing.T) {
 		}
 	})
 }
+
+// TestTranscriptLetsGoOfABurstsBuffers: once a burst is written and the
+// session is quiet, the writer keeps no burst-sized buffer: hundreds of
+// idle sessions must not each hold one.
+func TestTranscriptLetsGoOfABurstsBuffers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &countingFile{}
+		w := newTranscriptWriter(f, slog.New(slog.DiscardHandler))
+		chunk := bytes.Repeat([]byte("z"), 4<<10)
+		for range 75 { // 300 KB, as the bench's idle agents print
+			_, _ = w.Write(chunk)
+		}
+		time.Sleep(transcriptFlush)
+		synctest.Wait()
+		w.mu.Lock()
+		held := cap(w.pending) + cap(w.spare)
+		w.mu.Unlock()
+		if held > keepTranscriptCap {
+			t.Errorf("a quiet writer holds %d bytes of buffers, want at most %d", held, keepTranscriptCap)
+		}
+		_ = w.Close()
+	})
+}
