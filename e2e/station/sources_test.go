@@ -119,7 +119,7 @@ func TestSourceRefusedTokenShowsInStatus(t *testing.T) {
 	gh.AddIssue("fix login", "script: complete ok", "agent")
 	cfg := rig.ProjectTOML("web", t.TempDir(), "60s", "60s") + githubSource(gh.APIURL())
 	s := rig.StartOn(t, rig.WriteConfig(t, cfg), "BS_TEST_GH_TOKEN=expired")
-	want := "github acme/web refused the token (401: expired or revoked): run `buildstation source login github` with a new one"
+	want := "github acme/web refused the token (401: expired or revoked): put a new one in the variable BS_TEST_GH_TOKEN (token_env) and restart the station"
 	rig.Eventually(t, 15*time.Second, func() error {
 		if out := s.Must("status"); !strings.Contains(out, "source: "+want) {
 			return fmt.Errorf("status:\n%s", out)

@@ -163,3 +163,29 @@ func TestActivityOnlyFromPeopleWhoCanAct(t *testing.T) {
 		t.Fatalf("Activity = %+v, %v, %v; want the collaborator's comment", a, ok, err)
 	}
 }
+
+// A deleted issue (410) or one the repository no longer has (404 while
+// the repository answers) refuses that write alone (#39 item 3); a
+// repository that is gone is the source's problem.
+func TestEntityLevelRefusals(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "tok")
+	n := srv.AddIssue("fix login", "", "agent")
+	srv.Delete(n)
+	_, err := c.Send(ctx, source.Write{Key: "k", Kind: source.WriteComment, Ref: supervisor.External{Kind: "github", ID: source.GitHubID("acme/web", n)}, Text: "x"})
+	if !source.EntityLevel(err) {
+		t.Fatalf("a deleted issue's write: %v, want refused for the issue alone", err)
+	}
+	_, err = c.Send(ctx, source.Write{Key: "k2", Kind: source.WriteComment, Ref: supervisor.External{Kind: "github", ID: source.GitHubID("acme/web", 99)}, Text: "x"})
+	if !source.EntityLevel(err) {
+		t.Fatalf("a missing issue's write: %v, want refused for the issue alone", err)
+	}
+	other, err := New(config.Source{Kind: "github", Repo: "acme/gone", Label: "agent", APIURL: srv.APIURL()}, "tok", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = other.Send(ctx, source.Write{Key: "k3", Kind: source.WriteComment, Ref: supervisor.External{Kind: "github", ID: "acme/gone#1"}, Text: "x"})
+	if err == nil || source.EntityLevel(err) {
+		t.Fatalf("a missing repository's write: %v, want the source's problem", err)
+	}
+}

@@ -21,6 +21,25 @@ import (
 // label is added at most once; a pull request that exists already for the
 // branch is found and not opened again.
 func (c *Client) Send(ctx context.Context, w source.Write) (source.Sent, error) {
+	sent, err := c.send(ctx, w)
+	return sent, c.entity(ctx, err)
+}
+
+// entity marks a 404 as the one issue's (deleted, transferred) when the
+// repository answers: then only that write is dropped, not every write
+// of the source. A 410 (an issue deleted) is the issue's already.
+func (c *Client) entity(ctx context.Context, err error) error {
+	var ae *source.APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		return err
+	}
+	if _, _, rerr := c.gh.Repositories.Get(ctx, c.owner, c.repo); rerr == nil {
+		ae.Entity = true
+	}
+	return err
+}
+
+func (c *Client) send(ctx context.Context, w source.Write) (source.Sent, error) {
 	// A pull request and its notes may be for a Linear issue; the rest
 	// are written on the issue itself.
 	n, ok := source.GitHubNumber(w.Ref.ID)

@@ -258,7 +258,9 @@ func apiError(err error) error {
 		return err
 	}
 	if strings.Contains(strings.ToLower(err.Error()), "not found") {
-		return &source.APIError{Status: http.StatusNotFound, Msg: err.Error()}
+		// "Entity not found: Issue": the one issue is gone (the team is
+		// checked on its own, by checkTeam).
+		return &source.APIError{Status: http.StatusNotFound, Msg: err.Error(), Entity: true}
 	}
 	return err
 }

@@ -49,6 +49,8 @@ func cancelledBySource(t supervisor.Task) bool {
 // import state.
 func why(it Item) string {
 	switch {
+	case it.Closed && it.State == "deleted":
+		return "was deleted upstream"
 	case it.Closed:
 		return "was closed upstream"
 	case it.Unlabelled:

@@ -29,6 +29,10 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 	for _, a := range Plan(tasks, items, full) {
 		if a.Kind == ActCheck {
 			it, err := r.tr.Item(ctx, *a.Task.External)
+			if EntityLevel(err) {
+				// The issue itself is gone (deleted, transferred).
+				it, err = Item{Ref: *a.Task.External, Closed: true, State: "deleted"}, nil
+			}
 			if err != nil {
 				s.failed(i, err, now)
 				return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -106,6 +107,12 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 		err := s.sendOne(ctx, i, w)
 		switch {
 		case err == nil:
+		case EntityLevel(err):
+			// One issue deleted, one write the service cannot take: that
+			// write is dropped and its task says so; the source goes on.
+			s.o.Log.Warn("source: a write was dropped: the service refused it for what it is about", "key", w.Key, "task", w.TaskID, "err", err)
+			s.o.Ledger.Done(ctx, w.Key, Sent{}, err.Error())
+			s.noteDropped(ctx, w, err)
 		case !remote(err):
 			// Not the source's answer (a branch not pushed yet, a pull
 			// request not open yet): this write waits, the others go.
@@ -124,6 +131,26 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 	for i, r := range s.srcs {
 		n := owed[r.cfg.Name()]
 		s.setState(i, func(st *supervisor.SourceState) { st.Owed = n })
+	}
+}
+
+// noteDropped adds a note to w's task saying its write was dropped, once
+// per task and kind of write, so `task show` says why the issue was not
+// written to.
+func (s *Syncer) noteDropped(ctx context.Context, w Write, err error) {
+	t, terr := s.o.Board.Task(ctx, w.TaskID)
+	if terr != nil {
+		return
+	}
+	note := fmt.Sprintf("source: %s refused the %s write to %s and it was dropped (%v)", w.Source, w.Kind, w.Ref.ID, err)
+	for _, n := range t.Notes {
+		if strings.HasPrefix(n, fmt.Sprintf("source: %s refused the %s write to %s", w.Source, w.Kind, w.Ref.ID)) {
+			return
+		}
+	}
+	// A move to the state it is in: the note alone, the reason kept.
+	if _, err := s.o.Board.Move(ctx, t.ID, supervisor.Move{From: []supervisor.TaskState{t.State}, To: t.State, Reason: t.Reason, Note: note, Actor: "source"}); err != nil {
+		s.o.Log.Warn("source: note a dropped write on its task", "task", t.ID, "err", err)
 	}
 }
 
@@ -177,6 +204,6 @@ func remote(err error) bool {
 
 // noted shows a problem of source i's writes that is not the source's.
 func (s *Syncer) noted(i int, err error) {
-	msg := Problem(s.srcs[i].cfg.Name(), err, s.o.Login(s.srcs[i].cfg.Kind))
+	msg := Problem(s.srcs[i].cfg.Name(), err, Fix(s.srcs[i].cfg, s.o.Login(s.srcs[i].cfg.Kind)))
 	s.setState(i, func(st *supervisor.SourceState) { st.Problem = msg })
 }

@@ -194,7 +194,7 @@ func (s *Syncer) failed(i int, err error, now time.Time) {
 	r := s.srcs[i]
 	r.backoff = min(max(2*r.backoff, s.interval()), maxBackoff)
 	r.next = waitUntil(err, now, r.backoff)
-	msg := Problem(r.cfg.Name(), err, s.o.Login(r.cfg.Kind))
+	msg := Problem(r.cfg.Name(), err, Fix(r.cfg, s.o.Login(r.cfg.Kind)))
 	s.o.Log.Warn("source", "source", r.cfg.Name(), "err", err)
 	s.setState(i, func(st *supervisor.SourceState) { st.OK, st.Problem, st.Retry = false, msg, r.next })
 }

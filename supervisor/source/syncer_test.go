@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -387,5 +388,44 @@ func TestTakingBack(t *testing.T) {
 	}
 	if len(tl.sent) != 1 || !strings.HasPrefix(tl.sent[0], "t2: ") || !strings.Contains(tl.sent[0], "closed upstream") {
 		t.Fatalf("sent %q, want t2's session told once", tl.sent)
+	}
+}
+
+// One deleted Linear issue does not stop its team's writes (#39 item 3):
+// its writes are dropped with a note on its task, the others land, and the
+// source stays well.
+func TestDeletedIssueStopsNothing(t *testing.T) {
+	r := newRig(t)
+	lin := linearapi.New("ENG", "lin_key")
+	t.Cleanup(lin.Close)
+	gone := lin.AddIssue("deleted soon", "", "Todo", "agent")
+	live := lin.AddIssue("live", "", "Todo", "agent")
+	linSrc := config.Source{Kind: "linear", Project: "web", Team: "ENG", Label: "agent", State: "Todo", APIURL: lin.APIURL()}
+	lc, _ := linear.New(linSrc, "lin_key", nil)
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{linSrc}, Trackers: []source.Tracker{lc},
+		Station: r.board, Board: r.board.Store, Ledger: r.ledger,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Now:     func() time.Time { return r.now },
+	})
+	r.step(0)
+	ids := map[string]string{}
+	for _, id := range []string{"t1", "t2"} {
+		ids[r.task(id).External.ID] = id
+	}
+	lin.Delete(gone)
+	r.move(ids[gone], supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.move(ids[live], supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.step(time.Second)
+	r.step(time.Second)
+	st := r.sy.State()[0]
+	if !st.OK || st.Owed != 0 || st.Problem != "" {
+		t.Fatalf("source state after a deleted issue's writes: %+v; want well, nothing owed", st)
+	}
+	if is := lin.Issue(live); len(is.Comments) != 1 || is.State != "In Progress" {
+		t.Fatalf("the live issue's writes did not land: %+v", is)
+	}
+	if tk := r.task(ids[gone]); !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "not found") }) {
+		t.Fatalf("the deleted issue's task has no note saying its write was dropped: %q", tk.Notes)
 	}
 }

@@ -83,6 +83,8 @@ func Writes(t supervisor.Task, h []supervisor.Transition, c Context) []Write {
 	for i, tr := range h {
 		n := fmt.Sprint(tr.Attempt)
 		switch {
+		case tr.From == tr.To:
+			// A note or an ask on the task, not a move: nothing to write.
 		case tr.To == supervisor.TaskWorking && tr.From != supervisor.TaskWorking:
 			add(n+"/start/comment", WriteComment, fmt.Sprintf("Build Station started %s (attempt %d) on station %s, branch `%s`.", t.ID, tr.Attempt, c.Station, c.Branch(t.ID)), "")
 			add(n+"/start/state", WriteState, "", StateInProgress)

@@ -22,6 +22,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, p []string) {
 			s.fail(w, http.StatusNotFound, "Not Found")
 			return
 		}
+		if s.issues[n-1].Deleted {
+			s.fail(w, http.StatusGone, "This issue was deleted")
+			return
+		}
 		s.routeIssue(w, r, s.issues[n-1], p[2:])
 	case len(p) == 1 && p[0] == "pulls" && r.Method == http.MethodPost:
 		s.createPull(w, r)
@@ -110,7 +114,7 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 	}
 	var list []*Issue
 	for _, is := range s.issues {
-		if state != "all" && is.State != state {
+		if is.Deleted || state != "all" && is.State != state {
 			continue
 		}
 		if slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(is.Labels, l) }) {

@@ -47,6 +47,7 @@ type Issue struct {
 	UpdatedAt time.Time
 	IsPull    bool
 	HTMLURL   string // "" = https://github.com/{owner}/{repo}/issues/{n}
+	Deleted   bool   // answered 410 Gone, left out of lists
 }
 
 // Comment is one issue comment.
@@ -261,4 +262,11 @@ func (s *Server) replyTagged(w http.ResponseWriter, r *http.Request, v any) {
 
 func (s *Server) issueURL(n int) string {
 	return fmt.Sprintf("https://github.com/%s/%s/issues/%d", s.owner, s.repo, n)
+}
+
+// Delete deletes issue n: GitHub then answers 410 Gone for it.
+func (s *Server) Delete(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issues[n-1].Deleted = true
 }

@@ -123,6 +123,14 @@ func (s *Server) Edit(identifier string, at time.Time, f func(*Issue)) {
 	is.UpdatedAt = at
 }
 
+// Delete removes an issue, as deleting it in Linear does: asking for it
+// is then "Entity not found".
+func (s *Server) Delete(identifier string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issues = slices.DeleteFunc(s.issues, func(is *Issue) bool { return is.Identifier == identifier })
+}
+
 // AddComment adds a comment on an issue by the user with id user (a
 // member: Member, "user-ben"; anyone else is outside the team).
 func (s *Server) AddComment(identifier, user, body string) {
@@ -138,7 +146,11 @@ func (s *Server) AddComment(identifier, user, body string) {
 func (s *Server) Issue(identifier string) Issue {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := *s.find(identifier)
+	is := s.find(identifier)
+	if is == nil {
+		return Issue{}
+	}
+	c := *is
 	c.Comments, c.History, c.Attachments = slices.Clone(c.Comments), slices.Clone(c.History), slices.Clone(c.Attachments)
 	return c
 }
