@@ -19,6 +19,9 @@ func printWork(w io.Writer, wk *supervisor.TaskWork) {
 	}
 	line := textsafe.Line
 	fmt.Fprintf(w, "branch:   %s (base %s, head %s)\n", line(wk.Branch), supervisor.ShortSHA(wk.Base), supervisor.ShortSHA(wk.Head))
+	if m := wk.Merged; m != nil {
+		fmt.Fprintf(w, "merged:   into %s at %s (%s)\n", line(m.Into), m.At.Local().Format(time.DateTime), supervisor.ShortSHA(m.Commit))
+	}
 	if wk.DiffStat != "" {
 		fmt.Fprintf(w, "changes:  %s\n", line(wk.DiffStat))
 	}

@@ -63,6 +63,10 @@ type Workspaces interface {
 	// Diff is the task's committed work, base to head (stat: git's
 	// --stat summary).
 	Diff(ctx context.Context, p Repo, taskID string, stat bool) (string, error)
+	// DiffRange is the diff from base to head in the project's repository:
+	// a task's recorded work, once its branch no longer says where it
+	// started.
+	DiffRange(ctx context.Context, p Repo, base, head string, stat bool) (string, error)
 	// Merge takes the task's branch into the project's branch into ("":
 	// the branch new worktrees start from): a fast-forward where it can,
 	// else a merge commit. A conflict changes nothing and is an error
@@ -83,6 +87,8 @@ type TaskWork struct {
 	// Setup is how the task's worktree was readied (its setup's command,
 	// time and verdict); nil when it needed nothing.
 	Setup *SetupRun `json:"setup,omitempty"`
+	// Merged says where and when the work was merged; nil until it is.
+	Merged *MergeRecord `json:"merged,omitempty"`
 }
 
 // GateCheck is the gate's verdict on one commit and when it was reached.

@@ -73,11 +73,33 @@ func TestAgentThatNeverCommitsIsNudgedAfterOneIdleWindow(t *testing.T) {
 	}
 }
 
+// taskWork is what `task show --json` says of a task's work.
+type taskWork struct {
+	State    string   `json:"state"`
+	Branch   string   `json:"branch"`
+	Base     string   `json:"base"`
+	Head     string   `json:"head"`
+	Commits  []string `json:"commits"`
+	DiffStat string   `json:"diff_stat"`
+	Gate     struct {
+		Commit    string    `json:"commit"`
+		Passed    bool      `json:"passed"`
+		CheckedAt time.Time `json:"checked_at"`
+	} `json:"gate"`
+	Merged *struct {
+		Into   string    `json:"into"`
+		Commit string    `json:"commit"`
+		At     time.Time `json:"at"`
+	} `json:"merged"`
+}
+
 // Finished work is one command away on a real repository: task show names
 // the branch, head and the gate's verdict; task diff shows the work; a
 // blocked task is accepted as a person's decision; merge fast-forwards the
 // project's branch, and a conflicting task is refused naming the file,
-// with nothing changed.
+// with nothing changed. The work stays on record through all of it: after
+// every step, and a restart of the station after each, task show and task
+// diff say the same, merge included.
 func TestShowDiffAcceptMerge(t *testing.T) {
 	t.Parallel()
 	repo := gateRepo(t)
@@ -89,26 +111,43 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 
 	branch := rig.TaskBranch(t, repo, a)
 	head := strings.TrimSpace(rig.Git(t, repo, "rev-parse", branch))
-	var shown struct {
-		Branch  string   `json:"branch"`
-		Head    string   `json:"head"`
-		Commits []string `json:"commits"`
-		Gate    struct {
-			Commit    string    `json:"commit"`
-			Passed    bool      `json:"passed"`
-			CheckedAt time.Time `json:"checked_at"`
-		} `json:"gate"`
+	var first, firstB taskWork
+	s.MustJSON(&first, "task", "show", a, "--json")
+	if first.Branch != branch || first.Head != head || len(first.Commits) != 1 || first.Gate.Commit != head || !first.Gate.Passed || first.Gate.CheckedAt.IsZero() {
+		t.Errorf("task show --json = %+v, want %s at %s, one commit, the gate passed there", first, branch, head)
 	}
-	s.MustJSON(&shown, "task", "show", a, "--json")
-	if shown.Branch != branch || shown.Head != head || len(shown.Commits) != 1 || shown.Gate.Commit != head || !shown.Gate.Passed || shown.Gate.CheckedAt.IsZero() {
-		t.Errorf("task show --json = %+v, want %s at %s, one commit, the gate passed there", shown, branch, head)
+	if first.Base == "" || first.Base == first.Head || first.DiffStat == "" {
+		t.Errorf("task show --json = %+v, want a base before its head and a diff stat", first)
 	}
-	if d := s.Must("task", "diff", a); !strings.Contains(d, "+fixed") {
-		t.Errorf("task diff:\n%s", d)
+	s.MustJSON(&firstB, "task", "show", b, "--json")
+
+	// stillOnRecord restarts the station, then checks that task show and
+	// task diff say of a and b what they said first.
+	stillOnRecord := func(step string) {
+		t.Helper()
+		s.Stop()
+		s = rig.StartOn(t, s.Home)
+		for _, want := range []taskWork{first, firstB} {
+			id := a
+			if want.Branch != branch {
+				id = b
+			}
+			var got taskWork
+			s.MustJSON(&got, "task", "show", id, "--json")
+			if got.Branch != want.Branch || got.Base != want.Base || got.Head != want.Head || strings.Join(got.Commits, "|") != strings.Join(want.Commits, "|") || got.DiffStat != want.DiffStat {
+				t.Errorf("after %s and a restart, task show %s --json = base %s head %s commits %q stat %q; want base %s head %s commits %q stat %q",
+					step, id, got.Base, got.Head, got.Commits, got.DiffStat, want.Base, want.Head, want.Commits, want.DiffStat)
+			}
+			d, errOut, code := s.Run("task", "diff", id)
+			if code != 0 || !strings.Contains(d, "+fixed") {
+				t.Errorf("after %s and a restart, task diff %s: exit %d %s\n%s", step, id, code, errOut, d)
+			}
+			if d := s.Must("task", "diff", id, "--stat"); !strings.Contains(d, "work.txt | 1 +") {
+				t.Errorf("after %s and a restart, task diff %s --stat:\n%s", step, id, d)
+			}
+		}
 	}
-	if d := s.Must("task", "diff", a, "--stat"); !strings.Contains(d, "work.txt | 1 +") {
-		t.Errorf("task diff --stat:\n%s", d)
-	}
+	stillOnRecord("done and blocked")
 
 	out := s.Must("task", "accept", b, "--note", "looked at the diff")
 	if !strings.Contains(out, "done (accepted by a person; gate: passes on ") {
@@ -120,12 +159,22 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 	if hist := s.Must("task", "show", b); !strings.Contains(hist, "person") || !strings.Contains(hist, "accepted: looked at the diff") {
 		t.Errorf("the history does not record a person's decision:\n%s", hist)
 	}
+	stillOnRecord("accept")
 
 	if out := s.Must("task", "merge", a); !strings.Contains(out, "merged into main at "+head[:10]+" (fast-forward)") {
 		t.Errorf("task merge: %q", out)
 	}
 	if got := strings.TrimSpace(rig.Git(t, repo, "rev-parse", "main")); got != head {
 		t.Errorf("main is at %s after the merge, want %s", got, head)
+	}
+	stillOnRecord("merge")
+	var merged taskWork
+	s.MustJSON(&merged, "task", "show", a, "--json")
+	if merged.Merged == nil || merged.Merged.Into != "main" || merged.Merged.Commit != head || merged.Merged.At.IsZero() {
+		t.Errorf("task show --json after the merge: merged = %+v, want into main at %s, with its time", merged.Merged, head)
+	}
+	if out := s.Must("task", "show", a); !strings.Contains(out, "merged:   into main at ") {
+		t.Errorf("task show does not say the task was merged:\n%s", out)
 	}
 	_, errOut, code := s.Run("task", "merge", b)
 	if code != 1 || !strings.Contains(errOut, "conflicts in work.txt") || !strings.Contains(errOut, "nothing was changed") {
@@ -137,4 +186,5 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 	if st := rig.Git(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("a refused merge left files changed:\n%s", st)
 	}
+	stillOnRecord("a refused merge")
 }

@@ -88,6 +88,19 @@ func (m *Manager) Diff(ctx context.Context, p supervisor.Repo, taskID string, st
 	if !ok {
 		return "", supervisor.NotFoundf("task %s has no branch in %s yet: nothing to diff", taskID, p.Path)
 	}
+	return m.DiffRange(ctx, p, base, head, stat)
+}
+
+// DiffRange is the diff from base to head in the project's repository.
+func (m *Manager) DiffRange(ctx context.Context, p supervisor.Repo, base, head string, stat bool) (string, error) {
+	for _, sha := range []string{base, head} {
+		if !isSHA(sha) {
+			return "", supervisor.Invalidf("%q is not a commit id", sha)
+		}
+		if ok, err := gitCheck(ctx, p.Path, "rev-parse", "--verify", "--quiet", sha+"^{commit}"); err != nil || !ok {
+			return "", supervisor.NotFoundf("commit %s is no longer in %s: its work cannot be shown", supervisor.ShortSHA(sha), p.Path)
+		}
+	}
 	args := []string{"diff", "--no-color", "--no-ext-diff"}
 	if stat {
 		args = append(args, "--stat")
@@ -217,4 +230,13 @@ func checkedOut(ctx context.Context, repo, branch string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// isSHA reports whether s is a full commit id (SHA-1 or SHA-256), so that
+// a recorded one is never read by git as an option or a revision range.
+func isSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	return strings.Trim(s, "0123456789abcdef") == ""
 }

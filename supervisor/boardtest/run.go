@@ -48,6 +48,7 @@ var cases = []struct {
 	{"SessionUnknownTask", testSessionUnknownTask},
 	{"Paused", testPaused},
 	{"Spend", testSpend},
+	{"Work", testWork},
 	{"External", testExternal},
 	{"EditTask", testEditTask},
 	{"Text", testText},

@@ -167,6 +167,24 @@ CREATE TABLE task_spend (
 	micro   bigint NOT NULL DEFAULT 0
 );
 `,
+	// 5: a task's work on record, written when it is made, so that it
+	// outlives the worktree and a merge; and where and when it was merged.
+	`
+CREATE TABLE task_work (
+	task_id   bigint PRIMARY KEY REFERENCES tasks (id),
+	branch    text   NOT NULL,
+	base      text   NOT NULL,
+	head      text   NOT NULL,
+	commits   text   NOT NULL DEFAULT '',
+	diff_stat text   NOT NULL DEFAULT ''
+);
+CREATE TABLE task_merges (
+	task_id     bigint      PRIMARY KEY REFERENCES tasks (id),
+	into_branch text        NOT NULL,
+	commit_sha  text        NOT NULL,
+	at          timestamptz NOT NULL
+);
+`,
 }
 
 // migrate brings the database to the newest schema in one transaction, so a

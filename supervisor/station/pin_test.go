@@ -116,6 +116,10 @@ func (f *fakeWorkspaces) Diff(context.Context, supervisor.Repo, string, bool) (s
 	return "", nil
 }
 
+func (f *fakeWorkspaces) DiffRange(context.Context, supervisor.Repo, string, string, bool) (string, error) {
+	return "", nil
+}
+
 func (f *fakeWorkspaces) Merge(context.Context, supervisor.Repo, string, string) (supervisor.Merged, error) {
 	return supervisor.Merged{}, nil
 }

@@ -75,6 +75,7 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if !ok {
 		return
 	}
+	st.recordWork(ctx, p, taskID)
 	if err := st.opt.Workspaces.Remove(ctx, p.Repo, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}

@@ -32,26 +32,102 @@ func (st *Station) taskProject(ctx context.Context, id string) (supervisor.Task,
 }
 
 // TaskWork is what a task's branch holds; ok is false when it has none
-// (the project is not git, or no session ran yet).
+// (the project is not git, or no session ran yet). A finished task's work
+// is its record, written when the work was made: its worktree is gone, and
+// once merged its branch no longer says where it started.
 func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
-	_, p, err := st.taskProject(ctx, id)
+	t, p, err := st.taskProject(ctx, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, err
 	}
+	rec, recorded, err := st.workRecord(ctx, id)
+	if err != nil {
+		return supervisor.TaskWork{}, false, err
+	}
+	if recorded && t.State.Final() {
+		rec.Gate = st.gateCheck(ctx, p, rec.Head)
+		return rec, true, nil
+	}
 	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
+	if err != nil {
+		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
+	}
+	w.Merged = rec.Merged
+	return w, ok, nil
+}
+
+// TaskDiff is a task's committed work, base to head.
+func (st *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	t, p, err := st.taskProject(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if rec, recorded, err := st.workRecord(ctx, id); err != nil {
+		return "", err
+	} else if recorded && t.State.Final() {
+		return st.opt.Workspaces.DiffRange(ctx, p.Repo, rec.Base, rec.Head, stat)
+	}
+	return st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
+}
+
+// workBoard is the board's record of tasks' work; nil when the board
+// keeps none.
+func (st *Station) workBoard() supervisor.WorkBoard {
+	wb, _ := st.board.(supervisor.WorkBoard)
+	return wb
+}
+
+// workRecord is what the board recorded of task id's work.
+func (st *Station) workRecord(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
+	wb := st.workBoard()
+	if wb == nil {
+		return supervisor.TaskWork{}, false, nil
+	}
+	w, ok, err := wb.TaskWorkRecord(ctx, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
 	}
 	return w, ok, nil
 }
 
-// TaskDiff is a task's committed work, base to head.
-func (st *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
-	_, p, err := st.taskProject(ctx, id)
-	if err != nil {
-		return "", err
+// recordWork puts a finished task's work on record, read from its branch
+// while its worktree still says where it started.
+func (st *Station) recordWork(ctx context.Context, p config.Project, id string) {
+	wb := st.workBoard()
+	if wb == nil {
+		return
 	}
-	return st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
+	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
+	if err != nil || !ok {
+		if err != nil {
+			st.log.Warn("read a finished task's work", "task", id, "err", err)
+		}
+		return
+	}
+	w.Gate = nil
+	if err := wb.SaveTaskWork(ctx, id, w); err != nil {
+		st.log.Warn("record a finished task's work", "task", id, "err", err)
+	}
+}
+
+// gateCheck is the board's verdict of p's gate on sha, with its time; nil
+// when none is known.
+func (st *Station) gateCheck(ctx context.Context, p config.Project, sha string) *supervisor.GateCheck {
+	gc, ok := st.board.(supervisor.GateCache)
+	if p.Gate == "" || !ok {
+		return nil
+	}
+	passed, _, known, err := gc.GateResult(ctx, p.Name, sha)
+	if err != nil || !known {
+		return nil
+	}
+	g := &supervisor.GateCheck{Commit: sha, Passed: passed}
+	if gt, ok := st.board.(supervisor.GateTimes); ok {
+		if at, ok, err := gt.GateCheckedAt(ctx, p.Name, sha); err == nil && ok {
+			g.CheckedAt = at
+		}
+	}
+	return g
 }
 
 // Accept is a person marking a blocked or reviewed task done after
@@ -149,5 +225,17 @@ func (st *Station) Merge(ctx context.Context, id, into string) (supervisor.Merge
 	if st.sessionForTask(id) != nil {
 		return supervisor.Merged{}, supervisor.Conflictf("task %s has a session running; wait for it to end before merging", id)
 	}
-	return st.opt.Workspaces.Merge(ctx, p.Repo, id, into)
+	m, err := st.opt.Workspaces.Merge(ctx, p.Repo, id, into)
+	if err != nil {
+		return supervisor.Merged{}, err
+	}
+	if wb := st.workBoard(); wb != nil {
+		if err := wb.SaveTaskMerged(ctx, id, supervisor.MergeRecord{Into: m.Into, Commit: m.Commit, At: time.Now().UTC()}); err != nil {
+			st.log.Warn("record a task's merge", "task", id, "err", err)
+		}
+	}
+	if t, err := st.Task(ctx, id); err == nil {
+		st.publishTask(t) // its card says merged
+	}
+	return m, nil
 }

@@ -100,6 +100,22 @@ CREATE TABLE task_spend (
 	task_id INTEGER PRIMARY KEY REFERENCES tasks (id),
 	micro   INTEGER NOT NULL DEFAULT 0
 );`,
+	// 5: a task's work on record, written when it is made, so that it
+	// outlives the worktree and a merge; and where and when it was merged.
+	`CREATE TABLE task_work (
+	task_id   INTEGER PRIMARY KEY REFERENCES tasks (id),
+	branch    TEXT    NOT NULL,
+	base      TEXT    NOT NULL,
+	head      TEXT    NOT NULL,
+	commits   TEXT    NOT NULL DEFAULT '', -- "sha subject", one a line, newest first
+	diff_stat TEXT    NOT NULL DEFAULT ''
+);
+CREATE TABLE task_merges (
+	task_id     INTEGER PRIMARY KEY REFERENCES tasks (id),
+	into_branch TEXT    NOT NULL,
+	commit_sha  TEXT    NOT NULL,
+	at          INTEGER NOT NULL -- Unix ms, UTC
+);`,
 }
 
 // migrate brings db to the newest schema in one transaction: a failed step
