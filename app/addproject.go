@@ -33,14 +33,16 @@ func (u *UI) addProjectButton() *widget.Button {
 
 // showAddProject asks the station which agent CLIs this machine has, then
 // opens the Add project dialog over the dashboard.
-func (u *UI) showAddProject() {
+func (u *UI) showAddProject() { u.whenConnected(u.showAddProjectNow) }
+
+func (u *UI) showAddProjectNow() {
 	parent := u.dashboardWindow()
 	cl := u.conn.Client()
 	if cl == nil {
 		u.showError(parent, fmt.Errorf("add a project: %w", errNoStation))
 		return
 	}
-	u.bg.Go(func() {
+	u.call(func() {
 		ctx, cancel := context.WithTimeout(u.ctx, 20*time.Second)
 		defer cancel()
 		agents, err := cl.AgentCLIs(ctx)
@@ -49,7 +51,7 @@ func (u *UI) showAddProject() {
 				u.showError(parent, fmt.Errorf("add a project: %w", err))
 				return
 			}
-			a := newAddProject(u, cl, parent, agents, u.bg.Go)
+			a := newAddProject(u, cl, parent, agents, u.call)
 			a.settle = 300 * time.Millisecond
 			a.show()
 		})

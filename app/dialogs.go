@@ -13,15 +13,19 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// showAddTask asks for a project, a title and a body and adds the task.
-func (u *UI) showAddTask() {
+// showAddTask asks for a project, a title and a body and adds the task,
+// once the station said which projects it has; with none, it opens Add
+// project… instead.
+func (u *UI) showAddTask() { u.whenConnected(u.showAddTaskNow) }
+
+func (u *UI) showAddTaskNow() {
 	parent := u.dashboardWindow()
 	var names []string
 	for _, p := range u.snap.Projects {
 		names = append(names, p.Name)
 	}
 	if len(names) == 0 {
-		u.showError(parent, errors.New("add a task: the station has no projects; add one to config.toml first"))
+		u.showAddProjectNow()
 		return
 	}
 	project := widget.NewSelect(names, nil)

@@ -173,12 +173,14 @@ func (u *UI) Do(l MenuLine) {
 		u.ShowDashboard()
 		u.showAddTask()
 	case ActPauseAll, ActResumeAll:
-		u.pauseAll(l.Action == ActPauseAll)
+		u.whenConnected(func() { u.pauseAll(l.Action == ActPauseAll) })
 	case ActSettings:
 		u.ShowDashboard()
 		u.showSettings()
 	case ActAllow, ActDeny:
-		u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
+		u.whenConnected(func() {
+			u.act(nil, "decide "+l.ID, func(ctx context.Context, cl Client) error { return Decide(ctx, cl, l) })
+		})
 	case ActAddProject, ActStartStation:
 		u.ShowDashboard()
 		u.showAddProject()

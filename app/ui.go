@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -70,12 +71,22 @@ type UI struct {
 	// waiting are session opens asked for before the first connected
 	// snapshot: where they lead (console or card) depends on the board.
 	waiting []string
+	// pending are dialogs and menu actions asked for before the first
+	// connected snapshot (a dashboard process just started, a station
+	// just started): each reads the board, so each waits for it, while
+	// connecting says so.
+	pending    []func()
+	connecting *connecting
 	// bg counts the goroutines that paint windows (consoles, cards,
 	// actions, the dashboard's ticker); all end with ctx, and its Wait
 	// tells a caller that nothing paints any more.
 	bg sync.WaitGroup
 	// acts counts the API calls of act under way (tests wait on it).
 	acts sync.WaitGroup
+	// call runs a dialog's call to the station off Fyne's goroutine
+	// (u.bg.Go); tests run it in line, as the test driver has no such
+	// goroutine to hand the answer back to.
+	call func(func())
 }
 
 // New makes the UI; nothing shows until Start.
@@ -96,6 +107,7 @@ func New(o Options) *UI {
 		o.Refresh = 5 * time.Second
 	}
 	u := &UI{o: o, app: o.App, icon: assets.Icon, consoles: map[string]*console{}, ctx: context.Background()}
+	u.call = u.bg.Go
 	u.conn = newConn(o.Connect, o.Log)
 	u.conn.onSnap = func(s Snapshot) { fyne.Do(func() { u.apply(s) }) }
 	u.conn.onNotice = func(n supervisor.Notice) { fyne.Do(func() { u.notice(n) }) }
@@ -121,6 +133,7 @@ func (u *UI) Snapshot() Snapshot { return u.snap }
 // apply takes a new snapshot from the connection.
 func (u *UI) apply(s Snapshot) {
 	u.snap = s
+	u.runPending()
 	if s.Connected && len(u.waiting) > 0 {
 		waiting := u.waiting
 		u.waiting = nil
@@ -220,4 +233,69 @@ func (u *UI) closed() {
 func (u *UI) ShowError(err error) {
 	u.ShowDashboard()
 	u.showError(u.dash.win, err)
+}
+
+// connecting is the dialog shown while a dialog or action waits for the
+// station's first snapshot.
+type connecting struct {
+	dlg    dialog.Dialog
+	reason *widget.Label
+}
+
+// whenConnected runs fn at once when the UI holds a snapshot from the
+// station; before the first one it says "Connecting to the station…"
+// over the dashboard and runs fn when that snapshot comes, so no dialog
+// reads an empty board as the station's. Cancel drops what waits.
+func (u *UI) whenConnected(fn func()) {
+	if u.snap.Connected {
+		fn()
+		return
+	}
+	u.pending = append(u.pending, fn)
+	if u.connecting != nil {
+		return
+	}
+	msg := widget.NewLabel("Connecting to the station…")
+	reason := widget.NewLabel("")
+	reason.Wrapping = fyne.TextWrapWord
+	reason.Importance = widget.LowImportance
+	c := &connecting{reason: reason}
+	c.dlg = dialog.NewCustom("Build Station", "Cancel", container.NewVBox(msg, reason), u.dashboardWindow())
+	c.dlg.SetOnClosed(func() {
+		if u.connecting == c { // cancelled by the person
+			u.connecting, u.pending = nil, nil
+		}
+	})
+	c.dlg.Resize(fyne.NewSize(420, 160))
+	u.connecting = c
+	u.showConnectingReason()
+	c.dlg.Show()
+}
+
+// runPending runs what waited for a connected snapshot, or says why the
+// station does not answer yet.
+func (u *UI) runPending() {
+	if !u.snap.Connected {
+		u.showConnectingReason()
+		return
+	}
+	c, pending := u.connecting, u.pending
+	u.connecting, u.pending = nil, nil
+	if c != nil {
+		c.dlg.Hide()
+	}
+	for _, fn := range pending {
+		fn()
+	}
+}
+
+func (u *UI) showConnectingReason() {
+	if u.connecting == nil {
+		return
+	}
+	text := ""
+	if u.snap.Err != "" {
+		text = "Not yet: " + u.snap.Err
+	}
+	u.connecting.reason.SetText(text)
 }
