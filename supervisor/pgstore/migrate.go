@@ -167,7 +167,7 @@ CREATE TABLE task_spend (
 	micro   bigint NOT NULL DEFAULT 0
 );
 `,
-	// 5: a task's work on record, written when it is made, so that it
+	// 8: a task's work on record, written when it is made, so that it
 	// outlives the worktree and a merge; and where and when it was merged.
 	`
 CREATE TABLE task_work (
