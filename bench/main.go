@@ -40,7 +40,8 @@ func main() {
 		os.Exit(runPoller(os.Args[2:]))
 	}
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
-	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,reads,concurrent,logs); default all")
+	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,cli,reads,concurrent,logs); default all")
+	flag.StringVar(&cliBin, "cli-bin", "", "the cgo build of buildstation (the tray linked in), whose CLI start is measured too")
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
@@ -109,6 +110,7 @@ func runFigures(only string, idle func(*table) error, mb, logsMB int, backends [
 		{"scheduler", benchScheduler},
 		{"adds", benchAdds},
 		{"startup", benchStartup},
+		{"cli", benchCLI},
 		{"reads", benchReads},
 		{"concurrent", benchConcurrent},
 		{"logs", func(t *table) error { return benchLogs(t, logsMB) }},

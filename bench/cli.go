@@ -1,0 +1,104 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cliRuns is how many times each verb runs; the median CPU and the highest
+// peak RSS are its figures.
+const cliRuns = 5
+
+// cliVerbs are the CLI's verbs timed from exec to exit against a running
+// station: what scripts and people run most, each reading the station.
+var cliVerbs = [][]string{
+	{"--version"},
+	{"help"},
+	{"status"},
+	{"task", "ls"},
+	{"task", "add", "--project", "p", "--title", "bench"},
+	{"session", "ls"},
+	{"project", "ls"},
+	{"completion", "bash"},
+}
+
+// cliBin is the cgo build (the tray linked in), the build users install;
+// empty: only the station build is measured.
+var cliBin string
+
+// benchCLI times every CLI verb's start, CPU (user + system, from the
+// kernel's accounting of the exited process) and peak RSS, for each build,
+// against `git --version` in the same run.
+func benchCLI(t *table) error {
+	proj, _ := os.MkdirTemp(workDir, "cli-")
+	home, err := newHome("cli", fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\n", proj))
+	if err != nil {
+		return err
+	}
+	st, err := startStation(home)
+	if err != nil {
+		return err
+	}
+	defer st.stop()
+	// Added tasks wait in the queue: no agent runs in this figure.
+	if err := st.c.Pause(contextBG(), "p", "bench"); err != nil {
+		return fmt.Errorf("pause p: %w", err)
+	}
+	gitCPU, gitRSS, err := runCost(home, "git", "--version")
+	if err != nil {
+		return fmt.Errorf("git --version: %w", err)
+	}
+	builds := []struct{ name, path string }{{"station build (CGO_ENABLED=0)", bin}}
+	if cliBin != "" {
+		builds = append(builds, struct{ name, path string }{"cgo build (the tray linked in)", cliBin})
+	}
+	for _, b := range builds {
+		var worstCPU time.Duration
+		var worstRSS int64
+		var each []string
+		for _, verb := range cliVerbs {
+			cpu, rss, err := runCost(home, b.path, verb...)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", b.name, strings.Join(verb, " "), err)
+			}
+			worstCPU, worstRSS = max(worstCPU, cpu), max(worstRSS, rss)
+			each = append(each, fmt.Sprintf("`%s` %s %s", strings.Join(verb, " "), ms(cpu), mib(float64(rss))))
+		}
+		t.add(row{figure: "CLI start, every verb, " + b.name, ours: fmt.Sprintf("%s CPU, %s", ms(worstCPU), mib(float64(worstRSS))),
+			baseline: fmt.Sprintf("%s, %s (git --version)", ms(gitCPU), mib(float64(gitRSS))),
+			ratio:    ratio(float64(worstCPU), float64(gitCPU)), target: "< 20 ms, < 20 MiB",
+			met: metString(worstCPU < 20*time.Millisecond && worstRSS < 20<<10),
+			note: fmt.Sprintf("the worst verb's median CPU (user+system) of %d runs and highest peak RSS, against a running station (load %s): %s",
+				cliRuns, loadAvg(), strings.Join(each, "; "))})
+	}
+	return nil
+}
+
+// runCost runs a command cliRuns times and returns its median CPU and its
+// highest peak RSS in KiB.
+func runCost(home, name string, args ...string) (time.Duration, int64, error) {
+	var cpus []time.Duration
+	var peak int64
+	for range cliRuns {
+		c := exec.Command(name, args...)
+		c.Env = env(home)
+		if out, err := c.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("%v: %s", err, tailString(string(out)))
+		}
+		ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			return 0, 0, fmt.Errorf("no resource usage for %s", name)
+		}
+		cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+		peak = max(peak, ru.Maxrss) // KiB on Linux
+	}
+	slices.Sort(cpus)
+	return cpus[len(cpus)/2], peak, nil
+}
