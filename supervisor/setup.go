@@ -54,6 +54,20 @@ func (r SetupRun) Header() string {
 	return "── buildstation: " + strings.Join(parts, "; ") + " ──"
 }
 
+// Log is the run as a transcript or a gate's log shows it: the header,
+// what was brought in, and the end of the setup's output.
+func (r SetupRun) Log() string {
+	var b strings.Builder
+	b.WriteString(r.Header() + "\n")
+	for _, c := range r.Copied {
+		b.WriteString("  " + c + "\n")
+	}
+	if r.Output != "" {
+		b.WriteString(strings.TrimRight(r.Output, "\n") + "\n")
+	}
+	return b.String()
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -68,11 +68,11 @@ func (m *Manager) verdict(ctx context.Context, p supervisor.Repo, r repoInfo, di
 			return supervisor.GateVerdict{SHA: sha, Passed: passed, Tail: tail}, nil
 		}
 	}
-	v, err := m.runGate(ctx, p, r, dir, sha)
+	v, keep, err := m.runGate(ctx, p, r, dir, sha)
 	if err != nil {
 		return supervisor.GateVerdict{}, err
 	}
-	if m.cache != nil {
+	if m.cache != nil && keep {
 		if err := m.cache.SaveGateResult(ctx, p.Name, sha, v.Passed, v.Tail); err != nil {
 			m.log.Warn("gate cache save failed", "project", p.Name, "sha", sha, "err", err)
 		}
@@ -84,16 +84,35 @@ func (m *Manager) verdict(ctx context.Context, p supervisor.Repo, r repoInfo, di
 // the live worktree: the verdict must be the commit's, not that of
 // uncommitted files an agent left behind, and a gate that writes (builds,
 // formats) must not touch the agent's work. dir is any worktree of the
-// repo. An error means no verdict (git failed, the shell could not start,
+// repo. The checkout is readied as a task's worktree is (.worktreeinclude,
+// the project's setup); a setup that fails is a failed gate with the
+// setup's output, not kept in the cache (keep false). An error means no verdict (git failed, the shell could not start,
 // ctx ended); a gate that fails or times out is a verdict.
-func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, dir, sha string) (supervisor.GateVerdict, error) {
+func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, dir, sha string) (_ supervisor.GateVerdict, keep bool, _ error) {
 	tmp, err := os.MkdirTemp("", "buildstation-gate-")
 	if err != nil {
-		return supervisor.GateVerdict{}, err
+		return supervisor.GateVerdict{}, false, err
 	}
 	defer m.dropCheckout(dir, tmp)
 	if _, err := git(ctx, dir, "worktree", "add", "--detach", tmp, sha); err != nil {
-		return supervisor.GateVerdict{}, fmt.Errorf("check out %s for the gate: %w", sha, err)
+		return supervisor.GateVerdict{}, false, fmt.Errorf("check out %s for the gate: %w", sha, err)
+	}
+
+	out := &tailBuffer{max: 64 << 10}
+	if p.Setup != "" || hasInclude(p.Path) {
+		run, err := m.ready(ctx, p, r, tmp)
+		if err != nil {
+			return supervisor.GateVerdict{}, false, fmt.Errorf("ready the gate's checkout of %s: %w", sha, err)
+		}
+		out.Write([]byte(run.Log()))
+		if !run.OK {
+			// A failed gate, but not the commit's verdict to keep: the
+			// next check sets up afresh (a network that was down).
+			out.Write([]byte("\n" + (&supervisor.SetupError{Run: run}).Error() + "\n"))
+			m.log.Info("gate's setup failed", "project", p.Name, "sha", sha, "timed_out", run.TimedOut)
+			return supervisor.GateVerdict{SHA: sha, Passed: false, Tail: tail(out.String())}, false, nil
+		}
+		fmt.Fprintf(out, "── buildstation: gate `%s` ──\n", p.Gate)
 	}
 
 	timeout := m.GateTimeout
@@ -102,7 +121,6 @@ func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, di
 	}
 	gctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out := &tailBuffer{max: 64 << 10}
 	cmd := gateCommand(gctx, p.Gate)
 	cmd.Dir = filepath.Join(tmp, filepath.FromSlash(r.prefix))
 	cmd.Env = cleanEnv()
@@ -118,7 +136,7 @@ func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, di
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return supervisor.GateVerdict{}, ctx.Err()
+		return supervisor.GateVerdict{}, false, ctx.Err()
 	case gctx.Err() != nil:
 		// Cached like any failure: a gate that needs more than the timeout
 		// fails on this commit; rerunning it would only burn the time again.
@@ -129,11 +147,11 @@ func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, di
 		err = nil
 	case errors.As(err, &exit):
 	default:
-		return supervisor.GateVerdict{}, fmt.Errorf("run gate %q: %w", p.Gate, err)
+		return supervisor.GateVerdict{}, false, fmt.Errorf("run gate %q: %w", p.Gate, err)
 	}
 	v := supervisor.GateVerdict{SHA: sha, Passed: err == nil, Tail: tail(out.String())}
 	m.log.Info("gate ran", "project", p.Name, "sha", sha, "passed", v.Passed, "took", time.Since(began).Round(time.Millisecond))
-	return v, nil
+	return v, true, nil
 }
 
 // dropCheckout removes a gate's temporary checkout and its registration. It

@@ -131,7 +131,10 @@ func checkTaskID(id string) error {
 // Prepare returns the task's workspace: its worktree on bs/<task-id>,
 // created on first use and reused as is afterwards (a requeue or a restart
 // finds the agent's work where it left it), or the project folder when the
-// project is not a git repo.
+// project is not a git repo. A new worktree is readied first: the ignored
+// files .worktreeinclude names are brought in and the project's setup
+// runs (Workspace.Setup says how it went). A setup that fails is a
+// *supervisor.SetupError, with the workspace as it is.
 func (m *Manager) Prepare(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.Workspace, error) {
 	r, ok, err := m.repo(ctx, p)
 	if err != nil || !ok {
@@ -141,12 +144,23 @@ func (m *Manager) Prepare(ctx context.Context, p supervisor.Repo, taskID string)
 	if err != nil {
 		return supervisor.Workspace{}, err
 	}
-	return supervisor.Workspace{
+	ws := supervisor.Workspace{
 		Dir:    filepath.Join(dir, filepath.FromSlash(r.prefix)),
 		Git:    true,
 		Branch: m.Branch(taskID),
 		Base:   base,
-	}, nil
+	}
+	// Ready before the agent starts, so its windows never count the
+	// setup's time as its silence.
+	ws.Setup, err = m.readyTask(ctx, p, r, dir)
+	if err != nil {
+		var se *supervisor.SetupError
+		if errors.As(err, &se) {
+			return ws, err
+		}
+		return supervisor.Workspace{}, fmt.Errorf("ready the worktree for %s: %w", taskID, err)
+	}
+	return ws, nil
 }
 
 // ensure makes sure taskID's worktree exists and returns its folder and the

@@ -76,7 +76,24 @@ func (m *Manager) Work(ctx context.Context, p supervisor.Repo, taskID string) (s
 			}
 		}
 	}
+	w.Setup = m.setupOf(ctx, p, taskID)
 	return w, true, nil
+}
+
+// setupOf is how taskID's worktree was readied, without the output (task
+// show says how long it took and whether it passed; the transcript has
+// the rest); nil when it needed nothing or is gone.
+func (m *Manager) setupOf(ctx context.Context, p supervisor.Repo, taskID string) *supervisor.SetupRun {
+	dir := m.worktreeDir(p, taskID)
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return nil
+	}
+	run, ok := readSetup(ctx, dir)
+	if !ok || !run.Ran() {
+		return nil
+	}
+	run.Output = ""
+	return &run
 }
 
 // Diff is the task's committed work from its base to its head.
