@@ -98,13 +98,24 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 	}
 	owed := map[string]int{}
 	stopped := map[string]bool{}
+	// A task's state after its pull request: "in review" waits while the
+	// pull request is owed (a push that failed, a source backing off).
+	prOwed := map[string]bool{}
+	for _, w := range ws {
+		if w.Key == w.TaskID+"/pr" {
+			prOwed[w.TaskID] = true
+		}
+	}
 	for _, w := range ws {
 		i := s.byName(w.Source)
-		if i < 0 || stopped[w.Source] || s.backingOff(i, now) {
+		if i < 0 || stopped[w.Source] || s.backingOff(i, now) || w.Kind == WriteState && w.State == StateInReview && prOwed[w.TaskID] {
 			owed[w.Source]++
 			continue
 		}
 		err := s.sendOne(ctx, i, w)
+		if err == nil && w.Key == w.TaskID+"/pr" {
+			delete(prOwed, w.TaskID)
+		}
 		switch {
 		case err == nil:
 		case EntityLevel(err):

@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -427,5 +428,58 @@ func TestDeletedIssueStopsNothing(t *testing.T) {
 	}
 	if tk := r.task(ids[gone]); !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "not found") }) {
 		t.Fatalf("the deleted issue's task has no note saying its write was dropped: %q", tk.Notes)
+	}
+}
+
+// Writes land in the task's order with its final state (#39 item 4): "in
+// review" waits for the pull request (a push that fails holds it), and
+// after a review round that asked for changes and then approved, the
+// label is "in review", not the second attempt's "in progress".
+func TestWritesInTheTasksOrder(t *testing.T) {
+	r := newRig(t)
+	pushed := false
+	src := config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}
+	c, _ := github.New(src, "tok", nil)
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{src}, Trackers: []source.Tracker{c}, Station: r.board, Board: r.board.Store, Ledger: r.ledger,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Publish: func(context.Context, string, string) error {
+			if !pushed {
+				return errors.New("git push: remote rejected")
+			}
+			return nil
+		},
+		Now: func() time.Time { return r.now },
+	})
+	n := r.gh.AddIssue("fix login", "", "agent")
+	r.step(0)
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.move("t1", supervisor.TaskWorking, supervisor.TaskReview, "")
+	r.step(time.Second)
+	if ls := r.gh.Issue(n).Labels; slices.Contains(ls, "in review") || len(r.gh.Pulls()) != 0 {
+		t.Fatalf("labels %q with pulls %+v: in review before the pull request exists", ls, r.gh.Pulls())
+	}
+	pushed = true
+	r.step(time.Second)
+	if ls := r.gh.Issue(n).Labels; !slices.Contains(ls, "in review") || len(r.gh.Pulls()) != 1 {
+		t.Fatalf("after the push: labels %q, pulls %+v", ls, r.gh.Pulls())
+	}
+	// The reviewer asks for changes; the second attempt runs and is approved.
+	if _, err := r.board.Move(context.Background(), "t1", supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "reviewer", Note: "review asked for changes: add a test"}); err != nil {
+		t.Fatal(err)
+	}
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.step(time.Second)
+	r.move("t1", supervisor.TaskWorking, supervisor.TaskReview, "")
+	if _, err := r.board.Move(context.Background(), "t1", supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskDone, Actor: "reviewer", Note: "review approved: good"}); err != nil {
+		t.Fatal(err)
+	}
+	r.step(time.Second)
+	r.step(time.Second)
+	if ls := r.gh.Issue(n).Labels; !slices.Contains(ls, "in review") || slices.Contains(ls, "in progress") {
+		t.Fatalf("after changes then approval: labels %q, want in review alone", ls)
+	}
+	if len(r.gh.Pulls()) != 1 {
+		t.Fatalf("pulls %+v, want the one", r.gh.Pulls())
 	}
 }

@@ -93,7 +93,13 @@ func Writes(t supervisor.Task, h []supervisor.Transition, c Context) []Write {
 			add(fmt.Sprintf("%s/block%d/state", n, i), WriteState, "", StateBlocked)
 		case tr.From == supervisor.TaskWorking && (tr.To == supervisor.TaskReview || tr.To == supervisor.TaskDone):
 			ws = append(ws, Write{Key: t.ID + "/pr", Kind: WritePR, TaskID: t.ID, Ref: ref, PR: pullRequest(t, h, c)})
-			add("pr/state", WriteState, "", StateInReview)
+			// Per attempt: after a round that asked for changes, the
+			// next attempt's In Progress is followed by In Review again.
+			if tr.Attempt <= 1 {
+				add("pr/state", WriteState, "", StateInReview) // the key before attempts were counted here
+			} else {
+				add(n+"/pr/state", WriteState, "", StateInReview)
+			}
 		case tr.From == supervisor.TaskReview && tr.Actor == "reviewer":
 			add(fmt.Sprintf("%s/review%d", n, i), WritePRNote, verdict(t, tr), "")
 		}
