@@ -12,7 +12,7 @@ import (
 // poll asks source i what changed and brings the board in line with it.
 func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 	r := s.srcs[i]
-	r.next = now.Add(s.interval())
+	s.setNext(i, now.Add(s.interval()))
 	items, full, err := r.tr.Poll(ctx)
 	if err != nil {
 		s.failed(i, err, now)
@@ -99,7 +99,10 @@ func (s *Syncer) apply(ctx context.Context, project string, a Action) error {
 		return ignoreMoved(err)
 	case ActTell:
 		key := a.Task.ID + "\x00" + a.Reason
-		if s.told[key] {
+		s.wmu.Lock()
+		told := s.told[key]
+		s.wmu.Unlock()
+		if told {
 			return nil
 		}
 		tl, ok := s.o.Station.(Teller)
@@ -110,7 +113,9 @@ func (s *Syncer) apply(ctx context.Context, project string, a Action) error {
 		if err := tl.Send(ctx, a.Task.ID, msg); err != nil {
 			return fmt.Errorf("tell %s's session that %s: %w", a.Task.ID, a.Reason, err)
 		}
+		s.wmu.Lock()
 		s.told[key] = true
+		s.wmu.Unlock()
 		s.o.Log.Info("source: told a running session its issue was taken back", "task", a.Task.ID, "reason", a.Reason)
 	}
 	return nil

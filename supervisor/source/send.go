@@ -16,15 +16,15 @@ import (
 // changed; the ledger's keys make a second queueing of a write a no-op,
 // so a restarted station (which reads every task again) sends nothing
 // twice.
-func (s *Syncer) queueWrites(ctx context.Context) {
-	tasks, err := s.o.Board.Tasks(ctx, supervisor.TaskFilter{})
+func (s *Syncer) queueWrites(ctx context.Context, src int) (elsewhere bool) {
+	tasks, err := s.o.Board.Tasks(ctx, supervisor.TaskFilter{Project: s.srcs[src].cfg.Project})
 	if err != nil {
 		s.o.Log.Warn("source: read the board", "err", err)
-		return
+		return false
 	}
 	for _, t := range tasks {
 		i := s.find(t.External, t.Project)
-		if i < 0 || t.State == supervisor.TaskTodo && t.Attempt == 1 || !t.UpdatedAt.After(s.seen[t.ID]) {
+		if i != src || t.State == supervisor.TaskTodo && t.Attempt == 1 || !t.UpdatedAt.After(s.seenAt(t.ID)) {
 			continue
 		}
 		h, err := s.o.Board.History(ctx, t.ID)
@@ -34,15 +34,20 @@ func (s *Syncer) queueWrites(ctx context.Context) {
 		}
 		ok := true
 		for _, w := range s.route(i, Writes(t, h, s.o.Context)) {
-			if _, err := s.o.Ledger.Queue(ctx, w); err != nil {
+			queued, err := s.o.Ledger.Queue(ctx, w)
+			if err != nil {
 				s.o.Log.Warn("source: queue a write", "key", w.Key, "err", err)
 				ok = false
 			}
+			elsewhere = elsewhere || queued && w.Source != s.srcs[src].cfg.Name()
 		}
 		if ok {
+			s.wmu.Lock()
 			s.seen[t.ID] = t.UpdatedAt
+			s.wmu.Unlock()
 		}
 	}
+	return elsewhere
 }
 
 // route names the source each write goes through. A Linear issue's pull
@@ -88,9 +93,16 @@ func (s *Syncer) githubOf(project string) string {
 	return ""
 }
 
-// send sends the owed writes in order. A source that fails keeps its
-// writes, in order, for its next try; the others go on.
-func (s *Syncer) send(ctx context.Context, now time.Time) {
+func (s *Syncer) seenAt(id string) time.Time {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.seen[id]
+}
+
+// send sends source src's owed writes in order. A source that fails keeps
+// its writes, in order, for its next try; the other sources, each on its
+// own goroutine, go on.
+func (s *Syncer) send(ctx context.Context, now time.Time, src int) {
 	ws, err := s.o.Ledger.Pending(ctx)
 	if err != nil {
 		s.o.Log.Warn("source: read the outbox", "err", err)
@@ -108,7 +120,10 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 	}
 	for _, w := range ws {
 		i := s.byName(w.Source)
-		if i < 0 || stopped[w.Source] || s.backingOff(i, now) || w.Kind == WriteState && w.State == StateInReview && prOwed[w.TaskID] {
+		if i != src {
+			continue
+		}
+		if stopped[w.Source] || s.backingOff(i, now) || w.Kind == WriteState && w.State == StateInReview && prOwed[w.TaskID] {
 			owed[w.Source]++
 			continue
 		}
@@ -139,10 +154,8 @@ func (s *Syncer) send(ctx context.Context, now time.Time) {
 			s.o.Ledger.Done(ctx, w.Key, Sent{}, err.Error())
 		}
 	}
-	for i, r := range s.srcs {
-		n := owed[r.cfg.Name()]
-		s.setState(i, func(st *supervisor.SourceState) { st.Owed = n })
-	}
+	n := owed[s.srcs[src].cfg.Name()]
+	s.setState(src, func(st *supervisor.SourceState) { st.Owed = n })
 }
 
 // noteDropped adds a note to w's task saying its write was dropped, once

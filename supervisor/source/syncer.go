@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -68,12 +69,18 @@ type Options struct {
 type Syncer struct {
 	o       Options
 	srcs    []*sourceRun
+	wmu     sync.Mutex           // guards seen and told: each source's pass runs on its own goroutine
 	seen    map[string]time.Time // task id → UpdatedAt whose writes are queued
 	told    map[string]bool      // task id + reason its session was told
-	mu      sync.Mutex           // guards the states
+	wakes   []chan struct{}      // Serve's per-source wake-ups (guarded by wmu)
+	mu      sync.Mutex           // guards the states and each source's next
 	states  []supervisor.SourceState
 	wakeups chan struct{}
 }
+
+// stepDeadline bounds one source's pass (its poll's pages and its
+// writes): a source that hangs holds only itself, and not for long.
+const stepDeadline = 2 * time.Minute
 
 // sourceRun is one source's schedule.
 type sourceRun struct {
@@ -132,8 +139,9 @@ func (s *Syncer) setState(i int, f func(st *supervisor.SourceState)) {
 	f(&s.states[i])
 }
 
-// Serve runs the syncer until ctx ends: a pass at each source's due time,
-// and a write-back pass whenever a task moves.
+// Serve runs the syncer until ctx ends: each source on its own goroutine,
+// a pass at its due time and whenever a task moves, so a source that
+// hangs or backs off never holds another.
 func (s *Syncer) Serve(ctx context.Context) error {
 	if len(s.srcs) == 0 {
 		<-ctx.Done()
@@ -141,8 +149,24 @@ func (s *Syncer) Serve(ctx context.Context) error {
 	}
 	sub := s.o.Station.Subscribe(256)
 	defer sub.Close()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+	wakes := make([]chan struct{}, len(s.srcs))
+	for i := range wakes {
+		wakes[i] = make(chan struct{}, 1)
+	}
+	s.wmu.Lock()
+	s.wakes = wakes
+	s.wmu.Unlock()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i := range s.srcs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveSource(ctx, i, wakes[i])
+		}()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -154,31 +178,109 @@ func (s *Syncer) Serve(ctx context.Context) error {
 			if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.External.IsZero() {
 				continue
 			}
-		case <-timer.C:
 		case <-s.wakeups:
 		}
-		wait := s.Step(ctx)
-		timer.Reset(wait)
+		for _, w := range wakes {
+			select {
+			case w <- struct{}{}:
+			default: // a pass is due already
+			}
+		}
 	}
 }
 
-// Step is one pass at the syncer's clock: polls the sources that are due,
-// queues the writes the board's tasks owe and sends what is owed. It
-// returns how long until the next source is due. Tests drive it directly.
-func (s *Syncer) Step(ctx context.Context) time.Duration {
-	now := s.o.Now()
-	for i, r := range s.srcs {
-		if !now.Before(r.next) {
-			s.poll(ctx, i, now)
+// serveSource runs source i's passes until ctx ends.
+func (s *Syncer) serveSource(ctx context.Context, i int, wake <-chan struct{}) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case <-wake:
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
 		}
+		timer.Reset(s.stepSource(ctx, i))
 	}
-	s.queueWrites(ctx)
-	s.send(ctx, s.o.Now())
+}
+
+// Step is one pass at the syncer's clock for every source at once, each
+// on its own goroutine: polls the sources that are due, queues the writes
+// the board's tasks owe and sends what is owed. It returns how long until
+// the next source is due. Tests drive it directly.
+func (s *Syncer) Step(ctx context.Context) time.Duration {
+	// Every source polls and queues, then every source sends: a Linear
+	// issue's pull request, queued by the Linear source, goes out through
+	// the GitHub source in the same step.
+	each := func(f func(i int)) {
+		var wg sync.WaitGroup
+		for i := range s.srcs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f(i)
+			}()
+		}
+		wg.Wait()
+	}
+	each(func(i int) { s.pollAndQueue(ctx, i) })
+	each(func(i int) { s.sendWithin(ctx, i) })
 	wait := s.interval()
-	for _, r := range s.srcs {
-		wait = min(wait, max(r.next.Sub(s.o.Now()), time.Second))
+	for i := range s.srcs {
+		wait = min(wait, max(s.nextOf(i).Sub(s.o.Now()), time.Second))
 	}
 	return wait
+}
+
+// stepSource is one pass of source i.
+func (s *Syncer) stepSource(ctx context.Context, i int) time.Duration {
+	if s.pollAndQueue(ctx, i) {
+		// It queued writes another source sends (a Linear issue's pull
+		// request on the project's GitHub source): wake them.
+		s.wakeOthers(i)
+	}
+	s.sendWithin(ctx, i)
+	return max(s.nextOf(i).Sub(s.o.Now()), time.Second)
+}
+
+// pollAndQueue polls source i when it is due and queues what its tasks
+// owe, within stepDeadline; it reports whether it queued a write that
+// goes through another source.
+func (s *Syncer) pollAndQueue(ctx context.Context, i int) bool {
+	ctx, cancel := context.WithTimeout(ctx, stepDeadline)
+	defer cancel()
+	if now := s.o.Now(); !now.Before(s.nextOf(i)) {
+		s.poll(ctx, i, now)
+	}
+	return s.queueWrites(ctx, i)
+}
+
+// sendWithin sends source i's writes within stepDeadline.
+func (s *Syncer) sendWithin(ctx context.Context, i int) {
+	ctx, cancel := context.WithTimeout(ctx, stepDeadline)
+	defer cancel()
+	s.send(ctx, s.o.Now(), i)
+}
+
+// wakeOthers asks every source but i for a pass (Serve's goroutines).
+func (s *Syncer) wakeOthers(i int) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	for j, w := range s.wakes {
+		if j == i {
+			continue
+		}
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func (s *Syncer) interval() time.Duration {
@@ -188,15 +290,50 @@ func (s *Syncer) interval() time.Duration {
 	return MinInterval
 }
 
+// rateKey is what a rate limit belongs to: the token (the keychain's for
+// the kind and host, or token_env's variable) on the API's host.
+func rateKey(c config.Source) string {
+	return c.Kind + "|" + c.APIURL + "|" + c.TokenEnv
+}
+
+func (s *Syncer) nextOf(i int) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.srcs[i].next
+}
+
+func (s *Syncer) setNext(i int, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.srcs[i].next = t
+}
+
 // failed records err for source i and schedules its next try: at the
 // rate limit's reset, or after a back-off that doubles up to maxBackoff.
 func (s *Syncer) failed(i int, err error, now time.Time) {
 	r := s.srcs[i]
 	r.backoff = min(max(2*r.backoff, s.interval()), maxBackoff)
-	r.next = waitUntil(err, now, r.backoff)
+	next := waitUntil(err, now, r.backoff)
+	s.setNext(i, next)
 	msg := Problem(r.cfg.Name(), err, Fix(r.cfg, s.o.Login(r.cfg.Kind)))
 	s.o.Log.Warn("source", "source", r.cfg.Name(), "err", err)
-	s.setState(i, func(st *supervisor.SourceState) { st.OK, st.Problem, st.Retry = false, msg, r.next })
+	s.setState(i, func(st *supervisor.SourceState) { st.OK, st.Problem, st.Retry = false, msg, next })
+	var ae *APIError
+	if !errors.As(err, &ae) || !ae.Limited {
+		return
+	}
+	// A rate limit is the token's on its host: every source read with the
+	// same token there waits for the same reset.
+	for j, o := range s.srcs {
+		if j == i || rateKey(o.cfg) != rateKey(r.cfg) {
+			continue
+		}
+		if s.nextOf(j).Before(next) {
+			s.setNext(j, next)
+		}
+		m := Problem(o.cfg.Name(), err, Fix(o.cfg, s.o.Login(o.cfg.Kind)))
+		s.setState(j, func(st *supervisor.SourceState) { st.OK, st.Problem, st.Retry = false, m, next })
+	}
 }
 
 // worked records a request of source i that went through.
