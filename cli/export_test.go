@@ -6,3 +6,6 @@ func SetLogsTail(n int64) (old int64) {
 	old, logsTail = logsTail, n
 	return old
 }
+
+// PrintWork is task show's part on a task's branch.
+var PrintWork = printWork

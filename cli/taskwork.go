@@ -36,6 +36,9 @@ func printWork(w io.Writer, wk *supervisor.TaskWork) {
 		}
 		fmt.Fprintf(w, "gate:     %s\n", g)
 	}
+	if s := wk.Setup; s != nil {
+		fmt.Fprintf(w, "setup:    %s\n", setupLine(*s))
+	}
 	for i, c := range wk.Commits {
 		label := "commits:"
 		if i > 0 {
@@ -43,6 +46,26 @@ func printWork(w io.Writer, wk *supervisor.TaskWork) {
 		}
 		fmt.Fprintf(w, "%-9s %s\n", label, line(c))
 	}
+}
+
+// setupLine says how a task's worktree was readied and how long it took:
+// "`npm ci` ok in 42s; .worktreeinclude: 2 entries (cloned)".
+func setupLine(s supervisor.SetupRun) string {
+	var parts []string
+	if s.Command != "" {
+		verdict := "ok in"
+		switch {
+		case s.TimedOut:
+			verdict = "timed out after"
+		case !s.OK:
+			verdict = "failed after"
+		}
+		parts = append(parts, fmt.Sprintf("`%s` %s %s", textsafe.Line(s.Command), verdict, s.Took.Round(100*time.Millisecond)))
+	}
+	if n := len(s.Copied); n > 0 {
+		parts = append(parts, fmt.Sprintf(".worktreeinclude: %d brought in (%s)", n, s.How))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (e *env) taskDiffCmd() *cobra.Command {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
@@ -52,5 +53,15 @@ func TestTaskDiffAcceptMerge(t *testing.T) {
 	want := []apitest.Call{{Method: "TaskDiff", Arg: "t1"}, {Method: "Accept", Arg: "looked at it"}, {Method: "Merge", Arg: "release"}}
 	if len(calls) < 3 || calls[len(calls)-3] != want[0] || calls[len(calls)-2] != want[1] || calls[len(calls)-1] != want[2] {
 		t.Errorf("calls %+v, want %+v last", calls, want)
+	}
+}
+
+// task show says how long the task's setup took.
+func TestTaskShowSaysHowLongSetupTook(t *testing.T) {
+	var b strings.Builder
+	cli.PrintWork(&b, &supervisor.TaskWork{Branch: "bs/t1", Base: "a", Head: "b", Setup: &supervisor.SetupRun{Command: "npm ci", OK: true, Took: 42 * time.Second,
+		Copied: []string{".env", "node_modules/"}, How: "cloned"}})
+	if want := "setup:    `npm ci` ok in 42s; .worktreeinclude: 2 brought in (cloned)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("task show:\n%s\nwant the line %q", b.String(), want)
 	}
 }

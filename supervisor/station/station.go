@@ -80,8 +80,11 @@ type Station struct {
 	opt   Options
 	board supervisor.Board
 	files supervisor.Files
-	log   *slog.Logger
-	bus   supervisor.Bus
+	// setupMu guards setupTook: each project's last setup time (setup.go).
+	setupMu   sync.Mutex
+	setupTook map[string]time.Duration
+	log       *slog.Logger
+	bus       supervisor.Bus
 
 	sched *scheduler // starts sessions for queued tasks
 	// budget counts what sessions cost, per project today and per task.
@@ -233,6 +236,18 @@ func (st *Station) prepare(ctx context.Context, p config.Project, task superviso
 		return task, supervisor.Workspace{}, false
 	}
 	ws, err := st.workspace(ctx, p, task.ID)
+	var setupErr *supervisor.SetupError
+	if errors.As(err, &setupErr) {
+		// The project's setup, not the agent: its output goes to the
+		// session's transcript, and the block does not count toward
+		// the project's breaker.
+		st.noteSetup(p.Name, setupErr.Run)
+		st.writeSetupLog(id, setupErr.Run)
+		st.log.Warn("setup failed", "task", task.ID, "project", p.Name, "timed_out", setupErr.Run.TimedOut)
+		st.settleBlockCounting(ctx, task.ID, []supervisor.TaskState{supervisor.TaskWorking, supervisor.TaskReview},
+			err.Error()+"\nfix the project's setup in config.toml (or what it needs), then requeue", "", "station", id, false)
+		return task, supervisor.Workspace{}, false
+	}
 	if err != nil {
 		st.log.Error("prepare worktree", "task", task.ID, "err", err)
 		st.settleBlock(ctx, task.ID, []supervisor.TaskState{supervisor.TaskWorking, supervisor.TaskReview},
@@ -343,6 +358,13 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	if err != nil {
 		st.dropSessionDir(id)
 		return nil, sessionFilesError(err)
+	}
+	if ws.Setup != nil {
+		// Above the agent's own output, under a header.
+		st.noteSetup(p.Name, *ws.Setup)
+		if _, err := io.WriteString(transcript, ws.Setup.Log()+"\n"); err != nil {
+			st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
+		}
 	}
 	env := st.sessionEnv(task, id, token, promptFile)
 	l, err := agent.Build(agent.LaunchSpec{Agent: ag, PermissionMode: p.Settings.PermissionMode, SessionID: id,
