@@ -21,7 +21,7 @@ func TestTrayShowsBoardOutage(t *testing.T) {
 	fake.projects = []supervisor.ProjectInfo{{Name: "web", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1}}
 	fake.setBoard(supervisor.BoardLink{Reachable: true})
 	u := newTestUI(t, fake, t0)
-	// The tray process draws the tooltip of the snapshot (internal/wiring/tray).
+	// The tray process draws the tooltip of the snapshot (app/tray).
 	tooltip := func() string { return TooltipFor(u.snap) }
 	c := u.conn
 	c.coalesce = time.Millisecond

@@ -8,7 +8,7 @@ import (
 )
 
 // Station follows the station for a process with no windows (the tray
-// process, internal/wiring/tray): the same connection the windows use — dial,
+// process, app/tray): the same connection the windows use — dial,
 // read the board, follow the event stream, redial — handing each snapshot
 // and notice to the handlers on its own goroutine.
 type Station struct{ c *conn }

@@ -12,7 +12,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
-// The tray icon and its menu are drawn by the tray process (internal/wiring/tray,
+// The tray icon and its menu are drawn by the tray process (app/tray,
 // fyne.io/systray alone, no Fyne app loop: Fyne's GLFW loop wakes 60 times
 // a second even with no window open). This file is what it draws, worked
 // out from a Snapshot with no Fyne window in sight, so the tray process and

@@ -56,7 +56,7 @@ type Options struct {
 
 // UI is the tray's windows: the dashboard, the consoles, the notices of
 // the process that shows them. The tray icon and menu are not here: the
-// tray process draws them (internal/wiring/tray) from TrayLines and TrayIcon. Its
+// tray process draws them (app/tray) from TrayLines and TrayIcon. Its
 // methods run on Fyne's goroutine unless they say otherwise.
 type UI struct {
 	o        Options

@@ -91,7 +91,10 @@ var rules = []rule{
 		never: append(paths(append(server, "app", "cli", "internal/noticefollow")...), wiring...),
 	},
 	{
-		from:  paths("app"),
+		// The dashboard and the tray process (app/tray): the OS's pieces
+		// (notifier, dashboard process, single instance, browser) are
+		// handed in by internal/wiring/tray.
+		from:  paths("app", "app/tray"),
 		never: append(paths(append(server, "platform/", "cli")...), append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
 		debts: map[string]string{
 			"os/exec": "Fyne's own dialog package and charmbracelet/colorprofile import it; the vocabulary no longer does",

@@ -19,6 +19,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/buildstation/buildstation/app"
+	apptray "github.com/buildstation/buildstation/app/tray"
 	"github.com/buildstation/buildstation/assets"
 	"github.com/buildstation/buildstation/platform/terminalwindow"
 	"github.com/buildstation/buildstation/supervisor/client"
@@ -53,7 +54,7 @@ func Dashboard(ctx context.Context, homeFlag string, args []string, e Edges) int
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("process", "dashboard")
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	a := fyneapp.NewWithID(appID)
+	a := fyneapp.NewWithID(apptray.AppID)
 	a.SetIcon(assets.Icon)
 	var closing atomic.Bool // set on Fyne's goroutine as the last window closes
 	ui := app.New(app.Options{
@@ -114,7 +115,7 @@ func startDashboard(ctx context.Context, a fyne.App, ui *app.UI, log *slog.Logge
 		ui.OpenSession(focus)
 	}
 	go func() {
-		takeRequests(os.Stdin, os.Stdout, log, func(r request) bool {
+		takeRequests(os.Stdin, os.Stdout, log, func(r apptray.Request) bool {
 			took := make(chan bool, 1)
 			fyne.Do(func() {
 				if closing.Load() {
@@ -135,10 +136,10 @@ func startDashboard(ctx context.Context, a fyne.App, ui *app.UI, log *slog.Logge
 // and answers "ok" on out for each one show took. A request show refuses
 // (the process is closing) ends the reading: the tray starts another
 // process for it.
-func takeRequests(in io.Reader, out io.Writer, log *slog.Logger, show func(request) bool) {
+func takeRequests(in io.Reader, out io.Writer, log *slog.Logger, show func(apptray.Request) bool) {
 	s := bufio.NewScanner(in)
 	for s.Scan() {
-		var r request
+		var r apptray.Request
 		if err := json.Unmarshal(s.Bytes(), &r); err != nil {
 			log.Warn("a request the dashboard cannot read", "line", s.Text(), "err", err)
 			fmt.Fprintln(out, "ok") // answered: retrying would not help
@@ -153,21 +154,21 @@ func takeRequests(in io.Reader, out io.Writer, log *slog.Logger, show func(reque
 }
 
 // showRequest shows what the tray asked for (on Fyne's goroutine).
-func showRequest(ui *app.UI, r request) {
+func showRequest(ui *app.UI, r apptray.Request) {
 	switch r.Do {
-	case doSession:
+	case apptray.DoSession:
 		ui.OpenSession(r.ID)
-	case doConsole:
+	case apptray.DoConsole:
 		ui.Do(app.MenuLine{Action: app.ActConsole, ID: r.ID})
-	case doAddTask:
+	case apptray.DoAddTask:
 		ui.Do(app.MenuLine{Action: app.ActAddTask})
-	case doSettings:
+	case apptray.DoSettings:
 		ui.Do(app.MenuLine{Action: app.ActSettings})
-	case doAddProject:
+	case apptray.DoAddProject:
 		ui.Do(app.MenuLine{Action: app.ActAddProject})
-	case doError:
+	case apptray.DoError:
 		ui.ShowError(errors.New(r.Text))
-	case doPreview:
+	case apptray.DoPreview:
 		ui.ShowTrayPreview()
 	default:
 		ui.ShowDashboard()

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"time"
 
+	apptray "github.com/buildstation/buildstation/app/tray"
 	"github.com/buildstation/buildstation/platform/childproc"
 )
 
@@ -28,43 +29,25 @@ import (
 // dashboard` run by a person hands over to the tray instead.
 const childEnv = "BUILDSTATION_DASHBOARD_CHILD"
 
-// request is what the tray asks the dashboard process to show.
-type request struct {
-	Do   string `json:"do"`
-	ID   string `json:"id,omitempty"`   // doSession, doConsole: the session
-	Text string `json:"text,omitempty"` // doError: what failed
-}
-
-const (
-	doDashboard  = "dashboard"
-	doSession    = "session" // a notice's or a link's session: console while it runs, card after
-	doConsole    = "console"
-	doAddTask    = "add-task"
-	doSettings   = "settings"
-	doAddProject = "add-project"
-	doError      = "error"
-	doPreview    = "preview" // the tray's icon and menu in a window
-)
-
 // ackTimeout bounds the wait for the dashboard process to take a request:
 // the first one waits for Fyne and OpenGL to start.
 const ackTimeout = 30 * time.Second
 
 // dashboards starts the dashboard process and hands it requests, in order,
-// from one goroutine (run).
+// from one goroutine (Run).
 type dashboards struct {
 	self, home string
 	log        *slog.Logger
-	reqs       chan request
-	stopped    chan struct{} // closed when run has ended its process
+	reqs       chan apptray.Request
+	stopped    chan struct{} // closed when Run has ended its process
 }
 
 func newDashboards(self, home string, log *slog.Logger) *dashboards {
-	return &dashboards{self: self, home: home, log: log, reqs: make(chan request, 32), stopped: make(chan struct{})}
+	return &dashboards{self: self, home: home, log: log, reqs: make(chan apptray.Request, 32), stopped: make(chan struct{})}
 }
 
-// send queues r for the dashboard process; it never blocks.
-func (w *dashboards) send(r request) {
+// Send queues r for the dashboard process; it never blocks.
+func (w *dashboards) Send(r apptray.Request) {
 	select {
 	case w.reqs <- r:
 	default:
@@ -72,8 +55,8 @@ func (w *dashboards) send(r request) {
 	}
 }
 
-// run delivers requests until ctx ends, then ends the dashboard process.
-func (w *dashboards) run(ctx context.Context) {
+// Run delivers requests until ctx ends, then ends the dashboard process.
+func (w *dashboards) Run(ctx context.Context) {
 	defer close(w.stopped)
 	var p *dashProc
 	defer func() { p.end() }()
@@ -105,8 +88,8 @@ func (w *dashboards) run(ctx context.Context) {
 	}
 }
 
-// close waits (a while) for run to end the dashboard process.
-func (w *dashboards) close() {
+// Close waits (a while) for run to end the dashboard process.
+func (w *dashboards) Close() {
 	select {
 	case <-w.stopped:
 	case <-time.After(10 * time.Second):
@@ -171,7 +154,7 @@ func (p *dashProc) gone() bool {
 
 // deliver writes r and waits for the process to take it; false means it
 // ended instead (it was closing).
-func (p *dashProc) deliver(r request) bool {
+func (p *dashProc) deliver(r apptray.Request) bool {
 	b, _ := json.Marshal(r)
 	if _, err := p.in.Write(append(b, '\n')); err != nil {
 		<-p.done

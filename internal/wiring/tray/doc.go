@@ -2,11 +2,11 @@
 // `buildstation open`, `buildstation demo` with its tray, and
 // `buildstation dashboard`.
 //
-// Two processes. The tray process runs fyne.io/systray alone — the icon,
-// its menu, the notices — and follows the station over its API
-// (app.Station); it runs no Fyne app, whose GLFW loop wakes 60 times a
-// second even with no window open, so with no window open it does nothing
-// until the station says something changed. The dashboard and the consoles
+// Two processes. The tray process is app/tray (fyne.io/systray alone: the
+// icon, its menu, the notices); this package hands it the OS's pieces
+// (the notifier, the dashboard process, the single-instance endpoint,
+// links, the browser, the update check), reads the role's arguments and
+// starts the station when none answers. The dashboard and the consoles
 // are a Fyne app in a second process, this same program as `buildstation
 // dashboard`, which the tray starts when a window is wanted (a menu click,
 // a notice's click, `buildstation open`, a link), hands what to show on

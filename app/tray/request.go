@@ -1,0 +1,29 @@
+package tray
+
+// AppID is the windows' identity for the OS and Fyne's preferences: the
+// dashboard process's Fyne app, and the file the tray reads its
+// notification settings from.
+const AppID = "dev.buildstation.app"
+
+// The tray process shows no window itself: it hands what to show to the
+// dashboard process, one Request a line of JSON on that process's stdin
+// (internal/wiring/tray starts it and reads the requests there).
+
+// Request is what the tray asks the dashboard process to show.
+type Request struct {
+	Do   string `json:"do"`
+	ID   string `json:"id,omitempty"`   // DoSession, DoConsole: the session
+	Text string `json:"text,omitempty"` // DoError: what failed
+}
+
+// What a Request asks the dashboard process to show (Request.Do).
+const (
+	DoDashboard  = "dashboard"
+	DoSession    = "session" // a notice's or a link's session: console while it runs, card after
+	DoConsole    = "console"
+	DoAddTask    = "add-task"
+	DoSettings   = "settings"
+	DoAddProject = "add-project"
+	DoError      = "error"
+	DoPreview    = "preview" // the tray's icon and menu in a window
+)
