@@ -117,12 +117,12 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 	add := func(label string, icon fyne.Resource, fn func()) { all = append(all, action{label, icon, fn}) }
 	w := d.works[t.ID].work
 	if c.Asks != nil && c.Asks.Kind != supervisor.AskQuestion {
-		id := c.Session
+		id, req := c.Session, c.Asks.ID
 		add("Allow", theme.ConfirmIcon(), func() {
-			u.act(d.win, "allow "+id, func(ctx context.Context, cl Client) error { return cl.Allow(ctx, id, "") })
+			u.act(d.win, "allow "+id, func(ctx context.Context, cl Client) error { return cl.Allow(ctx, id, req, "") })
 		})
 		add("Deny", theme.CancelIcon(), func() {
-			u.act(d.win, "deny "+id, func(ctx context.Context, cl Client) error { return cl.Deny(ctx, id, "") })
+			u.act(d.win, "deny "+id, func(ctx context.Context, cl Client) error { return cl.Deny(ctx, id, req, "") })
 		})
 	} else if c.Asks != nil {
 		add("Answer…", theme.QuestionIcon(), func() { d.focus(t.ID) })

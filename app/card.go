@@ -361,14 +361,14 @@ func (u *UI) askRow(session string, w supervisor.WaitingOn) []fyne.CanvasObject 
 	var btns []fyne.CanvasObject
 	if w.Kind == supervisor.AskQuestion {
 		for _, o := range w.Options {
-			btns = append(btns, widget.NewButton(o, decide(func(ctx context.Context, c Client) error { return c.Answer(ctx, session, o) })))
+			btns = append(btns, widget.NewButton(o, decide(func(ctx context.Context, c Client) error { return c.Answer(ctx, session, w.ID, o) })))
 		}
 	} else {
-		allow := widget.NewButtonWithIcon("Allow once", theme.ConfirmIcon(), decide(func(ctx context.Context, c Client) error { return c.Allow(ctx, session, "") }))
+		allow := widget.NewButtonWithIcon("Allow once", theme.ConfirmIcon(), decide(func(ctx context.Context, c Client) error { return c.Allow(ctx, session, w.ID, "") }))
 		allow.Importance = widget.HighImportance
 		btns = append(btns, allow)
 	}
-	deny := widget.NewButtonWithIcon("Deny", theme.CancelIcon(), decide(func(ctx context.Context, c Client) error { return c.Deny(ctx, session, "") }))
+	deny := widget.NewButtonWithIcon("Deny", theme.CancelIcon(), decide(func(ctx context.Context, c Client) error { return c.Deny(ctx, session, w.ID, "") }))
 	btns = append(btns, deny, layout.NewSpacer())
 	return []fyne.CanvasObject{what, container.NewHBox(btns...)}
 }

@@ -30,9 +30,11 @@ type Client interface {
 	Nudge(ctx context.Context, id string) error
 	Block(ctx context.Context, id, reason string) error
 	// Allow, Deny and Answer decide what a session's agent asks a person.
-	Allow(ctx context.Context, id, note string) error
-	Deny(ctx context.Context, id, note string) error
-	Answer(ctx context.Context, id, answer string) error
+	// request is the id of the request shown (WaitingOn.ID): the station
+	// refuses a decision on a request that changed since.
+	Allow(ctx context.Context, id, request, note string) error
+	Deny(ctx context.Context, id, request, note string) error
+	Answer(ctx context.Context, id, request, answer string) error
 	Pause(ctx context.Context, name, reason string) error
 	Resume(ctx context.Context, name string) error
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)

@@ -137,19 +137,28 @@ func (f *fakeClient) Cancel(ctx context.Context, id string) (supervisor.Task, er
 	return supervisor.Task{ID: id, State: supervisor.TaskCancelled}, nil
 }
 
-func (f *fakeClient) Allow(ctx context.Context, id, note string) error {
-	f.record("Allow", id, note)
+func (f *fakeClient) Allow(ctx context.Context, id, request, note string) error {
+	f.record("Allow", id, joinRequest(request, note))
 	return nil
 }
 
-func (f *fakeClient) Deny(ctx context.Context, id, note string) error {
-	f.record("Deny", id, note)
+func (f *fakeClient) Deny(ctx context.Context, id, request, note string) error {
+	f.record("Deny", id, joinRequest(request, note))
 	return nil
 }
 
-func (f *fakeClient) Answer(ctx context.Context, id, answer string) error {
-	f.record("Answer", id, answer)
+func (f *fakeClient) Answer(ctx context.Context, id, request, answer string) error {
+	f.record("Answer", id, joinRequest(request, answer))
 	return nil
+}
+
+// joinRequest is a decision's argument as the fake records it: the request
+// it names, if any, then its text ("request=ID note").
+func joinRequest(request, text string) string {
+	if request == "" {
+		return text
+	}
+	return strings.TrimSpace("request=" + request + " " + text)
 }
 
 func (f *fakeClient) Nudge(ctx context.Context, id string) error {

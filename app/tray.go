@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 
@@ -42,6 +43,7 @@ type MenuLine struct {
 	Label     string
 	Action    MenuAction
 	ID        string // ActConsole: the session
+	Request   string // ActAllow, ActDeny: the id of the request the line shows
 	Separator bool
 }
 
@@ -87,9 +89,16 @@ func TrayLines(s Snapshot) []MenuLine {
 				label += " · " + clip(d, 60)
 			}
 			lines = append(lines, MenuLine{Label: label, Action: ActConsole, ID: si.ID})
+			// A menu line cannot wrap: a request longer than it holds is
+			// decided where it is shown whole (the console's card), never
+			// allowed from a clipped line.
 			if w := si.WaitingOn; w != nil && w.Kind == supervisor.AskPermission {
-				lines = append(lines, MenuLine{Label: "    Allow once: " + clip(w.Line(), 60), Action: ActAllow, ID: si.ID},
-					MenuLine{Label: "    Deny", Action: ActDeny, ID: si.ID})
+				if line := w.Line(); utf8.RuneCountInString(line) <= menuAsk {
+					lines = append(lines, MenuLine{Label: "    Allow once: " + line, Action: ActAllow, ID: si.ID, Request: w.ID},
+						MenuLine{Label: "    Deny", Action: ActDeny, ID: si.ID, Request: w.ID})
+				} else {
+					lines = append(lines, MenuLine{Label: "    Read the whole request to decide…", Action: ActConsole, ID: si.ID})
+				}
 			}
 		}
 	}
@@ -238,10 +247,15 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// Decide carries out an Allow or Deny line of the tray menu.
+// menuAsk is the longest request the tray's menu offers to allow: a menu
+// line shows it whole, or not at all.
+const menuAsk = 60
+
+// Decide carries out an Allow or Deny line of the tray menu, on the
+// request the line showed.
 func Decide(ctx context.Context, cl Client, l MenuLine) error {
 	if l.Action == ActAllow {
-		return cl.Allow(ctx, l.ID, "")
+		return cl.Allow(ctx, l.ID, l.Request, "")
 	}
-	return cl.Deny(ctx, l.ID, "")
+	return cl.Deny(ctx, l.ID, l.Request, "")
 }

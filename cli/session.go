@@ -68,7 +68,31 @@ func (e *env) sessionLs(asJSON bool) error {
 		}
 		t.row(row...)
 	}
-	return t.flush()
+	if err := t.flush(); err != nil {
+		return err
+	}
+	return e.printRequests(list)
+}
+
+// printRequests shows every request waiting on a person whole, below the
+// table (whose cell is one line), with the id a decision names: what a
+// person allows is all of what runs, never a clipped line.
+func (e *env) printRequests(list []supervisor.SessionInfo) error {
+	for _, s := range list {
+		w := s.WaitingOn
+		if w == nil || w.ID == "" {
+			continue
+		}
+		verbs := "allow|deny"
+		if w.Kind == supervisor.AskQuestion {
+			verbs = "answer|deny"
+		}
+		if _, err := fmt.Fprintf(e.stdout, "\n%s asks (request %s):\n%s\n  decide: buildstation session %s %s --request %s\n",
+			s.ID, w.ID, indentWrapped(w.Line(), 76), verbs, s.ID, w.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // next is what the watchdog does next and when: "nudge in 1m48s".

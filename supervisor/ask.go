@@ -18,6 +18,10 @@ const (
 // shows it: the tool and its input in one line (the command, the file, the
 // question) and, for a question, the options offered.
 type WaitingOn struct {
+	// ID names this one request: every ask gets a new one, so a decision
+	// made on what a person was shown (Decision.Request) cannot land on a
+	// request the agent put in its place since.
+	ID      string    `json:"id"`
 	Kind    string    `json:"kind"`
 	Tool    string    `json:"tool"`
 	Input   string    `json:"input"`
@@ -63,7 +67,14 @@ type Decision struct {
 	Answer string `json:"answer,omitempty"`
 	// By is who decided ("person"), for the history.
 	By string `json:"by,omitempty"`
+	// Request is the id of the request decided (WaitingOn.ID). A person's
+	// allow or answer must name it; a deny may leave it out.
+	Request string `json:"request,omitempty"`
 }
+
+// RequestChanged starts every refusal of a decision made on a
+// request that is no longer the one waiting.
+const RequestChanged = "the request changed; look again"
 
 // maxAskLine bounds the line a request shows: a notice and a card have
 // room for one line, and a Write's content is not what a person decides on.

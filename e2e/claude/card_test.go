@@ -68,8 +68,8 @@ func TestClaudeCardShowsWhatItAsksAndCosts(t *testing.T) {
 		call(completeTask, map[string]any{"summary": "e2e: the card"}),
 		say("Done."))
 	id := r.addTask("web", "Fix the login page", "Publish it.")
-	r.waitAsk(id, "echo built > build.marker")
-	r.Must("session", "allow", id)
+	built := r.waitAsk(id, "echo built > build.marker")
+	r.Must("session", "allow", id, "--request", built.WaitingOn.ID)
 	r.waitAsk(id, "npm publish --tag next")
 	var sess e2erig.Session
 	r.until("the session's cost", 30*time.Second, r.api, id, func() bool {

@@ -63,7 +63,7 @@ func TestToastLinkDecides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := deeplink.Link{SessionID: sess.ID, Verb: "allow"}
+	allow := deeplink.Link{SessionID: sess.ID, Verb: "allow", Request: sess.WaitingOn.ID}
 	allow.Key = deeplink.DecisionKey(strings.TrimSpace(string(tok)), allow)
 	stdout := s.Must("open", allow.String())
 	if !strings.Contains(stdout, "allowed once") {

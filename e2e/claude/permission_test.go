@@ -31,7 +31,7 @@ func TestClaudePermissionAnsweredFromTheCLI(t *testing.T) {
 
 	sess := r.waitAsk(id, "echo yes > allowed.marker")
 	r.refusedFromASession(sess)
-	r.Must("session", "allow", id)
+	r.Must("session", "allow", id, "--request", sess.WaitingOn.ID)
 	r.until("the allowed command run", 60*time.Second, r.api, id, func() bool {
 		_, err := os.Stat(filepath.Join(sess.Dir, "allowed.marker"))
 		return err == nil
@@ -107,7 +107,7 @@ func (r *rig) refusedFromASession(sess e2erig.Session) {
 	if resp.StatusCode/100 == 2 {
 		r.T.Errorf("a session's token allowed its own request: %s", resp.Status)
 	}
-	stdout, stderr, code, err := e2erig.CLI(e2erig.Bin(), append(e2erig.Env(e2erig.Bin(), r.Home), "BUILDSTATION_SESSION_ID="+sess.ID), "session", "allow", sess.ID)
+	stdout, stderr, code, err := e2erig.CLI(e2erig.Bin(), append(e2erig.Env(e2erig.Bin(), r.Home), "BUILDSTATION_SESSION_ID="+sess.ID), "session", "allow", sess.ID, "--request", sess.WaitingOn.ID)
 	if err != nil || code == 0 {
 		r.T.Errorf("allow from inside a session: exit %d, %v: %s%s", code, err, stdout, stderr)
 	}

@@ -41,6 +41,7 @@ type Session struct {
 	Dir          string               `json:"dir"`
 	Station      string               `json:"station"`
 	WaitingOn    *struct {
+		ID      string   `json:"id"`
 		Kind    string   `json:"kind"`
 		Tool    string   `json:"tool"`
 		Input   string   `json:"input"`

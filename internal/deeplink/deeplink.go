@@ -21,6 +21,10 @@ type Link struct {
 	SessionID string
 	Verb      string
 	Answer    string
+	// Request is the id of the request the notice showed (the session's
+	// waiting_on.id): the decision is made on that request only, and the
+	// key binds it, so a link made for one request decides no later one.
+	Request string
 	// Key proves a decision came from the station's own notice
 	// (DecisionKey): any web page can open a buildstation:// link, so a
 	// decision without the key of this home's station token decides
@@ -29,12 +33,12 @@ type Link struct {
 }
 
 // DecisionKey is the key a notice's decision link carries: HMAC-SHA256,
-// keyed by the station's token, over the session, the verb and the
-// answer. Only a program that can read the token (the station, the tray)
+// keyed by the station's token, over the session, the verb, the answer and
+// the request. Only a program that can read the token (the station, the tray)
 // can make it; a web page or another user cannot.
 func DecisionKey(stationToken string, l Link) string {
 	m := hmac.New(sha256.New, []byte(stationToken))
-	m.Write([]byte("buildstation link decision\x00" + l.SessionID + "\x00" + l.Verb + "\x00" + l.Answer))
+	m.Write([]byte("buildstation link decision\x00" + l.SessionID + "\x00" + l.Verb + "\x00" + l.Answer + "\x00" + l.Request))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
@@ -48,24 +52,30 @@ func (l Link) KeyHolds(stationToken string) bool {
 const maxAnswer = 200
 
 // String is the link itself: buildstation://session/ID, with ?do=VERB (or
-// do=answer:TEXT) for a decision; buildstation://dashboard for no session.
+// do=answer:TEXT) for a decision, req=REQUEST for the request shown and
+// key=KEY; buildstation://dashboard for no session.
 func (l Link) String() string {
 	if l.SessionID == "" {
 		return Scheme + "://dashboard"
 	}
 	s := Scheme + "://session/" + url.PathEscape(l.SessionID)
+	var q []string
 	switch l.Verb {
 	case "allow", "deny":
-		s += "?do=" + l.Verb
+		q = append(q, "do="+l.Verb)
 	case "answer":
-		s += "?do=" + url.QueryEscape("answer:"+l.Answer)
-	default:
+		q = append(q, "do="+url.QueryEscape("answer:"+l.Answer))
+	}
+	if l.Request != "" {
+		q = append(q, "req="+url.QueryEscape(l.Request))
+	}
+	if l.Verb != "" && l.Key != "" {
+		q = append(q, "key="+url.QueryEscape(l.Key))
+	}
+	if len(q) == 0 {
 		return s
 	}
-	if l.Key != "" {
-		s += "&key=" + url.QueryEscape(l.Key)
-	}
-	return s
+	return s + "?" + strings.Join(q, "&")
 }
 
 // ParseDeepLink reads a buildstation:// link for the session it shows:
@@ -106,21 +116,46 @@ func ParseLink(link string) (Link, bool) {
 		return l, true
 	}
 	q, err := url.ParseQuery(u.RawQuery)
-	if err != nil || len(q["do"]) != 1 || l.SessionID == "" {
+	if err != nil || l.SessionID == "" {
 		return Link{}, false
 	}
-	switch key := q["key"]; {
-	case len(q) == 1:
-	case len(q) == 2 && len(key) == 1 && validKey(key[0]):
-		l.Key = key[0]
-	default:
-		return Link{}, false
+	// Each of do, req and key at most once, nothing else; a key only with
+	// a decision.
+	for k, v := range q {
+		if len(v) != 1 {
+			return Link{}, false
+		}
+		switch k {
+		case "do":
+		case "req":
+			if !validRequest(v[0]) {
+				return Link{}, false
+			}
+			l.Request = v[0]
+		case "key":
+			if !validKey(v[0]) || len(q["do"]) == 0 {
+				return Link{}, false
+			}
+			l.Key = v[0]
+		default:
+			return Link{}, false
+		}
 	}
-	var ok bool
-	if l.Verb, l.Answer, ok = ParseDecision(q["do"][0]); !ok {
+	if do := q["do"]; len(do) == 1 {
+		var ok bool
+		if l.Verb, l.Answer, ok = ParseDecision(do[0]); !ok {
+			return Link{}, false
+		}
+	} else if l.Request == "" {
 		return Link{}, false
 	}
 	return l, true
+}
+
+// validRequest accepts what the station's request ids are made of:
+// lowercase hex digits, at most 64.
+func validRequest(r string) bool {
+	return r != "" && len(r) <= 64 && strings.Trim(r, "0123456789abcdef") == ""
 }
 
 // ParseDecision reads a notice button's decision: "allow", "deny" or

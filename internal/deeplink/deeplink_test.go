@@ -129,3 +129,34 @@ func TestDecisionLinkKey(t *testing.T) {
 		}
 	}
 }
+
+// Issue 33 item 13: a decision link made for one request decided later
+// ones too (the key bound session, verb and answer only). Now the link
+// names the request its notice showed, the key binds it, and a key made
+// for one request holds for no other.
+func TestDecisionLinkKeyBindsTheRequest(t *testing.T) {
+	l := Link{SessionID: "t3.1", Verb: "allow", Request: "3f9a1c0b2d4e"}
+	l.Key = DecisionKey("tok", l)
+	got, ok := ParseLink(l.String())
+	if !ok || got != l || !got.KeyHolds("tok") {
+		t.Fatalf("ParseLink(%q) = %+v %v; want %+v with its key holding", l.String(), got, ok, l)
+	}
+	later := Link{SessionID: "t3.1", Verb: "allow", Request: "000000000001", Key: l.Key}
+	if later.KeyHolds("tok") {
+		t.Errorf("the key made for request %s holds for request %s", l.Request, later.Request)
+	}
+	none := Link{SessionID: "t3.1", Verb: "allow", Key: l.Key}
+	if none.KeyHolds("tok") {
+		t.Error("the key made for a request holds for a link naming none")
+	}
+	// A view link may name the request shown; a request id is hex only.
+	if got, ok := ParseLink("buildstation://session/t3.1?req=3f9a1c0b2d4e"); !ok || got != (Link{SessionID: "t3.1", Request: "3f9a1c0b2d4e"}) {
+		t.Errorf("a view link with its request: %+v %v", got, ok)
+	}
+	for _, bad := range []string{"buildstation://session/t3.1?do=allow&req=zz", "buildstation://session/t3.1?do=allow&req=a&req=b",
+		"buildstation://session/t3.1?req=" + strings.Repeat("a", 65), "buildstation://dashboard?req=ab"} {
+		if got, ok := ParseLink(bad); ok {
+			t.Errorf("ParseLink(%q) = %+v, want refused", bad, got)
+		}
+	}
+}

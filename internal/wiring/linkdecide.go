@@ -50,11 +50,11 @@ func decideFromLink(ctx context.Context, homeFlag string, l deeplink.Link) error
 	defer cancel()
 	switch l.Verb {
 	case "allow":
-		return c.Allow(ctx, l.SessionID, "")
+		return c.Allow(ctx, l.SessionID, l.Request, "")
 	case "deny":
-		return c.Deny(ctx, l.SessionID, "")
+		return c.Deny(ctx, l.SessionID, l.Request, "")
 	}
-	return c.Answer(ctx, l.SessionID, l.Answer)
+	return c.Answer(ctx, l.SessionID, l.Request, l.Answer)
 }
 
 // openLink is "buildstation open" for a notice's button: the decision made,

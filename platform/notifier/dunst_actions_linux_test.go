@@ -41,7 +41,7 @@ func TestRealDaemonButtonDecides(t *testing.T) {
 	time.Sleep(time.Second)
 	decided := make(chan string, 2)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
-		Decide: func(id, verb, answer string) { decided <- verb + " " + id }})
+		Decide: func(id, request, verb, answer string) { decided <- verb + " " + id }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,9 +89,14 @@ func clickedSession(link string) (string, bool) {
 // process, to the Notifier that started it: the Open callback a click goes
 // to (the same one the other OSes call) and the log.
 type nativeState struct {
-	mu      sync.Mutex
-	open    func(sessionID string)
-	decide  func(sessionID, verb, answer string)
+	mu     sync.Mutex
+	open   func(sessionID string)
+	decide func(sessionID, request, verb, answer string)
+	// asked is, per session, the request its last notice showed: macOS's
+	// buttons are fixed per category, so the request a press decides is
+	// found here (the notice shown last for a session replaces the one
+	// before it).
+	asked   map[string]string
 	log     *slog.Logger
 	started bool
 	// answer is closed once macOS answered the authorization request;
@@ -194,8 +199,11 @@ func (s *nativeState) acted(link, action string) {
 		log.Warn("a notification's button names no decision for a session; nothing decided", "link", link, "action", action)
 		return
 	}
+	s.mu.Lock()
+	req := s.asked[id]
+	s.mu.Unlock()
 	if decide != nil {
-		go decide(id, verb, answer)
+		go decide(id, req, verb, answer)
 	}
 }
 
@@ -225,4 +233,14 @@ func (s *nativeState) authorized(granted bool, err string) {
 func (s *nativeState) failed(ident, err string) {
 	_, log := s.hooks()
 	log.Warn("macOS did not show a notification", "id", ident, "err", err)
+}
+
+// showing records the request m's buttons decide for its session.
+func (s *nativeState) showing(sessionID string, m message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.asked == nil {
+		s.asked = map[string]string{}
+	}
+	s.asked[sessionID] = m.Request
 }

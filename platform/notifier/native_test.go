@@ -120,7 +120,7 @@ func TestNativeClickAndAuthorization(t *testing.T) {
 // session decides nothing.
 func TestNativeButtonsDecide(t *testing.T) {
 	perm := newMessage(supervisor.Notice{Kind: supervisor.NoticePermission, SessionID: "t7.1", Title: "t7 asks",
-		Ask: &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}})
+		Ask: &supervisor.WaitingOn{ID: "a1", Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}})
 	question := newMessage(supervisor.Notice{Kind: supervisor.NoticePermission, SessionID: "t7.1", Title: "t7 asks",
 		Ask: &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which?", Options: []string{"allow", "deny"}}})
 	block := newMessage(supervisor.Notice{Kind: supervisor.NoticeBlock, SessionID: "t7.1", Title: "blocked"})
@@ -131,10 +131,12 @@ func TestNativeButtonsDecide(t *testing.T) {
 	}
 
 	var logs strings.Builder
-	type decision struct{ id, verb, answer string }
+	type decision struct{ id, request, verb, answer string }
 	got := make(chan decision, 4)
 	var s nativeState
-	s.start(Options{Log: slog.New(slog.NewTextHandler(&logs, nil)), Decide: func(id, verb, answer string) { got <- decision{id, verb, answer} }})
+	s.start(Options{Log: slog.New(slog.NewTextHandler(&logs, nil)), Decide: func(id, request, verb, answer string) { got <- decision{id, request, verb, answer} }})
+	// The press decides the request the session's last notice showed.
+	s.showing("t7.1", perm)
 	s.acted(perm.URL, "allow")
 	s.acted(perm.URL, "deny")
 	s.acted(perm.URL, "open")
@@ -150,7 +152,7 @@ func TestNativeButtonsDecide(t *testing.T) {
 			t.Fatalf("a press never reached Decide; decided %v", seen)
 		}
 	}
-	if !seen[decision{"t7.1", "allow", ""}] || !seen[decision{"t7.1", "deny", ""}] {
+	if !seen[decision{"t7.1", "a1", "allow", ""}] || !seen[decision{"t7.1", "a1", "deny", ""}] {
 		t.Errorf("decided %v, want allow and deny for t7.1", seen)
 	}
 	// The refusals are synchronous: logged before acted returns.

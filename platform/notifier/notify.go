@@ -20,9 +20,11 @@ type Options struct {
 	// notifier's own goroutine when a notification is clicked (Linux).
 	Open func(sessionID string)
 	// Decide answers what a session asks when a notice's button is
-	// pressed (Linux): verb "allow", "deny" or "answer" (with its text).
-	// Only a person presses it; nil leaves the buttons out.
-	Decide func(sessionID, verb, answer string)
+	// pressed (Linux): verb "allow", "deny" or "answer" (with its text),
+	// on the request the notice showed (its id; the station refuses a
+	// decision on a request that changed since). Only a person presses
+	// it; nil leaves the buttons out.
+	Decide func(sessionID, request, verb, answer string)
 	// LinkKey is the key of a decision link (deeplink.DecisionKey with the
 	// station's token), for the buttons that are links (Windows toasts);
 	// nil, or "", leaves those buttons out.
@@ -75,14 +77,17 @@ var errClosed = fmt.Errorf("notifier closed")
 const AppUserModelID = "dev.buildstation.app"
 
 // DecideWith is an Options.Decide that runs "self --home HOME session VERB
-// ID [-- ANSWER]": the CLI, with the station's token, on behalf of the
-// person who pressed the button.
-func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answer string) {
-	return func(id, verb, answer string) {
+// ID --request REQUEST [-- ANSWER]": the CLI, with the station's token, on
+// behalf of the person who pressed the button.
+func DecideWith(self, home string, log *slog.Logger) func(sessionID, request, verb, answer string) {
+	return func(id, request, verb, answer string) {
 		if self == "" {
 			return
 		}
 		args := []string{"--home", home, "session", verb, id}
+		if request != "" {
+			args = append(args, "--request", request)
+		}
 		if verb == "answer" {
 			args = append(args, "--", answer)
 		}
@@ -96,7 +101,8 @@ func DecideWith(self, home string, log *slog.Logger) func(sessionID, verb, answe
 }
 
 // keyActions gives each of m's buttons the key of its decision link on
-// the session sessionID, from key (nil: none, so no button is shown).
+// the session sessionID and the request m shows, from key (nil: none, so
+// no button is shown).
 func keyActions(m *message, sessionID string, key func(deeplink.Link) string) {
 	for i := range m.Actions {
 		m.Actions[i].Key = ""
@@ -105,7 +111,7 @@ func keyActions(m *message, sessionID string, key func(deeplink.Link) string) {
 		}
 		verb, answer, ok := deeplink.ParseDecision(m.Actions[i].ID)
 		if ok {
-			m.Actions[i].Key = key(deeplink.Link{SessionID: sessionID, Verb: verb, Answer: answer})
+			m.Actions[i].Key = key(deeplink.Link{SessionID: sessionID, Verb: verb, Answer: answer, Request: m.Request})
 		}
 	}
 }

@@ -68,6 +68,9 @@ func New(o Options) (*Notifier, error) {
 func (n *Notifier) Notify(nt supervisor.Notice) error {
 	m := newMessage(nt)
 	if n.backend == backendNative {
+		if nt.SessionID != "" {
+			native.showing(nt.SessionID, m)
+		}
 		nativePost(m)
 		return nil
 	}

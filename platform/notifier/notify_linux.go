@@ -29,7 +29,7 @@ type Notifier struct {
 	markup bool // the server reads bodies as markup ("body-markup")
 
 	mu       sync.Mutex
-	sessions map[uint32]string // notification id → session id
+	sessions map[uint32]shown  // notification id → what it shows
 	groups   map[string]uint32 // Group → the notification showing it
 	closed   bool
 }
@@ -41,7 +41,7 @@ func New(o Options) (*Notifier, error) {
 		return nil, fmt.Errorf("connect to the D-Bus session bus for notifications: %w", err)
 	}
 	n := &Notifier{o: o, icon: iconFile(o.Icon), conn: conn, sig: make(chan *dbus.Signal, 16),
-		sessions: map[uint32]string{}, groups: map[string]uint32{}}
+		sessions: map[uint32]shown{}, groups: map[string]uint32{}}
 	// A server that cannot be asked is assumed to read markup, so the body
 	// is escaped: a stray "&lt;" is better than markup from an agent.
 	n.markup = true
@@ -69,15 +69,15 @@ func (n *Notifier) listen() {
 			id, _ := s.Body[0].(uint32)
 			key, _ := s.Body[1].(string)
 			n.mu.Lock()
-			session, ok := n.sessions[id]
+			sh, ok := n.sessions[id]
 			n.mu.Unlock()
 			if !ok {
 				continue
 			}
 			if verb, answer, decided := ParseAction(key); decided && n.o.Decide != nil {
-				n.o.Decide(session, verb, answer)
+				n.o.Decide(sh.session, sh.request, verb, answer)
 			} else if n.o.Open != nil {
-				n.o.Open(session)
+				n.o.Open(sh.session)
 			}
 		case dbusIface + ".NotificationClosed":
 			if len(s.Body) < 1 {
@@ -127,7 +127,7 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 	n.mu.Lock()
 	n.groups[m.Group] = id
 	if nt.SessionID != "" {
-		n.sessions[id] = nt.SessionID
+		n.sessions[id] = shown{session: nt.SessionID, request: m.Request}
 	}
 	n.mu.Unlock()
 	return nil
@@ -158,3 +158,7 @@ func (n *Notifier) Close() error {
 	n.mu.Unlock()
 	return n.conn.Close()
 }
+
+// shown is what a notification on screen is about: its session and the
+// request its buttons decide.
+type shown struct{ session, request string }

@@ -156,16 +156,18 @@ func TestDBusButtonsDecide(t *testing.T) {
 	srvConn := serve(t, fake)
 	decided := make(chan string, 4)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
-		Decide: func(id, verb, answer string) { decided <- strings.TrimSpace(verb + " " + id + " " + answer) }})
+		Decide: func(id, request, verb, answer string) {
+			decided <- strings.TrimSpace(verb + " " + id + " request=" + request + " " + answer)
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	ask := &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
+	ask := &supervisor.WaitingOn{ID: "a1", Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
 	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks to run `rm -rf node_modules`", Ask: ask}); err != nil {
 		t.Fatal(err)
 	}
-	q := &supervisor.WaitingOn{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}}
+	q := &supervisor.WaitingOn{ID: "b2", Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}}
 	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t8", SessionID: "t8.1", Title: "t8 asks", Ask: q}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +182,7 @@ func TestDBusButtonsDecide(t *testing.T) {
 		id     uint32
 		action string
 		want   string
-	}{{7, "allow", "allow t7.1"}, {8, "answer:blue", "answer t8.1 blue"}, {7, "default", "open t7.1"}} {
+	}{{7, "allow", "allow t7.1 request=a1"}, {8, "answer:blue", "answer t8.1 request=b2 blue"}, {7, "default", "open t7.1"}} {
 		if err := srvConn.Emit(dbusPath, dbusIface+".ActionInvoked", press.id, press.action); err != nil {
 			t.Fatal(err)
 		}

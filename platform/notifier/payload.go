@@ -33,6 +33,8 @@ type message struct {
 	// Actions are the buttons of a notice that carries what a session
 	// asks: Allow once and Deny, or the question's options and Deny.
 	Actions []Action
+	// Request is the id of the request the buttons decide (WaitingOn.ID).
+	Request string
 }
 
 // Action is one button: ID is what a press decides ("allow", "deny",
@@ -90,6 +92,9 @@ func newMessage(n supervisor.Notice) message {
 	if n.SessionID != "" {
 		m.URL = SessionURL(n.SessionID)
 		m.Actions = askActions(n.Ask)
+		if n.Ask != nil {
+			m.Request = n.Ask.ID
+		}
 	}
 	return m
 }
@@ -212,7 +217,11 @@ func toastXML(m message, icon string) (string, error) {
 			if t.Actions == nil {
 				t.Actions = &actions{}
 			}
-			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: m.URL + "?do=" + url.QueryEscape(a.ID) + "&key=" + url.QueryEscape(a.Key), ActivationType: "protocol"})
+			args := m.URL + "?do=" + url.QueryEscape(a.ID)
+			if m.Request != "" {
+				args += "&req=" + url.QueryEscape(m.Request)
+			}
+			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: args + "&key=" + url.QueryEscape(a.Key), ActivationType: "protocol"})
 		}
 	}
 	b, err := xml.Marshal(t)

@@ -37,7 +37,7 @@ func (s *Server) decideSession(behavior string) http.HandlerFunc {
 		if !decode(w, r, &req) {
 			return
 		}
-		d := supervisor.Decision{Behavior: behavior, Note: req.Note, Answer: req.Answer}
+		d := supervisor.Decision{Behavior: behavior, Note: req.Note, Answer: req.Answer, Request: req.Request}
 		if behavior == "answer" {
 			if strings.TrimSpace(req.Answer) == "" {
 				writeError(w, http.StatusBadRequest, `answer needs the answer's text; send {"answer": …}`)

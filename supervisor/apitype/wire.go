@@ -67,6 +67,10 @@ type RequeueRequest struct {
 // DecisionRequest is a person's decision on what a session asks: a note to
 // the agent with allow or deny, the answer to a question.
 type DecisionRequest struct {
-	Note   string `json:"note,omitempty"`
-	Answer string `json:"answer,omitempty"`
+	// Request is the id of the request decided (waiting_on.id), which an
+	// allow and an answer must carry: a decision on a request that changed
+	// since is refused with 409 ("the request changed; look again").
+	Request string `json:"request,omitempty"`
+	Note    string `json:"note,omitempty"`
+	Answer  string `json:"answer,omitempty"`
 }

@@ -224,19 +224,22 @@ func (c *Client) Transcript(ctx context.Context, id string, from int64) (supervi
 	return out, err
 }
 
-// Allow allows once the tool call a session waits on, with an optional note
-// to the agent.
-func (c *Client) Allow(ctx context.Context, id, note string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/allow", apitype.DecisionRequest{Note: note}, nil)
+// Allow allows once the tool call a session waits on — the request whose
+// id (waiting_on.id) is request, the one the person was shown — with an
+// optional note to the agent. A request that changed since is a conflict
+// saying "the request changed; look again".
+func (c *Client) Allow(ctx context.Context, id, request, note string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/allow", apitype.DecisionRequest{Request: request, Note: note}, nil)
 }
 
 // Deny refuses the tool call (or the question) a session waits on; the note
-// reaches the agent.
-func (c *Client) Deny(ctx context.Context, id, note string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/deny", apitype.DecisionRequest{Note: note}, nil)
+// reaches the agent. request "" denies whatever request waits.
+func (c *Client) Deny(ctx context.Context, id, request, note string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/deny", apitype.DecisionRequest{Request: request, Note: note}, nil)
 }
 
-// Answer answers the question a session's agent asks.
-func (c *Client) Answer(ctx context.Context, id, answer string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/answer", apitype.DecisionRequest{Answer: answer}, nil)
+// Answer answers the question a session's agent asks, the one whose id is
+// request.
+func (c *Client) Answer(ctx context.Context, id, request, answer string) error {
+	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/answer", apitype.DecisionRequest{Request: request, Answer: answer}, nil)
 }

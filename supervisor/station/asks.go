@@ -2,6 +2,8 @@ package station
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -42,7 +44,7 @@ func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRe
 		return supervisor.Decision{}, supervisor.Invalidf("a request's kind is %q or %q, not %q", supervisor.AskPermission, supervisor.AskQuestion, req.Kind)
 	}
 	a := &ask{reply: make(chan supervisor.Decision, 1), w: supervisor.WaitingOn{
-		Kind: req.Kind, Tool: req.Tool, Input: req.Input, Options: req.Options, Since: time.Now().UTC(),
+		ID: newRequestID(), Kind: req.Kind, Tool: req.Tool, Input: req.Input, Options: req.Options, Since: time.Now().UTC(),
 	}}
 	if !s.meter.setAsk(a) {
 		// One dialog at a time: the agent asks this one itself.
@@ -84,13 +86,21 @@ func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision)
 	if err != nil {
 		return err
 	}
-	a := s.meter.takeAsk()
-	if a == nil {
-		return supervisor.Conflictf("session %s waits on no request; if its agent shows a dialog in its console, answer it there (buildstation session attach %s)", s.spec.ID, s.spec.ID)
-	}
-	if msg := decisionMismatch(a.w, d); msg != "" {
-		s.meter.setAsk(a) // put it back: nothing was decided
+	var changed bool
+	a, msg := s.meter.takeAsk(func(a *ask) string {
+		if why := requestChanged(s.spec.ID, a.w, d); why != "" {
+			changed = d.Request != "" // naming none is a bad request, not a conflict
+			return why
+		}
+		return decisionMismatch(a.w, d)
+	})
+	switch {
+	case changed:
+		return supervisor.Conflictf("%s", msg)
+	case msg != "":
 		return supervisor.Invalidf("%s", msg)
+	case a == nil:
+		return supervisor.Conflictf("session %s waits on no request; if its agent shows a dialog in its console, answer it there (buildstation session attach %s)", s.spec.ID, s.spec.ID)
 	}
 	d.By = operator(ctx)
 	a.reply <- d
@@ -99,6 +109,34 @@ func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision)
 	st.recordDecision(ctx, s, what, d.By)
 	_ = s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})
 	return nil
+}
+
+// requestChanged says why d, made on the request d.Request names, cannot
+// decide w, the one waiting now; "" when it names w. An allow or an
+// answer must name the request it was made on: a person read that one,
+// and the agent may have put another in its place since. A deny naming
+// none denies whatever waits: refusing is never what the agent wants.
+func requestChanged(session string, w supervisor.WaitingOn, d supervisor.Decision) string {
+	switch {
+	case d.Request == w.ID:
+		return ""
+	case d.Request == "" && d.Behavior == supervisor.DecideDeny && d.Answer == "":
+		return ""
+	case d.Request == "":
+		return fmt.Sprintf("name the request you decide (request %s: %s): session %s's agent may have changed it since you looked", w.ID, w.Line(), session)
+	}
+	return fmt.Sprintf("%s: session %s now asks %s (request %s), not request %s", supervisor.RequestChanged, session, w.Line(), w.ID, d.Request)
+}
+
+// newRequestID is a new request's id: 48 random bits, so no two requests
+// of a session share one, across station restarts too, and no agent can
+// make its next request's id match one a person was shown.
+func newRequestID() string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // crypto/rand never fails on supported OSes
+	}
+	return hex.EncodeToString(b)
 }
 
 // decisionMismatch says why d cannot answer w, or "".

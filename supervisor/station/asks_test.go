@@ -48,13 +48,13 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 			t.Errorf("nobody was told what is asked: %+v", h.notes.all())
 		}
 		// From inside a session, even with the station's token: refused.
-		if err := h.st.Decide(supervisor.WithOrigin(h.ctx, "t9.1"), s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow}); err == nil {
+		if err := h.st.Decide(supervisor.WithOrigin(h.ctx, "t9.1"), s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
 			t.Fatal("a session decided a request")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Answer: "blue", Behavior: supervisor.DecideAllow}); err == nil {
+		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Answer: "blue", Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
 			t.Fatal("a permission was answered as a question")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Note: "once"}); err != nil {
+		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Note: "once", Request: info.WaitingOn.ID}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -115,13 +115,14 @@ func TestAskQuestionAnswered(t *testing.T) {
 			got <- d
 		}()
 		advance(time.Second)
-		if w := h.session(task.ID).WaitingOn; w == nil || w.Kind != supervisor.AskQuestion || strings.Join(w.Options, ",") != "red,blue" {
+		w := h.session(task.ID).WaitingOn
+		if w == nil || w.Kind != supervisor.AskQuestion || strings.Join(w.Options, ",") != "red,blue" {
 			t.Fatalf("waiting on %+v", w)
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow}); err == nil {
+		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err == nil {
 			t.Fatal("a question was allowed without an answer")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "blue"}); err != nil {
+		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "blue", Request: w.ID}); err != nil {
 			t.Fatal(err)
 		}
 		if d := <-got; d.Answer != "blue" {

@@ -48,13 +48,23 @@ func (m *meter) clearAsk(a *ask) bool {
 	return true
 }
 
-// takeAsk removes the waiting request for a decision, or returns nil.
-func (m *meter) takeAsk() *ask {
+// takeAsk removes the waiting request for a decision when fits, which
+// sees it under the lock, says nothing against it (""), or returns nil and
+// no reason when none waits. Checking and taking at once keeps a refused
+// decision from ever holding the request: the agent's wait may end at any
+// moment, and must then find it still there to withdraw.
+func (m *meter) takeAsk(fits func(*ask) string) (*ask, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	a := m.ask
+	if a == nil {
+		return nil, ""
+	}
+	if why := fits(a); why != "" {
+		return nil, why
+	}
 	m.ask = nil
-	return a
+	return a, ""
 }
 
 // setActivity records what the agent does now; the same activity again

@@ -508,13 +508,17 @@ func (f *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskReq
 	return f.AskDecision, nil
 }
 
-// Decide records "behavior note answer", empty parts left out.
+// Decide records "behavior note answer request=ID", empty parts left out.
 func (f *Station) Decide(ctx context.Context, id string, d supervisor.Decision) error {
 	if sid, ok := supervisor.Origin(ctx); ok {
 		return supervisor.Conflictf("session %s may not decide", sid)
 	}
 	var parts []string
-	for _, p := range []string{d.Behavior, d.Note, d.Answer} {
+	req := ""
+	if d.Request != "" {
+		req = "request=" + d.Request
+	}
+	for _, p := range []string{d.Behavior, d.Note, d.Answer, req} {
 		if p != "" {
 			parts = append(parts, p)
 		}
