@@ -122,6 +122,9 @@ func (e *env) sourceLs(asJSON bool) error {
 			state = "not polled yet"
 		}
 		t.row(s.Name, s.Project, fmt.Sprint(s.Tasks), fmt.Sprint(s.Owed), checked, state)
+		if s.Note != "" {
+			problems = append(problems, textsafe.Line(s.Name+": "+s.Note))
+		}
 	}
 	if err := t.flush(); err != nil {
 		return err

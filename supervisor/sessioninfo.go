@@ -200,6 +200,10 @@ type SourceState struct {
 	Retry   time.Time `json:"retry,omitzero"`   // after a failure: no request before this
 	Tasks   int       `json:"tasks"`            // tasks imported from it on this board
 	Owed    int       `json:"owed"`             // write-backs waiting in the outbox
+	// Note is how the source differs from what the station writes
+	// elsewhere, said once ("team ENG has no workflow state Blocked: a
+	// blocked task's issue gets the label blocked instead").
+	Note string `json:"note,omitempty"`
 }
 
 // SessionGroup is how a live session is counted where states are summed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,5 +161,27 @@ func TestPollEveryPage(t *testing.T) {
 	items, full, err := c.Poll(ctx)
 	if err != nil || !full || len(items) != 250 {
 		t.Fatalf("second Poll = %d items, %v, %v; want all 250 (the failed page asked again)", len(items), full, err)
+	}
+}
+
+// A team without a Blocked state: a blocked task's issue gets the label
+// blocked instead, and the client says so once for `source ls` (#39
+// item 4); before, the write was dropped and the issue showed In Progress.
+func TestNoBlockedStateLabels(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	srv.RemoveState("Blocked")
+	id := srv.AddIssue("fix login", "", "In Progress", "agent")
+	sent, err := c.Send(ctx, source.Write{Kind: source.WriteState, Ref: supervisor.External{Kind: "linear", ID: id}, State: source.StateBlocked})
+	if err != nil || !strings.Contains(sent.Note, "Blocked") {
+		t.Fatalf("Send(Blocked) = %+v, %v", sent, err)
+	}
+	if is := srv.Issue(id); !slices.Contains(is.Labels, "blocked") {
+		t.Fatalf("labels %q, want blocked", is.Labels)
+	}
+	// A second blocked issue finds the label the first made.
+	id2 := srv.AddIssue("other", "", "In Progress", "agent")
+	if _, err := c.Send(ctx, source.Write{Kind: source.WriteState, Ref: supervisor.External{Kind: "linear", ID: id2}, State: source.StateBlocked}); err != nil || !slices.Contains(srv.Issue(id2).Labels, "blocked") {
+		t.Fatalf("second: %v, labels %q", err, srv.Issue(id2).Labels)
 	}
 }

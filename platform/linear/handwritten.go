@@ -67,3 +67,67 @@ func activityBy(ctx context.Context, c graphql.Client, id string) (*activityByRe
 		&graphql.Response{Data: out})
 	return out, err
 }
+
+// teamLabelsOperation finds a team's label by name.
+const teamLabelsOperation = `
+query TeamLabels ($team: String!, $name: String!) {
+	issueLabels(filter: {team: {key: {eq: $team}}, name: {eq: $name}}, first: 1) { nodes { id name } }
+}
+`
+
+type teamLabelsResponse struct {
+	IssueLabels struct {
+		Nodes []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"nodes"`
+	} `json:"issueLabels"`
+}
+
+func teamLabels(ctx context.Context, c graphql.Client, team, name string) (*teamLabelsResponse, error) {
+	out := &teamLabelsResponse{}
+	err := c.MakeRequest(ctx, &graphql.Request{OpName: "TeamLabels", Query: teamLabelsOperation, Variables: map[string]any{"team": team, "name": name}},
+		&graphql.Response{Data: out})
+	return out, err
+}
+
+// createLabelOperation makes a team's label.
+const createLabelOperation = `
+mutation CreateLabel ($teamId: String!, $name: String!) {
+	issueLabelCreate(input: {teamId: $teamId, name: $name}) { success issueLabel { id } }
+}
+`
+
+type createLabelResponse struct {
+	IssueLabelCreate struct {
+		Success    bool    `json:"success"`
+		IssueLabel userRef `json:"issueLabel"`
+	} `json:"issueLabelCreate"`
+}
+
+func createLabel(ctx context.Context, c graphql.Client, teamID, name string) (*createLabelResponse, error) {
+	out := &createLabelResponse{}
+	err := c.MakeRequest(ctx, &graphql.Request{OpName: "CreateLabel", Query: createLabelOperation, Variables: map[string]any{"teamId": teamID, "name": name}},
+		&graphql.Response{Data: out})
+	return out, err
+}
+
+// addLabelOperation adds a label to an issue.
+const addLabelOperation = `
+mutation AddLabel ($id: String!, $labelId: String!) {
+	issueAddLabel(id: $id, labelId: $labelId) { success }
+}
+`
+
+type addLabelResponse struct {
+	IssueAddLabel struct {
+		Success bool `json:"success"`
+	} `json:"issueAddLabel"`
+}
+
+func addLabel(ctx context.Context, c graphql.Client, issue, labelID string) (*addLabelResponse, error) {
+	out := &addLabelResponse{}
+	err := c.MakeRequest(ctx, &graphql.Request{OpName: "AddLabel", Query: addLabelOperation, Variables: map[string]any{"id": issue, "labelId": labelID}},
+		&graphql.Response{Data: out})
+	return out, err
+}

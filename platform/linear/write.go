@@ -21,6 +21,14 @@ func (c *Client) Send(ctx context.Context, w source.Write) (source.Sent, error) 
 		return c.comment(ctx, w)
 	case source.WriteState:
 		id, err := c.stateID(ctx, w.State)
+		if source.EntityLevel(err) && w.State == source.StateBlocked {
+			// A team without a Blocked state: the block's comment is
+			// written already; the issue gets the label instead.
+			if err := c.addLabel(ctx, w.Ref.ID, blockedLabel); err != nil {
+				return source.Sent{}, err
+			}
+			return source.Sent{Note: fmt.Sprintf("team %s has no workflow state %q: a blocked task's issue gets the label %q instead", c.cfg.Team, source.StateBlocked, blockedLabel)}, nil
+		}
 		if err != nil {
 			return source.Sent{}, err
 		}
@@ -60,6 +68,44 @@ func (c *Client) comment(ctx context.Context, w source.Write) (source.Sent, erro
 		return source.Sent{}, apiError(err)
 	}
 	return source.Sent{URL: resp.CommentCreate.Comment.Url}, nil
+}
+
+// blockedLabel marks a blocked task's issue in a team without a Blocked
+// state.
+const blockedLabel = "blocked"
+
+// addLabel adds the team's label name to issue id, making the label when
+// the team has none.
+func (c *Client) addLabel(ctx context.Context, issue, name string) error {
+	labels, err := teamLabels(ctx, c.gql, c.cfg.Team, name)
+	if err != nil {
+		return apiError(err)
+	}
+	var labelID string
+	if len(labels.IssueLabels.Nodes) > 0 {
+		labelID = labels.IssueLabels.Nodes[0].ID
+	} else {
+		team, err := Team(ctx, c.gql, c.cfg.Team)
+		if err != nil {
+			return apiError(err)
+		}
+		if len(team.Teams.Nodes) == 0 {
+			return &source.APIError{Status: http.StatusNotFound, Msg: "no team with key " + c.cfg.Team}
+		}
+		made, err := createLabel(ctx, c.gql, team.Teams.Nodes[0].Id, name)
+		if err != nil {
+			return apiError(err)
+		}
+		labelID = made.IssueLabelCreate.IssueLabel.ID
+	}
+	added, err := addLabel(ctx, c.gql, issue, labelID)
+	if err != nil {
+		return apiError(err)
+	}
+	if !added.IssueAddLabel.Success {
+		return &source.APIError{Msg: "issueAddLabel did not succeed"}
+	}
+	return nil
 }
 
 // stateID is the id of the team's workflow state name; a team without it

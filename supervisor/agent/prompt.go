@@ -21,6 +21,10 @@ func Prompt(t supervisor.Task, kind supervisor.SessionKind, agent Agent, ws supe
 	if t.Attempt > 1 {
 		fmt.Fprintf(&b, "(attempt %d)\n", t.Attempt)
 	}
+	if !t.External.IsZero() && t.External.URL != "" {
+		// The issue it came from: its comments and links are there.
+		fmt.Fprintf(&b, "From issue %s: %s\n", t.External.ID, t.External.URL)
+	}
 	if body := strings.TrimSpace(t.Body); body != "" {
 		fmt.Fprintf(&b, "\n%s\n", body)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 func TestTypeable(t *testing.T) {
@@ -40,5 +42,16 @@ func TestGateNoteSaysThisAgentsWay(t *testing.T) {
 	}
 	if mcp := GateNote("claude", "make test", "abc1234", "FAIL: x"); !strings.Contains(mcp, "complete_task is refused") || !strings.Contains(mcp, "The gate (make test) fails on your HEAD abc1234: FAIL: x.") {
 		t.Errorf("claude's gate note: %q", mcp)
+	}
+}
+
+// A task from an issue names it and its link, so the agent can read the
+// issue's comments (#39 item 6).
+func TestPromptNamesTheIssue(t *testing.T) {
+	tk := supervisor.Task{ID: "t3", Title: "fix login", Body: "it fails",
+		External: &supervisor.External{Kind: "github", ID: "acme/web#12", URL: "https://github.com/acme/web/issues/12"}}
+	p := Prompt(tk, supervisor.KindWork, Agent{}, supervisor.Workspace{})
+	if !strings.Contains(p, "From issue acme/web#12: https://github.com/acme/web/issues/12") {
+		t.Fatalf("prompt:\n%s", p)
 	}
 }

@@ -56,6 +56,9 @@ type Activity struct {
 // Sent is what a write made upstream.
 type Sent struct {
 	URL string // the comment's or the pull request's
+	// Note says how the write was made differently from what was asked
+	// (a team without the state: a label instead), for `source ls`.
+	Note string
 }
 
 // Owns reports whether ref is an issue of s: a task's issue is written to

@@ -201,6 +201,9 @@ func (s *Syncer) sendOne(ctx context.Context, i int, w Write) error {
 	if err != nil {
 		return err
 	}
+	if sent.Note != "" {
+		s.setState(i, func(st *supervisor.SourceState) { st.Note = sent.Note })
+	}
 	return s.o.Ledger.Done(ctx, w.Key, sent, "")
 }
 

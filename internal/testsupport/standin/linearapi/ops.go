@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -35,6 +36,8 @@ type vars struct {
 	Key     string `json:"key"`
 	Team    string `json:"team"`
 	Name    string `json:"name"`
+	TeamID  string `json:"teamId"`
+	LabelID string `json:"labelId"`
 }
 
 // operation answers one request by its operation name.
@@ -66,6 +69,22 @@ func (s *Server) operation(req request) (any, error) {
 		js := s.issueJSON(is)
 		js["team"] = map[string]any{"members": map[string]any{"nodes": nodes}}
 		return map[string]any{"issue": js, "viewer": map[string]string{"id": Viewer}}, nil
+	case "TeamLabels":
+		var nodes []map[string]string
+		for _, l := range s.labels {
+			if l == v.Name && v.Team == s.Team {
+				nodes = append(nodes, map[string]string{"id": "label-" + l, "name": l})
+			}
+		}
+		return map[string]any{"issueLabels": map[string]any{"nodes": orEmpty(nodes)}}, nil
+	case "CreateLabel":
+		if v.TeamID != "team-1" {
+			return nil, errNotFound("Team")
+		}
+		if !slices.Contains(s.labels, v.Name) {
+			s.labels = append(s.labels, v.Name)
+		}
+		return map[string]any{"issueLabelCreate": map[string]any{"success": true, "issueLabel": map[string]string{"id": "label-" + v.Name}}}, nil
 	case "Viewer":
 		return map[string]any{"viewer": map[string]string{"id": Viewer}}, nil
 	case "Team":
@@ -102,6 +121,16 @@ func (s *Server) mutation(op string, v vars) (any, error) {
 		}
 		is.UpdatedAt = now
 		return map[string]any{"issueUpdate": map[string]any{"success": true}}, nil
+	case "AddLabel":
+		name, ok := strings.CutPrefix(v.LabelID, "label-")
+		if !ok || !slices.Contains(s.labels, name) {
+			return nil, errNotFound("IssueLabel")
+		}
+		if !slices.Contains(is.Labels, name) {
+			is.Labels = append(is.Labels, name)
+		}
+		is.UpdatedAt = now
+		return map[string]any{"issueAddLabel": map[string]any{"success": true}}, nil
 	case "Comment":
 		is.Comments = append(is.Comments, Comment{Body: v.Body, CreatedAt: now, User: Viewer})
 		is.UpdatedAt = now

@@ -22,6 +22,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	states   []State
+	labels   []string // the team's labels, by name
 	issues   []*Issue
 	fault    *Fault
 	requests []string // operation names, in order
@@ -121,6 +122,14 @@ func (s *Server) Edit(identifier string, at time.Time, f func(*Issue)) {
 		is.History = append(is.History, Move{From: before, To: is.State, CreatedAt: at, Actor: Member})
 	}
 	is.UpdatedAt = at
+}
+
+// RemoveState removes a workflow state from the team, as a team that
+// never made one ("Blocked") has none.
+func (s *Server) RemoveState(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.states = slices.DeleteFunc(s.states, func(st State) bool { return st.Name == name })
 }
 
 // Delete removes an issue, as deleting it in Linear does: asking for it
