@@ -126,9 +126,9 @@ check: fmt vet lint actionlint release-check test-pg build cross windows package
 deps:
 	bash .ci/deps
 
-## bench: station cost and limits against baselines, as one table (Linux, ~6 min)
+## bench: station cost and limits against baselines, as one table (Linux, ~8 min)
 bench:
-	@echo "make bench: station cost and limits against baselines (about 6 minutes)"
+	@echo "make bench: station cost and limits against baselines (about 8 minutes)"
 	bash bench/bench.sh
 
 ## package: what a release ships, into $(DIST): on Linux the .tar.gz and .deb
