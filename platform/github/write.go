@@ -200,6 +200,30 @@ func (c *Client) Activity(ctx context.Context, ref supervisor.External, since ti
 	return best, !best.At.IsZero(), nil
 }
 
+// Comments are the comments on the issue after since by people who can
+// act on it, oldest first, not the station's.
+func (c *Client) Comments(ctx context.Context, ref supervisor.External, since time.Time) ([]source.Comment, error) {
+	n, ok := source.GitHubNumber(ref.ID)
+	if !ok {
+		return nil, nil
+	}
+	self, err := c.self(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cs, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, n, &gh.IssueListCommentsOptions{Since: &since, ListOptions: gh.ListOptions{PerPage: 100}})
+	if err != nil {
+		return nil, apiError(err)
+	}
+	var out []source.Comment
+	for _, cm := range cs {
+		if at := cm.GetCreatedAt().Time; at.After(since) && canAct(cm, self) && !strings.Contains(cm.GetBody(), "<!-- buildstation:") {
+			out = append(out, source.Comment{At: at, Author: cm.GetUser().GetLogin(), Body: cm.GetBody()})
+		}
+	}
+	return out, nil
+}
+
 // actors are the author_associations of people who can act on an issue.
 var actors = map[string]bool{"OWNER": true, "MEMBER": true, "COLLABORATOR": true}
 

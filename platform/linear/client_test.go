@@ -143,6 +143,9 @@ func TestActivityOnlyFromTeamMembers(t *testing.T) {
 	if a, ok, err := c.Activity(ctx, ref, since); err != nil || !ok || !strings.Contains(a.Detail, "comment") {
 		t.Fatalf("Activity = %+v, %v, %v; want the member's comment", a, ok, err)
 	}
+	if cs, err := c.Comments(ctx, ref, since); err != nil || len(cs) != 1 || cs[0].Body != "look at the session cookie" {
+		t.Fatalf("Comments = %+v, %v; want the member's alone", cs, err)
+	}
 }
 
 // Every page is read, and a page that fails is asked again before the

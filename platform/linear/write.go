@@ -135,6 +135,28 @@ func (c *Client) stateID(ctx context.Context, name string) (string, error) {
 // there is not the agent's life.
 var ownStates = []string{source.StateInProgress, source.StateBlocked}
 
+// Comments are the comments on the issue after since by members of the
+// team, oldest first, not the station's.
+func (c *Client) Comments(ctx context.Context, ref supervisor.External, since time.Time) ([]source.Comment, error) {
+	resp, err := activityBy(ctx, c.gql, ref.ID)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	member := map[string]bool{}
+	for _, m := range resp.Issue.Team.Members.Nodes {
+		member[m.ID] = true
+	}
+	var out []source.Comment
+	for _, cm := range resp.Issue.Comments.Nodes {
+		u := cm.User
+		if cm.CreatedAt.After(since) && u != nil && member[u.ID] && u.ID != resp.Viewer.ID && !strings.Contains(cm.Body, "<!-- buildstation:") {
+			out = append(out, source.Comment{At: cm.CreatedAt, Author: "a team member", Body: cm.Body})
+		}
+	}
+	slices.SortFunc(out, func(a, b source.Comment) int { return a.At.Compare(b.At) })
+	return out, nil
+}
+
 // Activity is the newest comment or state change on the issue after
 // since by a member of the team (people who can act on it: not someone
 // outside the team, not an integration), other than the station's own:

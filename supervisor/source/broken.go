@@ -21,3 +21,7 @@ func (b Broken) Send(context.Context, Write) (Sent, error) { return Sent{}, b.Er
 func (b Broken) Activity(context.Context, supervisor.External, time.Time) (Activity, bool, error) {
 	return Activity{}, false, b.Err
 }
+
+func (b Broken) Comments(context.Context, supervisor.External, time.Time) ([]Comment, error) {
+	return nil, b.Err
+}

@@ -45,6 +45,17 @@ type Tracker interface {
 	// commit on its pull request) after since, other than the station's
 	// own writes; ok is false when there was none.
 	Activity(ctx context.Context, ref supervisor.External, since time.Time) (a Activity, ok bool, err error)
+	// Comments are the comments on ref's issue after since by people who
+	// can act on it (as Activity counts them), oldest first, never the
+	// station's own.
+	Comments(ctx context.Context, ref supervisor.External, since time.Time) ([]Comment, error)
+}
+
+// Comment is one comment on an issue, for a running agent.
+type Comment struct {
+	At     time.Time
+	Author string
+	Body   string
 }
 
 // Activity is a change on an issue, for the watchdog's evidence.

@@ -48,8 +48,72 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 			s.o.Log.Warn("source: import", "source", r.cfg.Name(), "action", a.Kind, "err", err)
 		}
 	}
+	s.relay(ctx, i, tasks, items)
 	s.worked(i, now)
 	s.setState(i, func(st *supervisor.SourceState) { st.Tasks = len(tasks) + countAdds(items, tasks) })
+}
+
+// relay types the new comments on a running task's issue, by people who
+// can act on it, into its session, as a person's `session send` does: a
+// reviewer's word reaches the agent at work. Only issues the poll saw
+// change are asked; each comment goes once.
+func (s *Syncer) relay(ctx context.Context, i int, tasks []supervisor.Task, items []Item) {
+	tl, ok := s.o.Station.(Teller)
+	if !ok {
+		return
+	}
+	changed := map[string]bool{}
+	for _, it := range items {
+		changed[it.Ref.ID] = true
+	}
+	for _, t := range tasks {
+		if t.State != supervisor.TaskWorking || !changed[t.External.ID] {
+			continue
+		}
+		since := s.relayedUpTo(ctx, t)
+		cs, err := s.srcs[i].tr.Comments(ctx, *t.External, since)
+		if err != nil {
+			s.o.Log.Warn("source: read an issue's comments for its session", "task", t.ID, "err", err)
+			continue
+		}
+		for _, c := range cs {
+			msg := fmt.Sprintf("Build Station: %s commented on issue %s: %s", c.Author, t.External.ID, c.Body)
+			if err := tl.Send(ctx, t.ID, msg); err != nil {
+				s.o.Log.Warn("source: send an issue's comment to its session", "task", t.ID, "err", err)
+				break
+			}
+			s.wmu.Lock()
+			s.relayed[t.ID] = c.At
+			s.wmu.Unlock()
+		}
+	}
+}
+
+// relayedUpTo is the time of the last comment relayed to t's session, or
+// when its current run started.
+func (s *Syncer) relayedUpTo(ctx context.Context, t supervisor.Task) time.Time {
+	s.wmu.Lock()
+	at, ok := s.relayed[t.ID]
+	s.wmu.Unlock()
+	if ok {
+		return at
+	}
+	h, err := s.o.Board.History(ctx, t.ID)
+	if err != nil {
+		return time.Now()
+	}
+	for k := len(h) - 1; k >= 0; k-- {
+		if h[k].To == supervisor.TaskWorking && h[k].From != supervisor.TaskWorking {
+			// GitHub's times are to the second: a comment made in the
+			// second the run started counts as after it.
+			at = h[k].At.Truncate(time.Second).Add(-time.Nanosecond)
+			break
+		}
+	}
+	s.wmu.Lock()
+	s.relayed[t.ID] = at
+	s.wmu.Unlock()
+	return at
 }
 
 // owned lists the tasks of source i's project whose issue it owns.

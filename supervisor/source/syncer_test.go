@@ -483,3 +483,28 @@ func TestWritesInTheTasksOrder(t *testing.T) {
 		t.Fatalf("pulls %+v, want the one", r.gh.Pulls())
 	}
 }
+
+// A new comment on a running task's issue by a person who can act on it
+// reaches the agent, as a person's `session send` does, once; the public's
+// comments do not (#39 review loop).
+func TestIssueCommentReachesRunningAgent(t *testing.T) {
+	r := newRig(t)
+	tl := &teller{station: r.board}
+	src := config.Source{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: r.gh.APIURL()}
+	c, _ := github.New(src, "tok", nil)
+	r.sy = source.New(source.Options{
+		Sources: []config.Source{src}, Trackers: []source.Tracker{c}, Station: tl, Board: r.board.Store, Ledger: r.ledger,
+		Context: source.Context{Station: "box", Branch: func(id string) string { return "bs/x/" + id }},
+		Now:     func() time.Time { return r.now },
+	})
+	n := r.gh.AddIssue("fix login", "b", "agent")
+	r.step(0)
+	r.move("t1", supervisor.TaskTodo, supervisor.TaskWorking, "")
+	r.gh.Comment(n, "passer-by", "NONE", "+1")
+	r.gh.Comment(n, "octo", "COLLABORATOR", "use the v2 endpoint")
+	r.step(time.Minute)
+	r.step(time.Minute)
+	if len(tl.sent) != 1 || !strings.HasPrefix(tl.sent[0], "t1: ") || !strings.Contains(tl.sent[0], "octo") || !strings.Contains(tl.sent[0], "use the v2 endpoint") {
+		t.Fatalf("sent %q, want the collaborator's comment once", tl.sent)
+	}
+}
