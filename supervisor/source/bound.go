@@ -1,7 +1,7 @@
 package source
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -53,6 +53,6 @@ func loopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

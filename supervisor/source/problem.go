@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -89,10 +88,12 @@ func Problem(what string, err error, fix string) string {
 	return fmt.Sprintf("%s refused a request (%v)", what, ae)
 }
 
-// timedOut reports whether err is a request that ran out of time.
+// timedOut reports whether err is a request that ran out of time (a
+// net.Error's, or url.Error's, Timeout), read through its method so that
+// the engine does not import package net.
 func timedOut(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
+	var te interface{ Timeout() bool }
+	return errors.As(err, &te) && te.Timeout()
 }
 
 // ErrNoToken is a source without a token: neither the keychain nor
