@@ -13,6 +13,10 @@ import (
 	"strings"
 )
 
+// Supported reports whether Owners can name a connection's processes on
+// this OS.
+const Supported = true
+
 // Owners returns the pids of the processes that hold the TCP socket whose
 // own end is client and whose far end is server, as far as this user may
 // see (another user's processes do not show). An empty list with no error

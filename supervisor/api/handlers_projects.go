@@ -36,12 +36,12 @@ func (s *Server) projectRoutes() {
 	s.person("GET /v1/projects", s.getProjects)
 	s.person("GET /v1/projects/{name}", s.getProject)
 	s.person("POST /v1/projects/{name}/pause", s.pauseProject)
-	s.person("POST /v1/projects/{name}/resume", s.resumeProject)
-	s.person("POST /v1/projects/{name}/settings", s.setProjectSettings)
-	s.person("POST /v1/projects", s.addProject)
-	s.person("DELETE /v1/projects/{name}", s.removeProject)
+	s.personOnly("POST /v1/projects/{name}/resume", s.resumeProject)
+	s.personOnly("POST /v1/projects/{name}/settings", s.setProjectSettings)
+	s.personOnly("POST /v1/projects", s.addProject)
+	s.personOnly("DELETE /v1/projects/{name}", s.removeProject)
 	s.person("GET /v1/agents", s.getAgents)
-	s.person("POST /v1/station/stop", s.stopStation)
+	s.personOnly("POST /v1/station/stop", s.stopStation)
 }
 
 func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {

@@ -38,8 +38,8 @@ func (s *Server) taskRoutes() {
 	s.person("POST /v1/tasks/{id}/requeue", s.requeueTask)
 	s.person("POST /v1/tasks/{id}/cancel", s.cancelTask)
 	s.person("GET /v1/tasks/{id}/diff", s.taskDiff)
-	s.person("POST /v1/tasks/{id}/accept", s.acceptTask)
-	s.person("POST /v1/tasks/{id}/merge", s.mergeTask)
+	s.personOnly("POST /v1/tasks/{id}/accept", s.acceptTask)
+	s.personOnly("POST /v1/tasks/{id}/merge", s.mergeTask)
 }
 
 func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {

@@ -29,6 +29,13 @@ func (s *Server) person(pattern string, h http.HandlerFunc) {
 	s.mux.Handle(pattern, s.RequireStation(s.bounded(s.inflight, h)))
 }
 
+// personOnly registers a route for the station's token that a person alone
+// may use (reserved): refused from inside a session and from a caller the
+// OS could not place.
+func (s *Server) personOnly(pattern string, h http.HandlerFunc) {
+	s.person(pattern, s.reserved(h))
+}
+
 // agent registers a route for a session token, acting on that token's
 // session only.
 func (s *Server) agent(pattern string, h http.HandlerFunc) {

@@ -33,7 +33,7 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		}
 		src = append(src, b...)
 	}
-	re := regexp.MustCompile(`\bs\.(person|agent)\("(GET|POST|DELETE) (/v1/[^"]+)"`)
+	re := regexp.MustCompile(`\bs\.(person|personOnly|agent)\("(GET|POST|DELETE) (/v1/[^"]+)"`)
 	matches := re.FindAllStringSubmatch(string(src), -1)
 	if len(matches) < 30 {
 		t.Fatalf("found only %d routes in the package's files; did their shape change?", len(matches))
@@ -49,6 +49,7 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		if kind == "agent" {
 			good, wrongKind = "sess-token", stationToken
 		}
+		kind = strings.TrimSuffix(kind, "Only")
 		for _, tt := range []struct {
 			name   string
 			token  string

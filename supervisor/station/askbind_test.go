@@ -64,3 +64,48 @@ func TestDecisionBindsTheRequestShown(t *testing.T) {
 		}
 	})
 }
+
+// ctxBoard is memBoard answering as the real stores do once a call's
+// context is cancelled: with the context's error.
+type ctxBoard struct{ *memBoard }
+
+func (b ctxBoard) Task(ctx context.Context, id string) (supervisor.Task, error) {
+	if err := ctx.Err(); err != nil {
+		return supervisor.Task{}, err
+	}
+	return b.memBoard.Task(ctx, id)
+}
+
+func (b ctxBoard) Move(ctx context.Context, id string, m supervisor.Move) (supervisor.Task, error) {
+	if err := ctx.Err(); err != nil {
+		return supervisor.Task{}, err
+	}
+	return b.memBoard.Move(ctx, id, m)
+}
+
+// The issue: a decision whose client left at once was taken but not
+// written to the task's history ("read the task to record a decision …
+// context canceled": the request's context was reused). The history is
+// written under the station's own context, which outlives the client.
+func TestDecisionRecordedAfterTheClientLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var board ctxBoard
+		h := startWith(t, func(o *Options) { board = ctxBoard{o.Board.(*memBoard)}; o.Board = board }, project("web", time.Minute, time.Minute))
+		task := h.add("web", "test")
+		h.proc()
+		s := h.session(task.ID)
+		go h.st.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm test"})
+		advance(time.Second)
+		w := h.session(task.ID).WaitingOn
+		gone, cancel := context.WithCancel(h.ctx)
+		cancel() // the client closed its connection
+		if err := h.st.Decide(gone, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		hist, _ := h.board.History(h.ctx, task.ID)
+		if last := hist[len(hist)-1]; last.Reason != "allowed once Bash: npm test" {
+			t.Errorf("history ends with %+v; the decision is missing", last)
+		}
+	})
+}

@@ -11,6 +11,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
+// recordTimeout bounds writing a decision into the task's history.
+const recordTimeout = 30 * time.Second
+
 // askWaitMin is the shortest a request waits for a person, however short
 // the project's idle window: a person needs time to read it.
 const askWaitMin = 5 * time.Second
@@ -106,8 +109,12 @@ func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision)
 	a.reply <- d
 	what := decisionText(a.w, d)
 	st.log.Info("a person decided", "session", s.spec.ID, "decision", what, "by", d.By)
-	st.recordDecision(ctx, s, what, d.By)
-	_ = s.send(ctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})
+	// The decision is taken: its record must not depend on the client,
+	// which may have left already. The station's own context owns it.
+	rctx, cancel := context.WithTimeout(st.ctx, recordTimeout)
+	defer cancel()
+	st.recordDecision(rctx, s, what, d.By)
+	_ = s.send(rctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})
 	return nil
 }
 

@@ -25,6 +25,10 @@ func newSessionCallers(sessions func() []supervisor.SessionInfo) sessionCallers 
 	return sessionCallers{sessions: sessions, owners: peer.Owners, table: proctree.Current}
 }
 
+// Places reports whether this OS names the process at the far end of a
+// connection (platform/peer).
+func (c sessionCallers) Places() bool { return peer.Supported }
+
 // Caller is known only when the OS names the processes holding the
 // connection and each one's ancestry reads whole up to the first process.
 func (c sessionCallers) Caller(local, remote string) (string, bool) {

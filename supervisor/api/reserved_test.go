@@ -1,0 +1,72 @@
+package api_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/buildstation/buildstation/supervisor/api"
+)
+
+// placer is an api.Callers: places says whether this OS can name the
+// process at the far end of a connection; when it can, it names none
+// (known false), as Linux does for a socket its client already closed.
+type placer struct{ places bool }
+
+func (p placer) Caller(local, remote string) (string, bool) { return "", false }
+func (p placer) Places() bool                               { return p.places }
+
+// The issue's attack: an agent with the station's token sends allow (or
+// station stop) and closes its socket at once, so the OS no longer names
+// it; the station took the decision as "unverified origin". Where the OS
+// can place callers, a verb reserved to a person from a caller it could not
+// place is refused in one sentence; other operator calls still go through,
+// recorded as unverified. Where the OS cannot place any caller (macOS,
+// Windows), they are taken as before (docs/security.md says what protects
+// them there).
+func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
+	reserved := []struct{ method, path, body string }{
+		{"POST", "/v1/sessions/s1/allow", `{"request":"ab"}`},
+		{"POST", "/v1/sessions/s1/deny", `{}`},
+		{"POST", "/v1/sessions/s1/answer", `{"answer":"x","request":"ab"}`},
+		{"POST", "/v1/station/stop", `{}`},
+		{"POST", "/v1/projects/web/settings", `{"settings":{"idle_window":"9m"}}`},
+		{"POST", "/v1/projects/web/resume", `{}`},
+		{"POST", "/v1/projects", `{"path":"/tmp/x"}`},
+		{"DELETE", "/v1/projects/web", ``},
+		{"POST", "/v1/tasks/t1/accept", `{}`},
+		{"POST", "/v1/tasks/t1/merge", `{}`},
+	}
+	fake := newFake(t)
+	srv := api.NewServer(fake, stationToken, nil)
+	srv.SetCallers(placer{places: true})
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	e := &testEnv{fake: fake, srv: hs}
+	before := len(fake.Calls())
+	for _, r := range reserved {
+		code, body := e.do(t, r.method, r.path, stationToken, r.body)
+		if code != http.StatusForbidden || !strings.Contains(body, "could not tell which program") {
+			t.Errorf("%s %s from an unplaced caller: %d %s; want 403 and the sentence", r.method, r.path, code, body)
+		}
+	}
+	if calls := fake.Calls()[before:]; len(calls) != 0 {
+		t.Errorf("refused calls reached the station: %+v", calls)
+	}
+	// Not reserved: goes through (the history says unverified origin).
+	if code, body := e.do(t, "POST", "/v1/sessions/s1/nudge", stationToken, `{}`); code/100 != 2 {
+		t.Errorf("nudge from an unplaced caller: %d %s", code, body)
+	}
+
+	// An OS that places no caller at all: reserved verbs are taken.
+	fake2 := newFake(t)
+	srv2 := api.NewServer(fake2, stationToken, nil)
+	srv2.SetCallers(placer{places: false})
+	hs2 := httptest.NewServer(srv2.Handler())
+	defer hs2.Close()
+	e2 := &testEnv{fake: fake2, srv: hs2}
+	if code, body := e2.do(t, "POST", "/v1/sessions/s1/deny", stationToken, `{}`); code/100 != 2 {
+		t.Errorf("deny where the OS places no caller: %d %s", code, body)
+	}
+}
