@@ -129,13 +129,13 @@ func TestCardsOfferOnePrimaryAction(t *testing.T) {
 	if d.works["t4"].work == nil || d.works["t3"].work == nil {
 		t.Fatal("the cards' branches were not read")
 	}
-	for id, want := range map[string]string{"t1": "", "t2": "Console", "t3": "Requeue…", "t4": "View diff", "t5": "Console", "t6": "Allow"} {
+	for id, want := range map[string]string{"t1": "", "t2": "Console", "t3": "Requeue…", "t4": "Merge", "t5": "Console", "t6": "Allow"} {
 		if got := primaryOf(cardOf(t, d, id)); got != want {
 			t.Errorf("card %s's primary action is %q, want %q", id, got, want)
 		}
 	}
 	blocked := cardActions(t, d.win, cardOf(t, d, "t3"))
-	for _, want := range []string{"Requeue…", "Accept…", "View diff", "Merge…", "Last screen", "Cancel…"} {
+	for _, want := range []string{"Requeue…", "Accept…", "View diff", "Merge", "Merge into…", "Last screen", "Cancel…"} {
 		if !slices.Contains(blocked, want) {
 			t.Errorf("the blocked card lacks %q: %q", want, blocked)
 		}
@@ -223,7 +223,7 @@ func TestCardTakesTheWork(t *testing.T) {
 	fake.mu.Lock()
 	fake.mergeErr = supervisor.Conflictf("bs/t3 into main conflicts in db.go, schema.sql; nothing was changed")
 	fake.mu.Unlock()
-	pickMenu(t, d.win, cardOf(t, d, "t3"), "Merge…")
+	pickMenu(t, d.win, cardOf(t, d, "t3"), "Merge into…")
 	dlg = d.win.Canvas().Overlays().Top()
 	test.Type(entryIn(t, dlg), "main")
 	test.Tap(findButton(t, dlg, "Merge"))

@@ -59,6 +59,9 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 		wl.Importance = widget.LowImportance
 		parts = append(parts, wl)
 	}
+	if line, level := landedLine(t, d.works[t.ID].work); line != "" {
+		parts = append(parts, wrapped(line, level))
+	}
 	if t.State == supervisor.TaskDone && t.Summary != "" {
 		parts = append(parts, wrapped(t.Summary, widget.SuccessImportance))
 	}
@@ -144,7 +147,10 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 	if w != nil {
 		add("View diff", theme.DocumentIcon(), func() { u.showDiff(t, w) })
 		if t.State != supervisor.TaskWorking {
-			add("Merge…", theme.ContentPasteIcon(), func() { u.showMerge(t) })
+			if w.Merged == nil {
+				add("Merge", theme.ContentPasteIcon(), func() { d.merge(t) })
+			}
+			add("Merge into…", theme.ContentPasteIcon(), func() { u.showMerge(t) })
 		}
 	}
 	if c.Session != "" || (t.State != supervisor.TaskTodo && t.Attempt > 0) || t.Attempt > 1 {
@@ -153,7 +159,7 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 	if !t.State.Final() {
 		add("Cancel…", theme.CancelIcon(), func() { u.confirmCancel(t) })
 	}
-	want := primaryAction(t, c, w != nil)
+	want := primaryAction(t, c, w)
 	for i := range all {
 		if all[i].label == want && primary == nil {
 			primary = &all[i]
@@ -167,7 +173,7 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 // primaryAction names the one action a card's state calls for: answer
 // what the agent asks, watch a running session, requeue a blocked task,
 // read the diff of finished work; "" for none (a queued task).
-func primaryAction(t supervisor.Task, c Card, hasWork bool) string {
+func primaryAction(t supervisor.Task, c Card, w *supervisor.TaskWork) string {
 	switch {
 	case c.Asks != nil && c.Asks.Kind == supervisor.AskQuestion:
 		return "Answer…"
@@ -177,12 +183,46 @@ func primaryAction(t supervisor.Task, c Card, hasWork bool) string {
 		return "Console"
 	case t.State == supervisor.TaskBlocked:
 		return "Requeue…"
-	case hasWork && (t.State == supervisor.TaskDone || t.State == supervisor.TaskReview):
+	case readyToMerge(t, w):
+		return "Merge"
+	case w != nil && (t.State == supervisor.TaskDone || t.State == supervisor.TaskReview):
 		return "View diff"
 	case t.State == supervisor.TaskDone || t.State == supervisor.TaskCancelled:
 		return "Last screen"
 	}
 	return ""
+}
+
+// readyToMerge: a done task whose commits are not merged yet.
+func readyToMerge(t supervisor.Task, w *supervisor.TaskWork) bool {
+	return t.State == supervisor.TaskDone && w != nil && w.Merged == nil && len(w.Commits) > 0
+}
+
+// landedLine is what a card says of finished work and landing it: "Ready
+// to merge into main", "Merged into main at 14:02"; "" otherwise.
+func landedLine(t supervisor.Task, w *supervisor.TaskWork) (string, widget.Importance) {
+	switch {
+	case w != nil && w.Merged != nil:
+		return fmt.Sprintf("Merged into %s at %s", w.Merged.Into, w.Merged.At.Local().Format("15:04")), widget.SuccessImportance
+	case readyToMerge(t, w) && w.MergeInto != "":
+		return "Ready to merge into " + w.MergeInto, widget.WarningImportance
+	case readyToMerge(t, w):
+		return "Ready to merge", widget.WarningImportance
+	}
+	return "", widget.MediumImportance
+}
+
+// merge takes a task's work into its project's branch, one click: the
+// card reads its work again when it is done, to say it was merged.
+func (d *dashboard) merge(t supervisor.Task) {
+	u := d.u
+	u.act(d.win, "merge "+t.ID, func(ctx context.Context, cl Client) error {
+		_, err := cl.Merge(ctx, t.ID, "")
+		if err == nil {
+			fyne.Do(func() { delete(d.works, t.ID) })
+		}
+		return err
+	})
 }
 
 // openConsole opens a live session's console: on macOS a tmux session

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -27,8 +28,9 @@ func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
 	head := widget.NewLabel(workHead(w))
 	head.Wrapping = fyne.TextWrapWord
 	body := widget.NewRichText(&widget.TextSegment{Text: "reading the diff…", Style: widget.RichTextStyleInline})
-	win.SetContent(container.NewBorder(head, nil, nil, nil, container.NewScroll(body)))
-	win.Resize(fyne.NewSize(980, 680))
+	win.SetContent(container.NewBorder(head, u.diffActions(win, t, w), nil, nil, container.NewScroll(body)))
+	// Within a 1280×800 screen: the diff scrolls inside.
+	win.Resize(fyne.NewSize(diffWidth, diffHeight))
 	win.Show()
 	cl := u.conn.Client()
 	if cl == nil {
@@ -51,6 +53,42 @@ func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
 			body.Refresh()
 		})
 	})
+}
+
+// The diff window's size: inside the smallest screen the dashboard is
+// made for (1280×800), with room for a panel and the window's title.
+const diffWidth, diffHeight = 980, 680
+
+// diffActions are the diff window's way to land the work: Accept… for a
+// blocked task or one in review, Merge for finished work not merged yet.
+func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskWork) fyne.CanvasObject {
+	row := container.NewHBox(layout.NewSpacer())
+	if w == nil || t.State == supervisor.TaskWorking {
+		return row
+	}
+	if t.State == supervisor.TaskBlocked || t.State == supervisor.TaskReview {
+		row.Add(widget.NewButtonWithIcon("Accept…", theme.ConfirmIcon(), func() { u.showAccept(t, w) }))
+	}
+	if w.Merged == nil {
+		merge := widget.NewButtonWithIcon("Merge", theme.ContentPasteIcon(), nil)
+		merge.OnTapped = func() {
+			merge.Disable()
+			u.act(win, "merge "+t.ID, func(ctx context.Context, cl Client) error {
+				m, err := cl.Merge(ctx, t.ID, "")
+				fyne.Do(func() {
+					if err != nil {
+						merge.Enable()
+						return
+					}
+					dialog.ShowInformation("Merged "+t.ID, mergedLine(m), win)
+				})
+				return err
+			})
+		}
+		merge.Importance = widget.HighImportance
+		row.Add(merge)
+	}
+	return row
 }
 
 // workHead is the diff window's header: branch, commits, stat, gate.
@@ -123,6 +161,23 @@ func diffSegments(diff, taskID string) []widget.RichTextSegment {
 // showAccept asks for an optional note and marks a blocked or reviewed
 // task done: a person's decision, recorded as such in its history.
 func (u *UI) showAccept(t supervisor.Task, w *supervisor.TaskWork) {
+	if w != nil && len(w.Commits) == 0 {
+		// Accepting lands nothing: a person should know before.
+		d := dialog.NewConfirm("Accept "+t.ID+" with no commits?",
+			fmt.Sprintf("%s has no commits: accepting marks it done with nothing to merge.", t.ID),
+			func(ok bool) {
+				if ok {
+					u.askAccept(t, w)
+				}
+			}, u.dashboardWindow())
+		d.SetConfirmText("Accept anyway")
+		d.Show()
+		return
+	}
+	u.askAccept(t, w)
+}
+
+func (u *UI) askAccept(t supervisor.Task, w *supervisor.TaskWork) {
 	items := []*widget.FormItem{widget.NewFormItem("Task", wrapped(t.Title, widget.MediumImportance))}
 	if w != nil {
 		items = append(items, widget.NewFormItem("Work", wrapped(workHead(w), widget.MediumImportance)))

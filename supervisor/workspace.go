@@ -87,6 +87,10 @@ type TaskWork struct {
 	// Setup is how the task's worktree was readied (its setup's command,
 	// time and verdict); nil when it needed nothing.
 	Setup *SetupRun `json:"setup,omitempty"`
+	// MergeInto is the branch `task merge` takes the work into by
+	// default (the project's base, else the branch checked out in its
+	// folder); "" when none can be named.
+	MergeInto string `json:"merge_into,omitempty"`
 	// Merged says where and when the work was merged; nil until it is.
 	Merged *MergeRecord `json:"merged,omitempty"`
 }

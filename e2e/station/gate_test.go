@@ -75,13 +75,14 @@ func TestAgentThatNeverCommitsIsNudgedAfterOneIdleWindow(t *testing.T) {
 
 // taskWork is what `task show --json` says of a task's work.
 type taskWork struct {
-	State    string   `json:"state"`
-	Branch   string   `json:"branch"`
-	Base     string   `json:"base"`
-	Head     string   `json:"head"`
-	Commits  []string `json:"commits"`
-	DiffStat string   `json:"diff_stat"`
-	Gate     struct {
+	State     string   `json:"state"`
+	Branch    string   `json:"branch"`
+	Base      string   `json:"base"`
+	Head      string   `json:"head"`
+	Commits   []string `json:"commits"`
+	DiffStat  string   `json:"diff_stat"`
+	MergeInto string   `json:"merge_into"`
+	Gate      struct {
 		Commit    string    `json:"commit"`
 		Passed    bool      `json:"passed"`
 		CheckedAt time.Time `json:"checked_at"`
@@ -116,7 +117,7 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 	if first.Branch != branch || first.Head != head || len(first.Commits) != 1 || first.Gate.Commit != head || !first.Gate.Passed || first.Gate.CheckedAt.IsZero() {
 		t.Errorf("task show --json = %+v, want %s at %s, one commit, the gate passed there", first, branch, head)
 	}
-	if first.Base == "" || first.Base == first.Head || first.DiffStat == "" {
+	if first.Base == "" || first.Base == first.Head || first.DiffStat == "" || first.MergeInto != "main" {
 		t.Errorf("task show --json = %+v, want a base before its head and a diff stat", first)
 	}
 	s.MustJSON(&firstB, "task", "show", b, "--json")

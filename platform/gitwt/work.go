@@ -62,6 +62,9 @@ func (m *Manager) Work(ctx context.Context, p supervisor.Repo, taskID string) (s
 		return supervisor.TaskWork{}, false, fmt.Errorf("diff of %s: %w", w.Branch, err)
 	}
 	w.DiffStat = strings.TrimSpace(w.DiffStat)
+	if into, err := m.startBranch(ctx, p); err == nil {
+		w.MergeInto = into
+	}
 	if p.Gate != "" && m.cache != nil {
 		passed, _, known, err := m.cache.GateResult(ctx, p.Name, head)
 		if err != nil {

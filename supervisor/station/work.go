@@ -46,6 +46,9 @@ func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork
 	}
 	if recorded && t.State.Final() {
 		rec.Gate = st.gateCheck(ctx, p, rec.Head)
+		if live, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
+			rec.MergeInto = live.MergeInto
+		}
 		return rec, true, nil
 	}
 	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
