@@ -114,7 +114,7 @@ func (e *env) completeProjectAdd(_ *cobra.Command, args []string, prefix string)
 }
 
 // completeProjectSet completes `project set NAME KEY=VALUE...`: a project,
-// then the keys a person may set (config.EditableKeys), and after agent=
+// then the keys a person may set (config.ProjectKeys), and after agent=
 // the agents there are.
 func (e *env) completeProjectSet(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	if len(args) == 0 {
@@ -131,7 +131,7 @@ func (e *env) completeProjectSet(c *cobra.Command, args []string, prefix string)
 		return withPrefix(out, prefix), cobra.ShellCompDirectiveNoFileComp
 	}
 	var keys []string
-	for _, k := range config.EditableKeys {
+	for _, k := range config.ProjectKeys {
 		keys = append(keys, k+"=")
 	}
 	return withPrefix(keys, prefix), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace

@@ -42,7 +42,7 @@ func (e *env) projectCmd() *cobra.Command {
 		ValidArgsFunction: e.completeProjects,
 		RunE:              func(_ *cobra.Command, args []string) error { return e.projectResume(args[0]) }}
 	set := &cobra.Command{Use: "set NAME KEY=VALUE...", Short: "Edit a project's overrides in config.toml, validated and applied live",
-		Long: "Edit a project's overrides in config.toml: the station rewrites those lines\n(comments and the rest of the file stay), validates the whole file, and\napplies it without a restart. An empty value removes the override, so the\n[defaults] value applies again.\n\nKeys: " + strings.Join(config.EditableKeys, ", ") + ".",
+		Long: "Edit a project's overrides in config.toml: the station rewrites those lines\n(comments and the rest of the file stay), validates the whole file, and\napplies it without a restart. An empty value removes the override, so the\n[defaults] value applies again.\n\nKeys: " + strings.Join(config.ProjectKeys, ", ") + ".",
 		Example: `  buildstation project set web idle_window=15m block_window=10m
   buildstation project set web nudge=     # back to the default nudge`,
 		Args:              positional(2, -1),

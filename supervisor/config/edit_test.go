@@ -63,7 +63,7 @@ func TestEditProjectRefusesBadValues(t *testing.T) {
 	}{
 		{map[string]string{"idle_window": "5 minutes"}, "config.toml:2: projects[0].idle_window"},
 		{map[string]string{"block_window": "10ms"}, "projects[0].block_window"},
-		{map[string]string{"path": "/etc"}, `"path" cannot be edited here`},
+		{map[string]string{"name": "api"}, `"name" cannot be changed here`},
 		{map[string]string{"cpu_alive": "500%"}, "projects[0].cpu_alive"},
 	} {
 		_, cfg, err := EditProject("/h/config.toml", []byte(src), "web", tt.set, Platform{})
@@ -73,5 +73,43 @@ func TestEditProjectRefusesBadValues(t *testing.T) {
 	}
 	if _, _, err := EditProject("/h/config.toml", []byte(src), "nope", map[string]string{"idle_window": "1m"}, Platform{}); err == nil {
 		t.Error("edited a project that does not exist")
+	}
+}
+
+// project set accepts every project key: gate, agent, command,
+// permission_mode, daily_budget_usd, concurrency, review, each written
+// as its type wants; choosing an agent drops an inline command (which
+// would win over it), and a name is not changed here.
+func TestEditProjectTakesEveryProjectKey(t *testing.T) {
+	dir := t.TempDir()
+	src := "[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\ncommand = [\"sh\", \"x\"]\n"
+	set := map[string]string{"gate": "make test", "agent": "gemini", "permission_mode": "plan", "daily_budget_usd": "20",
+		"concurrency": "2", "review": "true", "base": "main", "setup_timeout": "3m"}
+	out, cfg, err := EditProject("/h/config.toml", []byte(src), "web", set, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cfg.Project("web")
+	if p.Gate != "make test" || p.Settings.Agent != "gemini" || p.Command != nil || p.Settings.PermissionMode != "plan" ||
+		p.Settings.DailyBudgetUSD != 20 || p.Concurrency != 2 || !p.Review || p.Base != "main" {
+		t.Fatalf("web after project set: %+v\n%s", p, out)
+	}
+	out, cfg, err = EditProject("/h/config.toml", out, "web", map[string]string{"command": `aider --yes "my model"`}, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := cfg.Project("web"); strings.Join(p.Command, "|") != "aider|--yes|my model" {
+		t.Fatalf("command %q:\n%s", p.Command, out)
+	}
+	for _, tt := range []struct{ key, value, want string }{
+		{"name", "api", `"name" cannot be changed here`},
+		{"concurrency", "two", "concurrency"},
+		{"daily_budget_usd", "lots", "daily_budget_usd"},
+		{"review", "maybe", "review"},
+		{"colour", "red", `"colour" is not a project key`},
+	} {
+		if _, _, err := EditProject("/h/config.toml", out, "web", map[string]string{tt.key: tt.value}, Platform{}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("project set %s=%s: %v, want an error naming %q", tt.key, tt.value, err, tt.want)
+		}
 	}
 }

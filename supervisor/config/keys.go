@@ -178,6 +178,20 @@ var settingKeys = keysWhere(func(k Key) bool { return k.Setting })
 // tray; every other key is edited by hand.
 var EditableKeys = keysWhere(func(k Key) bool { return k.Editable })
 
+// ProjectKeys are every key `project set` takes: a [[projects]] table's
+// own keys but its name, and each [defaults] key a project may override.
+var ProjectKeys = keysWhere(func(k Key) bool { return (k.Table == "projects" && k.Name != "name") || k.Setting })
+
+// projectKeyType is the declared type of a project key ("" when none).
+func projectKeyType(name string) string {
+	for _, k := range Keys {
+		if k.Name == name && (k.Table == "projects" || k.Setting) {
+			return k.Type
+		}
+	}
+	return ""
+}
+
 // topLevel says what may appear at the top of the file: its keys and tables.
 func topLevel() string {
 	names := keysOf("")

@@ -14,7 +14,7 @@ import (
 // An empty value removes the override, so the default applies again.
 func (st *Station) SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error) {
 	if len(set) == 0 {
-		return supervisor.ProjectInfo{}, supervisor.Invalidf("no settings given; pass at least one of %v", config.EditableKeys)
+		return supervisor.ProjectInfo{}, supervisor.Invalidf("no settings given; pass at least one of %v", config.ProjectKeys)
 	}
 	st.cfgMu.Lock()
 	defer st.cfgMu.Unlock()
