@@ -149,7 +149,10 @@ func (a *addProject) show() {
 	for _, w := range windowKeys {
 		form.Append(w.label, a.windows[w.key])
 	}
-	found := "Agents found on this machine: none of claude, codex, gemini; give the command to run."
+	found := "Agents found on this machine: none; give the command to run."
+	if known := a.u.snap.AgentNames; len(known) > 0 {
+		found = "Agents found on this machine: none of " + strings.Join(known, ", ") + "; give the command to run."
+	}
 	if len(a.agents) > 0 {
 		var names []string
 		for _, c := range a.agents {

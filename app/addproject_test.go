@@ -188,3 +188,31 @@ func (f *fakeClient) AddProject(ctx context.Context, np supervisor.NewProject) (
 	}
 	return answer(np)
 }
+
+// AgentNames answers as a station does: the built-ins it can run.
+func (f *fakeClient) AgentNames(ctx context.Context) ([]string, error) {
+	return []string{"claude", "codex", "gemini", "qwen"}, nil
+}
+
+// With no agent CLI found, the dialog and the empty board name the agents
+// the station says it can run (GET /v1/agents?known=1), not a list of the
+// dashboard's own: a station with another built-in shows it.
+func TestAddProjectNamesTheStationsAgents(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	names, _ := fake.AgentNames(context.Background())
+	u.apply(Snapshot{Connected: true, AgentNames: names})
+	u.ShowDashboard()
+	defer u.dash.hide()
+	if s := statusText(u.dash.win.Content()); !strings.Contains(s, "project add FOLDER [--agent claude|codex|gemini|qwen | --command") {
+		t.Errorf("the empty board says %q, want the station's agents", s)
+	}
+	newAddProject(u, fake, u.dash.win, nil, func(f func()) { f() }).show()
+	dlg := u.dash.win.Canvas().Overlays().Top()
+	if dlg == nil {
+		t.Fatal("no Add project dialog")
+	}
+	if s := statusText(dlg); !strings.Contains(s, "none of claude, codex, gemini, qwen; give the command to run") {
+		t.Errorf("the dialog says %q, want the station's agents", s)
+	}
+}

@@ -42,6 +42,8 @@ type Client interface {
 	// agent CLIs on the station's machine (Add project…).
 	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
 	AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error)
+	// AgentNames are the built-in agents the station can run, by name.
+	AgentNames(ctx context.Context) ([]string, error)
 	Attach(ctx context.Context, id string) (*client.AttachConn, error)
 	// Transcript reads a session's output (from < 0: the end's last bytes);
 	// a task id picks its latest session.

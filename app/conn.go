@@ -120,6 +120,8 @@ type state struct {
 	sources []supervisor.SourceState
 	// warnings are the station's own, as status last said them.
 	warnings []string
+	// agentNames are the built-in agents the station can run, read once.
+	agentNames []string
 }
 
 // boardDown reports whether a shared board is known not to answer.
@@ -163,7 +165,7 @@ func (s *state) trimDone() {
 }
 
 func (s *state) snapshot() Snapshot {
-	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal, Sources: slices.Clone(s.sources), Warnings: slices.Clone(s.warnings)}
+	snap := Snapshot{Connected: true, Projects: slices.Clone(s.projects), DoneTotal: s.doneTotal, Sources: slices.Clone(s.sources), Warnings: slices.Clone(s.warnings), AgentNames: slices.Clone(s.agentNames)}
 	if s.board != nil {
 		b := *s.board
 		snap.Board = &b
@@ -215,6 +217,13 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 	s.board = st.Board
 	s.sources = st.Sources
 	s.warnings = st.Warnings
+	if s.agentNames == nil {
+		// Only the empty board's hint and Add project show them: a
+		// station that cannot say leaves them out.
+		if names, err := cl.AgentNames(ctx); err == nil {
+			s.agentNames = names
+		}
+	}
 	if !s.boardDown() {
 		err = readBoard(ctx, cl, s, st)
 		if err == nil {

@@ -17,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
 // doneShown is how many of the newest done tasks the Done column lists.
@@ -380,7 +379,11 @@ func (d *dashboard) updatePaused() {
 	if d.u.snap.Connected && len(d.u.snap.Projects) == 0 {
 		// An empty station: the board has nothing to show until a
 		// project exists, so say how to add one instead.
-		l := widget.NewLabelWithStyle(FirstProjectLine+": a folder and the agent that works in it. In a terminal: buildstation project add FOLDER [--agent "+strings.Join(agent.ProfileNames(true), "|")+" | --command PROGRAM ARGS…]",
+		agents := "NAME"
+		if len(d.u.snap.AgentNames) > 0 {
+			agents = strings.Join(d.u.snap.AgentNames, "|")
+		}
+		l := widget.NewLabelWithStyle(FirstProjectLine+": a folder and the agent that works in it. In a terminal: buildstation project add FOLDER [--agent "+agents+" | --command PROGRAM ARGS…]",
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		l.Wrapping = fyne.TextWrapWord
 		l.Importance = widget.HighImportance

@@ -30,6 +30,10 @@ type Snapshot struct {
 	// let it use and why, which agent install it picked. The tray shows
 	// them, so a person learns why no notice arrives without a terminal.
 	Warnings []string
+	// AgentNames are the built-in agents the station can run (claude,
+	// codex, gemini): what `project add --agent` takes, as the station
+	// says them.
+	AgentNames []string
 	// Update is a newer release the tray found (its daily check): shown
 	// as a menu line with its link. Zero: none.
 	Update UpdateNote

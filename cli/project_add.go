@@ -12,6 +12,7 @@ import (
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -134,7 +135,7 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 	if err != nil {
 		return supervisor.AddedProject{}, err
 	}
-	if err := config.SecureHome(home); err != nil {
+	if err := apitype.SecureHome(home); err != nil {
 		return supervisor.AddedProject{}, err
 	}
 	cur, err := config.Load(home, config.Platform{})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/agent"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
@@ -139,8 +140,19 @@ func (s *Server) removeProject(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// getAgents lists the agent CLIs found on the station's machine.
+// getAgents lists the agent CLIs found on the station's machine; with
+// ?known=1, every built-in agent this station can run, by name alone
+// (nothing is looked for), which the dashboard shows without linking the
+// agent profiles.
 func (s *Server) getAgents(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("known") != "" {
+		list := []supervisor.AgentCLI{}
+		for _, name := range agent.ProfileNames(true) {
+			list = append(list, supervisor.AgentCLI{Name: name})
+		}
+		writeJSON(w, http.StatusOK, list)
+		return
+	}
 	list := s.st.AgentCLIs(r.Context())
 	if list == nil {
 		list = []supervisor.AgentCLI{}

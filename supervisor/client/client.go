@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Client calls a station's API. The tray, the CLI and the agent side all use
@@ -57,7 +56,7 @@ const requestTimeout = 30 * time.Second
 // station.json reads as "no station" rather than a later odd failure, and
 // the token is never sent to whoever holds a dead station's port.
 func Dial(home string) (*Client, error) {
-	if err := config.CheckHome(home); err != nil {
+	if err := apitype.CheckHome(home); err != nil {
 		return nil, err
 	}
 	sf, err := apitype.ReadStationFile(home)

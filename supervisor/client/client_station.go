@@ -216,6 +216,20 @@ func (c *Client) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
 	return out, err
 }
 
+// AgentNames lists the built-in agents the station can run, by name
+// (found on its machine or not).
+func (c *Client) AgentNames(ctx context.Context) ([]string, error) {
+	var out []supervisor.AgentCLI
+	if err := c.do(ctx, http.MethodGet, "/v1/agents?known=1", nil, &out); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(out))
+	for i, a := range out {
+		names[i] = a.Name
+	}
+	return names, nil
+}
+
 // Transcript reads a session's raw output from byte from on (from < 0:
 // from the end); id may be a task id, which picks its latest session.
 func (c *Client) Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error) {

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// EnvHome names the environment variable that overrides the home folder.
-const EnvHome = "BUILDSTATION_HOME"
+// EnvHome names the environment variable that overrides the home folder
+// (apitype's, where the home's check lives, which a client links).
+const EnvHome = apitype.EnvHome
 
 // Home resolves the folder that holds config.toml, station.db, station.json,
 // token and logs/: the --home flag if given, else $BUILDSTATION_HOME, else

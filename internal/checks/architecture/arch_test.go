@@ -94,8 +94,10 @@ var rules = []rule{
 		// The dashboard and the tray process (app/tray): the OS's pieces
 		// (notifier, dashboard process, single instance, browser) are
 		// handed in by internal/wiring/tray.
+		// They learn the agents' names from the station (GET
+		// /v1/agents?known=1), so no config or profile rides along.
 		from:  paths("app", "app/tray"),
-		never: append(paths(append(server, "platform/", "cli")...), append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
+		never: append(paths(append(server, "platform/", "cli", "supervisor/config", "supervisor/agent")...), append(wiring, "os/exec", "github.com/modelcontextprotocol/")...),
 		debts: map[string]string{
 			"os/exec": "Fyne's own dialog package and charmbracelet/colorprofile import it; the vocabulary no longer does",
 		},

@@ -134,7 +134,7 @@ func (r *run) openHome(o Options) (*config.Config, []string, error) {
 	if err := os.MkdirAll(o.Home, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create home %s: %w", o.Home, err)
 	}
-	if err := config.SecureHome(o.Home); err != nil {
+	if err := apitype.SecureHome(o.Home); err != nil {
 		return nil, nil, err
 	}
 	lock, err := instance.LockHome(o.Home)

@@ -67,13 +67,13 @@ func Prepare(homeFlag, self string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo home %q: %w", home, err)
 	}
-	if err := config.CheckHome(home); err != nil {
+	if err := apitype.CheckHome(home); err != nil {
 		return "", err
 	}
 	if err := wipe(home); err != nil {
 		return "", err
 	}
-	if err := config.SecureHome(home); err != nil {
+	if err := apitype.SecureHome(home); err != nil {
 		return "", err
 	}
 	project := filepath.Join(home, "demo-project")

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package config
+package apitype
 
 // CheckHome has nothing to check here: on Windows a home under the user's
 // profile inherits an ACL that only the user (and administrators) may use,
