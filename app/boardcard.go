@@ -124,7 +124,7 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 		add("Allow", theme.ConfirmIcon(), func() {
 			u.act(d.win, "allow "+id, func(ctx context.Context, cl Client) error { return cl.Allow(ctx, id, req, "") })
 		})
-		add("Deny", theme.CancelIcon(), func() {
+		add("Deny", theme.ContentRemoveIcon(), func() {
 			u.act(d.win, "deny "+id, func(ctx context.Context, cl Client) error { return cl.Deny(ctx, id, req, "") })
 		})
 	} else if c.Asks != nil {
@@ -133,9 +133,11 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 	if c.Session != "" {
 		id := c.Session
 		add("Console", theme.ComputerIcon(), func() { d.openConsole(id) })
-		add("Nudge now", theme.MailSendIcon(), func() {
-			u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
-		})
+		if c.Asks == nil { // an agent that asks waits on a person, not a nudge
+			add("Nudge now", theme.MailSendIcon(), func() {
+				u.act(d.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
+			})
+		}
 		add("Block…", theme.MediaStopIcon(), func() { u.showBlock(t, id) })
 	}
 	if t.State == supervisor.TaskBlocked {

@@ -112,8 +112,12 @@ func TrayLines(s Snapshot) []MenuLine {
 			lines = append(lines, MenuLine{Label: "Pause queue (all projects)", Action: ActPauseAll})
 		}
 	}
+	quit := "Quit tray"
+	if s.Connected {
+		quit += " (station keeps running)" // only true while there is one
+	}
 	lines = append(lines, MenuLine{Label: "Notification settings…", Action: ActSettings},
-		sep, MenuLine{Label: "Quit tray (station keeps running)", Action: ActQuit})
+		sep, MenuLine{Label: quit, Action: ActQuit})
 	return lines
 }
 
