@@ -15,6 +15,15 @@ type Spend struct {
 	Budget int64
 }
 
+// MaxSpendMicro bounds one reading of a spend ($1.1 billion): a board
+// takes no more at once, and MaxSpendSum bounds a day's or a task's sum,
+// where it saturates. Both leave room below int64's end, so no sum wraps
+// to a negative: spend never goes down.
+const (
+	MaxSpendMicro int64 = 1 << 50
+	MaxSpendSum   int64 = 1 << 60
+)
+
 // SpendBoard is a board that keeps what projects and tasks cost, so that
 // a restarted station's budgets go on from what was spent (both SQL boards;
 // on a shared board the day's count is every station's).

@@ -16,10 +16,22 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write"`
 }
 
-// Add is t and o together.
+// MaxTokens bounds one count of Tokens (a trillion): what an agent reports
+// is clamped to [0, MaxTokens], so no sum or cost of them wraps around.
+const MaxTokens int64 = 1 << 40
+
+// Add is t and o together, each count bounded (Bounded).
 func (t Tokens) Add(o Tokens) Tokens {
-	return Tokens{t.Input + o.Input, t.Output + o.Output, t.CacheRead + o.CacheRead, t.CacheWrite + o.CacheWrite}
+	t, o = t.Bounded(), o.Bounded()
+	return Tokens{boundTokens(t.Input + o.Input), boundTokens(t.Output + o.Output), boundTokens(t.CacheRead + o.CacheRead), boundTokens(t.CacheWrite + o.CacheWrite)}
 }
+
+// Bounded is t with every count within [0, MaxTokens].
+func (t Tokens) Bounded() Tokens {
+	return Tokens{boundTokens(t.Input), boundTokens(t.Output), boundTokens(t.CacheRead), boundTokens(t.CacheWrite)}
+}
+
+func boundTokens(n int64) int64 { return max(0, min(n, MaxTokens)) }
 
 // TranscriptUsage is what a session's transcript says it used so far: the
 // tokens per model, and how much context the last request carried. The

@@ -19,13 +19,17 @@ const (
 // AddSpend adds s to its project's day and its task in one transaction and
 // says whether this addition pauses the project (supervisor.SpendBoard).
 func (b Board[Tx]) AddSpend(ctx context.Context, s supervisor.Spend) (day int64, pause bool, err error) {
+	if s.Micro < 0 {
+		return 0, false, supervisor.Invalidf("a spend of %d millionths of a dollar for %s is negative; spend never goes down", s.Micro, s.Project)
+	}
+	s.Micro = min(s.Micro, supervisor.MaxSpendMicro)
 	n, hasTask := supervisor.ParseTaskID(s.TaskID)
 	err = b.db.Write(ctx, func(tx Tx) error {
 		c := b.db.Conn(tx)
 		var state int
 		err := c.QueryRow(ctx, `INSERT INTO spend (day, project, micro, budget_state) VALUES ($1, $2, $3, 0)
-ON CONFLICT (day, project) DO UPDATE SET micro = spend.micro + excluded.micro
-RETURNING micro, budget_state`, s.Day, s.Project, s.Micro).Scan(&day, &state)
+ON CONFLICT (day, project) DO UPDATE SET micro = CASE WHEN spend.micro > $4 - excluded.micro THEN $4 ELSE spend.micro + excluded.micro END
+RETURNING micro, budget_state`, s.Day, s.Project, s.Micro, supervisor.MaxSpendSum).Scan(&day, &state)
 		if err != nil {
 			return err
 		}
@@ -39,7 +43,7 @@ RETURNING micro, budget_state`, s.Day, s.Project, s.Micro).Scan(&day, &state)
 			return nil
 		}
 		return c.Exec(ctx, `INSERT INTO task_spend (task_id, micro) VALUES ($1, $2)
-ON CONFLICT (task_id) DO UPDATE SET micro = task_spend.micro + excluded.micro`, n, s.Micro)
+ON CONFLICT (task_id) DO UPDATE SET micro = CASE WHEN task_spend.micro > $3 - excluded.micro THEN $3 ELSE task_spend.micro + excluded.micro END`, n, s.Micro, supervisor.MaxSpendSum)
 	})
 	if err != nil {
 		return 0, false, fmt.Errorf("count the spend of %s on %s: %w", s.Project, s.Day, err)

@@ -48,6 +48,7 @@ var cases = []struct {
 	{"SessionUnknownTask", testSessionUnknownTask},
 	{"Paused", testPaused},
 	{"Spend", testSpend},
+	{"SpendNeverGoesDown", testSpendNeverGoesDown},
 	{"Work", testWork},
 	{"External", testExternal},
 	{"EditTask", testEditTask},

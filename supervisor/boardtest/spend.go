@@ -77,3 +77,45 @@ func testSpend(t *testing.T, b supervisor.Board) {
 		t.Errorf("no budget paused: %v, %v", pause, err)
 	}
 }
+
+// Issue 33: an agent's hook reported 9e18 tokens; the float's overflow
+// made a project's spend −9.22e18, the board added it, and the next
+// session spent past its budget unpaused. A board refuses a negative
+// spend (nothing added), and saturates a day's and a task's sums rather
+// than wrap: spend never goes down.
+func testSpendNeverGoesDown(t *testing.T, b supervisor.Board) {
+	ctx := context.Background()
+	sb, ok := b.(supervisor.SpendBoard)
+	if !ok {
+		t.Fatalf("%T keeps no spend", b)
+	}
+	t1 := add(t, b, "web", "one")
+	const d = "2026-12-03"
+	if _, _, err := sb.AddSpend(ctx, supervisor.Spend{Day: d, Project: "web", TaskID: t1.ID, Micro: 5_000_000, Budget: 10_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := sb.AddSpend(ctx, supervisor.Spend{Day: d, Project: "web", TaskID: t1.ID, Micro: -9_223_372_036_854_775_807, Budget: 10_000_000}); err == nil {
+		t.Error("a negative spend was taken")
+	}
+	if got, _ := sb.SpentOn(ctx, d); got["web"] != 5_000_000 {
+		t.Errorf("after a negative spend the day is %d, want 5000000", got["web"])
+	}
+	if got, _ := sb.TaskSpent(ctx, t1.ID); got != 5_000_000 {
+		t.Errorf("after a negative spend the task is %d, want 5000000", got)
+	}
+	// The largest spends, again and again: the sum stays at its ceiling.
+	var last int64
+	for range 3 {
+		day, _, err := sb.AddSpend(ctx, supervisor.Spend{Day: d, Project: "web", TaskID: t1.ID, Micro: 1 << 62, Budget: 10_000_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if day < last || day <= 5_000_000 {
+			t.Fatalf("the day went from %d to %d", last, day)
+		}
+		last = day
+	}
+	if got, _ := sb.TaskSpent(ctx, t1.ID); got < last/2 || got <= 0 {
+		t.Errorf("the task's spend is %d after the largest spends", got)
+	}
+}

@@ -188,6 +188,18 @@ func (st *Station) spentToday(day string) map[string]float64 {
 }
 
 // microOf is usd in millionths of a dollar, as the board keeps it.
-func microOf(usd float64) int64 { return int64(math.Round(usd * 1e6)) }
+// microOf is usd in millionths, never negative and never past
+// supervisor.MaxSpendMicro: a cost from an agent's absurd token counts (or
+// NaN) must not wrap to a negative spend that resets a budget.
+func microOf(usd float64) int64 {
+	m := math.Round(usd * 1e6)
+	switch {
+	case !(m > 0): // NaN, zero or negative
+		return 0
+	case m >= float64(supervisor.MaxSpendMicro):
+		return supervisor.MaxSpendMicro
+	}
+	return int64(m)
+}
 
 func dollarsOf(micro int64) float64 { return float64(micro) / 1e6 }

@@ -25,6 +25,7 @@ func (st *Station) recordUsage(s *session, tu supervisor.TranscriptUsage) {
 
 // cost is what t costs at p, in dollars.
 func cost(p config.Price, t supervisor.Tokens) float64 {
+	t = t.Bounded()
 	micro := float64(t.Input)*p.InputPerMTok + float64(t.Output)*p.OutputPerMTok +
 		float64(t.CacheRead)*p.CacheReadPerMTok + float64(t.CacheWrite)*p.CacheWritePerMTok
 	return micro / 1e6
@@ -56,6 +57,7 @@ func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
 	var out supervisor.Usage
 	total := 0.0
 	for model, t := range u.Models {
+		t = t.Bounded() // an agent's report: no count wraps the sums
 		out.InputTokens += t.Input + t.CacheRead + t.CacheWrite
 		out.OutputTokens += t.Output
 		p, ok := ps.For(model)

@@ -2,6 +2,7 @@ package station
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -93,5 +94,21 @@ func TestDefaultModelIsPriced(t *testing.T) {
 	// $4 + $2 + $0.20 + $1 = $7.20
 	if got.CostUSD != 7.2 || len(got.Unpriced) != 0 || got.ContextPct != 25 {
 		t.Errorf("%+v, want $7.20 priced, 25%% of a 1M window", got)
+	}
+}
+
+// Issue 33: {"input": 9000000000000000000} tokens of claude-opus-4 made a
+// cost whose conversion to millionths overflowed to −9.22e18, and the
+// project's spend went down. Token counts are bounded, and a cost becomes
+// a spend that is never negative.
+func TestAbsurdUsageNeverSpendsNegative(t *testing.T) {
+	ps := prices{"claude-opus-4": {InputPerMTok: 15, OutputPerMTok: 75}}
+	u := ps.Usage(supervisor.TranscriptUsage{Models: map[string]supervisor.Tokens{"claude-opus-4": {Input: 9_000_000_000_000_000_000}}})
+	if m := microOf(u.CostUSD); m <= 0 || m > supervisor.MaxSpendMicro {
+		t.Errorf("9e18 input tokens cost %v, a spend of %d millionths", u.CostUSD, m)
+	}
+	neg := ps.Usage(supervisor.TranscriptUsage{Models: map[string]supervisor.Tokens{"claude-opus-4": {Input: -5_000_000}}})
+	if neg.CostUSD < 0 || microOf(-1) != 0 || microOf(math.NaN()) != 0 || microOf(math.Inf(1)) != supervisor.MaxSpendMicro {
+		t.Errorf("negative tokens cost %v; microOf(-1, NaN, +Inf) = %d %d %d", neg.CostUSD, microOf(-1), microOf(math.NaN()), microOf(math.Inf(1)))
 	}
 }
