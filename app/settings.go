@@ -48,5 +48,6 @@ func (u *UI) showSettings() {
 		widget.NewFormItem("", check("When a session needs permission", PrefNotifyPermission)),
 		widget.NewFormItem("", check("Check for a newer release once a day", PrefUpdateCheck)),
 	}
-	dialog.ShowForm("Notifications", "Done", "Close", items, func(bool) {}, u.dashboardWindow())
+	// Each tick takes effect at once: one button closes the dialog.
+	dialog.ShowCustom("Notifications", "Close", widget.NewForm(items...), u.dashboardWindow())
 }

@@ -45,3 +45,15 @@ func TestAskingCardOffersNoNudge(t *testing.T) {
 		t.Errorf("Deny wears icon %q, Cancel's", icons["Deny"])
 	}
 }
+
+// Notification settings take effect as they are ticked: one button
+// closes the dialog, not a Done beside a Close.
+func TestNotificationSettingsHaveOneButton(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	u.Do(MenuLine{Action: ActSettings})
+	defer u.dash.hide()
+	got := texts(u.dash.win.Canvas().Overlays().Top())
+	if !slices.Contains(got, "Close") || slices.Contains(got, "Done") {
+		t.Errorf("the Notifications dialog's buttons: %q, want Close alone", got)
+	}
+}
