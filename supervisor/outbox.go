@@ -2,11 +2,8 @@ package supervisor
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -50,19 +47,6 @@ type TokenKeeper interface {
 	KeepToken(ctx context.Context, sessionID, token string) error
 	Token(ctx context.Context, sessionID string) (string, bool)
 	ForgetToken(ctx context.Context, sessionID string) error
-}
-
-// TokenHashPrefix marks a hashed token in a board's record.
-const TokenHashPrefix = "sha256:"
-
-// HashToken is how a shared board stores a session token: "sha256:<hex>";
-// "" and a token hashed already stay as they are.
-func HashToken(token string) string {
-	if token == "" || strings.HasPrefix(token, TokenHashPrefix) {
-		return token
-	}
-	sum := sha256.Sum256([]byte(token))
-	return TokenHashPrefix + hex.EncodeToString(sum[:])
 }
 
 // BoardLink is how this station's connection to a shared board stands, as
