@@ -29,6 +29,9 @@ type Deps struct {
 	// station runs (a running station checks with its own;
 	// platform/agentcli). nil: the agent is not checked.
 	Agents supervisor.AgentFinder
+	// Setup suggests a new project's setup and .worktreeinclude when no
+	// station runs (platform/gitwt.Advisor). nil: none is offered.
+	Setup supervisor.SetupAdvisor
 	// Keychain stores a source's token in the OS keychain
 	// (platform/keychain). nil: `source login` says to use token_env.
 	Keychain func(kind, host, token string) error

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 
 func (e *env) projectAddCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "add PATH [--name N] [--agent NAME | --command ARGV...]",
+		Use:   "add PATH [--name N] [--setup CMD] [--accept-suggestions] [--dry-run] [--agent NAME | --command ARGV...]",
 		Short: "Add a project: a folder and the agent that works in it",
 		Long: `Add a [[projects]] table to config.toml for the folder PATH (appended: the
 rest of the file and its comments stay), validated first and applied by the
@@ -31,9 +32,22 @@ the agent needs a one-time step in that folder (Claude Code's folder trust),
 it says which and how. With no station running, config.toml is edited
 directly and the next station reads it.
 
+It also reads the folder's package files and suggests a setup, the
+command each new worktree and gate checkout runs before work starts
+(package-lock.json: npm ci; pnpm-lock.yaml: pnpm install
+--frozen-lockfile; uv.lock: uv sync; requirements.txt: a venv and pip
+install; go.mod, Cargo.lock: none), and a .worktreeinclude for the
+ignored .env files it finds. Suggestions are printed, never written, unless
+you pass --accept-suggestions; --setup CMD sets the setup yourself.
+--dry-run checks everything and prints the project and the suggestions,
+writing nothing.
+
 --agent names an [agents.NAME] table of config.toml or a built-in agent: ` +
 			strings.Join(agent.ProfileNames(true), ", ") + ".",
 		Example: `  buildstation project add ~/src/web
+  buildstation project add ~/src/web --dry-run
+  buildstation project add ~/src/web --accept-suggestions
+  buildstation project add ~/src/api --setup "uv sync"
   buildstation project add . --name api --agent codex
   buildstation project add ~/src/tools --command sh ./agent.sh`,
 		DisableFlagParsing: true,
@@ -46,35 +60,56 @@ directly and the next station reads it.
 			case help:
 				return c.Help()
 			}
-			np, err := parseProjectAdd(rest)
+			np, opts, err := parseProjectAdd(rest)
 			if err != nil {
 				return err
 			}
 			e.home = home
-			return e.projectAdd(np)
+			return e.projectAdd(np, opts)
 		},
 	}
 }
 
-// parseProjectAdd reads PATH [--name N] [--agent A | --command ARGV...]:
-// --command ends the flags, so the agent's own flags pass through.
-func parseProjectAdd(args []string) (supervisor.NewProject, error) {
+// addOptions are project add's flags that are not the project's own.
+type addOptions struct {
+	accept bool // --accept-suggestions
+	setSet bool // --setup was given (perhaps "")
+}
+
+// parseProjectAdd reads PATH [--name N] [--setup CMD] [--accept-suggestions]
+// [--dry-run] [--agent A | --command ARGV...]: --command ends the flags, so
+// the agent's own flags pass through.
+func parseProjectAdd(args []string) (supervisor.NewProject, addOptions, error) {
 	var np supervisor.NewProject
-	use := "usage: buildstation project add PATH [--name N] [--agent NAME | --command ARGV...]"
+	var opts addOptions
+	use := "usage: buildstation project add PATH [--name N] [--setup CMD] [--accept-suggestions] [--dry-run] [--agent NAME | --command ARGV...]"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		flag, val, hasVal := strings.Cut(strings.TrimPrefix(a, "-"), "=")
 		switch {
+		case flag == "-accept-suggestions" && !hasVal:
+			opts.accept = true
+		case flag == "-dry-run" && !hasVal:
+			np.DryRun = true
+		case flag == "-setup":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return np, opts, usagef("%s needs a value; %s", a, use)
+				}
+				i++
+				val = args[i]
+			}
+			np.Setup, opts.setSet = val, true
 		case a == "--command" || a == "-command":
 			np.Command = args[i+1:]
 			if len(np.Command) == 0 {
-				return np, usagef("--command needs the program to run; %s", use)
+				return np, opts, usagef("--command needs the program to run; %s", use)
 			}
 			i = len(args)
 		case flag == "-name" || flag == "-agent" || flag == "name" || flag == "agent":
 			if !hasVal {
 				if i+1 >= len(args) {
-					return np, usagef("%s needs a value; %s", a, use)
+					return np, opts, usagef("%s needs a value; %s", a, use)
 				}
 				i++
 				val = args[i]
@@ -85,46 +120,93 @@ func parseProjectAdd(args []string) (supervisor.NewProject, error) {
 				np.Agent = val
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			return np, usagef("unknown flag %s; %s", a, use)
+			return np, opts, usagef("unknown flag %s; %s", a, use)
 		case np.Path == "":
 			np.Path = a
 		default:
-			return np, usagef("one folder only (got %q and %q); %s", np.Path, a, use)
+			return np, opts, usagef("one folder only (got %q and %q); %s", np.Path, a, use)
 		}
 	}
 	if np.Path == "" {
-		return np, usagef("the project's folder is missing; %s", use)
+		return np, opts, usagef("the project's folder is missing; %s", use)
 	}
 	if np.Agent != "" && len(np.Command) > 0 {
-		return np, usagef("pass --agent or --command, not both")
+		return np, opts, usagef("pass --agent or --command, not both")
 	}
 	abs, err := filepath.Abs(np.Path)
 	if err != nil {
-		return np, fmt.Errorf("folder %q: %w", np.Path, err)
+		return np, opts, fmt.Errorf("folder %q: %w", np.Path, err)
 	}
 	np.Path = abs
-	return np, nil
+	return np, opts, nil
 }
 
-func (e *env) projectAdd(np supervisor.NewProject) error {
+func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 	c, err := e.client()
-	var added supervisor.AddedProject
-	switch {
-	case errors.Is(err, client.ErrNoStation):
-		added, err = e.projectAddOffline(np)
-	case err == nil:
-		added, err = c.AddProject(e.ctx, np)
+	add := func(np supervisor.NewProject) (supervisor.AddedProject, error) {
+		switch {
+		case errors.Is(err, client.ErrNoStation):
+			return e.projectAddOffline(np)
+		case err != nil:
+			return supervisor.AddedProject{}, err
+		}
+		return c.AddProject(e.ctx, np)
 	}
+	if opts.accept && !np.DryRun {
+		// What is suggested is what a dry run finds; the person asked
+		// for it, so it is written with the project.
+		dry := np
+		dry.DryRun = true
+		seen, err := add(dry)
+		if err != nil {
+			return err
+		}
+		if s := seen.Suggested; s != nil {
+			if !opts.setSet {
+				np.Setup = s.Setup
+			}
+			np.Include = s.Include
+		}
+	}
+	added, err := add(np)
 	if err != nil {
 		return err
 	}
 	p := added.Project
-	fmt.Fprintf(e.stdout, "added project %s: %s, agent %s\n", textsafe.Line(p.Name), textsafe.Line(p.Path), textsafe.Line(p.Agent))
+	if np.DryRun {
+		fmt.Fprintf(e.stdout, "would add project %s: %s, agent %s (dry run: nothing written)\n", textsafe.Line(p.Name), textsafe.Line(p.Path), textsafe.Line(p.Agent))
+	} else {
+		fmt.Fprintf(e.stdout, "added project %s: %s, agent %s\n", textsafe.Line(p.Name), textsafe.Line(p.Path), textsafe.Line(p.Agent))
+	}
+	if np.Setup != "" && !np.DryRun {
+		fmt.Fprintf(e.stdout, "setup: %s (runs in each new worktree and gate checkout)\n", textsafe.Line(np.Setup))
+	}
+	if len(np.Include) > 0 && !np.DryRun {
+		fmt.Fprintf(e.stdout, "wrote %s: %s\n", textsafe.Line(filepath.Join(p.Path, ".worktreeinclude")), textsafe.Line(strings.Join(np.Include, " ")))
+	}
+	if s := added.Suggested; s != nil && (!opts.accept || np.DryRun) {
+		printSuggestion(e.stdout, *s, np)
+	}
 	for _, s := range added.Steps {
 		fmt.Fprintf(e.stdout, "before its first task: %s\n", textsafe.Line(s))
 	}
+	if np.DryRun {
+		return nil
+	}
 	_, err = fmt.Fprintf(e.stdout, "give it a task: buildstation task add --project %s --title \"...\"\n", shellWord(p.Name))
 	return err
+}
+
+// printSuggestion says what the folder's files suggest and how to take it.
+func printSuggestion(w io.Writer, s supervisor.SetupSuggestion, np supervisor.NewProject) {
+	if s.Setup != "" && s.Setup != np.Setup {
+		fmt.Fprintf(w, "suggested setup: %s (from %s); not written: add it with --accept-suggestions or --setup %s\n",
+			textsafe.Line(s.Setup), textsafe.Line(s.Because), shellWord(s.Setup))
+	}
+	if len(s.Include) > 0 {
+		fmt.Fprintf(w, "suggested .worktreeinclude: %s (ignored files each worktree needs); not written: add it with --accept-suggestions\n",
+			textsafe.Line(strings.Join(s.Include, " ")))
+	}
 }
 
 // projectAddOffline edits config.toml itself when no station runs (a fresh
@@ -162,14 +244,31 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 		}
 		steps = agents.Steps(a.Profile, p.Path)
 	}
-	if err := config.WriteFile(cur.Path, out); err != nil {
-		return supervisor.AddedProject{}, err
-	}
 	agent := p.Agent
 	if len(p.Command) > 0 {
 		agent = strings.Join(p.Command, " ")
 	}
-	return supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent}, Steps: steps}, nil
+	added := supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent}, Steps: steps}
+	if adv := e.deps.Setup; adv != nil {
+		if s := adv.Suggest(e.ctx, p.Path); s.Setup != "" || len(s.Include) > 0 {
+			added.Suggested = &s
+		}
+	}
+	if np.DryRun {
+		return added, nil
+	}
+	if len(np.Include) > 0 {
+		if e.deps.Setup == nil {
+			return supervisor.AddedProject{}, fmt.Errorf("this build cannot write a .worktreeinclude; write it by hand in %s", p.Path)
+		}
+		if err := e.deps.Setup.WriteInclude(p.Path, np.Include); err != nil {
+			return supervisor.AddedProject{}, err
+		}
+	}
+	if err := config.WriteFile(cur.Path, out); err != nil {
+		return supervisor.AddedProject{}, err
+	}
+	return added, nil
 }
 
 func (e *env) projectRm(name string) error {

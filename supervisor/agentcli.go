@@ -43,6 +43,11 @@ type NewProject struct {
 	Command  []string          `json:"command,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"`
 	DryRun   bool              `json:"dry_run,omitempty"`
+	// Setup is the project's setup key; Include, when set, is written as
+	// the folder's .worktreeinclude (never over one). Both come from a
+	// SetupSuggestion the person accepted, or their own.
+	Setup   string   `json:"setup,omitempty"`
+	Include []string `json:"include,omitempty"`
 }
 
 // AddedProject is what adding a project answers: the project as the
@@ -50,4 +55,7 @@ type NewProject struct {
 type AddedProject struct {
 	Project ProjectInfo `json:"project"`
 	Steps   []string    `json:"steps,omitempty"`
+	// Suggested is the setup and .worktreeinclude the folder's files call
+	// for, offered for the person to accept; nil when there is nothing.
+	Suggested *SetupSuggestion `json:"suggested,omitempty"`
 }

@@ -106,3 +106,4 @@ func LastLines(out string, n int) string {
 	}
 	return strings.Join(keep, "\n")
 }
+

@@ -4,6 +4,7 @@ import (
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/wiring/boardcmd"
 	"github.com/buildstation/buildstation/platform/agentcli"
+	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/keychain"
 	"github.com/buildstation/buildstation/platform/tmux"
 )
@@ -19,6 +20,7 @@ func CLI() cli.Deps {
 		TmuxAttach: tmux.Attach,
 		Boards:     boardcmd.Boards{},
 		Agents:     agentcli.New(),
+		Setup:      gitwt.Advisor{},
 		Keychain:   keychain.Set,
 	}
 }

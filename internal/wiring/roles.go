@@ -12,6 +12,7 @@ import (
 	"github.com/buildstation/buildstation/internal/wiring/demo"
 	"github.com/buildstation/buildstation/internal/wiring/tray"
 	"github.com/buildstation/buildstation/platform/agentcli"
+	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/supervisor/config"
@@ -101,6 +102,7 @@ func stationOptions(home string, log *slog.Logger) daemon.Options {
 			Notifier: logNotifier(log),
 			Probers:  probers(),
 			Agents:   agentcli.New(),
+			Setup:    gitwt.Advisor{},
 		},
 		NewSpawners:   spawners,
 		NewWorkspaces: workspaces,

@@ -152,7 +152,7 @@ func (m *Manager) Prepare(ctx context.Context, p supervisor.Repo, taskID string)
 	}
 	// Ready before the agent starts, so its windows never count the
 	// setup's time as its silence.
-	ws.Setup, err = m.readyTask(ctx, p, r, dir)
+	ws.Setup, err = m.readyTask(ctx, p, r, dir, taskID)
 	if err != nil {
 		var se *supervisor.SetupError
 		if errors.As(err, &se) {

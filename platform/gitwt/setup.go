@@ -82,7 +82,7 @@ func (m *Manager) ready(ctx context.Context, p supervisor.Repo, r repoInfo, top 
 // the project's current setup: on creation, and again after a setup that
 // failed. ran is nil when nothing was due; a setup that failed is a
 // *supervisor.SetupError.
-func (m *Manager) readyTask(ctx context.Context, p supervisor.Repo, r repoInfo, top string) (*supervisor.SetupRun, error) {
+func (m *Manager) readyTask(ctx context.Context, p supervisor.Repo, r repoInfo, top, taskID string) (*supervisor.SetupRun, error) {
 	prev, ok := readSetup(ctx, top)
 	if ok && prev.OK && prev.Command == p.Setup {
 		return nil, nil
@@ -93,6 +93,16 @@ func (m *Manager) readyTask(ctx context.Context, p supervisor.Repo, r repoInfo, 
 	}
 	if err := writeSetup(ctx, top, run); err != nil {
 		return nil, err
+	}
+	if run.Ran() {
+		// Kept beside the repository too: task show says it after the
+		// worktree (and its own record) is gone.
+		if path, err := m.setupRecord(ctx, p, taskID); err == nil {
+			_ = os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := writeRecord(path, run); err != nil {
+				m.log.Warn("record the task's setup", "task", taskID, "err", err)
+			}
+		}
 	}
 	switch {
 	case !run.OK:
@@ -121,6 +131,32 @@ func readSetup(ctx context.Context, top string) (supervisor.SetupRun, bool) {
 	if err != nil {
 		return supervisor.SetupRun{}, false
 	}
+	return readRecord(path)
+}
+
+func writeSetup(ctx context.Context, top string, run supervisor.SetupRun) error {
+	path, err := setupPath(ctx, top)
+	if err != nil {
+		return err
+	}
+	return writeRecord(path, run)
+}
+
+// setupRecord is where taskID's setup is kept in the repository's common
+// git dir (buildstation-setup/<board>/<task>.json), which outlives the
+// worktree.
+func (m *Manager) setupRecord(ctx context.Context, p supervisor.Repo, taskID string) (string, error) {
+	common, err := git(ctx, p.Path, "rev-parse", "--git-common-dir")
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(p.Path, common)
+	}
+	return filepath.Join(common, "buildstation-setup", m.BoardID, taskID+".json"), nil
+}
+
+func readRecord(path string) (supervisor.SetupRun, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return supervisor.SetupRun{}, false
@@ -132,11 +168,7 @@ func readSetup(ctx context.Context, top string) (supervisor.SetupRun, bool) {
 	return run, true
 }
 
-func writeSetup(ctx context.Context, top string, run supervisor.SetupRun) error {
-	path, err := setupPath(ctx, top)
-	if err != nil {
-		return err
-	}
+func writeRecord(path string, run supervisor.SetupRun) error {
 	run.Output = tail(run.Output) // the record keeps the end only
 	data, err := json.Marshal(run)
 	if err != nil {

@@ -90,6 +90,13 @@ func TestSetupRunsOnceInANewWorktreeAfterTheCopy(t *testing.T) {
 	if err != nil || !ok || w.Setup == nil || !w.Setup.OK || w.Setup.At.IsZero() {
 		t.Errorf("work's setup: %+v %v %v", w.Setup, ok, err)
 	}
+	// Said after the worktree is gone too (a done task's).
+	if err := m.Remove(context.Background(), p, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok, err := m.Work(context.Background(), p, "t1"); err != nil || !ok || w.Setup == nil || w.Setup.Command != p.Setup {
+		t.Errorf("work's setup after the worktree was removed: %+v %v %v", w.Setup, ok, err)
+	}
 }
 
 // A setup that fails is the setup's fault, said so with its last lines;

@@ -87,11 +87,11 @@ func (m *Manager) Work(ctx context.Context, p supervisor.Repo, taskID string) (s
 // show says how long it took and whether it passed; the transcript has
 // the rest); nil when it needed nothing or is gone.
 func (m *Manager) setupOf(ctx context.Context, p supervisor.Repo, taskID string) *supervisor.SetupRun {
-	dir := m.worktreeDir(p, taskID)
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+	path, err := m.setupRecord(ctx, p, taskID)
+	if err != nil {
 		return nil
 	}
-	run, ok := readSetup(ctx, dir)
+	run, ok := readRecord(path)
 	if !ok || !run.Ran() {
 		return nil
 	}

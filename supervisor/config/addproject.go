@@ -23,6 +23,11 @@ type NewProject struct {
 	Settings map[string]string
 	// DryRun is the caller's: AddProject itself never writes.
 	DryRun bool
+	// Setup is written as the project's setup key when set.
+	Setup string
+	// Include is the caller's (.worktreeinclude, a file of the project,
+	// not of config.toml).
+	Include []string
 }
 
 // ProjectName is the name a project gets when none is given: its folder's
@@ -126,6 +131,9 @@ func projectTable(data []byte, np NewProject) string {
 		b.WriteString("command = [" + strings.Join(q, ", ") + "]\n")
 	case np.Agent != "":
 		b.WriteString("agent = " + tomlString(np.Agent) + "\n")
+	}
+	if s := strings.TrimSpace(np.Setup); s != "" {
+		b.WriteString("setup = " + tomlString(s) + "\n")
 	}
 	for _, k := range sortedKeys(np.Settings) {
 		if v := strings.TrimSpace(np.Settings[k]); v != "" {

@@ -41,8 +41,22 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 		}
 		steps = f.Steps(a.Profile, p.Path)
 	}
+	var sug *supervisor.SetupSuggestion
+	if st.opt.Setup != nil {
+		if s := st.opt.Setup.Suggest(ctx, p.Path); s.Setup != "" || len(s.Include) > 0 {
+			sug = &s
+		}
+	}
 	if np.DryRun {
-		return supervisor.AddedProject{Project: st.info(p, nil, nil), Steps: steps}, nil
+		return supervisor.AddedProject{Project: st.info(p, nil, nil), Steps: steps, Suggested: sug}, nil
+	}
+	if len(np.Include) > 0 {
+		if st.opt.Setup == nil {
+			return supervisor.AddedProject{}, supervisor.Invalidf("this station cannot write a .worktreeinclude; write it by hand in %s", p.Path)
+		}
+		if err := st.opt.Setup.WriteInclude(p.Path, np.Include); err != nil {
+			return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
+		}
 	}
 	if err := st.files.WriteConfig(cur.Path, out); err != nil {
 		return supervisor.AddedProject{}, err
@@ -54,7 +68,7 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
 	st.poke()
 	info, err := st.Project(ctx, p.Name)
-	return supervisor.AddedProject{Project: info, Steps: steps}, err
+	return supervisor.AddedProject{Project: info, Steps: steps, Suggested: sug}, err
 }
 
 // RemoveProject takes a project out of config.toml (its table alone; the

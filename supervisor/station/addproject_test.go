@@ -1,6 +1,7 @@
 package station
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,47 @@ func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); !strings.HasSuffix(string(b), "idle_window = \"15m\"\n") {
 		t.Fatalf("config.toml ends:\n%s", b[len(b)-120:])
+	}
+}
+
+// recAdvisor suggests what it is given and records what it writes.
+type recAdvisor struct {
+	sug     supervisor.SetupSuggestion
+	written []string
+}
+
+func (a *recAdvisor) Suggest(context.Context, string) supervisor.SetupSuggestion { return a.sug }
+
+func (a *recAdvisor) WriteInclude(_ string, lines []string) error {
+	a.written = lines
+	return nil
+}
+
+// Add project offers the folder's setup and .worktreeinclude, and writes
+// them only when the person sends them back.
+func TestAddProjectSuggestsSetupAndWritesOnlyWhatIsAccepted(t *testing.T) {
+	home, folder := t.TempDir(), t.TempDir()
+	path := filepath.Join(home, "config.toml")
+	text := config.DefaultText()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(path, []byte(text), config.Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := &recAdvisor{sug: supervisor.SetupSuggestion{Setup: "npm ci", Because: "package-lock.json", Include: []string{".env*"}}}
+	h := startWith(t, func(o *Options) { o.Config, o.Setup = cfg, adv })
+	np := supervisor.NewProject{Name: "web", Path: folder, Command: []string{"agent"}, DryRun: true}
+	got, err := h.st.AddProject(h.ctx, np)
+	if err != nil || got.Suggested == nil || got.Suggested.Setup != "npm ci" || adv.written != nil {
+		t.Fatalf("dry run: %+v %v, written %v", got.Suggested, err, adv.written)
+	}
+	np.DryRun, np.Setup, np.Include = false, got.Suggested.Setup, got.Suggested.Include
+	if _, err := h.st.AddProject(h.ctx, np); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := h.st.Config().Project("web"); !ok || p.Setup != "npm ci" || len(adv.written) != 1 {
+		t.Fatalf("accepted: %+v, written %v", p.Repo, adv.written)
 	}
 }

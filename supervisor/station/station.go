@@ -68,6 +68,9 @@ type Options struct {
 	// adding a project checks its agent is there and says what one-time
 	// step it still needs. nil: no check.
 	Agents supervisor.AgentFinder
+	// Setup suggests a new project's setup and .worktreeinclude, and
+	// writes the latter (platform/gitwt.Advisor); nil: none is offered.
+	Setup supervisor.SetupAdvisor
 	// Sources reports the state of the config's [[sources]] (the issue
 	// trackers tasks are imported from), for Status; nil: none.
 	Sources func() []supervisor.SourceState

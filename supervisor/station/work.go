@@ -48,6 +48,7 @@ func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork
 		rec.Gate = st.gateCheck(ctx, p, rec.Head)
 		if live, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
 			rec.MergeInto = live.MergeInto
+			rec.Setup = live.Setup // kept in the repository, past the worktree
 		}
 		return rec, true, nil
 	}
