@@ -106,4 +106,3 @@ func LastLines(out string, n int) string {
 	}
 	return strings.Join(keep, "\n")
 }
-
