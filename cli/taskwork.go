@@ -69,13 +69,16 @@ func setupLine(s supervisor.SetupRun) string {
 }
 
 func (e *env) taskDiffCmd() *cobra.Command {
-	var stat bool
+	var stat, raw bool
 	c := &cobra.Command{
-		Use:   "diff ID [--stat]",
+		Use:   "diff ID [--stat] [--raw]",
 		Short: "Print a task's committed work as a diff, from its base to its branch's head",
 		Long: `Print what a task's branch holds beyond the commit it started from, as git
 diff does. It reads the branch, so it works after the task ended and its
-worktree was removed. Uncommitted files are not part of it.`,
+worktree was removed. Uncommitted files are not part of it. An agent wrote
+these bytes: escape sequences and control characters are removed, as logs
+does (a file cannot set your clipboard or title or clear your screen);
+--raw prints them as they are.`,
 		Example: `  buildstation task diff t3
   buildstation task diff t3 --stat`,
 		Args:              positional(1, 1),
@@ -93,11 +96,15 @@ worktree was removed. Uncommitted files are not part of it.`,
 				_, err = fmt.Fprintf(e.stderr, "task %s has no committed changes\n", textsafe.Line(args[0]))
 				return err
 			}
+			if !raw {
+				d = textsafe.Printable(d)
+			}
 			_, err = io.WriteString(e.stdout, strings.TrimRight(d, "\n")+"\n")
 			return err
 		},
 	}
 	c.Flags().BoolVar(&stat, "stat", false, "only the files changed and a summary")
+	c.Flags().BoolVar(&raw, "raw", false, "the bytes as they are, escape sequences included")
 	return c
 }
 

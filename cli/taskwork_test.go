@@ -65,3 +65,19 @@ func TestTaskShowSaysHowLongSetupTook(t *testing.T) {
 		t.Errorf("task show:\n%s\nwant the line %q", b.String(), want)
 	}
 }
+
+// Issue 33: a committed file holding OSC 52 (clipboard), OSC 0 (title)
+// and CSI 2J reached the terminal raw through task diff. The diff is
+// filtered like logs; --raw prints the bytes as they are.
+func TestTaskDiffFiltersEscapes(t *testing.T) {
+	s := startStation(t)
+	s.addTask(t, "x")
+	s.fake.Diff = "+\x1b]52;c;ZXZpbA==\x07clip\n+\x1b]0;owned\x07title\n+\x1b[2Jclear\n"
+	out := s.ok(t, "task", "diff", "t1")
+	if strings.ContainsRune(out, 0x1b) || strings.ContainsRune(out, 0x07) || !strings.Contains(out, "+clip\n+title\n+clear") {
+		t.Errorf("task diff printed %q", out)
+	}
+	if raw := s.ok(t, "task", "diff", "t1", "--raw"); raw != s.fake.Diff {
+		t.Errorf("task diff --raw printed %q", raw)
+	}
+}

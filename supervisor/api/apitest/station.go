@@ -27,6 +27,8 @@ type Call struct {
 // answers the verbs it had, and a verb added since is the embedded
 // interface's, nil, so calling it panics; test a new verb with Board.
 type Station struct {
+	// Diff, when set, is what TaskDiff answers (without --stat).
+	Diff string
 	api.Station // nil: the verbs added since the fake was frozen
 	mu          sync.Mutex
 	tasks       []supervisor.Task
@@ -231,6 +233,9 @@ func (f *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, e
 	}
 	if stat {
 		return " work.txt | 1 +\n", nil
+	}
+	if f.Diff != "" {
+		return f.Diff, nil
 	}
 	return "+work\n", nil
 }
