@@ -28,7 +28,7 @@ type Call struct {
 // interface's, nil, so calling it panics; test a new verb with Board.
 type Station struct {
 	// Diff, when set, is what TaskDiff answers (without --stat).
-	Diff string
+	Diff        string
 	api.Station // nil: the verbs added since the fake was frozen
 	mu          sync.Mutex
 	tasks       []supervisor.Task
