@@ -39,6 +39,7 @@ type Config struct {
 	Agents        map[string]Agent // built-ins claude, codex, gemini, plus [agents.NAME]
 	Projects      []Project        // [[projects]], in file order
 	Hooks         Hooks            // [hooks]
+	Phone         Phone            // [phone]
 	Sources       []Source         // [[sources]], in file order
 	// Prices is DefaultPrices with the [prices."MODEL"] rows over it.
 	Prices map[string]Price

@@ -58,6 +58,9 @@ too, to override it for that project alone.`},
 label (docs/sources.md). Read when the station starts.`},
 	{Name: `prices."MODEL"`, Header: `[prices."claude-sonnet-4"]`, Intro: `Prices per million tokens, for the cost of a session (docs/permissions.md
 lists the built-in table). A row names a model or the prefix of a family.`},
+	{Name: "phone", Header: "[phone]", Intro: `Notices forwarded to a phone, through ntfy (with Allow and Deny on a
+permission) or a webhook (docs/phone.md). The access token is never here:
+token_env names its variable, or the keychain keeps it.`},
 	{Name: "hooks", Header: "[hooks]", Intro: `Programs run when the station wants a person: each gets the event as JSON
 on stdin and runs as a program with arguments (no shell). A failing hook is
 logged; it never holds up a session.`},
@@ -121,6 +124,16 @@ on a shared board when the repository has it, else off)`},
 	{Table: `prices."MODEL"`, Name: "cache_read_per_mtok", Type: "number", Example: "0.30", About: "per million tokens read from the cache"},
 	{Table: `prices."MODEL"`, Name: "cache_write_per_mtok", Type: "number", Example: "3.75", About: "per million tokens written to the cache"},
 	{Table: `prices."MODEL"`, Name: "context_window", Type: "integer", Example: "200000", About: "the model's context window in tokens (default 200000)"},
+
+	{Table: "phone", Name: "service", Type: "string", Example: `"ntfy"`, About: `"ntfy" or "webhook"`},
+	{Table: "phone", Name: "url", Type: "string", Example: `"https://ntfy.sh"`, About: "the ntfy server, or the webhook's address"},
+	{Table: "phone", Name: "topic", Type: "string", Example: `"builds-k3x9q"`, About: "ntfy: the topic (a password on a public server); the phone's answers come back on <topic>-reply"},
+	{Table: "phone", Name: "token_env", Type: "string", Example: `"NTFY_TOKEN"`, About: "read the access token from this variable instead of the keychain"},
+	{Table: "phone", Name: "shape", Type: "string", Example: `"slack"`, About: `webhook: the body, "json" (default), "slack" or "discord"`},
+	{Table: "phone", Name: "kinds", Type: "array of strings", Example: `["permission", "question", "blocked", "station"]`, About: `what goes out, of "permission", "question", "blocked", "finished", "station" (default: all but finished)`},
+	{Table: "phone", Name: "projects", Type: "array of strings", Example: `["web"]`, About: "only these projects' notices (default: every project's)"},
+	{Table: "phone", Name: "quiet", Type: "string", Example: `"23:00-07:00"`, About: "quiet hours, local time: only quiet_kinds go out; the rest waits for the hours' end"},
+	{Table: "phone", Name: "quiet_kinds", Type: "array of strings", Example: `["permission"]`, About: "the kinds that still go out in quiet hours (default: none)"},
 
 	{Table: "hooks", Name: "on_nudge", Type: "array of strings", Example: `["ntfy", "publish", "my-builds"]`, About: "a silent session was nudged"},
 	{Table: "hooks", Name: "on_block", Type: "array of strings", Example: `["/home/me/bin/tell-slack"]`, About: "a task was blocked"},

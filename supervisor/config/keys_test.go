@@ -21,6 +21,7 @@ func TestEveryDeclaredKeyIsRead(t *testing.T) {
 		"sources":        project + "[[sources]]\n",
 		`prices."MODEL"`: "[prices.\"m\"]\n",
 		"hooks":          "[hooks]\n",
+		"phone":          "[phone]\n",
 	}
 	for _, k := range Keys {
 		head, ok := around[k.Table]

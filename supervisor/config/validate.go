@@ -112,6 +112,8 @@ func (c *checker) config(tree map[string]any) *Config {
 			c.projects(cfg, key, v)
 		case "hooks":
 			c.hooks(&cfg.Hooks, key, v)
+		case "phone":
+			c.phone(&cfg.Phone, key, v)
 		case "sources": // after projects, below: a source names one
 		case "prices":
 			c.prices(cfg, key, v)
