@@ -70,6 +70,10 @@ type Decision struct {
 	// Request is the id of the request decided (WaitingOn.ID). A person's
 	// allow or answer must name it; a deny may leave it out.
 	Request string `json:"request,omitempty"`
+	// Via is where a person decided when it was not at this machine
+	// ("the phone (ntfy)"), for the history. Only the station's own
+	// parts set it (the phone's replies); no API request carries it.
+	Via string `json:"-"`
 }
 
 // RequestChanged starts every refusal of a decision made on a

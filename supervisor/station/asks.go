@@ -163,6 +163,10 @@ func decisionMismatch(w supervisor.WaitingOn, d supervisor.Decision) string {
 func decisionText(w supervisor.WaitingOn, d supervisor.Decision) string {
 	var s string
 	switch {
+	case d.Via != "" && d.Answer == "" && d.Behavior == supervisor.DecideAllow:
+		s = "allowed from " + d.Via + ": " + w.Line()
+	case d.Via != "" && d.Answer == "":
+		s = "denied from " + d.Via + ": " + w.Line()
 	case d.Answer != "":
 		s = "answered " + w.Input + ": " + d.Answer
 	case d.Behavior == supervisor.DecideAllow:

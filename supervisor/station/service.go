@@ -318,6 +318,11 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	if ws := st.setupWarnings(); len(ws) > 0 {
 		s.Warnings = append(slices.Clone(s.Warnings), ws...)
 	}
+	if st.opt.LiveWarnings != nil {
+		if ws := st.opt.LiveWarnings(); len(ws) > 0 {
+			s.Warnings = append(slices.Clone(s.Warnings), ws...)
+		}
+	}
 	for _, p := range st.Config().Projects {
 		if p.Gate == "" {
 			s.NoGate = append(s.NoGate, p.Name)

@@ -74,6 +74,10 @@ type Options struct {
 	// Sources reports the state of the config's [[sources]] (the issue
 	// trackers tasks are imported from), for Status; nil: none.
 	Sources func() []supervisor.SourceState
+	// LiveWarnings are problems of parts beside the engine as they stand
+	// now (the phone's service that does not answer), for Status; nil:
+	// none.
+	LiveWarnings func() []string
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one

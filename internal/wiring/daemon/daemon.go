@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) error {
 	srv := api.NewServer(st, token, o.Log)
 	srv.SetCallers(newSessionCallers(ownSessions(st, cfg)))
 	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
-	return serve(ctx, o, cfg, board, st, srv, ln)
+	return serve(ctx, o, cfg, board, st, srv, ln, token, &r.phone)
 }
 
 // run holds what Run opened, to close in reverse order whatever way it
@@ -116,6 +116,7 @@ type run struct {
 	closers []func()
 	sy      *source.Syncer        // the [[sources]]' syncer; nil: none
 	ws      supervisor.Workspaces // the station's worktrees, once made
+	phone   phoneHealth           // the [phone] service's last word, for status
 }
 
 func (r *run) defer_(f func()) { r.closers = append(r.closers, f) }
@@ -201,6 +202,7 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	so.Files, so.Environ, so.Config, so.Board, so.Spawners = files, os.Environ, cfg, board, spawners
 	so.Probers, so.URL, so.Workspaces, so.Warnings, so.Outbox = probers, url, ws, warnings, box
 	so.EndMarked, so.Guard, so.Sources = treekill.EndMarked, r.fenceGuard(o, cfg), sources
+	so.LiveWarnings = r.phone.warnings
 	return station.New(so)
 }
 
@@ -251,12 +253,13 @@ func (r *run) fenceGuard(o Options, cfg *config.Config) supervisor.Guard {
 // serve runs the API and the station until ctx ends or either fails.
 // The config watcher starts before station.json says where the station
 // is, so no edit made once a client can find the station goes unseen.
-func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener) error {
+func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener, token string, ph *phoneHealth) error {
 	// ctx outlives stop by the drain: the API must answer the agents that
 	// finish meanwhile.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))
 	defer cancel()
 	defer follow(ctx, o, st, srv)()
+	defer forwardToPhone(ctx, o, st, token, ph)()
 	watcher := newConfigWatcher(cfg.Path, o.Log)
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ctx, ln) }()

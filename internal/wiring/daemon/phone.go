@@ -1,0 +1,65 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+
+	"github.com/buildstation/buildstation/internal/phone"
+	"github.com/buildstation/buildstation/platform/keychain"
+	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/station"
+)
+
+// phoneHealth keeps the phone's service's last word, for status and the
+// tray (station.Options.LiveWarnings).
+type phoneHealth struct {
+	mu sync.Mutex
+	h  phone.Health
+}
+
+func (p *phoneHealth) set(h phone.Health) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.h = h
+}
+
+func (p *phoneHealth) warnings() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l := p.h.Line(); l != "" {
+		return []string{l}
+	}
+	return nil
+}
+
+// phoneService makes the [phone] service with its token.
+func phoneService(p config.Phone) (phone.Service, error) {
+	tok, err := keychain.PhoneToken(p.TokenEnv)
+	if err != nil {
+		return nil, err
+	}
+	return phone.NewService(p, tok)
+}
+
+// forwardToPhone runs the phone forwarder on its own subscription until
+// ctx ends; the returned func stops it and waits.
+func forwardToPhone(ctx context.Context, o Options, st *station.Station, token string, health *phoneHealth) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	sub := st.Subscribe(1024)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		phone.Run(ctx, sub.C, phone.Options{
+			Config:       func() config.Phone { return st.Config().Phone },
+			Service:      phoneService,
+			StationToken: token,
+			Decide: func(ctx context.Context, session, request, do, via string) error {
+				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via})
+			},
+			Health: health.set,
+			Log:    o.Log.With("part", "phone"),
+		})
+	}()
+	return func() { cancel(); sub.Close(); <-done }
+}
