@@ -10,7 +10,7 @@ import (
 var pgSecretEnv = []string{"PGPASSFILE", "PGPASSWORD", "PGSERVICEFILE", "PGSSLKEY", "PGSSLPASSWORD"}
 
 // SecretEnv names the environment variables that hold a secret the station
-// reads — every source's token_env, PostgreSQL's password variables on a
+// reads — every source's token_env, the [phone] table's, PostgreSQL's password variables on a
 // shared board — and BUILDSTATION_TOKEN, which a station started from a
 // session would otherwise pass on. Sessions never inherit them: an agent
 // whose prompt is an issue's text must not be able to print the token that
@@ -22,6 +22,9 @@ func (c *Config) SecretEnv() []string {
 		if s.TokenEnv != "" {
 			out = append(out, s.TokenEnv)
 		}
+	}
+	if c.Phone.TokenEnv != "" {
+		out = append(out, c.Phone.TokenEnv)
 	}
 	if c.Shared() {
 		out = append(out, pgSecretEnv...)

@@ -17,4 +17,8 @@ func TestSecretEnvList(t *testing.T) {
 	if got := cfg.SecretEnv(); !slices.Equal(got, want) {
 		t.Errorf("SecretEnv, shared board = %q, want %q", got, want)
 	}
+	cfg.Phone.TokenEnv = "NTFY_TOKEN"
+	if got := cfg.SecretEnv(); !slices.Contains(got, "NTFY_TOKEN") {
+		t.Errorf("SecretEnv = %q lacks the [phone] token_env", got)
+	}
 }
