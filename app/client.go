@@ -49,6 +49,9 @@ type Client interface {
 	// a task id picks its latest session.
 	Transcript(ctx context.Context, id string, from int64) (supervisor.Transcript, error)
 	Events(ctx context.Context) (<-chan supervisor.Event, error)
+	// PhoneTest has the station check a [phone] table and send one real
+	// notice through it (Notification settings' Phone section).
+	PhoneTest(ctx context.Context, phone map[string]any) (apitype.PhoneTestResult, error)
 }
 
 var _ Client = (*client.Client)(nil)

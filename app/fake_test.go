@@ -278,3 +278,15 @@ func (f *fakeClient) Merge(ctx context.Context, id, into string) (supervisor.Mer
 	}
 	return supervisor.Merged{Into: into, Commit: "abc1234", FastForward: true}, nil
 }
+
+// PhoneTest answers as a station whose [phone] service takes the notice,
+// unless the table has no url (as the station's check says).
+func (f *fakeClient) PhoneTest(ctx context.Context, phone map[string]any) (apitype.PhoneTestResult, error) {
+	if f.calls != nil {
+		f.calls <- call{method: "PhoneTest", arg: phone["service"].(string) + " " + phone["url"].(string)}
+	}
+	if phone["url"] == "" {
+		return apitype.PhoneTestResult{}, &apitype.Error{Status: http.StatusBadRequest, Message: "phone.url: is missing; add the ntfy server, like url = \"https://ntfy.sh\""}
+	}
+	return apitype.PhoneTestResult{Service: phone["service"].(string), Answer: "ntfy took message abc on topic " + phone["topic"].(string)}, nil
+}

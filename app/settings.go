@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -48,6 +50,11 @@ func (u *UI) showSettings() {
 		widget.NewFormItem("", check("When a session needs permission", PrefNotifyPermission)),
 		widget.NewFormItem("", check("Check for a newer release once a day", PrefUpdateCheck)),
 	}
+	phone := newPhoneForm()
+	items = append(items, phone.items(func() {
+		phone.answer.SetText("Sending…")
+		u.act(nil, "test the phone", func(ctx context.Context, cl Client) error { phone.test(ctx, cl); return nil })
+	})...)
 	// Each tick takes effect at once: one button closes the dialog.
 	dialog.ShowCustom("Notifications", "Close", widget.NewForm(items...), u.dashboardWindow())
 }
