@@ -89,7 +89,7 @@ config folder's BuildStation.`,
 		c.GroupID = groupBoard
 		root.AddCommand(c)
 	}
-	for _, c := range append(e.roleCmds(), e.versionCmd()) {
+	for _, c := range append(e.roleCmds(), e.versionCmd(), e.notifyCmd()) {
 		c.GroupID = groupStation
 		root.AddCommand(c)
 	}

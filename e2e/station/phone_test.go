@@ -83,6 +83,19 @@ topic = "builds-e2e"
 token_env = "NTFY_TOKEN"
 `, t.TempDir(), askingAgent(t, mark), ntfy.URL)
 	s := rig.StartOn(t, rig.WriteConfig(t, cfg), "NTFY_TOKEN="+ntfy.Token)
+
+	// notify test sends one real notice and says what the service answered.
+	if out := s.Must("notify", "test"); !strings.HasPrefix(out, "sent a test notice through ntfy: ntfy took message ") || !strings.Contains(out, "on topic builds-e2e") {
+		t.Errorf("notify test said %q", out)
+	}
+	if ms := ntfy.Messages("builds-e2e"); len(ms) != 1 || ms[0].Title != "Build Station: a test notice" {
+		t.Errorf("the test notice: %+v", ms)
+	}
+	ntfy.Fail(1, http.StatusTooManyRequests)
+	if _, stderr, code := s.Run("notify", "test"); code != 1 || !strings.Contains(stderr, "ntfy did not take the test notice: the ntfy server answered 429") {
+		t.Errorf("notify test against a refusing server: exit %d, %q", code, stderr)
+	}
+
 	id := s.AddTask("web", "release", "")
 
 	notes := phoneNotices(t, ntfy, "builds-e2e", 1)

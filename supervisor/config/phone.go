@@ -246,3 +246,19 @@ func (c *checker) phoneURL(key keyPath, v any) string {
 	}
 	return strings.TrimRight(s, "/")
 }
+
+// CheckPhone checks a [phone] table given as values (the dashboard's
+// form: strings, and arrays of strings as []any) the way config.toml's
+// is checked, and returns it; the error names the key and what to write.
+func CheckPhone(t map[string]any) (Phone, error) {
+	c := &checker{path: "config.toml"}
+	var p Phone
+	c.phone(&p, keyPath{}.with("phone"), t)
+	if err := c.first(); err != nil {
+		if e, ok := err.(*Error); ok {
+			return Phone{}, fmt.Errorf("%s: %s; %s", e.Key, e.Problem, e.Fix)
+		}
+		return Phone{}, err
+	}
+	return p, nil
+}

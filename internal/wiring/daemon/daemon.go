@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/internal/noticefollow"
+	"github.com/buildstation/buildstation/internal/phone"
 	"github.com/buildstation/buildstation/internal/wiring/boardopen"
 	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/guard"
@@ -107,6 +108,7 @@ func Run(ctx context.Context, o Options) error {
 	srv := api.NewServer(st, token, o.Log)
 	srv.SetCallers(newSessionCallers(ownSessions(st, cfg)))
 	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
+	srv.Mount("POST /v1/phone/test", srv.RequireStation(phone.TestHandler(func() config.Phone { return st.Config().Phone }, phoneService)))
 	return serve(ctx, o, cfg, board, st, srv, ln, token, &r.phone)
 }
 
