@@ -206,9 +206,11 @@ func (f *forwarder) notice(n supervisor.Notice) {
 	f.forward(note, req)
 }
 
-// RequestID is the id of the request w of session: the station's own when
-// it gives one, else one made from what identifies it (the session, when
-// it was asked, what is asked), which a later request never repeats.
+// RequestID is the id of the request w of session: the station's own
+// (WaitingOn.ID), which the station checks again when the decision
+// arrives; for a notice without one (a station of an older version), one
+// made from what identifies it (the session, when it was asked, what is
+// asked), which a later request never repeats.
 func RequestID(session string, w supervisor.WaitingOn) string {
 	if id := requestField(w); id != "" {
 		return id
@@ -376,6 +378,5 @@ func (f *forwarder) reply(body string) {
 	f.o.Log.Info("phone: a person decided from the phone", "session", r.Session, "request", r.Request, "decision", r.Do)
 }
 
-// requestField is the station's own id of a request; "" until the
-// station gives each its id.
-func requestField(w supervisor.WaitingOn) string { return "" }
+// requestField is the station's own id of a request (WaitingOn.ID).
+func requestField(w supervisor.WaitingOn) string { return w.ID }

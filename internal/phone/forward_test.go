@@ -284,3 +284,25 @@ func TestSafe(t *testing.T) {
 		t.Errorf("%d bytes, not bounded", len(out))
 	}
 }
+
+// A request the station gave an id is answered by that id: the reply's
+// key is bound to it and the decision names it, so the station can refuse
+// it when another request waits by then.
+func TestRepliesCarryTheStationsRequestID(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := start(t, ntfyPhone())
+		e := permission("t9.1", "npm test", time.Now())
+		e.Notice.Ask.ID = "a7"
+		r.events <- e
+		synctest.Wait()
+		allow := r.svc.sent()[0].Choices[0].Reply
+		if allow.Request != "a7" || allow.Key != ReplyKey(stationToken, "t9.1", "a7", "allow") {
+			t.Fatalf("reply %+v", allow)
+		}
+		r.svc.replies <- allow.Body()
+		synctest.Wait()
+		if len(r.decisions) != 1 || r.decisions[0].request != "a7" {
+			t.Errorf("decisions %+v", r.decisions)
+		}
+	})
+}

@@ -55,7 +55,9 @@ func forwardToPhone(ctx context.Context, o Options, st *station.Station, token s
 			Service:      phoneService,
 			StationToken: token,
 			Decide: func(ctx context.Context, session, request, do, via string) error {
-				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via})
+				// The request's id goes with the decision: the station
+				// refuses it when another request waits by now.
+				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via, Request: request})
 			},
 			Health: health.set,
 			Log:    o.Log.With("part", "phone"),
