@@ -9,3 +9,9 @@ func SetLogsTail(n int64) (old int64) {
 
 // PrintWork is task show's part on a task's branch.
 var PrintWork = printWork
+
+// BuildVersion is buildVersion, for the version tests.
+var BuildVersion = buildVersion
+
+// DevVersion is the version of a build from a clone without a commit.
+const DevVersion = devVersion

@@ -137,7 +137,7 @@ const usageText = `usage:
   buildstation version
   buildstation daemon [--home DIR]
   buildstation demo [--headless [--keep]]
-  buildstation service install|uninstall|start|stop|status
+  buildstation service install|uninstall|start|stop|status|pause|resume
   buildstation open [SESSION-ID]
 Every command takes --home DIR (default $BUILDSTATION_HOME, else the user config folder).
 `

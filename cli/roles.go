@@ -29,13 +29,16 @@ requeued. With --headless it exits 0 once every demo task has settled
 (--keep keeps the station running for a look around, until Ctrl-C). With a
 cgo build and no --headless, the tray shows it too.`,
 			"  buildstation demo --headless\n  buildstation demo --headless --keep", e.deps.Roles.Demo),
-		mk("service install|uninstall|start|stop|status [--dry-run]", "Install the station as a background service, and the tray at login",
+		mk("service install|uninstall|start|stop|status|pause|resume [--dry-run]", "Install the station as a background service, and the tray at login",
 			`Install (or remove, start, stop, inspect) the station as the user's
 background service — macOS: LaunchAgents; Linux: a systemd user unit and an
 XDG autostart entry; Windows: a Task Scheduler task of the installing user,
 no admin needed (--system: a Windows service instead, which needs admin) —
 and register the buildstation:// link scheme. --dry-run prints every file
-and command instead. Install and uninstall are idempotent.`,
+and command instead. Install and uninstall are idempotent. pause asks a
+running tray and station to quit and records which ran, keeping the
+autostart; resume starts them again from this program (what the Windows
+installer runs around replacing the files).`,
 			"  buildstation service install --dry-run\n  buildstation service status", e.deps.Roles.Service),
 		mk("open [SESSION-ID]", "Ask the running tray to show a session's console (or the dashboard)",
 			`Ask the running tray to show that session's console, or with no id the

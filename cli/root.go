@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -156,6 +157,11 @@ BUILDSTATION_UPDATE_URL points the check at another releases API.`,
 func (e *env) versionCheck(out io.Writer) error {
 	ck := update.New(Version)
 	rel, err := ck.Latest(e.ctx)
+	if errors.Is(err, update.ErrOff) {
+		// Turned off on purpose: nothing to try again.
+		_, err = fmt.Fprintf(out, "%v; unset it to check\n", err)
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("could not check for a newer release (%v); try again later", err)
 	}

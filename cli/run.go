@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -14,31 +15,48 @@ import (
 )
 
 // Version is the build's version: scripts/package.sh and the release set
-// it from the tag with -ldflags "-X github.com/buildstation/buildstation/cli.Version=…";
-// a build without (fyne package's, go install's) takes the version the go
-// command stamped from the module or the tag, when it stamped one.
+// it from the tag with -ldflags "-X github.com/buildstation/buildstation/cli.Version=…"
+// (fyne package through GOFLAGS). A build without it (go install, go
+// build from a clone) says what scripts/version.sh says for that clone:
+// the tag on a clean tagged commit, else x.y.z-dev+<commit>.
 var Version = devVersion
 
+// devVersion is FyneApp.toml's Version with -dev
+// (TestDevVersionIsFyneAppVersion keeps them equal).
 const devVersion = "0.1.0-dev"
 
 func init() {
 	if Version != devVersion {
 		return
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v := stampedVersion(bi.Main.Version); v != "" {
-			Version = v
-		}
-	}
+	bi, _ := debug.ReadBuildInfo()
+	Version = buildVersion(bi)
 }
 
-// stampedVersion is a module version the go command stamped ("v0.3.0",
-// or a pseudo-version after it) without its v; "" for "(devel)" or none.
-func stampedVersion(v string) string {
-	if !strings.HasPrefix(v, "v") || v == "(devel)" {
-		return ""
+// pseudoVersion matches the go command's pseudo-version tail
+// (v0.0.0-20261205044700-4fd9b41a1b2c, v0.3.1-0.20261205044700-4fd9…).
+var pseudoVersion = regexp.MustCompile(`[-.]\d{14}-[0-9a-f]{12}$`)
+
+// buildVersion is the version of a build without -X, from what the go
+// command stamped: a clean tag as it is, anything else x.y.z-dev+<the
+// commit's first 12 hex digits>. A tree that is modified (+dirty) is
+// said as the dev form, not as the tag: the build's own generated files
+// (the metadata file fyne package writes beside the main package, a .syso) mark it so, and a
+// version that named the tag would claim a release it is not.
+func buildVersion(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return devVersion
 	}
-	return strings.TrimPrefix(v, "v")
+	v := bi.Main.Version
+	if strings.HasPrefix(v, "v") && !strings.Contains(v, "+") && !pseudoVersion.MatchString(v) {
+		return strings.TrimPrefix(v, "v")
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return devVersion + "+" + s.Value[:12]
+		}
+	}
+	return devVersion
 }
 
 // Exit codes of the contract.

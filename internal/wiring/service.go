@@ -21,7 +21,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-const serviceUsage = "usage: buildstation service install|uninstall|start|stop|status [--dry-run] [--home DIR] [--system (Windows: an SCM service, needs admin)]"
+const serviceUsage = "usage: buildstation service install|uninstall|start|stop|status|pause|resume [--dry-run] [--home DIR] [--system (Windows: an SCM service, needs admin)]"
 
 // Service is `buildstation service …`: the station as the user's
 // background service, the tray at login, the buildstation:// scheme.
@@ -57,6 +57,12 @@ func Service(ctx context.Context, homeFlag string, args []string) int {
 	}
 	cfg.System = system
 	cfg.AskStop = func(wait time.Duration) string { return askToStop(ctx, cfg.Home, wait) }
+	switch op {
+	case "pause":
+		return servicePause(ctx, cfg, dryRun)
+	case "resume":
+		return serviceResume(ctx, cfg, dryRun)
+	}
 	if op == "install" && runtime.GOOS != "windows" {
 		var note string
 		cfg.Path, note = service.CapturePath(runtime.GOOS, os.Getenv("SHELL"), os.Getenv("PATH"), service.OS{}.Run)

@@ -24,7 +24,10 @@ type Request struct {
 	// dashboard.
 	Open string `json:"open,omitempty"`
 	// Ping only asks whether a tray answers.
-	Ping  bool   `json:"ping,omitempty"`
+	Ping bool `json:"ping,omitempty"`
+	// Quit asks the tray to quit: an installer replacing the program
+	// (`service pause`).
+	Quit  bool   `json:"quit,omitempty"`
 	Token string `json:"token,omitempty"`
 }
 

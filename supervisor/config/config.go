@@ -132,7 +132,7 @@ func Load(home string, plat Platform) (*Config, error) {
 	path := filepath.Join(home, FileConfig)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		data, err = writeDefault(home, path)
+		data, err = writeDefault(home, path, plat)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
@@ -157,9 +157,11 @@ func Load(home string, plat Platform) (*Config, error) {
 	return mcfg, nil
 }
 
-// writeDefault creates path with DefaultText. O_EXCL keeps a file that
+// writeDefault creates path with DefaultText (with plat's example
+// paths). O_EXCL keeps a file that
 // appeared in the meantime (another process's first run) untouched.
-func writeDefault(home, path string) ([]byte, error) {
+func writeDefault(home, path string, plat Platform) ([]byte, error) {
+	text := defaultTextFor(plat)
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("create home: %w", err)
 	}
@@ -170,14 +172,14 @@ func writeDefault(home, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create default config: %w", err)
 	}
-	_, werr := f.WriteString(DefaultText())
+	_, werr := f.WriteString(text)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
 		return nil, fmt.Errorf("write default config: %w", werr)
 	}
-	return []byte(DefaultText()), nil
+	return []byte(text), nil
 }
 
 // EnvStation names this station on a shared board, over config.toml's

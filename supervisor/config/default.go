@@ -22,6 +22,8 @@ type Platform struct {
 	// "tmux" on macOS when tmux is on PATH, as docs/contract.md says;
 	// "" is "pty".
 	Backend string
+	// Windows: the first-run file's example paths are Windows paths.
+	Windows bool
 }
 
 // backend is p's default backend.
@@ -95,6 +97,21 @@ func DefaultText() string {
 		}
 	}
 	return b.String()
+}
+
+// windowsExamples turns the first-run file's Unix example paths into
+// Windows ones (TOML literal strings: backslashes as they are).
+var windowsExamples = strings.NewReplacer(
+	`"/src/web"`, `'C:\src\web'`,
+	`"/home/me/bin/tell-slack"`, `'C:\Users\me\bin\tell-slack.cmd'`,
+)
+
+// defaultTextFor is DefaultText with p's own example paths.
+func defaultTextFor(p Platform) string {
+	if p.Windows {
+		return windowsExamples.Replace(DefaultText())
+	}
+	return DefaultText()
 }
 
 // commentColumn is where a key's comment starts in the first-run file.

@@ -170,9 +170,20 @@ func serve(ctx context.Context, home string, srv *instance.Server, c apptray.Con
 			LinkKey: notifier.LinkKeyOf(home),
 		})
 	}
+	// A Quit request (`service pause`: an installer is about to replace
+	// this program) ends the tray as a signal would.
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
 	if srv != nil {
 		c.Requests = func(ctx context.Context, show func(string)) {
-			srv.Serve(ctx, func(r instance.Request) { show(r.Open) })
+			srv.Serve(ctx, func(r instance.Request) {
+				if r.Quit {
+					log.Info("asked to quit (service pause)")
+					quit()
+					return
+				}
+				show(r.Open)
+			})
 		}
 	}
 	c.Links = func(show func(string)) { receiveURLs(log, show) }
