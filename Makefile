@@ -70,7 +70,7 @@ fmt:
 vet:
 	$(GO) vet ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
-	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $$($(GO) list ./... | grep -v '/app$$')
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $$($(GO) list ./... | grep -v -e '/app$$' -e '/app/')
 
 ## actionlint: the GitHub workflows (.github/workflows: the real Windows and
 ## macOS jobs), which cannot run here
@@ -91,7 +91,7 @@ vulncheck:
 cross:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null .
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build -o /dev/null .
-	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build $$($(GO) list ./... | grep -v '/app$$')
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build $$($(GO) list ./... | grep -v -e '/app$$' -e '/app/')
 
 ## fuzz: each fuzz target briefly (CI); fuzz-long: a few minutes each
 FUZZTIME ?= 8s
