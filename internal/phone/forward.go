@@ -129,7 +129,6 @@ type forwarder struct {
 type ask struct {
 	session  string
 	request  string
-	key      string // the notice's book key
 	seq      string
 	line     string
 	title    string

@@ -49,7 +49,6 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		if kind == "agent" {
 			good, wrongKind = "sess-token", stationToken
 		}
-		kind = strings.TrimSuffix(kind, "Only")
 		for _, tt := range []struct {
 			name   string
 			token  string

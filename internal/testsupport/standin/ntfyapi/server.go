@@ -346,9 +346,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, topic string)
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		if _, ok := s.subs[c]; ok {
-			delete(s.subs, c)
-		}
+		delete(s.subs, c)
 		s.mu.Unlock()
 	}()
 	w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
