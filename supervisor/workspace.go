@@ -132,6 +132,12 @@ type GateVerdict struct {
 	SHA    string `json:"sha"`
 	Passed bool   `json:"passed"`
 	Tail   string `json:"tail,omitempty"` // the end of its output, for people and prompts
+	// Missing are the files git ignores that the project's folder has,
+	// its checkout lacked, and the failed gate's output names (".env"):
+	// the checkout's fault, not the commit's, so such a verdict is never
+	// cached, and the task blocks for a person to add them to
+	// .worktreeinclude.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Resumed says what a resume kept and where the rest went.

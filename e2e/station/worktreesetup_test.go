@@ -39,8 +39,8 @@ const setupOK = `setup = "mkdir -p vendor && echo ok > vendor/ready && echo inst
 // checkout have the .env and what the setup made: the task lands on a
 // green gate; the transcript starts with the setup under its header and
 // task show says how long it took. With a failing setup, the task blocks
-// naming the setup, not the agent; without .worktreeinclude, the gate
-// names the missing .env.
+// naming the setup, not the agent; without .worktreeinclude, its gate
+// fails for the missing .env and the task blocks naming it.
 func TestWorktreeIncludeAndSetupReadyTheTaskAndTheGate(t *testing.T) {
 	t.Parallel()
 	ready := envRepo(t, true)
@@ -73,10 +73,10 @@ func TestWorktreeIncludeAndSetupReadyTheTaskAndTheGate(t *testing.T) {
 		t.Errorf("blocked for %q; want the setup named, with its last lines", got.Reason)
 	}
 
-	id = s.AddTask("bare", "work", "commit work; complete first try; print told; sleep 60s")
-	s.WaitTranscript(id, "told", 60*time.Second)
-	if log := s.Transcript(id, 1); !strings.Contains(log, "FAIL: .env is missing") {
-		t.Errorf("without .worktreeinclude the agent is not told the gate misses .env:\n%s", rig.Tail(log, 20))
+	id = s.AddTask("bare", "work", "commit work; complete first try; sleep 60s")
+	got = s.WaitState(id, "blocked", 60*time.Second)
+	if !strings.Contains(got.Reason, "add .env to the project's .worktreeinclude") || !strings.Contains(got.Reason, "FAIL: .env is missing") {
+		t.Errorf("without .worktreeinclude blocked for %q; want the missing .env named, and how to bring it", got.Reason)
 	}
 }
 

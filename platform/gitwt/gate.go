@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -115,6 +116,9 @@ func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, di
 		fmt.Fprintf(out, "── buildstation: gate `%s` ──\n", p.Gate)
 	}
 
+	// Before the gate runs, so a file it makes is not counted as brought.
+	lacks := lackedEnvFiles(ctx, p.Path, filepath.Join(tmp, filepath.FromSlash(r.prefix)))
+
 	timeout := m.GateTimeout
 	if timeout <= 0 {
 		timeout = DefaultGateTimeout
@@ -149,9 +153,18 @@ func (m *Manager) runGate(ctx context.Context, p supervisor.Repo, r repoInfo, di
 	default:
 		return supervisor.GateVerdict{}, false, fmt.Errorf("run gate %q: %w", p.Gate, err)
 	}
-	v := supervisor.GateVerdict{SHA: sha, Passed: err == nil, Tail: tail(out.String())}
-	m.log.Info("gate ran", "project", p.Name, "sha", sha, "passed", v.Passed, "took", time.Since(began).Round(time.Millisecond))
-	return v, true, nil
+	v := supervisor.GateVerdict{SHA: sha, Passed: err == nil}
+	if !v.Passed {
+		v.Missing = namedIn(out.String(), lacks)
+	}
+	if len(v.Missing) > 0 {
+		fmt.Fprintf(out, "\n[buildstation: the gate names %[1]s, which git ignores: the project's folder has it, this checkout did not; add %[1]s to %[2]s]\n",
+			strings.Join(v.Missing, ", "), IncludeFile)
+	}
+	v.Tail = tail(out.String())
+	m.log.Info("gate ran", "project", p.Name, "sha", sha, "passed", v.Passed, "took", time.Since(began).Round(time.Millisecond), "missing", v.Missing)
+	// A failure for a file the checkout lacked is not the commit's verdict.
+	return v, len(v.Missing) == 0, nil
 }
 
 // dropCheckout removes a gate's temporary checkout and its registration. It

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,50 @@ func TestGateCheckoutGetsIncludeAndSetup(t *testing.T) {
 	}
 	if cache.saves != 1 {
 		t.Errorf("the cache has %d verdicts; a setup's failure is not the commit's", cache.saves)
+	}
+}
+
+// A gate that fails naming an ignored .env file the project's folder has
+// but its checkout lacks (no .worktreeinclude brings it) says which: the
+// verdict is the checkout's, not the commit's, so it is not cached. A gate
+// that passes without it, or fails without naming it, is an ordinary
+// verdict: a healthy project that needs no such file is never told.
+func TestGateNamesTheIgnoredFileItsCheckoutLacks(t *testing.T) {
+	repo := newRepo(t)
+	commitFile(t, repo, ".gitignore", ".env*\n", "ignore")
+	writeFile(t, repo, ".env", "TOKEN=ok\n")
+	writeFile(t, repo, ".env.local", "LOCAL=1\n")
+	cache := newCache()
+	m := New(cache, nil)
+	p := project(repo, "grep -q TOKEN=ok .env || { echo 'FAIL: .env is missing'; exit 1; }")
+	if _, err := m.Prepare(context.Background(), p, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	v, ran, err := m.HeadGate(context.Background(), p, "t1", true)
+	if err != nil || !ran || v.Passed {
+		t.Fatalf("gate: %+v %v %v", v, ran, err)
+	}
+	if !slices.Equal(v.Missing, []string{".env"}) {
+		t.Errorf("missing %q, want [.env] (.env.local is not named)", v.Missing)
+	}
+	if cache.saves != 0 {
+		t.Error("a failure for a file the checkout lacks was cached as the commit's verdict")
+	}
+
+	for _, gate := range []string{"true", "echo 'FAIL: 2 tests'; echo 'see config.env'; exit 1"} {
+		p.Gate = gate
+		commitFile(t, m.worktreeDir(p, "t1"), "f", gate+"\n", "another")
+		v, _, err := m.HeadGate(context.Background(), p, "t1", true)
+		if err != nil || len(v.Missing) > 0 {
+			t.Errorf("gate %q: %+v %v; want no missing file", gate, v, err)
+		}
+	}
+
+	writeFile(t, repo, IncludeFile, ".env\n")
+	p.Gate = "grep -q TOKEN=ok .env || { echo 'FAIL: .env is missing'; exit 1; }"
+	commitFile(t, m.worktreeDir(p, "t1"), "f", "last\n", "last")
+	v, _, err = m.HeadGate(context.Background(), p, "t1", true)
+	if err != nil || !v.Passed || len(v.Missing) > 0 {
+		t.Errorf("with .worktreeinclude: %+v %v", v, err)
 	}
 }

@@ -90,7 +90,13 @@ const gateWait = 20 * time.Second
 // project has no gate, is not git, or the gate passes there. Otherwise it
 // is the answer to the agent: the failure's last lines and what to do. It
 // runs the gate when no verdict is cached, waiting at most gateWait.
-func (st *Station) refuseRed(ctx context.Context, spec sessionSpec, verb string) error {
+//
+// A gate that fails for an ignored file its checkout lacked (Missing) is
+// the project's setup at fault, not the agent's work: the task blocks
+// for a person, naming the file and .worktreeinclude, without counting
+// toward the breaker, and the agent is told to stop.
+func (st *Station) refuseRed(ctx context.Context, s *session, verb string) error {
+	spec := s.spec
 	ws := st.opt.Workspaces
 	p, ok := st.Config().Project(spec.Project)
 	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
@@ -124,6 +130,9 @@ func (st *Station) refuseRed(ctx context.Context, spec sessionSpec, verb string)
 	if !a.ran || a.v.Passed {
 		return nil
 	}
+	if len(a.v.Missing) > 0 {
+		return st.blockLacking(ctx, s, p.Gate, a.v)
+	}
 	st.log.Info("completion refused: the gate fails on HEAD", "task", spec.TaskID, "sha", a.v.SHA)
 	return supervisor.Conflictf("the gate (%s) fails on your HEAD %s, so the task is not done and stays in progress; fix it and commit, then call %s again, or call block_task if you cannot. The end of its output:\n%s",
 		p.Gate, supervisor.ShortSHA(a.v.SHA), verb, lastLines(a.v.Tail, 12))
@@ -144,4 +153,25 @@ func lastLines(s string, n int) string {
 		return "(it printed nothing)"
 	}
 	return strings.Join(keep, "\n")
+}
+
+// blockLacking blocks s's task because its gate failed for ignored files
+// the checkout lacked (v.Missing), and answers the agent.
+func (st *Station) blockLacking(ctx context.Context, s *session, gate string, v supervisor.GateVerdict) error {
+	files := strings.Join(v.Missing, ", ")
+	reason := fmt.Sprintf("the gate (%s) fails on HEAD %s for want of %s, which git ignores: the project's folder has it, but worktrees and gate checkouts start without it. Not the agent: add %s to the project's .worktreeinclude (or have its setup make it), then requeue. The end of its output:\n%s",
+		gate, supervisor.ShortSHA(v.SHA), files, files, lastLines(v.Tail, 8))
+	st.log.Warn("gate fails for a file its checkout lacks", "task", s.spec.TaskID, "missing", v.Missing)
+	from := []supervisor.TaskState{s.spec.Kind.TaskState()}
+	t, queued, err := st.writes.move(ctx, s.spec.TaskID, supervisor.Move{From: from, To: supervisor.TaskBlocked, Reason: reason, Actor: "station", KeepLease: true, Attempt: s.spec.Attempt})
+	if err != nil {
+		return st.agentMoveErr(s, err)
+	}
+	if !queued {
+		st.publishTask(t)
+		st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, SessionID: s.spec.ID, Title: "Blocked: " + t.Title,
+			Body: fmt.Sprintf("The gate needs %s, which task worktrees do not get: add it to the project's .worktreeinclude, then requeue.", files)})
+	}
+	st.endLater(s, outEnded)
+	return supervisor.Conflictf("the gate (%s) fails because its checkout lacks %s, a file git ignores that the project's folder has: not your work. The task is blocked for a person to add it to .worktreeinclude; stop now, your commits are kept", gate, files)
 }

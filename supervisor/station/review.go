@@ -42,7 +42,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	var m supervisor.Move
 	switch verdict {
 	case supervisor.VerdictApprove:
-		if err := st.refuseRed(ctx, s.spec, "complete_review"); err != nil {
+		if err := st.refuseRed(ctx, s, "complete_review"); err != nil {
 			return err
 		}
 		m = supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskDone, Actor: "reviewer", KeepLease: true}

@@ -485,7 +485,7 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	}
 	// Done means the gate passes: on a red HEAD the task stays working
 	// and the agent is told why.
-	if err := st.refuseRed(ctx, s.spec, "complete_task"); err != nil {
+	if err := st.refuseRed(ctx, s, "complete_task"); err != nil {
 		return err
 	}
 	to := supervisor.TaskDone

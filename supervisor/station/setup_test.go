@@ -105,3 +105,44 @@ func TestFailedSetupBlocksWithoutTrippingTheBreaker(t *testing.T) {
 		}
 	})
 }
+
+// lackingWorkspaces' gate fails in a checkout that lacks the project's
+// ignored .env, and says so (as platform/gitwt does).
+type lackingWorkspaces struct{ fakeWorkspaces }
+
+func (f *lackingWorkspaces) HeadGate(context.Context, supervisor.Repo, string, bool) (supervisor.GateVerdict, bool, error) {
+	return supervisor.GateVerdict{SHA: "0123456789abcdef", Tail: "FAIL: .env is missing\n", Missing: []string{".env"}}, true, nil
+}
+
+// A completion whose gate fails for an ignored file the checkout lacked
+// is not the agent's to fix: the task blocks with a reason naming the file
+// and .worktreeinclude, the agent is told to stop, the session ends, and
+// the block does not count toward the project's breaker.
+func TestGateMissingAnIgnoredFileBlocksNamingIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Gate = "make test"
+		p.Settings.Breaker = config.Breaker{Count: 1, Within: 10 * time.Minute}
+		h := startWith(t, func(o *Options) { o.Workspaces = &lackingWorkspaces{} }, p)
+		task := h.add("web", "a")
+		advance(time.Second)
+		s := h.session(task.ID)
+		err := h.st.AgentComplete(h.ctx, s.ID, "done")
+		if err == nil || !strings.Contains(err.Error(), "not your work") {
+			t.Fatalf("complete answered %v; want the agent told it is not its to fix", err)
+		}
+		advance(time.Minute)
+		got := h.task(task.ID)
+		if got.State != supervisor.TaskBlocked || !strings.Contains(got.Reason, ".env") || !strings.Contains(got.Reason, "add .env to the project's .worktreeinclude") ||
+			!strings.Contains(got.Reason, "FAIL: .env is missing") {
+			t.Errorf("task %s: %q", got.State, got.Reason)
+		}
+		if len(h.st.Sessions()) != 0 {
+			t.Error("the session still runs after its task blocked")
+		}
+		infos, err := h.st.Projects(h.ctx)
+		if err != nil || len(infos) != 1 || infos[0].Paused {
+			t.Errorf("the project's queue: %+v %v; a file the checkout lacked must not trip the breaker", infos, err)
+		}
+	})
+}
