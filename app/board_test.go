@@ -21,7 +21,7 @@ import (
 func fullBoard(now time.Time) Snapshot {
 	s := boardSnapshot(now)
 	s.Tasks[0].Title = "Make the login page remember the last user across restarts of the browser"
-	s.Tasks[2].Reason = `watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s; console: last output 05:33:05 (10m2s ago), last line "Taking the schema lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
+	s.Tasks[2].Reason = `watchdog: no output for 5 min, nudged, then 5 min more with no sign of life; console: last output 05:33:05 (10 min 2 s ago), last line "Taking the schema lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
 	s.Tasks = append(s.Tasks, task("t6", supervisor.TaskWorking))
 	s.Sessions = append(s.Sessions, supervisor.SessionInfo{ID: "t6.1", TaskID: "t6", State: supervisor.SessNeedsPermission,
 		WaitingOn: &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish --tag next"},

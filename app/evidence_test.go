@@ -11,11 +11,11 @@ import (
 // A watchdog's block reason becomes a headline and a row per layer: what
 // each showed and when; a quoted last line may hold "; " of its own.
 func TestParseEvidence(t *testing.T) {
-	reason := `watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s; console: last output 05:33:05 (10m2s ago), last line "lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
+	reason := `watchdog: no output for 5 min, nudged, then 5 min more with no sign of life; console: last output 05:33:05 (10 min 2 s ago), last line "lock; waiting"; commits: nothing; cpu: last life 05:31:40; board: nothing; gate: passes on HEAD dfc0702`
 	got := ParseEvidence(reason).String()
 	want := strings.Join([]string{
-		"watchdog: no sign of life for idle_window 5m0s, then nudged and still nothing for block_window 5m0s",
-		`console | 05:33:05 (10m2s ago) | output, last line "lock; waiting"`,
+		"watchdog: no output for 5 min, nudged, then 5 min more with no sign of life",
+		`console | 05:33:05 (10 min 2 s ago) | output, last line "lock; waiting"`,
 		"commits |  | nothing",
 		"cpu | 05:31:40 | sign of life",
 		"board |  | nothing",
@@ -35,11 +35,11 @@ func TestParseEvidence(t *testing.T) {
 // the session's JSON; the layers that showed nothing say so.
 func TestSessionEvidence(t *testing.T) {
 	at := time.Date(2026, 1, 2, 5, 31, 40, 0, time.Local)
-	si := supervisor.SessionInfo{State: supervisor.SessNudged, Why: "idle: nothing for idle_window 5m0s",
+	si := supervisor.SessionInfo{State: supervisor.SessNudged, Why: "no output for 5 min",
 		LastOutputAt: at.Add(-time.Minute), Evidence: map[string]time.Time{"cpu": at, "issue": at}}
 	got := SessionEvidence(si).String()
 	want := strings.Join([]string{
-		"idle: nothing for idle_window 5m0s",
+		"no output for 5 min",
 		"console | 05:30:40 | output",
 		"commits |  | nothing",
 		"cpu | 05:31:40 | sign of life",

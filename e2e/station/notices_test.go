@@ -133,7 +133,7 @@ timeout = "10s"
 	if _, body, _ := strings.Cut(shown[1], "|"); !strings.Contains(body, " after a nudge — last line: 'Taking the &lt;i&gt;schema&lt;/i&gt; lock'") || strings.Contains(body, "<") {
 		t.Errorf("block notice body %q", body)
 	}
-	if r := s.Task(wedged).Reason; !strings.Contains(r, "watchdog: no sign of life") {
+	if r := s.Task(wedged).Reason; !strings.Contains(r, "watchdog: no output for") {
 		t.Errorf("the card lost the watchdog's reason: %q", r)
 	}
 	if len(closed) != 1 || closed[0] != 1 {

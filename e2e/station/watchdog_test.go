@@ -46,7 +46,7 @@ func TestWedgedAgentIsBlockedTreeKilledAndNextTaskStarts(t *testing.T) {
 		t.Fatal("agent or its child not running at start")
 	}
 	got := s.WaitState(wedged, "blocked", 15*time.Second)
-	for _, want := range []string{"watchdog", "idle_window 3s", "block_window 2s", "last output", `"migrating"`} {
+	for _, want := range []string{"watchdog", "no output for 3 s", "then 2 s more", "last output", `"migrating"`} {
 		if !strings.Contains(got.Reason, want) {
 			t.Errorf("block reason %q lacks %q", got.Reason, want)
 		}

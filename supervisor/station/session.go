@@ -609,13 +609,13 @@ func (s *session) blockReason(now time.Time) string {
 	}
 	last := "never"
 	if !lo.IsZero() {
-		last = lo.Format(time.TimeOnly) + fmt.Sprintf(" (%s ago)", now.Sub(lo).Round(time.Second))
+		last = lo.Format(time.TimeOnly) + " (" + spoken(now.Sub(lo)) + " ago)"
 	}
 	var b strings.Builder
 	if s.wd.CanNudge {
-		fmt.Fprintf(&b, "watchdog: no sign of life for idle_window %s, then nudged and still nothing for block_window %s", s.spec.IdleWindow, s.spec.BlockWindow)
+		fmt.Fprintf(&b, "watchdog: no output for %s, nudged, then %s more with no sign of life", spoken(s.spec.IdleWindow), spoken(s.spec.BlockWindow))
 	} else {
-		fmt.Fprintf(&b, "watchdog: no sign of life for idle_window %s and then block_window %s (nudge turned off)", s.spec.IdleWindow, s.spec.BlockWindow)
+		fmt.Fprintf(&b, "watchdog: no output for %s, then %s more with no sign of life (nudging is off for this project)", spoken(s.spec.IdleWindow), spoken(s.spec.BlockWindow))
 	}
 	fmt.Fprintf(&b, "; console: last output %s", last)
 	if line != "" {

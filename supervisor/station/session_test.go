@@ -171,7 +171,7 @@ func TestLoneSessionIsNudgedThenBlockedThroughItsHost(t *testing.T) {
 		if len(b) != 1 || b[0].taskID != "T-1" || b[0].actor != "watchdog" {
 			t.Fatalf("blocks %+v, want one by the watchdog of T-1", b)
 		}
-		for _, want := range []string{"watchdog", "idle_window 5m0s", "block_window 5m0s", "Running migration 0042", "board: nothing", "cpu: nothing"} {
+		for _, want := range []string{"watchdog", "no output for 5 min", "then 5 min more", "Running migration 0042", "board: nothing", "cpu: nothing"} {
 			if !strings.Contains(b[0].reason, want) {
 				t.Errorf("reason %q lacks %q", b[0].reason, want)
 			}

@@ -189,7 +189,7 @@ func TestWedgedAgentIsBlockedAndTheNextTaskStarts(t *testing.T) {
 		if got.State != supervisor.TaskBlocked {
 			t.Fatalf("task %v, want blocked after both windows", got.State)
 		}
-		for _, want := range []string{"watchdog", "idle_window 5m0s", "block_window 5m0s", "last output", "Running migration 0042", "board: nothing", "cpu: nothing"} {
+		for _, want := range []string{"watchdog", "no output for 5 min", "then 5 min more", "last output", "Running migration 0042", "board: nothing", "cpu: nothing"} {
 			if !strings.Contains(got.Reason, want) {
 				t.Errorf("reason %q lacks %q", got.Reason, want)
 			}
