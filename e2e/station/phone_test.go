@@ -4,6 +4,7 @@ package station_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/buildstation/buildstation/e2e/rig"
 	"github.com/buildstation/buildstation/internal/testsupport/standin/ntfyapi"
+	"github.com/buildstation/buildstation/supervisor/outbox"
 )
 
 // askingAgent is a scripted agent that asks through the station's real
@@ -209,4 +211,81 @@ quiet_kinds = ["permission"]
 		}
 	}
 	rig.Eventually(t, 10*time.Second, func() bool { return strings.Contains(s.Log.String(), "held for the end of quiet hours") }, "the block held")
+}
+
+// A notice the phone's service refuses (503) is kept in the station's
+// outbox and retried; a station that crashes before the service answers
+// again sends it when it starts, once. The failing service is said once in
+// status (the line and the --json field) and cleared when it answers.
+func TestPhoneNoticeKeptThroughARestart(t *testing.T) {
+	t.Parallel()
+	ntfy := ntfyapi.New(t)
+	ntfy.Fail(1000, http.StatusServiceUnavailable)
+	mark := filepath.Join(t.TempDir(), "asked")
+	script := filepath.Join(t.TempDir(), "agent.sh")
+	// The agent asks once, ever: a second run (after the restart) waits.
+	writeFile(t, script, `#!/bin/sh
+if [ -e "`+mark+`" ]; then sleep 600; fi
+touch "`+mark+`"
+printf '{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make release"}}' | buildstation agent hook
+sleep 600
+`)
+	home := rig.WriteConfig(t, fmt.Sprintf(`
+[[projects]]
+name = "web"
+path = %q
+command = ["sh", %q]
+idle_window = "60s"
+block_window = "120s"
+
+[phone]
+service = "ntfy"
+url = %q
+topic = "kept-e2e"
+`, t.TempDir(), script, ntfy.URL))
+	s := rig.StartOn(t, home)
+	s.AddTask("web", "release", "")
+	rig.Eventually(t, 30*time.Second, func() bool { return strings.Contains(s.Log.String(), "does not take notices") }, "the refused notice kept")
+	if n := len(ntfy.Messages("kept-e2e")); n != 0 {
+		t.Fatalf("%d messages taken by a refusing server", n)
+	}
+	s.Kill9()
+
+	ntfy.Fail(0, 0)
+	s2 := rig.StartOn(t, home)
+	var got []ntfyapi.Message
+	rig.Eventually(t, 30*time.Second, func() bool {
+		got = nil
+		for _, m := range ntfy.Messages("kept-e2e") {
+			if strings.Contains(m.Title, "make release") {
+				got = append(got, m)
+			}
+		}
+		return len(got) > 0
+	}, "the kept notice sent after the restart")
+	if len(got[0].Actions) != 2 {
+		t.Errorf("the kept notice lost its choices: %+v", got[0])
+	}
+	if !strings.Contains(s2.Log.String(), "kept from before the station stopped") {
+		t.Errorf("the restarted station does not say it sent kept notices:\n%s", rig.Tail(s2.Log.String(), 30))
+	}
+	// The outbox owes nothing more: no later start sends it again.
+	rig.Eventually(t, 10*time.Second, func() bool {
+		box, err := outbox.Open(filepath.Join(home, outbox.File))
+		if err != nil {
+			return false
+		}
+		defer box.Close()
+		owed, err := box.OwedNotes(context.Background())
+		return err == nil && len(owed) == 0
+	}, "the outbox empty once the service took the notice")
+	n := 0
+	for _, m := range ntfy.Messages("kept-e2e") {
+		if strings.Contains(m.Title, "make release") && m.SequenceID == got[0].SequenceID && len(m.Actions) > 0 {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the kept notice arrived %d times; want once", n)
+	}
 }

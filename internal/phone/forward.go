@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -32,24 +33,26 @@ type Options struct {
 	Log    *slog.Logger
 	// Location is the clock quiet hours are read in; nil: time.Local.
 	Location *time.Location
+	// Ledger keeps each notice until the service took it (the station's
+	// outbox, supervisor/outbox): a notice the service refused is retried
+	// with back-off, after a restart too. nil: kept in memory only.
+	Ledger Ledger
+}
+
+// Ledger keeps the notices owed to the phone's service, durably, in order.
+type Ledger interface {
+	// KeepNote keeps note (JSON) and returns its number.
+	KeepNote(ctx context.Context, note []byte) (int64, error)
+	// OwedNotes lists the notices not taken yet, oldest first.
+	OwedNotes(ctx context.Context) ([]supervisor.PhoneNote, error)
+	// NoteTried counts a failed send.
+	NoteTried(ctx context.Context, seq int64) error
+	// NoteDone drops a notice the service took, or one that is over.
+	NoteDone(ctx context.Context, seq int64) error
 }
 
 // Health is how the phone's service stands, as status and the tray say it.
-type Health struct {
-	Service string    `json:"service"`
-	OK      bool      `json:"ok"`
-	Since   time.Time `json:"since,omitzero"` // failing since
-	Queued  int       `json:"queued"`         // notes waiting for a retry
-	Error   string    `json:"error,omitempty"`
-}
-
-// Line is the failing service as status says it, "" while it answers.
-func (h Health) Line() string {
-	if h.OK || h.Service == "" {
-		return ""
-	}
-	return fmt.Sprintf("phone (%s) not answering since %s, retrying (%d notices kept): %s", h.Service, h.Since.Local().Format("15:04:05"), h.Queued, h.Error)
-}
+type Health = supervisor.PhoneLink
 
 // Timing of the forwarder.
 const (
@@ -77,6 +80,7 @@ func Run(ctx context.Context, events <-chan supervisor.Event, o Options) {
 	batch, quiet, retry := newTimer(), newTimer(), newTimer()
 	f.batchT, f.quietT, f.retryT = batch, quiet, retry
 	f.start()
+	f.restore()
 	for {
 		select {
 		case <-ctx.Done():
@@ -288,11 +292,19 @@ func (f *forwarder) service(p config.Phone) Service {
 		return nil
 	}
 	f.svc = s
-	f.health = Health{Service: s.Name(), OK: true}
+	f.health = Health{Service: s.Name(), Host: hostOf(p.URL), OK: true}
 	if l, ok := s.(Listener); ok {
 		f.listen(l)
 	}
 	return s
+}
+
+// hostOf is the host of a [phone] url, as status names the service.
+func hostOf(u string) string {
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		return p.Host
+	}
+	return ""
 }
 
 // Start makes the service and starts following replies before the first
@@ -310,7 +322,16 @@ func (f *forwarder) over(n supervisor.Notice) {
 			return m.SessionID == n.SessionID && m.TaskID == n.TaskID && kindKey(m) == k
 		})
 	}
-	f.batch, f.held, f.failed = drop(f.batch), drop(f.held), drop(f.failed)
+	f.batch, f.held = drop(f.batch), drop(f.held)
+	// A kept notice that is over leaves the outbox too.
+	f.failed = slices.DeleteFunc(f.failed, func(m Note) bool {
+		if m.SessionID == n.SessionID && m.TaskID == n.TaskID && kindKey(m) == k {
+			f.taken(m)
+			return true
+		}
+		return false
+	})
+	f.health.Queued = len(f.failed)
 	if n.Kind != supervisor.NoticePermission || n.Ask == nil {
 		return
 	}

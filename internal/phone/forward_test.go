@@ -69,7 +69,15 @@ type rig struct {
 const stationToken = "station-token-0123456789"
 
 func start(t *testing.T, p config.Phone) *rig {
-	r := &rig{svc: &fakeService{replies: make(chan string)}, events: make(chan supervisor.Event, 16), log: &testwait.Buffer{}}
+	r := &rig{svc: &fakeService{replies: make(chan string)}}
+	r.run(t, p, nil)
+	return r
+}
+
+// run starts a forwarder on r's service with ledger; the returned func
+// stops it and waits (a station that stops).
+func (r *rig) run(t *testing.T, p config.Phone, ledger Ledger) func() {
+	r.events, r.log = make(chan supervisor.Event, 16), &testwait.Buffer{}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() {
@@ -91,10 +99,13 @@ func start(t *testing.T, p config.Phone) *rig {
 			},
 			Log:      slog.New(slog.NewTextHandler(r.log, nil)),
 			Location: time.UTC,
+			Ledger:   ledger,
 		})
 	}()
-	t.Cleanup(func() { cancel(); <-done })
-	return r
+	var once sync.Once
+	stop := func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return stop
 }
 
 func ntfyPhone() config.Phone {
@@ -262,7 +273,7 @@ func TestBackOff(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if len(r.health) != 2 || r.health[0].OK || !r.health[1].OK || !strings.Contains(r.health[0].Line(), "phone (ntfy) not answering") {
+		if len(r.health) != 2 || r.health[0].OK || !r.health[1].OK || !strings.HasPrefix(r.health[0].Away(), "Phone: ntfy.test not answering since ") {
 			t.Errorf("health told %+v; want failing once, then answering", r.health)
 		}
 		if n := strings.Count(r.log.String(), "does not take notices"); n != 1 {

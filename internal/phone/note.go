@@ -27,6 +27,8 @@ type Note struct {
 	// updates it where the service can (ntfy's sequence id).
 	Seq     string
 	Choices []Choice // Allow once / Deny; a service without answers drops them
+
+	kept int64 // its number in the outbox; 0: not kept
 }
 
 // Choice is a button of a notification and the reply it sends.

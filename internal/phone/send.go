@@ -2,17 +2,21 @@ package phone
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 )
 
 // send delivers n now; a service that does not answer keeps it for a
-// retry with back-off, and says so once.
+// retry with back-off, and says so once. The notice is kept in the
+// outbox first, so a station that stops before the service took it sends
+// it when it starts again.
 func (f *forwarder) send(n Note) {
 	if f.svc == nil {
 		return
 	}
+	f.keep(&n)
 	if len(f.failed) > 0 {
 		// Keep the order: the service is down, or a retry is due first.
 		f.failed = append(f.failed, n)
@@ -22,7 +26,9 @@ func (f *forwarder) send(n Note) {
 	if err := f.try(n); err != nil {
 		f.failed = append(f.failed, n)
 		f.failing(err)
+		return
 	}
+	f.taken(n)
 }
 
 func (f *forwarder) try(n Note) error {
@@ -30,19 +36,84 @@ func (f *forwarder) try(n Note) error {
 	defer cancel()
 	answer, err := f.svc.Send(ctx, n)
 	if err != nil {
+		if f.o.Ledger != nil && n.kept != 0 {
+			if lerr := f.o.Ledger.NoteTried(f.ctx, n.kept); lerr != nil {
+				f.o.Log.Warn("phone: count a try in the outbox", "err", lerr)
+			}
+		}
 		return err
 	}
 	f.o.Log.Debug("phone: sent", "kind", n.Kind, "task", n.TaskID, "answer", answer)
 	return nil
 }
 
+// keep writes n to the outbox before its first send. An outbox that
+// cannot take it is said in the log: the notice is still sent, and
+// retried while the station runs.
+func (f *forwarder) keep(n *Note) {
+	if f.o.Ledger == nil || n.kept != 0 {
+		return
+	}
+	js, err := json.Marshal(n)
+	if err == nil {
+		n.kept, err = f.o.Ledger.KeepNote(f.ctx, js)
+	}
+	if err != nil {
+		f.o.Log.Warn("phone: the outbox did not keep a notice; it is retried only while the station runs", "err", err)
+	}
+}
+
+// taken drops n from the outbox: the service took it, or it is over.
+func (f *forwarder) taken(n Note) {
+	if f.o.Ledger == nil || n.kept == 0 {
+		return
+	}
+	if err := f.o.Ledger.NoteDone(f.ctx, n.kept); err != nil {
+		f.o.Log.Warn("phone: drop a sent notice from the outbox; it may be sent again after a restart", "err", err)
+	}
+}
+
+// restore takes the notices a stopped station still owed from the outbox
+// and sends them first. A permission's Allow and Deny work again: the
+// reply's key holds for that request, and the station takes the decision
+// only while the request waits.
+func (f *forwarder) restore() {
+	if f.o.Ledger == nil {
+		return
+	}
+	owed, err := f.o.Ledger.OwedNotes(f.ctx)
+	if err != nil {
+		f.o.Log.Warn("phone: read the notices owed from the outbox", "err", err)
+		return
+	}
+	for _, o := range owed {
+		var n Note
+		if err := json.Unmarshal(o.Note, &n); err != nil {
+			f.o.Log.Warn("phone: a notice in the outbox cannot be read; it is dropped", "seq", o.Seq, "err", err)
+			f.taken(Note{kept: o.Seq})
+			continue
+		}
+		n.kept = o.Seq
+		f.failed = append(f.failed, n)
+		if len(n.Choices) > 0 {
+			rp := n.Choices[0].Reply
+			f.open[rp.Request] = &ask{session: rp.Session, request: rp.Request, seq: n.Seq, title: n.Title, line: strings.TrimPrefix(n.Title, "Needs you: ")}
+		}
+	}
+	if len(f.failed) > 0 {
+		f.o.Log.Info(fmt.Sprintf("phone: %d notices kept from before the station stopped are sent first", len(f.failed)))
+		f.retryT.arm(0)
+	}
+}
+
 // failing records a failed send: the first failure says so (log, status,
 // tray) once; the retry backs off, doubling up to retryMax.
 func (f *forwarder) failing(err error) {
 	if f.health.OK {
-		f.health = Health{Service: f.health.Service, Since: time.Now(), Error: err.Error()}
+		f.health = Health{Service: f.health.Service, Host: f.health.Host, Since: time.Now(), Error: err.Error()}
 		f.wait = retryFirst
-		f.o.Log.Warn(fmt.Sprintf("phone: %s does not take notices; they are kept and retried with back-off", f.health.Service), "err", err)
+		f.health.Queued = len(f.failed)
+		f.o.Log.Warn(fmt.Sprintf("phone: %s does not take notices; they are kept in the outbox and retried with back-off", f.health.Service), "err", err)
 		f.tell()
 	} else {
 		f.health.Error = err.Error()
@@ -56,6 +127,10 @@ func (f *forwarder) failing(err error) {
 func (f *forwarder) retryNow() {
 	for len(f.failed) > 0 {
 		if f.svc == nil {
+			// No service any more: what was owed to the old one is over.
+			for _, n := range f.failed {
+				f.taken(n)
+			}
 			f.failed = nil
 			break
 		}
@@ -63,11 +138,12 @@ func (f *forwarder) retryNow() {
 			f.failing(err)
 			return
 		}
+		f.taken(f.failed[0])
 		f.failed = f.failed[1:]
 	}
 	if !f.health.OK {
 		f.o.Log.Info(fmt.Sprintf("phone: %s takes notices again; the kept ones are sent", f.health.Service))
-		f.health = Health{Service: f.health.Service, OK: true}
+		f.health = Health{Service: f.health.Service, Host: f.health.Host, OK: true}
 		f.tell()
 	}
 }

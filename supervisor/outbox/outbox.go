@@ -74,6 +74,10 @@ func Open(path string) (*Box, error) {
 		db.Close()
 		return nil, fmt.Errorf("open outbox %s: %w", path, err)
 	}
+	if _, err := db.Exec(phoneTable); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open outbox %s: %w", path, err)
+	}
 	return &Box{db: db}, nil
 }
 

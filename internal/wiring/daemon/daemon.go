@@ -102,6 +102,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if err := r.phone.openOutbox(&r, o.Home); err != nil {
+		return err
+	}
 	if r.sy != nil {
 		r.defer_(startSources(ctx, r.sy, st, r.ws, cfg))
 	}
@@ -118,7 +121,7 @@ type run struct {
 	closers []func()
 	sy      *source.Syncer        // the [[sources]]' syncer; nil: none
 	ws      supervisor.Workspaces // the station's worktrees, once made
-	phone   phoneHealth           // the [phone] service's last word, for status
+	phone   phonePart             // the [phone] forwarder's outbox and its service's last word
 }
 
 func (r *run) defer_(f func()) { r.closers = append(r.closers, f) }
@@ -204,7 +207,7 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	so.Files, so.Environ, so.Config, so.Board, so.Spawners = files, os.Environ, cfg, board, spawners
 	so.Probers, so.URL, so.Workspaces, so.Warnings, so.Outbox = probers, url, ws, warnings, box
 	so.EndMarked, so.Guard, so.Sources = treekill.EndMarked, r.fenceGuard(o, cfg), sources
-	so.LiveWarnings = r.phone.warnings
+	so.LiveWarnings = r.phone.health.warnings
 	return station.New(so)
 }
 
@@ -255,7 +258,7 @@ func (r *run) fenceGuard(o Options, cfg *config.Config) supervisor.Guard {
 // serve runs the API and the station until ctx ends or either fails.
 // The config watcher starts before station.json says where the station
 // is, so no edit made once a client can find the station goes unseen.
-func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener, token string, ph *phoneHealth) error {
+func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.Board, st *station.Station, srv *api.Server, ln net.Listener, token string, ph *phonePart) error {
 	// ctx outlives stop by the drain: the API must answer the agents that
 	// finish meanwhile.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))

@@ -2,14 +2,37 @@ package daemon
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 
 	"github.com/buildstation/buildstation/internal/phone"
 	"github.com/buildstation/buildstation/platform/keychain"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/outbox"
 	"github.com/buildstation/buildstation/supervisor/station"
 )
+
+// phonePart is what the phone forwarder runs on: the station's outbox,
+// which keeps each notice until the service took it, and the service's
+// last word.
+type phonePart struct {
+	box    *outbox.Box
+	health phoneHealth
+}
+
+// openOutbox opens the home's outbox for the phone's notices: always,
+// since a [phone] table saved from the dashboard takes effect without a
+// restart.
+func (p *phonePart) openOutbox(r *run, home string) error {
+	box, err := outbox.Open(filepath.Join(home, outbox.File))
+	if err != nil {
+		return err
+	}
+	r.defer_(func() { box.Close() })
+	p.box = box
+	return nil
+}
 
 // phoneHealth keeps the phone's service's last word, for status and the
 // tray (station.Options.LiveWarnings).
@@ -27,7 +50,7 @@ func (p *phoneHealth) set(h phone.Health) {
 func (p *phoneHealth) warnings() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if l := p.h.Line(); l != "" {
+	if l := p.h.Away(); l != "" {
 		return []string{l}
 	}
 	return nil
@@ -44,7 +67,7 @@ func phoneService(p config.Phone) (phone.Service, error) {
 
 // forwardToPhone runs the phone forwarder on its own subscription until
 // ctx ends; the returned func stops it and waits.
-func forwardToPhone(ctx context.Context, o Options, st *station.Station, token string, health *phoneHealth) func() {
+func forwardToPhone(ctx context.Context, o Options, st *station.Station, token string, ph *phonePart) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	sub := st.Subscribe(1024)
 	done := make(chan struct{})
@@ -59,7 +82,8 @@ func forwardToPhone(ctx context.Context, o Options, st *station.Station, token s
 				// refuses it when another request waits by now.
 				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via, Request: request})
 			},
-			Health: health.set,
+			Health: ph.health.set,
+			Ledger: ph.box,
 			Log:    o.Log.With("part", "phone"),
 		})
 	}()
