@@ -84,7 +84,7 @@ func TrayLines(s Snapshot) []MenuLine {
 		for _, si := range live {
 			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), si.State, si.TaskID)
 			if w := si.WaitingOn; w != nil {
-				label += " asks: " + clip(w.Line(), 60)
+				label += " asks: " + clipSaid(w.Line(), menuAsk)
 			} else if d := Doing(si); d != "" {
 				label += " · " + clip(d, 60)
 			}
@@ -249,6 +249,15 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// clipSaid is s cut to n runes, saying it was cut: a request in the menu
+// is read whole in the console's card, one click away.
+func clipSaid(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return clip(s, n-len(" (clipped)")) + " (clipped)"
 }
 
 // menuAsk is the longest request the tray's menu offers to allow: a menu

@@ -50,6 +50,13 @@ func (e *env) askPerson(c *client.Client, raw []byte) error {
 		return fmt.Errorf("the hook's JSON on stdin is not valid: %w", err)
 	}
 	req := supervisor.DescribeTool(in.Tool, in.ToolInput)
+	if len(req.Input) > supervisor.MaxAskInput {
+		// The station would refuse it: a request a person cannot read
+		// whole is not one they may allow from a card or a notice. The
+		// agent's own dialog shows it in its console (session attach).
+		fmt.Fprintf(e.stderr, "buildstation: %s.\n", supervisor.AskTooLarge(len(req.Input)))
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, askTimeout)
 	defer cancel()
 	d, err := c.AgentAsk(ctx, req)
@@ -115,7 +122,7 @@ func addHookDetail(h *supervisor.HookEvent, raw []byte) {
 		return
 	}
 	if h.Tool != "" && len(in.ToolInput) > 0 {
-		h.ToolDetail = supervisor.DescribeTool(h.Tool, in.ToolInput).Input
+		h.ToolDetail = supervisor.ActivityDetail(supervisor.DescribeTool(h.Tool, in.ToolInput).Input)
 	}
 	if in.TranscriptPath == "" || (h.Event != "PostToolUse" && h.Event != "Stop" && h.Event != "SubagentStop") {
 		return

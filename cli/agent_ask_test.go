@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -49,5 +51,22 @@ func TestAgentHookAsksAPerson(t *testing.T) {
 				t.Errorf("calls %s, want %s", got, tt.call)
 			}
 		})
+	}
+}
+
+// A command too long to show a person whole is not asked of the station
+// (which would refuse it): the hook says why on stderr and prints no
+// decision, so the agent shows its own dialog, where it reads whole.
+func TestAgentHookLeavesATooLargeRequestToTheAgent(t *testing.T) {
+	s := agentEnv(t)
+	s.fake.AskDecision = supervisor.Decision{Behavior: "allow"}
+	huge := strings.Repeat("echo x; ", supervisor.MaxAskInput/8+10)
+	in := `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":` + strconv.Quote(huge) + `}}`
+	r := run(t, in, "agent", "hook")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "too large to show a person whole") {
+		t.Errorf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if got := agentCalls(s); got != "" {
+		t.Errorf("the station was asked: %.200s", got)
 	}
 }

@@ -3,9 +3,12 @@ package supervisor
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
 )
 
 // The kinds of WaitingOn.
@@ -80,13 +83,73 @@ type Decision struct {
 // request that is no longer the one waiting.
 const RequestChanged = "the request changed; look again"
 
-// maxAskLine bounds the line a request shows: a notice and a card have
-// room for one line, and a Write's content is not what a person decides on.
-const maxAskLine = 300
+// MaxAskInput bounds what a request asks, in bytes once its whitespace
+// is collapsed: the station shows a person every request whole before
+// they may allow it, and one larger than a page cannot be read whole in a
+// card, a terminal or a notice. A request past it is refused
+// (CheckAskRequest); its agent asks in its own dialog instead.
+const MaxAskInput = 8 << 10
+
+// Smaller bounds of a request: its tool's name, its options and each
+// option's label (a button).
+const (
+	maxAskTool    = 200
+	maxAskOptions = 16
+	maxAskOption  = 300
+)
+
+// maxActivityDetail bounds a tool call's detail in a session's activity,
+// which is one line no person decides on.
+const maxActivityDetail = 300
+
+// AskText is s as a request shows it: on one line, every run of
+// whitespace (line breaks and tabs included) one space, every other
+// control character and escape sequence gone. Nothing else is cut: what
+// a person reads is all of what runs, and a tail cannot hide behind 300
+// spaces or a "clear the screen".
+func AskText(s string) string {
+	return strings.Join(strings.Fields(textsafe.Line(s)), " ")
+}
+
+// CheckAskRequest is r as the station keeps it (AskText on every field),
+// or a one-sentence error when it is not a request a person can read
+// whole: an agent may post to the API without the hook.
+func CheckAskRequest(r AskRequest) (AskRequest, error) {
+	r.Tool, r.Input = AskText(r.Tool), AskText(r.Input)
+	switch {
+	case r.Tool == "":
+		return r, Invalidf("a request needs the tool it is for")
+	case len(r.Tool) > maxAskTool:
+		return r, Invalidf("a request's tool name is %d bytes, more than %d; name the tool", len(r.Tool), maxAskTool)
+	case len(r.Input) > MaxAskInput:
+		return r, Invalidf("%s", AskTooLarge(len(r.Input)))
+	case len(r.Options) > maxAskOptions:
+		return r, Invalidf("a question offers %d options, more than %d; offer fewer", len(r.Options), maxAskOptions)
+	}
+	opts := make([]string, 0, len(r.Options))
+	for _, o := range r.Options {
+		o = AskText(o)
+		if len(o) > maxAskOption {
+			return r, Invalidf("an option of the question is %d bytes, more than %d; keep each short", len(o), maxAskOption)
+		}
+		opts = append(opts, o)
+	}
+	if len(opts) == 0 {
+		opts = nil
+	}
+	r.Options = opts
+	return r, nil
+}
+
+// AskTooLarge is the sentence for a request of n bytes past MaxAskInput.
+func AskTooLarge(n int) string {
+	return fmt.Sprintf("the request is %d bytes, too large to show a person whole (at most %d), so it cannot be allowed as shown; the agent asks in its own dialog instead", n, MaxAskInput)
+}
 
 // DescribeTool reduces a tool call to what a person decides on: the
 // command for Bash, the file for an edit, the question and its options for
-// AskUserQuestion; other tools show their input as compact JSON, clipped.
+// AskUserQuestion; other tools show their input as compact JSON. Nothing
+// is clipped (AskText): a request past MaxAskInput is not asked at all.
 func DescribeTool(tool string, input json.RawMessage) AskRequest {
 	var in struct {
 		Command   string `json:"command"`
@@ -107,33 +170,34 @@ func DescribeTool(tool string, input json.RawMessage) AskRequest {
 	r := AskRequest{Kind: AskPermission, Tool: tool}
 	if tool == "AskUserQuestion" && len(in.Questions) > 0 {
 		q := in.Questions[0]
-		r.Kind, r.Input = AskQuestion, clipLine(q.Question)
+		r.Kind, r.Input = AskQuestion, AskText(q.Question)
 		for _, o := range q.Options {
-			r.Options = append(r.Options, clipLine(o.Label))
+			r.Options = append(r.Options, AskText(o.Label))
 		}
 		return r
 	}
 	for _, v := range []string{in.Command, in.FilePath, in.Notebook, in.URL, in.Path, in.Pattern, in.Query} {
 		if v != "" {
-			r.Input = clipLine(v)
+			r.Input = AskText(v)
 			return r
 		}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, input); err == nil && compact.Len() > 2 {
-		r.Input = clipLine(compact.String())
+		r.Input = AskText(compact.String())
 	}
 	return r
 }
 
-// clipLine is s on one line, at most maxAskLine bytes: line breaks and
-// other control characters read as spaces.
-func clipLine(s string) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }), " ")
-	if len(s) <= maxAskLine {
+// ActivityDetail is a tool call's detail clipped for a session's
+// activity line, marked "…" where it is cut. Never for what a person
+// decides on: that is shown whole.
+func ActivityDetail(s string) string {
+	s = AskText(s)
+	if len(s) <= maxActivityDetail {
 		return s
 	}
-	cut := maxAskLine
+	cut := maxActivityDetail
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

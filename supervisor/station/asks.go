@@ -40,8 +40,11 @@ func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRe
 	if err != nil {
 		return supervisor.Decision{}, err
 	}
-	if strings.TrimSpace(req.Tool) == "" {
-		return supervisor.Decision{}, supervisor.Invalidf("a request needs the tool it is for")
+	// An agent may post here without the hook: what it asks is kept
+	// as a person will read it, whole and on one line, or refused.
+	req, err = supervisor.CheckAskRequest(req)
+	if err != nil {
+		return supervisor.Decision{}, err
 	}
 	if req.Kind != supervisor.AskPermission && req.Kind != supervisor.AskQuestion {
 		return supervisor.Decision{}, supervisor.Invalidf("a request's kind is %q or %q, not %q", supervisor.AskPermission, supervisor.AskQuestion, req.Kind)

@@ -67,7 +67,8 @@ func (st *Station) meterHook(s *session, h supervisor.HookEvent) {
 	now := time.Now()
 	switch h.Event {
 	case "PreToolUse":
-		s.meter.setActivity(activityOf(h.Tool, h.ToolDetail), now)
+		// Posted by the agent: a line, bounded, escapes gone.
+		s.meter.setActivity(activityOf(supervisor.ActivityDetail(h.Tool), supervisor.ActivityDetail(h.ToolDetail)), now)
 	case "PostToolUse", "UserPromptSubmit":
 		s.meter.setActivity("thinking", now)
 	case "Stop":

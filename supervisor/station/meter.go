@@ -137,8 +137,9 @@ func activityOf(tool, detail string) string {
 // askingActivity is a permission request as an activity: "asks to run
 // `npm publish`", "asks to use Write: src/x.go".
 func askingActivity(w supervisor.WaitingOn) string {
+	// One line: the request is shown whole where it is decided on.
 	if w.Tool == "Bash" {
-		return "asks to run `" + w.Input + "`"
+		return "asks to run `" + supervisor.ActivityDetail(w.Input) + "`"
 	}
-	return "asks to use " + w.Line()
+	return "asks to use " + supervisor.ActivityDetail(w.Line())
 }

@@ -2,8 +2,10 @@ package station
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -73,6 +75,14 @@ func spoken(d time.Duration) string {
 	return fmt.Sprintf("%d h %d min", h, m)
 }
 
+// A notice shows a request whole up to noticeAskWhole characters (with
+// the ways to answer, its body stays within what notifiers show, 400);
+// a longer one is clipped to noticeAskClip, saying so.
+const (
+	noticeAskWhole = 300
+	noticeAskClip  = 200
+)
+
 // permissionNotice tells a person the session waits on them: what its
 // agent asks, when the station holds the request (answerable from the
 // notice), else that a dialog waits in its console.
@@ -86,8 +96,17 @@ func (s *session) permissionNotice() supervisor.Notice {
 	if w == nil {
 		return n
 	}
-	n.Ask = w
 	head := s.spec.TaskID + " · " + s.spec.Title + " (" + s.spec.Project + ")"
+	if line := w.Line(); utf8.RuneCountInString(line) > noticeAskWhole {
+		// Too long for a notice to show whole: clipped, saying so, with
+		// no Allow (n.Ask stays nil): a person allows only what they
+		// read whole, where it is shown whole.
+		n.Title = head + " asks you to decide a long request"
+		n.Body = string([]rune(line)[:noticeAskClip]) + "… (clipped: " + strconv.Itoa(utf8.RuneCountInString(line)) +
+			" characters in all). Read it whole in the dashboard, or with buildstation session ls, before you decide."
+		return n
+	}
+	n.Ask = w
 	switch {
 	case w.Kind == supervisor.AskQuestion:
 		n.Title = head + " asks: " + w.Input
