@@ -380,3 +380,26 @@ func TestProjectSetupKeys(t *testing.T) {
 		t.Errorf("a bad setup_timeout: %v", err)
 	}
 }
+
+// A project's review_rounds bounds the automatic rounds a pull request's
+// review or checks may start: three when not set, 0 for none, never
+// negative.
+func TestProjectReviewRounds(t *testing.T) {
+	dir := t.TempDir()
+	text := "[[projects]]\nname = \"a\"\npath = '" + dir + "'\nreview_rounds = 5\n" +
+		"[[projects]]\nname = \"b\"\npath = '" + dir + "'\n" +
+		"[[projects]]\nname = \"c\"\npath = '" + dir + "'\nreview_rounds = 0\n"
+	cfg, err := Parse("/h/config.toml", []byte(text), Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{"a": 5, "b": 3, "c": 0} {
+		if p, _ := cfg.Project(name); p.ReviewRounds != want {
+			t.Errorf("project %s: review_rounds %d, want %d", name, p.ReviewRounds, want)
+		}
+	}
+	_, err = Parse("/h/config.toml", []byte("[[projects]]\nname = \"a\"\npath = '"+dir+"'\nreview_rounds = -1\n"), Platform{})
+	if err == nil || !strings.Contains(err.Error(), "review_rounds") {
+		t.Errorf("a negative review_rounds: %v", err)
+	}
+}

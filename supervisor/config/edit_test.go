@@ -84,14 +84,14 @@ func TestEditProjectTakesEveryProjectKey(t *testing.T) {
 	dir := t.TempDir()
 	src := "[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\ncommand = [\"sh\", \"x\"]\n"
 	set := map[string]string{"gate": "make test", "agent": "gemini", "permission_mode": "plan", "daily_budget_usd": "20",
-		"concurrency": "2", "review": "true", "base": "main", "setup_timeout": "3m"}
+		"concurrency": "2", "review": "true", "base": "main", "setup_timeout": "3m", "review_rounds": "1"}
 	out, cfg, err := EditProject("/h/config.toml", []byte(src), "web", set, Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, _ := cfg.Project("web")
 	if p.Gate != "make test" || p.Settings.Agent != "gemini" || p.Command != nil || p.Settings.PermissionMode != "plan" ||
-		p.Settings.DailyBudgetUSD != 20 || p.Concurrency != 2 || !p.Review || p.Base != "main" {
+		p.Settings.DailyBudgetUSD != 20 || p.Concurrency != 2 || !p.Review || p.Base != "main" || p.ReviewRounds != 1 {
 		t.Fatalf("web after project set: %+v\n%s", p, out)
 	}
 	out, cfg, err = EditProject("/h/config.toml", out, "web", map[string]string{"command": `aider --yes "my model"`}, Platform{})

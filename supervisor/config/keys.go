@@ -98,6 +98,9 @@ var Keys = []Key{
 	{Table: "projects", Name: "args", Type: "array of strings", Example: `["--verbose"]`, About: "appended to the agent's arguments"},
 	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green"},
 	{Table: "projects", Name: "review", Type: "boolean", Example: "true", About: "completed work goes to a review session first"},
+	{Table: "projects", Name: "review_rounds", Type: "integer", Example: "3", About: `automatic rounds a pull request's "changes requested", review comments or
+failing checks may start (the task requeued on its branch with them) before it blocks
+for a person (default 3; 0: none)`},
 	{Table: "projects", Name: "concurrency", Type: "integer", Example: "1", About: "sessions at once for this project (default 1)"},
 	{Table: "projects", Name: "setup", Type: "string", Example: `"npm ci"`, About: `a shell command run in each new task worktree and gate checkout, after
 .worktreeinclude's files are copied in (docs/configuration.md); one that fails blocks the task

@@ -317,6 +317,7 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Concurrency: 1, Settings: cfg.Defaults}
 	p.SetupTimeout = supervisor.DefaultSetupTimeout
+	p.ReviewRounds = DefaultReviewRounds
 	if c.shared {
 		// Another station may take a requeued task: its branches must be
 		// where that station can fetch them.
@@ -380,6 +381,12 @@ func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
 		keep(&p.SetupTimeout)(c.duration(kk, v))
 	case "review":
 		p.Review, _ = c.boolean(kk, v)
+	case "review_rounds":
+		if n, ok := c.integer(kk, v); ok && n < 0 {
+			c.fail(kk, nil, fmt.Sprintf("%d is less than 0", n), "write how many automatic rounds a pull request's review may start, 0 for none")
+		} else if ok {
+			p.ReviewRounds = n
+		}
 	case "concurrency":
 		keep(&p.Concurrency)(c.sessions(kk, v))
 	case "base":
@@ -410,6 +417,12 @@ func (c *checker) projectComplete(pk keyPath, t map[string]any, p Project) {
 			`keep one: agent = "NAME" runs a configured agent, command = [...] runs a program of your own`)
 	}
 }
+
+// DefaultReviewRounds is how many automatic rounds a task's pull request
+// may start (its reviewers' "changes requested", review comments, failing
+// checks) before the task blocks for a person, when review_rounds is not
+// set: enough for a fix and a follow-up, not a loop that burns a budget.
+const DefaultReviewRounds = 3
 
 // DefaultRemote is the remote a project on a shared board pushes its task
 // branches to when config.toml names none and the repository has it.
