@@ -43,7 +43,7 @@ func (c *Client) send(ctx context.Context, w source.Write) (source.Sent, error) 
 	// A pull request and its notes may be for a Linear issue; the rest
 	// are written on the issue itself.
 	n, ok := source.GitHubNumber(w.Ref.ID)
-	if !ok && (w.Kind == source.WriteComment || w.Kind == source.WriteState) {
+	if !ok && (w.Kind == source.WriteComment || w.Kind == source.WriteState || w.Kind == source.WriteClose) {
 		return source.Sent{}, &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("%q is not a GitHub issue", w.Ref.ID)}
 	}
 	switch w.Kind {
@@ -59,6 +59,8 @@ func (c *Client) send(ctx context.Context, w source.Write) (source.Sent, error) 
 		return source.Sent{}, c.label(ctx, n, w.State)
 	case source.WritePR:
 		return c.pull(ctx, w)
+	case source.WriteClose:
+		return c.closeIssue(ctx, n, w)
 	}
 	return source.Sent{}, &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("GitHub takes no %s write", w.Kind)}
 }

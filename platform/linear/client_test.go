@@ -188,3 +188,23 @@ func TestNoBlockedStateLabels(t *testing.T) {
 		t.Fatalf("second: %v, labels %q", err, srv.Issue(id2).Labels)
 	}
 }
+
+// A merged pull request moves its Linear issue to the team's completed
+// state with a comment; a replay posts the comment once (#39: on merge).
+func TestCloseMovesToCompleted(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newClient(t, "ENG", "lin_key")
+	id := srv.AddIssue("fix login", "", "In Review", "agent")
+	w := source.Write{Key: "t1/close", Kind: source.WriteClose, Ref: supervisor.External{Kind: "linear", ID: id}, Text: "merged; done"}
+	if _, err := c.Send(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	w.Tried = true
+	if _, err := c.Send(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	is := srv.Issue(id)
+	if is.State != "Done" || len(is.Comments) != 1 || !strings.Contains(is.Comments[0].Body, "merged; done") {
+		t.Fatalf("after the close: state %q, comments %+v", is.State, is.Comments)
+	}
+}

@@ -131,3 +131,28 @@ func addLabel(ctx context.Context, c graphql.Client, issue, labelID string) (*ad
 		&graphql.Response{Data: out})
 	return out, err
 }
+
+// completedStateOperation finds the team's completed state (Linear's
+// WorkflowState.type "completed"; a team names it as it likes: Done,
+// Shipped), where an issue goes when its pull request was merged.
+const completedStateOperation = `
+query CompletedState ($team: String!) {
+	workflowStates(filter: {team: {key: {eq: $team}}, type: {eq: "completed"}}, first: 1) { nodes { id name } }
+}
+`
+
+type completedStateResponse struct {
+	WorkflowStates struct {
+		Nodes []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"nodes"`
+	} `json:"workflowStates"`
+}
+
+func completedState(ctx context.Context, c graphql.Client, team string) (*completedStateResponse, error) {
+	out := &completedStateResponse{}
+	err := c.MakeRequest(ctx, &graphql.Request{OpName: "CompletedState", Query: completedStateOperation, Variables: map[string]any{"team": team}},
+		&graphql.Response{Data: out})
+	return out, err
+}

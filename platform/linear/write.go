@@ -40,6 +40,27 @@ func (c *Client) Send(ctx context.Context, w source.Write) (source.Sent, error) 
 			return source.Sent{}, &source.APIError{Msg: "issueUpdate did not succeed"}
 		}
 		return source.Sent{}, nil
+	case source.WriteClose:
+		// The comment first: a replay finds it by its marker.
+		sent, err := c.comment(ctx, w)
+		if err != nil {
+			return sent, err
+		}
+		st, err := completedState(ctx, c.gql, c.cfg.Team)
+		if err != nil {
+			return sent, apiError(err)
+		}
+		if len(st.WorkflowStates.Nodes) == 0 {
+			return sent, &source.APIError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("team %s has no completed workflow state", c.cfg.Team)}
+		}
+		resp, err := MoveIssue(ctx, c.gql, w.Ref.ID, st.WorkflowStates.Nodes[0].ID)
+		if err != nil {
+			return sent, apiError(err)
+		}
+		if !resp.IssueUpdate.Success {
+			return sent, &source.APIError{Msg: "issueUpdate did not succeed"}
+		}
+		return sent, nil
 	case source.WriteAttach:
 		resp, err := Attach(ctx, c.gql, w.Ref.ID, w.Target, "Pull request: "+w.Text)
 		if err != nil {

@@ -113,18 +113,18 @@ type Agent = agent.Agent
 // vocabulary's Repo, which the workspaces take.
 type Project struct {
 	supervisor.Repo
-	Agent       string   // Settings.Agent, repeated for convenience
-	Command     []string // inline command; wins over Agent, profile "generic"
-	Args        []string // appended to the agent's args
-	Review      bool     // completed work goes to a review session first
+	Agent   string   // Settings.Agent, repeated for convenience
+	Command []string // inline command; wins over Agent, profile "generic"
+	Args    []string // appended to the agent's args
+	Review  bool     // completed work goes to a review session first
 	// ReviewRounds bounds the automatic rounds a pull request's "changes
 	// requested", review comments or failing checks may start before the
 	// task blocks for a person (review_rounds; default DefaultReviewRounds).
 	ReviewRounds int
-	Concurrency int      // sessions at once for this project, >= 1
-	Stations    []string // shared board: stations that may run it; none = any
-	Settings    Settings // [defaults] with this project's overrides applied
-	Overrides   []string // setting keys this project sets itself, sorted
+	Concurrency  int      // sessions at once for this project, >= 1
+	Stations     []string // shared board: stations that may run it; none = any
+	Settings     Settings // [defaults] with this project's overrides applied
+	Overrides    []string // setting keys this project sets itself, sorted
 }
 
 // Load reads home/config.toml. On first run there is none: it writes

@@ -49,6 +49,7 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 		}
 	}
 	s.relay(ctx, i, tasks, items)
+	s.reviewPulls(ctx, i, tasks)
 	s.worked(i, now)
 	s.setState(i, func(st *supervisor.SourceState) { st.Tasks = len(tasks) + countAdds(items, tasks) })
 }

@@ -67,6 +67,15 @@ func (s *Syncer) route(i int, ws []Write) []Write {
 				w.Kind = WriteComment
 			}
 		}
+		if w.Kind == WritePush && src.Kind == config.SourceLinear {
+			if gh := s.githubOf(src.Project); gh != "" {
+				w.Source = gh
+			}
+		}
+		if w.Kind == WriteDone && src.Kind == config.SourceLinear && s.githubOf(src.Project) == "" {
+			// No pull request: the comment naming the branch said it.
+			continue
+		}
 		if w.Kind == WritePR && src.Kind == config.SourceLinear {
 			gh := s.githubOf(src.Project)
 			if gh == "" {
@@ -113,8 +122,9 @@ func (s *Syncer) send(ctx context.Context, now time.Time, src int) {
 	// A task's state after its pull request: "in review" waits while the
 	// pull request is owed (a push that failed, a source backing off).
 	prOwed := map[string]bool{}
+	landed := map[string]bool{} // sent in this pass
 	for _, w := range ws {
-		if w.Key == w.TaskID+"/pr" {
+		if w.Key == w.TaskID+"/pr" || w.Kind == WritePush {
 			prOwed[w.TaskID] = true
 		}
 	}
@@ -127,8 +137,16 @@ func (s *Syncer) send(ctx context.Context, now time.Time, src int) {
 			owed[w.Source]++
 			continue
 		}
+		if w.Kind == WritePush && s.owes(ws, w.TaskID+"/pr", landed) {
+			// A later run's push after the first run's pull request.
+			owed[w.Source]++
+			continue
+		}
 		err := s.sendOne(ctx, i, w)
-		if err == nil && w.Key == w.TaskID+"/pr" {
+		if err == nil {
+			landed[w.Key] = true
+		}
+		if err == nil && (w.Key == w.TaskID+"/pr" || w.Kind == WritePush) && !s.owesPush(ws, w, landed) {
 			delete(prOwed, w.TaskID)
 		}
 		switch {
@@ -187,12 +205,23 @@ func (s *Syncer) sendOne(ctx context.Context, i int, w Write) error {
 				return fmt.Errorf("push the branch of %s: %w", w.TaskID, err)
 			}
 		}
-	case WritePRNote, WriteAttach:
+	case WritePush:
+		if s.o.Publish != nil {
+			if err := s.o.Publish(ctx, w.PR.Project, w.TaskID); err != nil {
+				return fmt.Errorf("push the branch of %s: %w", w.TaskID, err)
+			}
+		}
+		// Nothing to write upstream: the pull request follows its branch.
+		return s.o.Ledger.Done(ctx, w.Key, Sent{}, "")
+	case WritePRNote, WriteAttach, WriteDone:
 		made, ok := s.o.Ledger.Made(ctx, w.TaskID+"/pr")
 		if !ok {
 			return fmt.Errorf("%s has no pull request yet", w.TaskID)
 		}
 		w.Target = made.URL
+		if w.Kind == WriteDone {
+			w.Kind, w.Text = WriteComment, w.Text+" "+made.URL
+		}
 	}
 	if err := s.o.Ledger.Try(ctx, w.Key); err != nil {
 		return err
@@ -205,6 +234,27 @@ func (s *Syncer) sendOne(ctx context.Context, i int, w Write) error {
 		s.setState(i, func(st *supervisor.SourceState) { st.Note = sent.Note })
 	}
 	return s.o.Ledger.Done(ctx, w.Key, sent, "")
+}
+
+// owes reports whether the write keyed key is among ws and not landed.
+func (s *Syncer) owes(ws []Write, key string, landed map[string]bool) bool {
+	for _, w := range ws {
+		if w.Key == key && !landed[key] {
+			return true
+		}
+	}
+	return false
+}
+
+// owesPush reports whether a push or the pull request of sent's task is
+// still owed after sent.
+func (s *Syncer) owesPush(ws []Write, sent Write, landed map[string]bool) bool {
+	for _, w := range ws {
+		if w.TaskID == sent.TaskID && (w.Kind == WritePush || w.Key == w.TaskID+"/pr") && !landed[w.Key] {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Syncer) byName(name string) int {

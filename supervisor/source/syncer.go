@@ -73,6 +73,7 @@ type Syncer struct {
 	seen    map[string]time.Time // task id → UpdatedAt whose writes are queued
 	told    map[string]bool      // task id + reason its session was told
 	relayed map[string]time.Time // task id → the last issue comment typed into its session
+	fed     map[string]bool      // task id + a pull request's feedback id that sent it back
 	wakes   []chan struct{}      // Serve's per-source wake-ups (guarded by wmu)
 	mu      sync.Mutex           // guards the states and each source's next
 	states  []supervisor.SourceState
@@ -102,7 +103,7 @@ func New(o Options) *Syncer {
 	if o.Login == nil {
 		o.Login = func(kind string) string { return "buildstation source login " + kind }
 	}
-	s := &Syncer{o: o, seen: map[string]time.Time{}, told: map[string]bool{}, relayed: map[string]time.Time{}, wakeups: make(chan struct{}, 1)}
+	s := &Syncer{o: o, seen: map[string]time.Time{}, told: map[string]bool{}, relayed: map[string]time.Time{}, fed: map[string]bool{}, wakeups: make(chan struct{}, 1)}
 	for i, c := range o.Sources {
 		s.srcs = append(s.srcs, &sourceRun{cfg: c, tr: o.Trackers[i]})
 		s.states = append(s.states, supervisor.SourceState{Name: c.Name(), Kind: c.Kind, Project: c.Project})

@@ -17,6 +17,15 @@ const (
 	WritePR      WriteKind = "pr"      // push the task's branch and open a pull request (PR)
 	WritePRNote  WriteKind = "pr-note" // a comment on the task's pull request (Text, Target)
 	WriteAttach  WriteKind = "attach"  // link the task's pull request to the issue (Target; Linear)
+	// WritePush pushes a later run's work to the task's branch: its pull
+	// request, opened by the first run, shows it (no second one).
+	WritePush WriteKind = "push"
+	// WriteDone is a comment on the issue that the task is done, linking
+	// its pull request (Target, filled in when it is sent).
+	WriteDone WriteKind = "done"
+	// WriteClose closes the issue with a comment (Text) once its pull
+	// request was merged: GitHub's closed, Linear's completed state.
+	WriteClose WriteKind = "close"
 )
 
 // Issue states the station writes.
@@ -71,18 +80,23 @@ type Context struct {
 // start, a comment naming the station and the branch and the state In
 // Progress; for each block, a comment with the reason (the watchdog's
 // evidence) and the state Blocked; when the agent completes, the pull
-// request; for each review verdict, a comment on the pull request. The
-// keys are stable, so asking again after more history yields the same
-// writes first.
+// request, or for a later run its push to the same one; for each move to
+// done, a comment on the issue linking the pull request; for each review
+// verdict, a comment on the pull request; when the pull request was
+// merged, the issue closed. The keys are stable, so asking again after
+// more history yields the same writes first.
 func Writes(t supervisor.Task, h []supervisor.Transition, c Context) []Write {
 	ref := *t.External
 	var ws []Write
 	add := func(key string, kind WriteKind, text, state string) {
 		ws = append(ws, Write{Key: t.ID + "/" + key, Kind: kind, TaskID: t.ID, Ref: ref, Text: text, State: state})
 	}
+	opened := false
 	for i, tr := range h {
 		n := fmt.Sprint(tr.Attempt)
 		switch {
+		case tr.From == tr.To && tr.Actor == PullActor && strings.HasSuffix(tr.Reason, mergedWord):
+			add("close", WriteClose, fmt.Sprintf("Build Station: the pull request of %s was merged; this issue is done.", t.ID), "")
 		case tr.From == tr.To:
 			// A note or an ask on the task, not a move: nothing to write.
 		case tr.To == supervisor.TaskWorking && tr.From != supervisor.TaskWorking:
@@ -92,7 +106,12 @@ func Writes(t supervisor.Task, h []supervisor.Transition, c Context) []Write {
 			add(fmt.Sprintf("%s/block%d/comment", n, i), WriteComment, fmt.Sprintf("Build Station blocked %s (attempt %d): %s", t.ID, tr.Attempt, tr.Reason), "")
 			add(fmt.Sprintf("%s/block%d/state", n, i), WriteState, "", StateBlocked)
 		case tr.From == supervisor.TaskWorking && (tr.To == supervisor.TaskReview || tr.To == supervisor.TaskDone):
-			ws = append(ws, Write{Key: t.ID + "/pr", Kind: WritePR, TaskID: t.ID, Ref: ref, PR: pullRequest(t, h, c)})
+			if !opened {
+				ws = append(ws, Write{Key: t.ID + "/pr", Kind: WritePR, TaskID: t.ID, Ref: ref, PR: pullRequest(t, h, c)})
+			} else {
+				ws = append(ws, Write{Key: pushKey(t.ID, tr.Attempt), Kind: WritePush, TaskID: t.ID, Ref: ref, PR: &PullRequest{Project: t.Project, Head: c.Branch(t.ID)}})
+			}
+			opened = true
 			// Per attempt: after a round that asked for changes, the
 			// next attempt's In Progress is followed by In Review again.
 			if tr.Attempt <= 1 {
@@ -102,6 +121,10 @@ func Writes(t supervisor.Task, h []supervisor.Transition, c Context) []Write {
 			}
 		case tr.From == supervisor.TaskReview && tr.Actor == "reviewer":
 			add(fmt.Sprintf("%s/review%d", n, i), WritePRNote, verdict(t, tr), "")
+		}
+		if tr.To == supervisor.TaskDone && tr.From != supervisor.TaskDone && opened {
+			// After the run's pull request or push.
+			add(n+"/done", WriteDone, fmt.Sprintf("Build Station finished %s (attempt %d): its work is in the pull request.", t.ID, tr.Attempt), "")
 		}
 	}
 	return dedupe(ws)

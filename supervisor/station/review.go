@@ -2,6 +2,7 @@ package station
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -66,4 +67,69 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	st.publishTask(t)
 	st.endLater(s, outEnded)
 	return nil
+}
+
+// pullActor is who moves a task for its pull request (the source
+// package's PullActor: the station does not import it).
+const pullActor = "pull request"
+
+// Rework sends a done task back to its agent for its pull request: its
+// reviewers asked for changes, commented on its lines, or a check failed.
+// Like a person's requeue, its worktree is reset to the last green commit
+// and the next attempt is told what failed (note), on the same branch, so
+// its push lands on the same pull request. After the project's
+// review_rounds automatic rounds, the task blocks for a person instead,
+// saying why in one sentence. why is the history's line.
+func (st *Station) Rework(ctx context.Context, id, why, note string) (supervisor.Task, error) {
+	cur, err := st.Task(ctx, id)
+	if err != nil {
+		return supervisor.Task{}, err
+	}
+	if cur.State != supervisor.TaskDone {
+		return supervisor.Task{}, supervisor.Conflictf("task %s is %s; only a done task's pull request sends it back", id, cur.State)
+	}
+	p, ok := st.Config().Project(cur.Project)
+	if !ok {
+		return supervisor.Task{}, supervisor.Invalidf("task %s's project %s is not in config.toml", id, cur.Project)
+	}
+	h, err := st.board.History(ctx, id)
+	if err != nil {
+		return supervisor.Task{}, fmt.Errorf("rework task %s: read its history: %w", id, err)
+	}
+	rounds := 0
+	for _, tr := range h {
+		if tr.From == supervisor.TaskDone && tr.To == supervisor.TaskTodo && tr.Actor == pullActor {
+			rounds++
+		}
+	}
+	if rounds >= p.ReviewRounds {
+		reason := fmt.Sprintf("%s, after %d automatic rounds (review_rounds = %d): a person decides — requeue it with a note, or take the pull request from here",
+			why, rounds, p.ReviewRounds)
+		if p.ReviewRounds == 0 {
+			reason = why + "; review_rounds = 0 starts no automatic round: a person decides — requeue it with a note, or take the pull request from here"
+		}
+		m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskDone}, To: supervisor.TaskBlocked, Reason: reason, Note: note, Actor: pullActor}
+		if !st.blockMove(ctx, id, m, "", "", false) {
+			return supervisor.Task{}, supervisor.Conflictf("task %s moved meanwhile", id)
+		}
+		return st.Task(ctx, id)
+	}
+	// Its run finished well: nothing was blocked (a note of the pull
+	// request's may be its reason meanwhile).
+	done := cur
+	done.Reason = ""
+	notes, err := st.resume(ctx, done, "")
+	if err != nil {
+		return supervisor.Task{}, err
+	}
+	notes = append([]string{strings.TrimSpace(note)}, notes...)
+	t, err := st.board.Move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskDone}, To: supervisor.TaskTodo,
+		BumpAttempt: true, Note: strings.Join(notes, "\n\n"), Actor: pullActor,
+		Reason: fmt.Sprintf("%s (automatic round %d of %d)", why, rounds+1, p.ReviewRounds)})
+	if err != nil {
+		return supervisor.Task{}, fmt.Errorf("rework task %s: %w", id, err)
+	}
+	st.publishTask(t)
+	st.poke()
+	return t, nil
 }

@@ -31,6 +31,18 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, p []string) {
 		s.createPull(w, r)
 	case len(p) == 1 && p[0] == "pulls" && r.Method == http.MethodGet:
 		s.listPulls(w, r)
+	case len(p) >= 2 && p[0] == "pulls":
+		n, err := strconv.Atoi(p[1])
+		if err != nil {
+			s.fail(w, http.StatusNotFound, "Not Found")
+			return
+		}
+		s.routePull(w, r, n, p[2:])
+	case len(p) == 3 && p[0] == "commits" && p[2] == "check-runs" && r.Method == http.MethodGet:
+		s.checkRuns(w, p[1])
+	case len(p) == 4 && p[0] == "actions" && p[1] == "jobs" && p[3] == "logs" && r.Method == http.MethodGet:
+		id, _ := strconv.Atoi(p[2])
+		s.jobLogs(w, id)
 	default:
 		s.fail(w, http.StatusNotFound, "Not Found")
 	}
@@ -40,6 +52,8 @@ func (s *Server) routeIssue(w http.ResponseWriter, r *http.Request, is *Issue, p
 	switch {
 	case len(p) == 0 && r.Method == http.MethodGet:
 		s.replyTagged(w, r, s.issueJSON(is))
+	case len(p) == 0 && r.Method == http.MethodPatch:
+		s.editIssue(w, r, is)
 	case len(p) == 1 && p[0] == "comments" && r.Method == http.MethodGet:
 		var out []map[string]any
 		for _, c := range is.Comments {
@@ -165,7 +179,10 @@ func (s *Server) issueJSON(is *Issue) map[string]any {
 	}
 	m := map[string]any{"id": 5000 + is.Number, "number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
 		"html_url": link, "labels": labelsJSON(is.Labels), "updated_at": is.UpdatedAt.Format(time.RFC3339),
-		"comments": len(is.Comments)}
+		"comments": len(is.Comments), "state_reason": nil}
+	if is.StateReason != "" {
+		m["state_reason"] = is.StateReason
+	}
 	if is.IsPull {
 		m["pull_request"] = map[string]string{"html_url": s.pullURL(is.Number)}
 	}
@@ -215,21 +232,26 @@ func (s *Server) createPull(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, p := range s.pulls {
-		if p.Head == in.Head {
+		if p.Head == in.Head && p.State == "open" {
 			s.fail(w, http.StatusUnprocessableEntity, "A pull request already exists for "+s.owner+":"+in.Head+".")
 			return
 		}
 	}
 	n := len(s.issues) + 1
 	s.issues = append(s.issues, &Issue{Number: n, Title: in.Title, Body: in.Body, State: "open", UpdatedAt: s.now().UTC(), IsPull: true})
-	p := &Pull{Number: n, Title: in.Title, Head: in.Head, Base: in.Base, Body: in.Body}
+	p := &Pull{Number: n, Title: in.Title, Head: in.Head, Base: in.Base, Body: in.Body, State: "open"}
 	s.pulls = append(s.pulls, p)
 	s.reply(w, http.StatusCreated, s.pullJSON(p))
 }
 
 func (s *Server) pullJSON(p *Pull) map[string]any {
-	return map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "state": "open", "html_url": s.pullURL(p.Number),
-		"head": map[string]string{"ref": p.Head, "label": s.owner + ":" + p.Head}, "base": map[string]string{"ref": p.Base}}
+	m := map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "html_url": s.pullURL(p.Number),
+		"head": map[string]string{"ref": p.Head, "label": s.owner + ":" + p.Head, "sha": s.headOf(p)}, "base": map[string]string{"ref": p.Base},
+		"merged": p.Merged, "merged_at": nil}
+	if p.Merged {
+		m["merged_at"] = p.MergedAt.Format(time.RFC3339)
+	}
+	return m
 }
 
 // listPulls is GET /repos/{owner}/{repo}/pulls, filtered by head

@@ -33,6 +33,8 @@ type Server struct {
 	fault     *Fault
 	requests  []string // "GET /repos/…" in order, 304s too
 	now       func() time.Time
+	heads     func(branch string) string // a branch's head on the repository (SetHeads)
+	checks    map[string][]CheckRun      // commit sha → its check runs
 }
 
 // Issue is an issue as the stand-in keeps it.
@@ -48,6 +50,9 @@ type Issue struct {
 	IsPull    bool
 	HTMLURL   string // "" = https://github.com/{owner}/{repo}/issues/{n}
 	Deleted   bool   // answered 410 Gone, left out of lists
+	// StateReason is why a closed issue was closed: completed,
+	// not_planned ("" while open).
+	StateReason string
 }
 
 // Comment is one issue comment.
@@ -77,11 +82,16 @@ const Login = "station-bot"
 
 // Pull is an opened pull request.
 type Pull struct {
-	Number int
-	Title  string
-	Head   string
-	Base   string
-	Body   string
+	Number         int
+	Title          string
+	Head           string
+	Base           string
+	Body           string
+	State          string // open, closed
+	Merged         bool
+	MergedAt       time.Time
+	Reviews        []Review
+	ReviewComments []ReviewComment
 }
 
 // Fault is what the next requests get instead of an answer.
@@ -177,6 +187,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
 	if s.faulted(w, r.URL.RequestURI()) {
 		return
+	}
+	if id, ok := strings.CutPrefix(r.URL.Path, "/job-logs/"); ok {
+		// A log's download address: a signed URL on another host at
+		// GitHub, which needs no token.
+		if n, err := strconv.Atoi(id); err == nil && s.jobLog(w, n) {
+			return
+		}
 	}
 	auth := r.Header.Get("Authorization")
 	if auth != "Bearer "+s.Token && auth != "token "+s.Token {

@@ -93,6 +93,16 @@ func (s *Server) operation(req request) (any, error) {
 			nodes = append(nodes, map[string]string{"id": "team-1", "key": s.Team})
 		}
 		return map[string]any{"teams": map[string]any{"nodes": orEmpty(nodes)}}, nil
+	case "CompletedState":
+		// workflowStates filtered by the team's key and type "completed",
+		// the first the team lists.
+		var nodes []map[string]string
+		for _, st := range s.states {
+			if st.Type == "completed" && v.Team == s.Team && len(nodes) == 0 {
+				nodes = append(nodes, map[string]string{"id": st.ID, "name": st.Name})
+			}
+		}
+		return map[string]any{"workflowStates": map[string]any{"nodes": orEmpty(nodes)}}, nil
 	case "States":
 		var nodes []map[string]string
 		if st := s.stateOf(v.Name); st.ID != "" && v.Team == s.Team {
