@@ -214,6 +214,7 @@ func (c *Client) item(is *gh.Issue) source.Item {
 		Closed:  !open, Unlabelled: !labelled,
 		State:     is.GetState(),
 		UpdatedAt: is.GetUpdatedAt().Time,
+		Comments:  is.GetComments(),
 	}
 }
 

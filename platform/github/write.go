@@ -213,7 +213,11 @@ func (c *Client) Comments(ctx context.Context, ref supervisor.External, since ti
 	if err != nil {
 		return nil, err
 	}
-	cs, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, n, &gh.IssueListCommentsOptions{Since: &since, ListOptions: gh.ListOptions{PerPage: 100}})
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	if !since.IsZero() {
+		opts.Since = &since
+	}
+	cs, _, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, n, opts)
 	if err != nil {
 		return nil, apiError(err)
 	}

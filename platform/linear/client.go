@@ -165,6 +165,7 @@ func (c *Client) item(f IssueFields) source.Item {
 		Body:    f.Description,
 		Matches: labelled && !closed && f.State.Name == c.cfg.State,
 		Closed:  closed, Unlabelled: !labelled, State: f.State.Name, UpdatedAt: f.UpdatedAt,
+		Comments: -1, // Linear's issue says not how many
 	}
 }
 

@@ -1,10 +1,13 @@
 package source
 
 import (
+	"fmt"
 	"net/netip"
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/buildstation/buildstation/internal/textsafe"
 )
 
 // MaxBody caps an issue's body as a task keeps it (and as the agent's
@@ -55,4 +58,53 @@ func loopback(host string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// Comment bounds: the comments of people who can act on an issue join its
+// body in the agent's prompt, each and all of them capped like the body,
+// the newest kept.
+const (
+	maxComment  = 8 << 10
+	maxComments = 32 << 10
+)
+
+// commentsHeader starts the part of a task's body that holds its issue's
+// comments.
+const commentsHeader = "\n\n---\nComments on the issue by people who can act on it, oldest first:"
+
+// WithComments is an issue's (bounded) body followed by cs, the comments
+// of people who can act on it, made printable and bounded: each at
+// maxComment, all at maxComments, the oldest left out first with a line
+// saying where they are.
+func WithComments(body string, cs []Comment, url string) string {
+	if len(cs) == 0 {
+		return body
+	}
+	var entries []string
+	for _, c := range cs {
+		text := strings.TrimSpace(textsafe.Printable(c.Body))
+		if len(text) > maxComment {
+			text = strings.ToValidUTF8(text[:maxComment], "") + " […]"
+		}
+		entries = append(entries, fmt.Sprintf("\n\n%s (%s):\n%s", textsafe.Line(c.Author), c.At.UTC().Format("2006-01-02 15:04"), text))
+	}
+	size, first := 0, len(entries)
+	for first > 0 && size+len(entries[first-1]) <= maxComments {
+		first--
+		size += len(entries[first])
+	}
+	var b strings.Builder
+	b.WriteString(body)
+	b.WriteString(commentsHeader)
+	if first > 0 {
+		where := "the issue"
+		if url != "" {
+			where = url
+		}
+		fmt.Fprintf(&b, "\n\n[… %d older comments are at %s]", first, where)
+	}
+	for _, e := range entries[first:] {
+		b.WriteString(e)
+	}
+	return b.String()
 }

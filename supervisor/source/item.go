@@ -24,6 +24,9 @@ type Item struct {
 	Unlabelled bool
 	State      string // as people read it: "open", "In Review"
 	UpdatedAt  time.Time
+	// Comments is how many comments the issue has, -1 when the tracker
+	// cannot say (Linear): an issue with none is not asked for them.
+	Comments int
 }
 
 // Tracker is one source's remote: a GitHub repository or a Linear team.

@@ -18,14 +18,15 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 		s.failed(i, err, now)
 		return
 	}
-	for k := range items {
-		items[k] = Bounded(items[k])
-	}
 	tasks, err := s.owned(ctx, i)
 	if err != nil {
 		s.o.Log.Warn("source: read the board", "source", r.cfg.Name(), "err", err)
 		return
 	}
+	for k := range items {
+		items[k] = Bounded(items[k])
+	}
+	s.addComments(ctx, i, tasks, items)
 	for _, a := range Plan(tasks, items, full) {
 		if a.Kind == ActCheck {
 			it, err := r.tr.Item(ctx, *a.Task.External)
@@ -52,6 +53,30 @@ func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 	s.reviewPulls(ctx, i, tasks)
 	s.worked(i, now)
 	s.setState(i, func(st *supervisor.SourceState) { st.Tasks = len(tasks) + countAdds(items, tasks) })
+}
+
+// addComments puts, in the body of each item that a task is yet to start
+// from (a new issue, or a queued task's), the comments of people who can
+// act on it: the agent's prompt holds what they said, not only the
+// issue's link. An issue without comments is not asked; one whose
+// comments cannot be read keeps its body alone (logged).
+func (s *Syncer) addComments(ctx context.Context, i int, tasks []supervisor.Task, items []Item) {
+	state := make(map[string]supervisor.TaskState, len(tasks))
+	for _, t := range tasks {
+		state[t.External.ID] = t.State
+	}
+	for k, it := range items {
+		st, known := state[it.Ref.ID]
+		if !it.Matches || it.Closed || it.Comments == 0 || known && st != supervisor.TaskTodo {
+			continue
+		}
+		cs, err := s.srcs[i].tr.Comments(ctx, it.Ref, time.Time{})
+		if err != nil {
+			s.o.Log.Warn("source: read an issue's comments for its task", "issue", it.Ref.ID, "err", err)
+			continue
+		}
+		items[k].Body = WithComments(it.Body, cs, it.Ref.URL)
+	}
 }
 
 // relay types the new comments on a running task's issue, by people who
