@@ -120,6 +120,8 @@ type state struct {
 	sources []supervisor.SourceState
 	// warnings are the station's own, as status last said them.
 	warnings []string
+	// phone is the [phone] service's state, from status and EventPhone.
+	phone *supervisor.PhoneLink
 	// agentNames are the built-in agents the station can run, read once.
 	agentNames []string
 }
@@ -170,6 +172,10 @@ func (s *state) snapshot() Snapshot {
 		b := *s.board
 		snap.Board = &b
 	}
+	if s.phone != nil {
+		p := *s.phone
+		snap.Phone = &p
+	}
 	for _, t := range s.tasks {
 		snap.Tasks = append(snap.Tasks, t)
 	}
@@ -217,6 +223,7 @@ func readAll(ctx context.Context, cl Client, s *state) error {
 	s.board = st.Board
 	s.sources = st.Sources
 	s.warnings = st.Warnings
+	s.phone = st.Phone
 	if s.agentNames == nil {
 		// Only the empty board's hint and Add project show them: a
 		// station that cannot say leaves them out.
@@ -379,6 +386,13 @@ func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Even
 			// What changed on the board meanwhile was not streamed.
 			c.Refresh()
 		}
+		return true
+	case supervisor.EventPhone:
+		if e.Phone == nil {
+			return false
+		}
+		p := *e.Phone
+		s.phone = &p
 		return true
 	case supervisor.EventProject:
 		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)

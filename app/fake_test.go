@@ -30,6 +30,8 @@ type fakeClient struct {
 	transcripts map[string]supervisor.Transcript
 	// reads are the task filters the UI asked for, in order
 	reads []supervisor.TaskFilter
+	// phone is the [phone] service's state Status reports (nil: none).
+	phone *supervisor.PhoneLink
 	// board is the shared board's link Status reports (nil: the
 	// station's own board); while it is down, the board's reads answer
 	// 503 as a real station's API does.
@@ -103,6 +105,10 @@ func (f *fakeClient) Status(ctx context.Context) (supervisor.Status, error) {
 	}
 	for _, t := range f.tasks {
 		st.Tasks[t.State]++
+	}
+	if f.phone != nil {
+		p := *f.phone
+		st.Phone = &p
 	}
 	return st, nil
 }

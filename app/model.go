@@ -30,6 +30,8 @@ type Snapshot struct {
 	// let it use and why, which agent install it picked. The tray shows
 	// them, so a person learns why no notice arrives without a terminal.
 	Warnings []string
+	// Phone is how the [phone] service stands; nil without one.
+	Phone *supervisor.PhoneLink
 	// AgentNames are the built-in agents the station can run (claude,
 	// codex, gemini): what `project add --agent` takes, as the station
 	// says them.
@@ -62,6 +64,16 @@ func SourceProblems(s Snapshot) []string {
 		}
 	}
 	return out
+}
+
+// PhoneAway is the tray's line for a phone service that does not take
+// notices, in status's words: "Phone: ntfy.example not answering since
+// 03:12 — retrying"; empty while it takes them.
+func PhoneAway(s Snapshot) string {
+	if !s.Connected || s.Phone == nil {
+		return ""
+	}
+	return s.Phone.Away()
 }
 
 // BoardAway is the line that says a shared board does not answer, in the

@@ -66,6 +66,10 @@ func TrayLines(s Snapshot) []MenuLine {
 	for _, p := range SourceProblems(s) {
 		lines = append(lines, MenuLine{Label: clip(p, 90), Action: ActDashboard})
 	}
+	if p := PhoneAway(s); p != "" {
+		// Its settings are where a person fixes it.
+		lines = append(lines, MenuLine{Label: clip(p, 90), Action: ActSettings})
+	}
 	if s.Connected {
 		for _, w := range s.Warnings {
 			lines = append(lines, MenuLine{Label: clip("Warning: "+w, 90), Action: ActDashboard})

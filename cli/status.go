@@ -43,6 +43,7 @@ func (e *env) status(asJSON bool) error {
 		// The board's counts are unknown: say what is known.
 		fmt.Fprintln(e.stdout, boardAway(st.Board))
 		fmt.Fprintf(e.stdout, "this station: working %d · reviewing %d · idle %d\n", st.Working, st.Reviewing, st.Idle)
+		phoneAway(e, st.Phone)
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "working %d · reviewing %d · idle %d · blocked %d · todo %d · done %d\n",
@@ -57,6 +58,7 @@ func (e *env) status(asJSON bool) error {
 		}
 		fmt.Fprintln(e.stdout, line)
 	}
+	phoneAway(e, st.Phone)
 	for _, w := range st.Warnings {
 		fmt.Fprintln(e.stdout, "warning: "+textsafe.Line(w))
 	}
@@ -76,6 +78,17 @@ func (e *env) status(asJSON bool) error {
 // boardAway is the line that says a shared board does not answer:
 // "board unreachable since 12:03:10, retrying (3 transitions queued)".
 func boardAway(l *supervisor.BoardLink) string { return l.Away() }
+
+// phoneAway says, in one line, that the phone's service does not take
+// notices: "Phone: ntfy.example not answering since 03:12 — retrying".
+func phoneAway(e *env, l *supervisor.PhoneLink) {
+	if l == nil {
+		return
+	}
+	if away := l.Away(); away != "" {
+		fmt.Fprintln(e.stdout, textsafe.Line(away))
+	}
+}
 
 // fillStatus gives every task column a count, zero included, so scripts can
 // read st.tasks.done without checking it exists.

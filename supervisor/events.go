@@ -15,6 +15,7 @@ const (
 	EventNotice  EventKind = "notice"  // a notification was raised (Notice set)
 	EventProject EventKind = "project" // a project was paused or resumed
 	EventBoard   EventKind = "board"   // a shared board became unreachable or reachable again (Board set)
+	EventPhone   EventKind = "phone"   // the phone's service stopped or started taking notices (Phone set)
 )
 
 // Event is one change, as the tray, the API stream and the notifier see it.
@@ -26,6 +27,7 @@ type Event struct {
 	Notice  *Notice      `json:"notice,omitempty"`
 	Project string       `json:"project,omitempty"`
 	Board   *BoardLink   `json:"board,omitempty"`
+	Phone   *PhoneLink   `json:"phone,omitempty"`
 }
 
 // Bus fans events out to subscribers. Publish never blocks: a subscriber

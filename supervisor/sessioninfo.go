@@ -167,6 +167,10 @@ type Status struct {
 	// Sources are the issue trackers tasks are imported from, each with
 	// its problem in one sentence while it has one.
 	Sources []SourceState `json:"sources,omitempty"`
+	// Phone is how the [phone] table's service stands: while it does not
+	// take notices, status and the tray say so in one line (Away). Absent
+	// without a [phone] table.
+	Phone *PhoneLink `json:"phone,omitempty"`
 }
 
 // ProjectInfo is a project with its effective settings.

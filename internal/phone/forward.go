@@ -293,6 +293,7 @@ func (f *forwarder) service(p config.Phone) Service {
 	}
 	f.svc = s
 	f.health = Health{Service: s.Name(), Host: hostOf(p.URL), OK: true}
+	f.tell() // status names the service from the start
 	if l, ok := s.(Listener); ok {
 		f.listen(l)
 	}

@@ -273,7 +273,7 @@ func TestBackOff(t *testing.T) {
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if len(r.health) != 2 || r.health[0].OK || !r.health[1].OK || !strings.HasPrefix(r.health[0].Away(), "Phone: ntfy.test not answering since ") {
+		if len(r.health) != 3 || !r.health[0].OK || r.health[1].OK || !r.health[2].OK || !strings.HasPrefix(r.health[1].Away(), "Phone: ntfy.test not answering since ") || r.health[2].Away() != "" {
 			t.Errorf("health told %+v; want failing once, then answering", r.health)
 		}
 		if n := strings.Count(r.log.String(), "does not take notices"); n != 1 {

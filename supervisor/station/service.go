@@ -295,7 +295,7 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	}
 	if err != nil && unreachable(err) && st.Link() != nil {
 		st.writes.link.down(err)
-		down := supervisor.Status{Tasks: map[supervisor.TaskState]int{}, Sessions: map[string]int{}, Board: st.Link()}
+		down := supervisor.Status{Tasks: map[supervisor.TaskState]int{}, Sessions: map[string]int{}, Board: st.Link(), Phone: st.phoneLink()}
 		st.countSessions(&down, st.ownSessions())
 		return down, nil
 	}
@@ -318,11 +318,7 @@ func (st *Station) Status(ctx context.Context) (supervisor.Status, error) {
 	if ws := st.setupWarnings(); len(ws) > 0 {
 		s.Warnings = append(slices.Clone(s.Warnings), ws...)
 	}
-	if st.opt.LiveWarnings != nil {
-		if ws := st.opt.LiveWarnings(); len(ws) > 0 {
-			s.Warnings = append(slices.Clone(s.Warnings), ws...)
-		}
-	}
+	s.Phone = st.phoneLink()
 	for _, p := range st.Config().Projects {
 		if p.Gate == "" {
 			s.NoGate = append(s.NoGate, p.Name)

@@ -74,10 +74,6 @@ type Options struct {
 	// Sources reports the state of the config's [[sources]] (the issue
 	// trackers tasks are imported from), for Status; nil: none.
 	Sources func() []supervisor.SourceState
-	// LiveWarnings are problems of parts beside the engine as they stand
-	// now (the phone's service that does not answer), for Status; nil:
-	// none.
-	LiveWarnings func() []string
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one
@@ -113,6 +109,9 @@ type Station struct {
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
 	windows atomic.Pointer[map[string]supervisor.BoardWindows]
+	// phone is how the phone's service stands (ReportPhone); nil: not
+	// reported.
+	phone atomic.Pointer[supervisor.PhoneLink]
 
 	// stopAsked is closed by the first RequestStop: a stop asked through
 	// the API, for service managers that cannot signal (Windows' logon

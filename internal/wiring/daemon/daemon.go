@@ -121,7 +121,7 @@ type run struct {
 	closers []func()
 	sy      *source.Syncer        // the [[sources]]' syncer; nil: none
 	ws      supervisor.Workspaces // the station's worktrees, once made
-	phone   phonePart             // the [phone] forwarder's outbox and its service's last word
+	phone   phonePart             // the [phone] forwarder's outbox
 }
 
 func (r *run) defer_(f func()) { r.closers = append(r.closers, f) }
@@ -207,7 +207,6 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	so.Files, so.Environ, so.Config, so.Board, so.Spawners = files, os.Environ, cfg, board, spawners
 	so.Probers, so.URL, so.Workspaces, so.Warnings, so.Outbox = probers, url, ws, warnings, box
 	so.EndMarked, so.Guard, so.Sources = treekill.EndMarked, r.fenceGuard(o, cfg), sources
-	so.LiveWarnings = r.phone.health.warnings
 	return station.New(so)
 }
 

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"path/filepath"
-	"sync"
 
 	"github.com/buildstation/buildstation/internal/phone"
 	"github.com/buildstation/buildstation/platform/keychain"
@@ -14,11 +13,9 @@ import (
 )
 
 // phonePart is what the phone forwarder runs on: the station's outbox,
-// which keeps each notice until the service took it, and the service's
-// last word.
+// which keeps each notice until the service took it.
 type phonePart struct {
-	box    *outbox.Box
-	health phoneHealth
+	box *outbox.Box
 }
 
 // openOutbox opens the home's outbox for the phone's notices: always,
@@ -31,28 +28,6 @@ func (p *phonePart) openOutbox(r *run, home string) error {
 	}
 	r.defer_(func() { box.Close() })
 	p.box = box
-	return nil
-}
-
-// phoneHealth keeps the phone's service's last word, for status and the
-// tray (station.Options.LiveWarnings).
-type phoneHealth struct {
-	mu sync.Mutex
-	h  phone.Health
-}
-
-func (p *phoneHealth) set(h phone.Health) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.h = h
-}
-
-func (p *phoneHealth) warnings() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if l := p.h.Away(); l != "" {
-		return []string{l}
-	}
 	return nil
 }
 
@@ -82,7 +57,7 @@ func forwardToPhone(ctx context.Context, o Options, st *station.Station, token s
 				// refuses it when another request waits by now.
 				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via, Request: request})
 			},
-			Health: ph.health.set,
+			Health: st.ReportPhone,
 			Ledger: ph.box,
 			Log:    o.Log.With("part", "phone"),
 		})
