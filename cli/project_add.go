@@ -37,7 +37,9 @@ command each new worktree and gate checkout runs before work starts
 (package-lock.json: npm ci; pnpm-lock.yaml: pnpm install
 --frozen-lockfile; uv.lock: uv sync; requirements.txt: a venv and pip
 install; go.mod, Cargo.lock: none), and a .worktreeinclude for the
-ignored .env files it finds. Suggestions are printed, never written, unless
+ignored .env files it finds, and a gate (a Makefile's test target: make
+test; package.json's test script: npm test; go.mod: go test ./...;
+Cargo.toml: cargo test; pytest's configuration: pytest). Suggestions are printed, never written, unless
 you pass --accept-suggestions; --setup CMD sets the setup yourself.
 --dry-run checks everything and prints the project and the suggestions,
 writing nothing.
@@ -166,6 +168,9 @@ func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 				np.Setup = s.Setup
 			}
 			np.Include = s.Include
+			if s.Gate != "" {
+				np.Settings = map[string]string{"gate": s.Gate}
+			}
 		}
 	}
 	added, err := add(np)
@@ -184,8 +189,11 @@ func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 	if len(np.Include) > 0 && !np.DryRun {
 		fmt.Fprintf(e.stdout, "wrote %s: %s\n", textsafe.Line(filepath.Join(p.Path, ".worktreeinclude")), textsafe.Line(strings.Join(np.Include, " ")))
 	}
-	if s := added.Suggested; s != nil && (!opts.accept || np.DryRun) {
-		printSuggestion(e.stdout, *s, np)
+	if s := added.Suggested; s != nil {
+		if !opts.accept || np.DryRun {
+			np.Name = p.Name
+			printSuggestion(e.stdout, *s, np)
+		}
 	}
 	for _, s := range added.Steps {
 		fmt.Fprintf(e.stdout, "before its first task: %s\n", textsafe.Line(s))
@@ -206,6 +214,10 @@ func printSuggestion(w io.Writer, s supervisor.SetupSuggestion, np supervisor.Ne
 	if len(s.Include) > 0 {
 		fmt.Fprintf(w, "suggested .worktreeinclude: %s (ignored files each worktree needs); not written: add it with --accept-suggestions\n",
 			textsafe.Line(strings.Join(s.Include, " ")))
+	}
+	if s.Gate != "" {
+		fmt.Fprintf(w, "suggested gate: %s (from %s); not written: add it with --accept-suggestions, or later: buildstation project set %s gate=%s\n",
+			textsafe.Line(s.Gate), textsafe.Line(s.GateBecause), shellWord(np.Name), shellWord(s.Gate))
 	}
 }
 
@@ -250,7 +262,7 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 	}
 	added := supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent}, Steps: steps}
 	if adv := e.deps.Setup; adv != nil {
-		if s := adv.Suggest(e.ctx, p.Path); s.Setup != "" || len(s.Include) > 0 {
+		if s := adv.Suggest(e.ctx, p.Path); s.Setup != "" || len(s.Include) > 0 || s.Gate != "" {
 			added.Suggested = &s
 		}
 	}

@@ -188,6 +188,20 @@ type ProjectInfo struct {
 	PauseReason      string `json:"pause_reason,omitempty"`
 	Running          int    `json:"running"`
 	Queued           int    `json:"queued"`
+	// Settings are every key `project set` takes, with this project's
+	// value and the default: what Edit project offers.
+	Settings []ProjectSetting `json:"settings,omitempty"`
+}
+
+// ProjectSetting is one project key: the value the project's table writes
+// ("" when it leaves it to the default) and the value that applies then,
+// both as `project set` takes them; Type is the declared type ("duration",
+// "boolean", "array of strings" …).
+type ProjectSetting struct {
+	Key     string `json:"key"`
+	Type    string `json:"type,omitempty"`
+	Value   string `json:"value,omitempty"`
+	Default string `json:"default,omitempty"`
 }
 
 // SourceState is one [[sources]] entry's state, as status, `source ls`

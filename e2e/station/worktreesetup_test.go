@@ -81,7 +81,8 @@ func TestWorktreeIncludeAndSetupReadyTheTaskAndTheGate(t *testing.T) {
 }
 
 // project add reads an npm and a uv project's files and suggests their
-// setup and a .worktreeinclude for the ignored .env; a dry run prints them
+// setup, a .worktreeinclude for the ignored .env and (a Makefile with a
+// test target) the gate; a dry run prints them
 // and writes nothing, --accept-suggestions writes them.
 func TestProjectAddSuggestsSetup(t *testing.T) {
 	t.Parallel()
@@ -100,7 +101,8 @@ func TestProjectAddSuggestsSetup(t *testing.T) {
 	writeFile(t, filepath.Join(uv, "uv.lock"), "version = 1\n")
 
 	out := run("project", "add", npm, "--name", "web", "--dry-run", "--command", "buildstation", "fake-agent")
-	if !strings.Contains(out, "suggested setup: npm ci (from package-lock.json)") || !strings.Contains(out, "suggested .worktreeinclude: .env*") || !strings.Contains(out, "nothing written") {
+	if !strings.Contains(out, "suggested setup: npm ci (from package-lock.json)") || !strings.Contains(out, "suggested .worktreeinclude: .env*") || !strings.Contains(out, "nothing written") ||
+		!strings.Contains(out, "suggested gate: make test (from Makefile)") {
 		t.Errorf("dry run:\n%s", out)
 	}
 	if cfg, _ := os.ReadFile(filepath.Join(home, "config.toml")); strings.Contains(string(cfg), "\nname = \"web\"") {
@@ -117,6 +119,9 @@ func TestProjectAddSuggestsSetup(t *testing.T) {
 	cfg := readFile(t, filepath.Join(home, "config.toml"))
 	if !strings.Contains(cfg, "name = \"web\"\npath = \""+npm+"\"\ncommand = [\"buildstation\", \"fake-agent\"]\nsetup = \"npm ci\"\n") {
 		t.Errorf("accepted: config.toml:\n%s\nout:\n%s", cfg, out)
+	}
+	if !strings.Contains(cfg, "setup = \"npm ci\"\ngate = \"make test\"\n") {
+		t.Errorf("the suggested gate was not written with the rest: config.toml:\n%s", cfg)
 	}
 	if strings.Contains(cfg, "setup = \"uv sync\"") {
 		t.Error("a suggestion not accepted was written")

@@ -2,13 +2,16 @@ package gitwt
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
+	"github.com/buildstation/buildstation/internal/atomicfile"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -41,6 +44,7 @@ func (Advisor) Suggest(ctx context.Context, dir string) supervisor.SetupSuggesti
 			break
 		}
 	}
+	s.Gate, s.GateBecause = suggestGate(dir)
 	if _, err := os.Stat(filepath.Join(dir, IncludeFile)); err == nil {
 		return s // the person's own list stands
 	}
@@ -76,4 +80,75 @@ func (Advisor) WriteInclude(dir string, lines []string) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// makeTest is a Makefile's test target at the start of a line.
+var makeTest = regexp.MustCompile(`(?m)^test\s*:`)
+
+// suggestGate is the command dir's files say runs its tests, and the file
+// that says so; "" when none is recognised.
+func suggestGate(dir string) (gate, because string) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(data) > 1<<20 {
+			return ""
+		}
+		return string(data)
+	}
+	if mk := read("Makefile"); makeTest.MatchString(mk) {
+		return "make test", "Makefile"
+	}
+	if pkg := read("package.json"); pkg != "" {
+		var p struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal([]byte(pkg), &p) == nil && p.Scripts["test"] != "" && !strings.Contains(p.Scripts["test"], "no test specified") {
+			return "npm test", "package.json"
+		}
+	}
+	for _, f := range []struct{ file, gate string }{
+		{"go.mod", "go test ./..."},
+		{"Cargo.toml", "cargo test"},
+		{"pytest.ini", "pytest"},
+		{"conftest.py", "pytest"},
+	} {
+		if _, err := os.Stat(filepath.Join(dir, f.file)); err == nil {
+			return f.gate, f.file
+		}
+	}
+	if py := read("pyproject.toml"); strings.Contains(py, "[tool.pytest") {
+		return "pytest", "pyproject.toml"
+	}
+	return "", ""
+}
+
+// Include is dir's .worktreeinclude as written; "" when it has none.
+func (Advisor) Include(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, IncludeFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", filepath.Join(dir, IncludeFile), err)
+	}
+	return string(data), nil
+}
+
+// SetInclude replaces dir's .worktreeinclude with text (a person's edit
+// of it, from Edit project), or removes it when text is blank.
+func (Advisor) SetInclude(dir, text string) error {
+	path := filepath.Join(dir, IncludeFile)
+	if strings.TrimSpace(text) == "" {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", path, err)
+		}
+		return nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if err := atomicfile.Write(path, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

@@ -51,3 +51,43 @@ func TestSuggestIncludeOnlyForIgnoredAndNeverOverwrites(t *testing.T) {
 		t.Errorf(".worktreeinclude:\n%s", data)
 	}
 }
+
+// The gate is suggested from the files that say how a project tests
+// itself; a package.json whose test script is npm's placeholder, or a
+// Makefile with no test target, suggests none.
+func TestSuggestGate(t *testing.T) {
+	for _, tc := range []struct{ file, text, gate string }{
+		{"Makefile", "build:\n\tgo build\ntest: build\n\tgo test\n", "make test"},
+		{"Makefile", "build:\n\tgo build\n", ""},
+		{"package.json", `{"scripts": {"test": "vitest run"}}`, "npm test"},
+		{"package.json", `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}`, ""},
+		{"go.mod", "module x\n", "go test ./..."},
+		{"Cargo.toml", "[package]\n", "cargo test"},
+		{"pyproject.toml", "[tool.pytest.ini_options]\n", "pytest"},
+	} {
+		dir := t.TempDir()
+		writeFile(t, dir, tc.file, tc.text)
+		if s := (Advisor{}).Suggest(context.Background(), dir); s.Gate != tc.gate || (tc.gate != "" && s.GateBecause != tc.file) {
+			t.Errorf("%s %q: gate %q from %q, want %q", tc.file, tc.text, s.Gate, s.GateBecause, tc.gate)
+		}
+	}
+}
+
+// Edit project reads the .worktreeinclude as written and replaces it with
+// the person's edit; a blank edit removes it.
+func TestIncludeReadAndReplaced(t *testing.T) {
+	dir := t.TempDir()
+	a := Advisor{}
+	if got, err := a.Include(dir); got != "" || err != nil {
+		t.Fatalf("none: %q %v", got, err)
+	}
+	if err := a.SetInclude(dir, ".env\nnode_modules/"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.Include(dir); got != ".env\nnode_modules/\n" {
+		t.Errorf("after the edit: %q", got)
+	}
+	if err := a.SetInclude(dir, "  \n"); err != nil || exists(filepath.Join(dir, IncludeFile)) {
+		t.Errorf("a blank edit: %v, file there: %v", err, exists(filepath.Join(dir, IncludeFile)))
+	}
+}

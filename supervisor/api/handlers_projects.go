@@ -26,6 +26,11 @@ type projectStation interface {
 	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)
 	RemoveProject(ctx context.Context, name string) error
 	AgentCLIs(ctx context.Context) []supervisor.AgentCLI
+	// ProjectSetup is what Edit project shows of a project's folder (its
+	// .worktreeinclude, suggestions, the agent's one-time steps);
+	// SetInclude replaces its .worktreeinclude ("" removes it).
+	ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error)
+	SetInclude(ctx context.Context, name, text string) error
 	// RequestStop asks the station to drain, then stop, as a first
 	// Ctrl-C does; it says what happens now.
 	RequestStop(ctx context.Context) (string, error)
@@ -39,6 +44,8 @@ func (s *Server) projectRoutes() {
 	s.person("POST /v1/projects/{name}/pause", s.pauseProject)
 	s.personOnly("POST /v1/projects/{name}/resume", s.resumeProject)
 	s.personOnly("POST /v1/projects/{name}/settings", s.setProjectSettings)
+	s.person("GET /v1/projects/{name}/setup", s.getProjectSetup)
+	s.personOnly("POST /v1/projects/{name}/include", s.setInclude)
 	s.personOnly("POST /v1/projects", s.addProject)
 	s.personOnly("DELETE /v1/projects/{name}", s.removeProject)
 	s.person("GET /v1/agents", s.getAgents)
@@ -110,6 +117,33 @@ func (s *Server) setProjectSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, p)
+}
+
+// getProjectSetup answers a project's .worktreeinclude, what its folder
+// suggests and its agent's one-time steps (Edit project).
+func (s *Server) getProjectSetup(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	ps, err := s.st.ProjectSetup(r.Context(), name)
+	if err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	writeJSON(w, http.StatusOK, ps)
+}
+
+// setInclude takes {"text": "…"}: the project's new .worktreeinclude
+// ("" removes it).
+func (s *Server) setInclude(w http.ResponseWriter, r *http.Request) {
+	var req supervisor.IncludeRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	name := r.PathValue("name")
+	if err := s.st.SetInclude(r.Context(), name, req.Text); err != nil {
+		s.stationError(w, r, err, projectNotFound(name))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // addProject takes a supervisor.NewProject and answers the project as the

@@ -32,6 +32,7 @@ func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 		{"POST", "/v1/sessions/s1/answer", `{"answer":"x","request":"ab"}`},
 		{"POST", "/v1/station/stop", `{}`},
 		{"POST", "/v1/projects/web/settings", `{"settings":{"idle_window":"9m"}}`},
+		{"POST", "/v1/projects/web/include", `{"text":".env"}`},
 		{"POST", "/v1/projects/web/resume", `{}`},
 		{"POST", "/v1/projects", `{"path":"/tmp/x"}`},
 		{"DELETE", "/v1/projects/web", ``},

@@ -188,6 +188,19 @@ func (c *Client) SetProjectSettings(ctx context.Context, name string, set map[st
 	return out, err
 }
 
+// ProjectSetup is what Edit project shows of a project's folder: its
+// .worktreeinclude, what its files suggest, its agent's one-time steps.
+func (c *Client) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+	var out supervisor.ProjectSetup
+	err := c.do(ctx, http.MethodGet, "/v1/projects/"+esc(name)+"/setup", nil, &out)
+	return out, err
+}
+
+// SetInclude replaces a project's .worktreeinclude with text ("" removes it).
+func (c *Client) SetInclude(ctx context.Context, name, text string) error {
+	return c.do(ctx, http.MethodPost, "/v1/projects/"+esc(name)+"/include", supervisor.IncludeRequest{Text: text}, nil)
+}
+
 // AddProject adds a project to config.toml; the answer carries the
 // one-time steps its agent still needs.
 func (c *Client) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {

@@ -18,8 +18,10 @@ type NewProject struct {
 	Path    string
 	Agent   string
 	Command []string
-	// Settings are per-project overrides (EditableKeys) written in the
-	// new table; an empty value is left out.
+	// Settings are the new table's other keys (any key `project set`
+	// takes but path, agent, command and setup: gate, concurrency, the
+	// windows …), written as their declared types; an empty value is left
+	// out.
 	Settings map[string]string
 	// DryRun is the caller's: AddProject itself never writes.
 	DryRun bool
@@ -95,12 +97,16 @@ func AddProject(path string, data []byte, np NewProject, plat Platform) ([]byte,
 			return nil, nil, fmt.Errorf("no agent named %q; use one of %s, or pass --command with the program to run", np.Agent, strings.Join(sortedKeys(cfg.Agents), ", "))
 		}
 	}
-	for k := range np.Settings {
-		if !slices.Contains(EditableKeys, k) {
-			return nil, nil, fmt.Errorf("%q cannot be set here; use one of %s", k, strings.Join(EditableKeys, ", "))
+	for _, k := range sortedKeys(np.Settings) {
+		if !slices.Contains(addKeys, k) {
+			return nil, nil, fmt.Errorf("%q cannot be set here; use one of %s", k, strings.Join(addKeys, ", "))
 		}
 	}
-	out := append(slices.Clone(data), []byte(projectTable(data, np))...)
+	table, err := projectTable(data, np)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := append(slices.Clone(data), []byte(table)...)
 	ncfg, err := Parse(path, out, plat)
 	if err != nil {
 		return nil, nil, err
@@ -108,9 +114,15 @@ func AddProject(path string, data []byte, np NewProject, plat Platform) ([]byte,
 	return out, ncfg, nil
 }
 
+// addKeys are the keys a new project's Settings may hold: every key
+// `project set` takes but those NewProject has fields for.
+var addKeys = slices.DeleteFunc(slices.Clone(ProjectKeys), func(k string) bool {
+	return k == "path" || k == "agent" || k == "command" || k == "setup"
+})
+
 // projectTable is np as a [[projects]] table, set apart from what the file
 // already holds by a blank line.
-func projectTable(data []byte, np NewProject) string {
+func projectTable(data []byte, np NewProject) (string, error) {
 	var b strings.Builder
 	switch {
 	case len(data) == 0:
@@ -137,10 +149,14 @@ func projectTable(data []byte, np NewProject) string {
 	}
 	for _, k := range sortedKeys(np.Settings) {
 		if v := strings.TrimSpace(np.Settings[k]); v != "" {
-			b.WriteString(k + " = " + tomlString(v) + "\n")
+			val, err := tomlValue(k, v)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(k + " = " + val + "\n")
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // RemoveProject takes project name's [[projects]] table out of the file's

@@ -111,7 +111,8 @@ func TestUpdateCheckIsOnUntilTurnedOff(t *testing.T) {
 
 // The dashboard's Add project sends the windows a person changed: they go
 // in the new table, checked as an edit is, and a bad one is refused with
-// nothing written.
+// nothing written. Any other key project set takes goes in as its type:
+// the gate, a number.
 func TestAddProjectWritesItsWindows(t *testing.T) {
 	dir := t.TempDir()
 	out, cfg, err := AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Name: "web", Path: dir,
@@ -126,11 +127,16 @@ func TestAddProjectWritesItsWindows(t *testing.T) {
 	if !strings.HasSuffix(string(out), "\n\n[[projects]]\nname = \"web\"\npath = \""+dir+"\"\nidle_window = \"15m\"\n") {
 		t.Fatalf("table:\n%s", out)
 	}
-	for set, want := range map[string]string{"idle_window=soon": "idle_window", "gate=make": `"gate" cannot be set here`} {
+	for set, want := range map[string]string{"idle_window=soon": "idle_window", "name=api": `"name" cannot be set here`, "concurrency=two": "concurrency"} {
 		k, v, _ := strings.Cut(set, "=")
 		_, _, err := AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Name: "web", Path: dir, Settings: map[string]string{k: v}}, Platform{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", set, err, want)
 		}
+	}
+	out, _, err = AddProject("/h/config.toml", []byte(DefaultText()), NewProject{Name: "web", Path: dir,
+		Settings: map[string]string{"gate": "make test", "concurrency": "2", "setup_timeout": "3m"}}, Platform{})
+	if err != nil || !strings.HasSuffix(string(out), "path = \""+dir+"\"\nconcurrency = 2\ngate = \"make test\"\nsetup_timeout = \"3m\"\n") {
+		t.Fatalf("gate and concurrency: %v\n%s", err, out)
 	}
 }

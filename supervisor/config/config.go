@@ -125,6 +125,10 @@ type Project struct {
 	Stations     []string // shared board: stations that may run it; none = any
 	Settings     Settings // [defaults] with this project's overrides applied
 	Overrides    []string // setting keys this project sets itself, sorted
+	// Written are the keys its table sets, but name, each as `project
+	// set` takes it ("15m", "aider --yes", "true"): what Edit project
+	// shows in its fields.
+	Written map[string]string
 }
 
 // Load reads home/config.toml. On first run there is none: it writes

@@ -1,9 +1,12 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 func TestEditProject(t *testing.T) {
@@ -111,5 +114,52 @@ func TestEditProjectTakesEveryProjectKey(t *testing.T) {
 		if _, _, err := EditProject("/h/config.toml", out, "web", map[string]string{tt.key: tt.value}, Platform{}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("project set %s=%s: %v, want an error naming %q", tt.key, tt.value, err, tt.want)
 		}
+	}
+}
+
+// ProjectSettings offers every key project set takes, each with the value
+// the project's table writes — as project set takes it back, so a value
+// saved unchanged is the same config — and the default that applies when
+// it writes none.
+func TestProjectSettingsOfferEveryKeyAsProjectSetTakesIt(t *testing.T) {
+	dir := t.TempDir()
+	src := "[defaults]\nidle_window = \"7m\"\n[[projects]]\nname = \"web\"\npath = \"" + dir + "\"\ncommand = [\"aider\", \"--model\", \"my model\"]\n" +
+		"concurrency = 2\nreview = true\ndaily_budget_usd = 2.5\nsetup = \"npm ci\"\nblock_window = \"90s\"\n"
+	cfg, err := Parse("/h/config.toml", []byte(src), Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := cfg.Project("web")
+	got := map[string]supervisor.ProjectSetting{}
+	var keys []string
+	for _, s := range cfg.ProjectSettings(p) {
+		got[s.Key] = s
+		keys = append(keys, s.Key)
+	}
+	if !slices.Equal(keys, ProjectKeys) {
+		t.Fatalf("keys %v, want ProjectKeys %v", keys, ProjectKeys)
+	}
+	for k, want := range map[string][2]string{
+		"command": {`aider --model "my model"`, ""}, "concurrency": {"2", "1"}, "review": {"true", "false"},
+		"daily_budget_usd": {"2.5", ""}, "setup": {"npm ci", ""}, "setup_timeout": {"", "10m"},
+		"idle_window": {"", "7m"}, "block_window": {"90s", "5m"}, "gate": {"", ""}, "breaker": {"", "3 in 10m"},
+	} {
+		if s := got[k]; s.Value != want[0] || s.Default != want[1] {
+			t.Errorf("%s: value %q default %q, want %q %q", k, s.Value, s.Default, want[0], want[1])
+		}
+	}
+	set := map[string]string{}
+	for _, s := range cfg.ProjectSettings(p) {
+		if s.Value != "" && s.Key != "path" {
+			set[s.Key] = s.Value
+		}
+	}
+	_, again, err := EditProject("/h/config.toml", []byte(src), "web", set, Platform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := again.Project("web")
+	if !slices.Equal(q.Command, p.Command) || q.Concurrency != 2 || !q.Review || q.Settings.DailyBudgetUSD != 2.5 || q.Settings.BlockWindow != 90*time.Second {
+		t.Errorf("saved unchanged, the project is %+v", q)
 	}
 }

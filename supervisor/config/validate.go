@@ -327,6 +327,12 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	// Keys are visited sorted, so Overrides comes out sorted.
 	for _, k := range sortedKeys(t) {
 		kk, v := pk.with(k), t[k]
+		if k != "name" {
+			if p.Written == nil {
+				p.Written = map[string]string{}
+			}
+			p.Written[k] = writtenValue(v)
+		}
 		if c.setting(&p.Settings, kk, k, v, cfg.Agents) {
 			p.Overrides = append(p.Overrides, k)
 			continue

@@ -43,7 +43,7 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 	}
 	var sug *supervisor.SetupSuggestion
 	if st.opt.Setup != nil {
-		if s := st.opt.Setup.Suggest(ctx, p.Path); s.Setup != "" || len(s.Include) > 0 {
+		if s := st.opt.Setup.Suggest(ctx, p.Path); s.Setup != "" || len(s.Include) > 0 || s.Gate != "" {
 			sug = &s
 		}
 	}
@@ -128,11 +128,57 @@ func (st *Station) info(p config.Project, paused map[string]string, todo []super
 	info := supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
 		IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
 		ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
-		Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name)}
+		Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name),
+		Settings: st.Config().ProjectSettings(p)}
 	for _, t := range todo {
 		if t.Project == p.Name {
 			info.Queued++
 		}
 	}
 	return info
+}
+
+// ProjectSetup is what Edit project shows of project name's folder: its
+// .worktreeinclude, what its files suggest (setup, include, gate), and
+// the one-time steps its agent still needs there. The dialog asks again
+// every few seconds while it is open, so a step taken meanwhile goes.
+func (st *Station) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+	cfg := st.Config()
+	p, ok := cfg.Project(name)
+	if !ok {
+		return supervisor.ProjectSetup{}, supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+	}
+	var out supervisor.ProjectSetup
+	if adv := st.opt.Setup; adv != nil {
+		inc, err := adv.Include(p.Path)
+		if err != nil {
+			return supervisor.ProjectSetup{}, err
+		}
+		out.Include, out.Suggested = inc, adv.Suggest(ctx, p.Path)
+	}
+	if f := st.opt.Agents; f != nil {
+		if a, err := cfg.AgentFor(p); err == nil {
+			out.Steps = f.Steps(a.Profile, p.Path)
+		}
+	}
+	return out, nil
+}
+
+// SetInclude replaces project name's .worktreeinclude with text (a
+// person's edit from Edit project); blank text removes it. New worktrees
+// and gate checkouts read it from then on.
+func (st *Station) SetInclude(ctx context.Context, name, text string) error {
+	p, ok := st.Config().Project(name)
+	if !ok {
+		return supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+	}
+	if st.opt.Setup == nil {
+		return supervisor.Invalidf("this station cannot write a .worktreeinclude; edit it by hand in %s", p.Path)
+	}
+	if err := st.opt.Setup.SetInclude(p.Path, text); err != nil {
+		return supervisor.Invalidf("%s; check the folder's permissions", err.Error())
+	}
+	st.log.Info("project .worktreeinclude changed", "project", name)
+	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,12 +61,20 @@ func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
 type recAdvisor struct {
 	sug     supervisor.SetupSuggestion
 	written []string
+	include string
 }
 
 func (a *recAdvisor) Suggest(context.Context, string) supervisor.SetupSuggestion { return a.sug }
 
 func (a *recAdvisor) WriteInclude(_ string, lines []string) error {
 	a.written = lines
+	return nil
+}
+
+func (a *recAdvisor) Include(string) (string, error) { return a.include, nil }
+
+func (a *recAdvisor) SetInclude(_, text string) error {
+	a.include = text
 	return nil
 }
 
@@ -95,5 +104,41 @@ func TestAddProjectSuggestsSetupAndWritesOnlyWhatIsAccepted(t *testing.T) {
 	}
 	if p, ok := h.st.Config().Project("web"); !ok || p.Setup != "npm ci" || len(adv.written) != 1 {
 		t.Fatalf("accepted: %+v, written %v", p.Repo, adv.written)
+	}
+}
+
+// Edit project reads every project key with its value and default, what
+// the folder suggests, its .worktreeinclude, and writes the include the
+// person edits.
+func TestEditProjectReadsEveryKeyAndTheInclude(t *testing.T) {
+	folder := t.TempDir()
+	p := project("web", 5*time.Minute, 5*time.Minute)
+	p.Path, p.Setup = folder, "npm ci"
+	p.Written = map[string]string{"setup": "npm ci"}
+	adv := &recAdvisor{sug: supervisor.SetupSuggestion{Gate: "npm test", GateBecause: "package.json"}, include: ".env\n"}
+	h := startWith(t, func(o *Options) { o.Setup = adv }, p)
+	info, err := h.st.Project(h.ctx, "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, s := range info.Settings {
+		keys = append(keys, s.Key)
+		if s.Key == "setup" && s.Value != "npm ci" {
+			t.Errorf("setup shown as %q", s.Value)
+		}
+	}
+	if !slices.Equal(keys, config.ProjectKeys) {
+		t.Errorf("settings offered %v, want every key project set takes %v", keys, config.ProjectKeys)
+	}
+	ps, err := h.st.ProjectSetup(h.ctx, "web")
+	if err != nil || ps.Include != ".env\n" || ps.Suggested.Gate != "npm test" {
+		t.Fatalf("project setup: %+v %v", ps, err)
+	}
+	if err := h.st.SetInclude(h.ctx, "web", ".env*\nnode_modules/\n"); err != nil || adv.include != ".env*\nnode_modules/\n" {
+		t.Fatalf("set include: %v, %q", err, adv.include)
+	}
+	if err := h.st.SetInclude(h.ctx, "nope", ""); err == nil || !strings.Contains(err.Error(), "no project named") {
+		t.Errorf("an unknown project: %v", err)
 	}
 }

@@ -1,0 +1,99 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// ProjectSettings are every key `project set` takes for p (ProjectKeys, in
+// their declared order), each with the value p's table writes and the one
+// that applies when it writes none: what the dashboard's Edit project
+// shows, one field per key, so it offers every key the station takes.
+func (c *Config) ProjectSettings(p Project) []supervisor.ProjectSetting {
+	out := make([]supervisor.ProjectSetting, 0, len(ProjectKeys))
+	for _, k := range ProjectKeys {
+		out = append(out, supervisor.ProjectSetting{Key: k, Type: projectKeyType(k), Value: p.Written[k], Default: c.projectDefault(k)})
+	}
+	return out
+}
+
+// projectDefault is what key k is for a project that does not set it:
+// the [defaults] value for a setting, the built-in one for a project's
+// own key ("" when it has none: no gate, no setup).
+func (c *Config) projectDefault(k string) string {
+	d := c.Defaults
+	switch k {
+	case "agent":
+		return d.Agent
+	case "backend":
+		return d.Backend
+	case "idle_window":
+		return ShortDuration(d.IdleWindow)
+	case "block_window":
+		return ShortDuration(d.BlockWindow)
+	case "review_idle_window":
+		return ShortDuration(d.ReviewIdleWindow)
+	case "cpu_alive":
+		return strconv.FormatFloat(d.CPUAlive*100, 'f', -1, 64) + "%"
+	case "breaker":
+		if d.Breaker.Count <= 0 {
+			return "off"
+		}
+		return fmt.Sprintf("%d in %s", d.Breaker.Count, ShortDuration(d.Breaker.Within))
+	case "nudge":
+		return d.Nudge
+	case "permission_mode":
+		return d.PermissionMode
+	case "daily_budget_usd":
+		if d.DailyBudgetUSD <= 0 {
+			return ""
+		}
+		return strconv.FormatFloat(d.DailyBudgetUSD, 'f', -1, 64)
+	case "concurrency":
+		return "1"
+	case "review":
+		return "false"
+	case "setup_timeout":
+		return ShortDuration(supervisor.DefaultSetupTimeout)
+	}
+	return ""
+}
+
+// ShortDuration is d as a person writes it: "5m", "1h30m", "90s".
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// writtenValue is a value of config.toml as `project set` takes it back:
+// a string as it is, an array of strings as words (quoted where a word
+// holds a space), a number or boolean as TOML writes it.
+func writtenValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		words := make([]string, 0, len(x))
+		for _, w := range x {
+			s := fmt.Sprint(w)
+			if s == "" || strings.ContainsAny(s, " \t\"'") {
+				s = strconv.Quote(s)
+			}
+			words = append(words, s)
+		}
+		return strings.Join(words, " ")
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
