@@ -57,6 +57,8 @@ func (c *Config) projectDefault(k string) string {
 		return "1"
 	case "review":
 		return "false"
+	case "review_rounds":
+		return strconv.Itoa(DefaultReviewRounds)
 	case "setup_timeout":
 		return ShortDuration(supervisor.DefaultSetupTimeout)
 	}
