@@ -120,6 +120,7 @@ on a shared board when the repository has it, else off)`},
 	{Table: "sources", Name: "label", Type: "string", Example: `"agent"`, About: `only issues with this label (default "agent")`},
 	{Table: "sources", Name: "state", Type: "string", Example: `"Todo"`, About: `linear: the workflow state to import from (default "Todo")`},
 	{Table: "sources", Name: "api_url", Type: "string", Example: `"https://github.example.com/api/v3"`, About: "GitHub Enterprise Server; default: the service's own"},
+	{Table: "sources", Name: "poll", Type: "duration", Example: `"1m"`, About: "time between polls: at least 1m (default), only a stand-in on a loopback api_url may go lower"},
 	{Table: "sources", Name: "token_env", Type: "string", Example: `"GITHUB_TOKEN"`, About: "read the token from this variable instead of the keychain"},
 
 	{Table: `prices."MODEL"`, Name: "input_per_mtok", Type: "number", Example: "3", About: "US dollars per million input tokens"},

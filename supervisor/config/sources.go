@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Source is one [[sources]] entry: a GitHub repository or a Linear team
@@ -21,6 +22,10 @@ type Source struct {
 	State    string // state: linear only, the workflow state to import from (default "Todo")
 	APIURL   string // api_url: GitHub Enterprise Server, a stand-in in tests; "" = the service's own
 	TokenEnv string // token_env: read the token from this variable instead of the keychain
+	// Poll is the time between two polls (poll; 0: a minute). Less than a
+	// minute only for an api_url on loopback, a stand-in: a team's rate
+	// limit is shared with its people and its CI.
+	Poll time.Duration
 }
 
 // Source kinds.
@@ -97,6 +102,8 @@ func (c *checker) source(sk keyPath, t map[string]any) Source {
 			s.State, _ = c.str(kk, v)
 		case "api_url":
 			s.APIURL = c.apiURL(kk, v)
+		case "poll":
+			keep(&s.Poll)(c.duration(kk, v))
 		case "token_env":
 			if e, ok := c.str(kk, v); ok && !envVarRe.MatchString(e) {
 				c.fail(kk, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
@@ -119,6 +126,10 @@ func (c *checker) sourceComplete(sk keyPath, t map[string]any, s *Source) {
 	}
 	if _, ok := t["project"]; !ok {
 		c.fail(sk.with("project"), nil, "is missing", `add project = "…", the project its tasks go to`)
+	}
+	if s.Poll > 0 && s.Poll < time.Minute && !loopbackURL(s.APIURL) {
+		c.fail(sk.with("poll"), nil, fmt.Sprintf("%s is less than a minute", s.Poll),
+			`poll at most once a minute, like poll = "1m": the rate limit is shared with your team and its CI (only a stand-in on a loopback api_url may be polled more often)`)
 	}
 	_, repo := t["repo"]
 	_, team := t["team"]
@@ -160,6 +171,12 @@ func loopback(host string) bool {
 }
 
 // apiURL reads an api_url: an absolute http or https URL.
+// loopbackURL reports whether s is a URL on a loopback address.
+func loopbackURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && s != "" && loopback(u.Hostname())
+}
+
 func (c *checker) apiURL(key keyPath, v any) string {
 	s, ok := c.str(key, v)
 	if !ok {

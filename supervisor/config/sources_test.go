@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every problem in a [[sources]] table is one error naming the file, the
@@ -31,6 +32,8 @@ func TestSourceErrors(t *testing.T) {
 		{"bad token_env", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\ntoken_env = \"$GITHUB_TOKEN\"\n", 5, "sources[0].token_env", "not a variable name"},
 		{"a token in config", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\ntoken = \"ghp_x\"\n", 5, "sources[0].token", "unknown key"},
 		{"empty label", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\nlabel = \"\"\n", 5, "sources[0].label", "is empty"},
+		{"bad poll", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\npoll = \"often\"\n", 5, "sources[0].poll", "often"},
+		{"poll too often", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\npoll = \"10s\"\n", 5, "sources[0].poll", "less than a minute"},
 		{"twice", "[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\n\n[[sources]]\nkind = \"github\"\nproject = \"web\"\nrepo = \"a/b\"\n", 6, "sources[1]", "imports what sources[0] imports"},
 	}
 	dir := t.TempDir()
@@ -52,6 +55,7 @@ func TestSourceErrors(t *testing.T) {
 }
 
 // A source's defaults: label "agent"; a linear source imports from "Todo".
+// poll may be less than a minute only for a stand-in on loopback.
 func TestSources(t *testing.T) {
 	dir := t.TempDir()
 	text := strings.ReplaceAll(`[[projects]]
@@ -64,20 +68,22 @@ project = "web"
 repo = "acme/web"
 api_url = "http://127.0.0.1:9/api/v3/"
 token_env = "GH_TOKEN"
+poll = "2s"
 
 [[sources]]
 kind = "linear"
 project = "web"
 team = "ENG"
 label = "bot"
+poll = "5m"
 `, "{dir}", dir)
 	cfg, err := Parse(filepath.Join(dir, "config.toml"), []byte(text), Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Source{
-		{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: "http://127.0.0.1:9/api/v3", TokenEnv: "GH_TOKEN"},
-		{Kind: "linear", Project: "web", Team: "ENG", Label: "bot", State: "Todo"},
+		{Kind: "github", Project: "web", Repo: "acme/web", Label: "agent", APIURL: "http://127.0.0.1:9/api/v3", TokenEnv: "GH_TOKEN", Poll: 2 * time.Second},
+		{Kind: "linear", Project: "web", Team: "ENG", Label: "bot", State: "Todo", Poll: 5 * time.Minute},
 	}
 	if len(cfg.Sources) != 2 || cfg.Sources[0] != want[0] || cfg.Sources[1] != want[1] {
 		t.Fatalf("Sources = %+v\nwant %+v", cfg.Sources, want)

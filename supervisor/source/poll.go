@@ -12,7 +12,7 @@ import (
 // poll asks source i what changed and brings the board in line with it.
 func (s *Syncer) poll(ctx context.Context, i int, now time.Time) {
 	r := s.srcs[i]
-	s.setNext(i, now.Add(s.interval()))
+	s.setNext(i, now.Add(s.intervalOf(i)))
 	items, full, err := r.tr.Poll(ctx)
 	if err != nil {
 		s.failed(i, err, now)

@@ -235,6 +235,7 @@ func (s *Syncer) Step(ctx context.Context) time.Duration {
 	each(func(i int) { s.sendWithin(ctx, i) })
 	wait := s.interval()
 	for i := range s.srcs {
+		wait = min(wait, s.intervalOf(i))
 		wait = min(wait, max(s.nextOf(i).Sub(s.o.Now()), time.Second))
 	}
 	return wait
@@ -292,6 +293,15 @@ func (s *Syncer) interval() time.Duration {
 	return MinInterval
 }
 
+// intervalOf is source i's time between polls: its poll key, or the
+// syncer's.
+func (s *Syncer) intervalOf(i int) time.Duration {
+	if p := s.srcs[i].cfg.Poll; p > 0 {
+		return p
+	}
+	return s.interval()
+}
+
 // rateKey is what a rate limit belongs to: the token (the keychain's for
 // the kind and host, or token_env's variable) on the API's host.
 func rateKey(c config.Source) string {
@@ -314,7 +324,7 @@ func (s *Syncer) setNext(i int, t time.Time) {
 // rate limit's reset, or after a back-off that doubles up to maxBackoff.
 func (s *Syncer) failed(i int, err error, now time.Time) {
 	r := s.srcs[i]
-	r.backoff = min(max(2*r.backoff, s.interval()), maxBackoff)
+	r.backoff = min(max(2*r.backoff, s.intervalOf(i)), maxBackoff)
 	next := waitUntil(err, now, r.backoff)
 	s.setNext(i, next)
 	msg := Problem(r.cfg.Name(), err, Fix(r.cfg, s.o.Login(r.cfg.Kind)))
