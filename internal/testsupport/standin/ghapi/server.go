@@ -104,6 +104,10 @@ type Fault struct {
 	// Match, when set, limits the fault to requests whose "path?query"
 	// contains it ("&page=2"); NotMatch to those that do not contain it.
 	Match, NotMatch string
+	// Alternate answers every other request it matches (the first, the
+	// third, …), so each page fails once and its retry goes through.
+	Alternate bool
+	hits      int
 }
 
 // New starts a stand-in for owner/repo that accepts token.
@@ -217,6 +221,11 @@ func (s *Server) faulted(w http.ResponseWriter, uri string) bool {
 	f := s.fault
 	if f == nil || f.Match != "" && !strings.Contains(uri, f.Match) || f.NotMatch != "" && strings.Contains(uri, f.NotMatch) {
 		return false
+	}
+	if f.Alternate {
+		if f.hits++; f.hits%2 == 0 {
+			return false
+		}
 	}
 	if f.Count > 0 {
 		if f.Count--; f.Count == 0 {
