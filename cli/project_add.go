@@ -245,6 +245,11 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 		return supervisor.AddedProject{}, err
 	}
 	p := cfg.Projects[len(cfg.Projects)-1]
+	if e.deps.Setup != nil {
+		if err := e.deps.Setup.CheckFolder(e.ctx, p.Path); err != nil {
+			return supervisor.AddedProject{}, err
+		}
+	}
 	a, err := cfg.AgentFor(p)
 	if err != nil || len(a.Command) == 0 {
 		return supervisor.AddedProject{}, fmt.Errorf("project %s has no agent to run; pass --agent or --command", p.Name)

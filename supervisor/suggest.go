@@ -49,4 +49,8 @@ type SetupAdvisor interface {
 	// SetInclude replaces it with text, or removes it when text is "".
 	Include(dir string) (string, error)
 	SetInclude(dir, text string) error
+	// CheckFolder refuses, in one sentence that says what to do, a
+	// folder no agent may run in: one git refuses for its ownership, or
+	// another user's. `project add` asks it before anything is written.
+	CheckFolder(ctx context.Context, dir string) error
 }

@@ -76,16 +76,21 @@ type repoInfo struct {
 	prefix string
 }
 
-// repo reports whether p.Path is inside a git work tree. Any failure of git
+// repo reports whether p.Path is inside a git work tree. A failure of git
 // there (not a repo, a bare repo, no git installed) means "not git": the task
 // then runs in the project folder itself, as the design promises for
-// non-git projects. It is logged, since a refusal such as git's "dubious
-// ownership" check lands here too and the user may want to fix it.
+// non-git projects. Never in a folder git refuses for its ownership, nor in
+// another user's folder (CheckFolder): that is an error, which blocks the
+// task with its reason instead of running the agent where another user
+// can plant what it runs.
 func (m *Manager) repo(ctx context.Context, p supervisor.Repo) (repoInfo, bool, error) {
 	out, err := git(ctx, p.Path, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		if ctx.Err() != nil {
 			return repoInfo{}, false, fmt.Errorf("look for git repo in %s: %w", p.Path, ctx.Err())
+		}
+		if refused := refusedFolder(err, p.Path); refused != nil {
+			return repoInfo{}, false, refused
 		}
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
@@ -137,8 +142,11 @@ func checkTaskID(id string) error {
 // *supervisor.SetupError, with the workspace as it is.
 func (m *Manager) Prepare(ctx context.Context, p supervisor.Repo, taskID string) (supervisor.Workspace, error) {
 	r, ok, err := m.repo(ctx, p)
-	if err != nil || !ok {
-		return supervisor.Workspace{Dir: p.Path}, err
+	if err != nil {
+		return supervisor.Workspace{}, err
+	}
+	if !ok {
+		return supervisor.Workspace{Dir: p.Path}, nil
 	}
 	dir, base, err := m.ensure(ctx, p, r, taskID)
 	if err != nil {

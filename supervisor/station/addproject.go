@@ -30,6 +30,13 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 		return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
 	}
 	p := cfg.Projects[len(cfg.Projects)-1]
+	if st.opt.Setup != nil {
+		// Another user's folder, or one git refuses for its owner:
+		// what they plant there would run as this user.
+		if err := st.opt.Setup.CheckFolder(ctx, p.Path); err != nil {
+			return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
+		}
+	}
 	a, err := cfg.AgentFor(p)
 	if err != nil || len(a.Command) == 0 {
 		return supervisor.AddedProject{}, supervisor.Invalidf("project %s has no agent to run; pass --agent or --command", p.Name)

@@ -62,6 +62,7 @@ type recAdvisor struct {
 	sug     supervisor.SetupSuggestion
 	written []string
 	include string
+	refuse  error
 }
 
 func (a *recAdvisor) Suggest(context.Context, string) supervisor.SetupSuggestion { return a.sug }
@@ -77,6 +78,8 @@ func (a *recAdvisor) SetInclude(_, text string) error {
 	a.include = text
 	return nil
 }
+
+func (a *recAdvisor) CheckFolder(context.Context, string) error { return a.refuse }
 
 // Add project offers the folder's setup and .worktreeinclude, and writes
 // them only when the person sends them back.
