@@ -65,6 +65,9 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	if t.State == supervisor.TaskDone && t.Summary != "" {
 		parts = append(parts, wrapped(t.Summary, widget.SuccessImportance))
 	}
+	if c.Upstream != "" {
+		parts = append(parts, wrapped(c.Upstream, widget.MediumImportance))
+	}
 	parts = append(parts, evidenceView(evidenceFor(t, si), true)...)
 	if c.Pinned != "" {
 		parts = append(parts, wrapped(c.Pinned, widget.WarningImportance))

@@ -309,6 +309,11 @@ type Card struct {
 	// Issue and IssueURL name the issue the task was imported from
 	// ("acme/web#12", "ENG-142"); empty for a task added by hand.
 	Issue, IssueURL string
+	// Upstream is an imported task's latest step that its issue or pull
+	// request made ("its pull request #251 was merged", "its issue
+	// acme/web#3 was closed upstream"): the history's last reason, when
+	// the task is not blocked (a blocked card shows its reason).
+	Upstream string
 }
 
 // CardFor writes a task's card as of now. A task with a live session shows
@@ -327,6 +332,9 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	if !t.External.IsZero() {
 		c.Issue, c.IssueURL = t.External.ID, t.External.URL
 		c.Meta += " · " + t.External.ID
+		if t.State != supervisor.TaskBlocked {
+			c.Upstream = t.Reason
+		}
 	}
 	if si == nil || si.State == supervisor.SessEnded {
 		return c

@@ -63,3 +63,20 @@ func TestTrayShowsStationWarnings(t *testing.T) {
 		}
 	}
 }
+
+// An imported task's card shows the latest step of its issue and pull
+// request (the history's reason: taken back, sent back by its pull
+// request, approved, merged); a blocked card shows its reason as evidence
+// instead.
+func TestCardShowsThePullRequestsStep(t *testing.T) {
+	tk := task("t1", supervisor.TaskDone)
+	tk.External = &supervisor.External{Kind: "github", ID: "acme/web#7", URL: "https://github.com/acme/web/issues/7"}
+	tk.Reason = "its pull request #251 was merged"
+	if c := CardFor(tk, nil, t0); c.Upstream != "its pull request #251 was merged" {
+		t.Fatalf("card = %+v", c)
+	}
+	tk.State, tk.Reason = supervisor.TaskBlocked, "its pull request #251 asked for more …, after 3 automatic rounds"
+	if c := CardFor(tk, nil, t0); c.Upstream != "" || c.Reason == "" {
+		t.Fatalf("a blocked card = %+v", c)
+	}
+}
