@@ -78,8 +78,9 @@ const pullActor = "pull request"
 // Like a person's requeue, its worktree is reset to the last green commit
 // and the next attempt is told what failed (note), on the same branch, so
 // its push lands on the same pull request. After the project's
-// review_rounds automatic rounds, the task blocks for a person instead,
-// saying why in one sentence. why is the history's line.
+// review_rounds automatic rounds (since a person last requeued it), the
+// task blocks for a person instead, saying why in one sentence. why is
+// the history's line.
 func (st *Station) Rework(ctx context.Context, id, why, note string) (supervisor.Task, error) {
 	cur, err := st.Task(ctx, id)
 	if err != nil {
@@ -96,10 +97,15 @@ func (st *Station) Rework(ctx context.Context, id, why, note string) (supervisor
 	if err != nil {
 		return supervisor.Task{}, fmt.Errorf("rework task %s: read its history: %w", id, err)
 	}
+	// The rounds since a person last requeued it: their requeue after the
+	// bound gives the pull request its rounds again.
 	rounds := 0
 	for _, tr := range h {
-		if tr.From == supervisor.TaskDone && tr.To == supervisor.TaskTodo && tr.Actor == pullActor {
+		switch {
+		case tr.From == supervisor.TaskDone && tr.To == supervisor.TaskTodo && tr.Actor == pullActor:
 			rounds++
+		case tr.From == supervisor.TaskBlocked && tr.To == supervisor.TaskTodo:
+			rounds = 0
 		}
 	}
 	if rounds >= p.ReviewRounds {

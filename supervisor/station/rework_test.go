@@ -46,5 +46,17 @@ func TestReworkBoundedByReviewRounds(t *testing.T) {
 		if _, err := h.st.Rework(h.ctx, task.ID, "x", "y"); err == nil {
 			t.Fatal("a blocked task was sent back by its pull request")
 		}
+		// A person requeues it: the pull request has its rounds again.
+		if _, err := h.st.Requeue(h.ctx, task.ID, "try the other approach"); err != nil {
+			t.Fatal(err)
+		}
+		h.proc()
+		if err := h.st.AgentComplete(h.ctx, h.session(task.ID).ID, "fixed it"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if got, err := h.st.Rework(h.ctx, task.ID, "its pull request #2 asked for more", "bob: one more thing"); err != nil || got.State != supervisor.TaskTodo {
+			t.Fatalf("after a person's requeue: %+v %v, want queued again", got, err)
+		}
 	})
 }
