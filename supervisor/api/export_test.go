@@ -13,3 +13,12 @@ func (s *Server) SetInFlight(n int, wait time.Duration) {
 	s.inflight.slots = make(chan struct{}, n)
 	s.queueWait = wait
 }
+
+// SetAgentLimits sets how many requests one session may have in flight
+// and how long a session route's body may take, for a test.
+func (s *Server) SetAgentLimits(perSession int, bodyWait time.Duration) {
+	for _, l := range []*limiter{s.agents, s.asks} {
+		l.perCaller = perSession
+		l.bodyWait = bodyWait
+	}
+}

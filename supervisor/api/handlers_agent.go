@@ -43,8 +43,9 @@ func (s *Server) agentRoutes() {
 	s.agent("GET /v1/agent/task", s.agentTask)
 	s.agent("POST /v1/agent/hook", s.agentHook)
 	s.agent("POST /v1/agent/review", s.agentReview)
-	// A request waits for a person: no in-flight bound, like a stream.
-	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(http.HandlerFunc(s.agentAsk)))
+	// A request waits for a person: slots of its own (held while it
+	// waits), two per session, its body read within the deadline first.
+	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(s.bounded(s.asks, http.HandlerFunc(s.agentAsk))))
 }
 
 // The agent routes take the session from the token (RequireSession put it

@@ -11,8 +11,9 @@ import (
 
 // agentAsk is an agent's PermissionRequest hook asking a person: it answers
 // when a person decides, or with an empty decision when nobody did in time.
-// It lasts as long as the station lets the request wait, so it leaves the
-// server's short deadlines (as the streams do) and the in-flight bound.
+// Its body is in (bounded read it within the deadline, capped); the wait
+// lasts as long as the station lets the request wait, so the answer
+// leaves the server's write deadline, holding one of the asks' slots.
 func (s *Server) agentAsk(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})

@@ -39,7 +39,7 @@ func (s *Server) personOnly(pattern string, h http.HandlerFunc) {
 // agent registers a route for a session token, acting on that token's
 // session only.
 func (s *Server) agent(pattern string, h http.HandlerFunc) {
-	s.mux.Handle(pattern, s.RequireSession(s.bounded(s.inflight, h)))
+	s.mux.Handle(pattern, s.RequireSession(s.bounded(s.agents, h)))
 }
 
 // stream registers a stream for the station's token: it lasts as long as

@@ -30,6 +30,10 @@ type Server struct {
 	// and its agents need. queueWait is how long a request waits for a
 	// slot before a 503.
 	inflight, strangers *limiter
+	// agents holds the session routes' slots, and asks the requests that
+	// wait for a person: their own, so neither the owner's calls nor a
+	// session's take the other's, and bounded like every route.
+	agents, asks *limiter
 	// callers places operator actions' callers (origin.go); nil: unknown.
 	callers   Callers
 	queueWait time.Duration
@@ -79,8 +83,12 @@ func NewServer(st Station, stationToken string, log *slog.Logger) *Server {
 		log:       log,
 		mux:       http.NewServeMux(),
 		keepalive: 15 * time.Second,
-		inflight:  newLimiter(maxInFlight, bodyReadTimeout, maxBody),
-		strangers: newLimiter(maxStrangerInFlight, strangerBodyReadTimeout, maxStrangerBody),
+		inflight:  newLimiter(maxInFlight, maxInFlight, bodyReadTimeout, maxBody, 0),
+		// A stranger's body is read as it comes, bounded by the
+		// strangers' connections (conns.go), whose bodies are tiny.
+		strangers: newLimiter(maxStrangerInFlight, maxStrangerConns, strangerBodyReadTimeout, maxStrangerBody, 0),
+		agents:    newLimiter(maxAgentInFlight, maxAgentInFlight, bodyReadTimeout, maxAgentBody, maxSessionPending),
+		asks:      newLimiter(maxAsksWaiting, maxAsksWaiting, bodyReadTimeout, maxAskBody, 2),
 		queueWait: defaultQueueWait,
 	}
 	s.routes()
@@ -97,10 +105,15 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Requests other than GET (which a streaming handler such as MCP's uses
 // for its long-lived stream) count toward the in-flight bound.
 func (s *Server) Mount(pattern string, h http.Handler) {
-	b := s.bounded(s.inflight, h)
+	b, agent := s.bounded(s.inflight, h), s.bounded(s.agents, h)
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			h.ServeHTTP(w, r)
+			return
+		}
+		if p, ok := s.authenticate(r); ok && !p.station {
+			// A session's tool call: the session routes' slots.
+			agent.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
 			return
 		}
 		b.ServeHTTP(w, r)
