@@ -41,8 +41,11 @@ type Client struct {
 	polls int             // polls that succeeded
 	pages map[string]page // the last poll's pages by URL, for If-None-Match
 
-	mu    sync.Mutex
-	login string // the token's user, once asked (self)
+	mu         sync.Mutex
+	login      string                  // the token's user, once asked (self)
+	tags       map[string]tagged       // a pull request's reads' last answers (Pull)
+	checks     map[int]checksSeen      // a pull request's failed checks on its head
+	requiredOf map[string]requiredSeen // a base branch's required checks
 }
 
 var _ source.Tracker = (*Client)(nil)
@@ -67,7 +70,7 @@ func New(src config.Source, token string, hc *http.Client) (*Client, error) {
 	}
 	c.BaseURL = u
 	owner, repo, _ := strings.Cut(src.Repo, "/")
-	return &Client{gh: c, owner: owner, repo: repo, cfg: src}, nil
+	return &Client{gh: c, owner: owner, repo: repo, cfg: src, tags: map[string]tagged{}, checks: map[int]checksSeen{}, requiredOf: map[string]requiredSeen{}}, nil
 }
 
 // reconcileEvery is how often (in polls) the full list of labelled open

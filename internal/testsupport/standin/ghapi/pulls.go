@@ -63,6 +63,7 @@ func (s *Server) AddReview(n int, r Review) {
 	defer s.mu.Unlock()
 	p := s.pull(n)
 	r.ID = 7000 + len(p.Reviews) + 1
+	p.UpdatedAt = s.now().UTC()
 	if r.SubmittedAt.IsZero() {
 		r.SubmittedAt = s.now().UTC()
 	}
@@ -78,6 +79,7 @@ func (s *Server) AddReviewComment(n int, c ReviewComment) {
 	defer s.mu.Unlock()
 	p := s.pull(n)
 	c.ID = 8000 + len(p.ReviewComments) + 1
+	p.UpdatedAt = s.now().UTC()
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now().UTC()
 	}
@@ -99,6 +101,37 @@ func (s *Server) AddCheckRun(sha string, c CheckRun) {
 		c.Completed = s.now().UTC()
 	}
 	s.checks[sha] = append(s.checks[sha], c)
+}
+
+// Require makes branch's protection require the checks named (none: not
+// protected), as GET /branches/{branch} shows it under
+// protection.required_status_checks.
+func (s *Server) Require(branch string, checks ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.required == nil {
+		s.required = map[string][]string{}
+	}
+	s.required[branch] = checks
+}
+
+// branch is GET /branches/{branch}: its name, head and protection.
+func (s *Server) branch(w http.ResponseWriter, name string) {
+	if name != s.defBranch && s.required[name] == nil {
+		s.fail(w, http.StatusNotFound, "Branch not found")
+		return
+	}
+	req := s.required[name]
+	m := map[string]any{"name": name, "commit": map[string]any{"sha": "0000000000000000000000000000000000000000"}, "protected": len(req) > 0,
+		"protection": map[string]any{"enabled": len(req) > 0, "required_status_checks": map[string]any{"enforcement_level": "off", "contexts": []string{}, "checks": []any{}}}}
+	if len(req) > 0 {
+		var checks []map[string]any
+		for _, c := range req {
+			checks = append(checks, map[string]any{"context": c, "app_id": nil})
+		}
+		m["protection"] = map[string]any{"enabled": true, "required_status_checks": map[string]any{"enforcement_level": "non_admins", "contexts": req, "checks": checks}}
+	}
+	s.reply(w, http.StatusOK, m)
 }
 
 // Merge merges pull request n as a person's click does: closed, merged,
@@ -129,7 +162,7 @@ var closesRE = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]
 
 func (s *Server) merge(p *Pull) {
 	now := s.now().UTC()
-	p.State, p.Merged, p.MergedAt = "closed", true, now
+	p.State, p.Merged, p.MergedAt, p.UpdatedAt = "closed", true, now, now
 	s.issues[p.Number-1].State, s.issues[p.Number-1].UpdatedAt = "closed", now
 	for _, m := range closesRE.FindAllStringSubmatch(p.Body, -1) {
 		if k, _ := strconv.Atoi(m[1]); k >= 1 && k <= len(s.issues) && !s.issues[k-1].IsPull {
@@ -162,7 +195,7 @@ func (s *Server) routePull(w http.ResponseWriter, r *http.Request, n int, rest [
 				"submitted_at": v.SubmittedAt.Format(time.RFC3339), "commit_id": v.CommitID, "author_association": orMember(v.Association),
 				"html_url": fmt.Sprintf("%s#pullrequestreview-%d", s.pullURL(n), v.ID)})
 		}
-		s.reply(w, http.StatusOK, out)
+		s.replyTagged(w, r, out)
 	case len(rest) == 1 && rest[0] == "comments" && r.Method == http.MethodGet:
 		out := []map[string]any{}
 		for _, c := range p.ReviewComments {
@@ -170,7 +203,7 @@ func (s *Server) routePull(w http.ResponseWriter, r *http.Request, n int, rest [
 				"line": c.Line, "created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.CreatedAt.Format(time.RFC3339),
 				"author_association": orMember(c.Association), "html_url": fmt.Sprintf("%s#discussion_r%d", s.pullURL(n), c.ID)})
 		}
-		s.reply(w, http.StatusOK, out)
+		s.replyTagged(w, r, out)
 	case len(rest) == 1 && rest[0] == "merge" && r.Method == http.MethodPut:
 		if p.Merged {
 			s.fail(w, http.StatusMethodNotAllowed, "Pull Request is not mergeable")
@@ -184,7 +217,7 @@ func (s *Server) routePull(w http.ResponseWriter, r *http.Request, n int, rest [
 }
 
 // checkRuns is GET /commits/{ref}/check-runs.
-func (s *Server) checkRuns(w http.ResponseWriter, ref string) {
+func (s *Server) checkRuns(w http.ResponseWriter, r *http.Request, ref string) {
 	out := []map[string]any{}
 	for _, c := range s.checks[ref] {
 		app := map[string]any{"slug": "some-ci", "name": "Some CI"}
@@ -199,7 +232,7 @@ func (s *Server) checkRuns(w http.ResponseWriter, ref string) {
 		}
 		out = append(out, m)
 	}
-	s.reply(w, http.StatusOK, map[string]any{"total_count": len(out), "check_runs": out})
+	s.replyTagged(w, r, map[string]any{"total_count": len(out), "check_runs": out})
 }
 
 // jobLogs is GET /actions/jobs/{id}/logs: a 302 to where the log is.

@@ -38,8 +38,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, p []string) {
 			return
 		}
 		s.routePull(w, r, n, p[2:])
+	case len(p) == 2 && p[0] == "branches" && r.Method == http.MethodGet:
+		s.branch(w, p[1])
 	case len(p) == 3 && p[0] == "commits" && p[2] == "check-runs" && r.Method == http.MethodGet:
-		s.checkRuns(w, p[1])
+		s.checkRuns(w, r, p[1])
 	case len(p) == 4 && p[0] == "actions" && p[1] == "jobs" && p[3] == "logs" && r.Method == http.MethodGet:
 		id, _ := strconv.Atoi(p[2])
 		s.jobLogs(w, id)
@@ -239,7 +241,7 @@ func (s *Server) createPull(w http.ResponseWriter, r *http.Request) {
 	}
 	n := len(s.issues) + 1
 	s.issues = append(s.issues, &Issue{Number: n, Title: in.Title, Body: in.Body, State: "open", UpdatedAt: s.now().UTC(), IsPull: true})
-	p := &Pull{Number: n, Title: in.Title, Head: in.Head, Base: in.Base, Body: in.Body, State: "open"}
+	p := &Pull{Number: n, Title: in.Title, Head: in.Head, Base: in.Base, Body: in.Body, State: "open", UpdatedAt: s.now().UTC()}
 	s.pulls = append(s.pulls, p)
 	s.reply(w, http.StatusCreated, s.pullJSON(p))
 }
@@ -247,7 +249,8 @@ func (s *Server) createPull(w http.ResponseWriter, r *http.Request) {
 func (s *Server) pullJSON(p *Pull) map[string]any {
 	m := map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "state": p.State, "html_url": s.pullURL(p.Number),
 		"head": map[string]string{"ref": p.Head, "label": s.owner + ":" + p.Head, "sha": s.headOf(p)}, "base": map[string]string{"ref": p.Base},
-		"merged": p.Merged, "merged_at": nil}
+		"merged": p.Merged, "merged_at": nil, "updated_at": p.UpdatedAt.Format(time.RFC3339),
+		"review_comments": len(p.ReviewComments)}
 	if p.Merged {
 		m["merged_at"] = p.MergedAt.Format(time.RFC3339)
 	}

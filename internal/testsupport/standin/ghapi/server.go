@@ -35,6 +35,7 @@ type Server struct {
 	now       func() time.Time
 	heads     func(branch string) string // a branch's head on the repository (SetHeads)
 	checks    map[string][]CheckRun      // commit sha → its check runs
+	required  map[string][]string        // a protected branch → the checks it requires
 }
 
 // Issue is an issue as the stand-in keeps it.
@@ -92,6 +93,7 @@ type Pull struct {
 	MergedAt       time.Time
 	Reviews        []Review
 	ReviewComments []ReviewComment
+	UpdatedAt      time.Time // moved by a review, a review comment, a merge
 }
 
 // Fault is what the next requests get instead of an answer.
