@@ -48,7 +48,7 @@ func TestBoardLoopEndToEnd(t *testing.T) {
 		body := "script: complete nothing to do"
 		switch k {
 		case loop:
-			body = "script: commit first try; complete fixed the login form\nscript-2: commit addressed the review; complete addressed the review"
+			body = "script: commit first try; complete fixed the login form\nscript-2: commit addressed the review; sleep 5s; complete addressed the review"
 		case again:
 			body = "script: commit reopened work; complete did the reopened work"
 		}
@@ -188,14 +188,17 @@ func TestBoardLoopEndToEnd(t *testing.T) {
 	gh.AddCheckRun(first, ghapi.CheckRun{Name: "test", Conclusion: "failure", Log: "ok  web/a\n--- FAIL: TestEmptyPassword\n    login_test.go:31: got 500, want 400\nFAIL web/login\n"})
 	rig.Eventually(t, 60*time.Second, func() error {
 		tk := s.Task(tLoop)
-		if tk.Attempt != 2 || tk.State != "working" && tk.State != "done" {
+		if tk.Attempt != 2 || tk.State != "working" {
 			return fmt.Errorf("task %s attempt %d", tk.State, tk.Attempt)
 		}
+		if l := stateLabel(gh.Issue(loop)); l != "in progress" {
+			return fmt.Errorf("label %q on the working task", l)
+		}
 		return nil
-	}, "the second attempt", "station log:", s.Log)
+	}, "the second attempt at work, and in progress upstream", "station log:", s.Log)
 	prompt := readFile(t, filepath.Join(s.Home, "logs", tLoop+".2.prompt.md"))
 	for _, want := range []string{"please handle the empty password", "alice on work.txt:1", "say why here", "bob on work.txt:2", "a typo here",
-		"check test failed", "--- FAIL: TestEmptyPassword", "got 500, want 400", "/pull/"} {
+		"check test failed", "--- FAIL: TestEmptyPassword", "got 500, want 400", "/pull/", "was reset to the last green commit"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("the second attempt's prompt lacks %q:\n%s", want, prompt)
 		}
