@@ -52,6 +52,11 @@ type Client interface {
 	// PhoneTest has the station check a [phone] table and send one real
 	// notice through it (Notification settings' Phone section).
 	PhoneTest(ctx context.Context, phone map[string]any) (apitype.PhoneTestResult, error)
+	// PhoneSettings reads config.toml's [phone] table; SetPhoneSettings
+	// saves one, checked by the station like the file (Notification
+	// settings' Phone section).
+	PhoneSettings(ctx context.Context) (map[string]any, error)
+	SetPhoneSettings(ctx context.Context, phone map[string]any) (map[string]any, error)
 }
 
 var _ Client = (*client.Client)(nil)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // call is one recorded call on fakeClient.
@@ -32,6 +34,8 @@ type fakeClient struct {
 	reads []supervisor.TaskFilter
 	// phone is the [phone] service's state Status reports (nil: none).
 	phone *supervisor.PhoneLink
+	// phoneTable is config.toml's [phone] table (PhoneSettings).
+	phoneTable map[string]any
 	// board is the shared board's link Status reports (nil: the
 	// station's own board); while it is down, the board's reads answer
 	// 503 as a real station's API does.
@@ -295,4 +299,25 @@ func (f *fakeClient) PhoneTest(ctx context.Context, phone map[string]any) (apity
 		return apitype.PhoneTestResult{}, &apitype.Error{Status: http.StatusBadRequest, Message: "phone.url: is missing; add the ntfy server, like url = \"https://ntfy.sh\""}
 	}
 	return apitype.PhoneTestResult{Service: phone["service"].(string), Answer: "ntfy took message abc on topic " + phone["topic"].(string)}, nil
+}
+
+// PhoneSettings answers the [phone] table last saved.
+func (f *fakeClient) PhoneSettings(ctx context.Context) (map[string]any, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.phoneTable), nil
+}
+
+// SetPhoneSettings checks the table as the station does (config's own
+// check) and keeps it; a refused one changes nothing.
+func (f *fakeClient) SetPhoneSettings(ctx context.Context, phone map[string]any) (map[string]any, error) {
+	if phone != nil {
+		if _, err := config.CheckPhone(phone); err != nil {
+			return nil, &apitype.Error{Status: http.StatusBadRequest, Message: err.Error()}
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.phoneTable = maps.Clone(phone)
+	return maps.Clone(phone), nil
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,16 +21,17 @@ func TestPhoneSection(t *testing.T) {
 	test.NewTempApp(t)
 	f := newPhoneForm()
 	fake := &fakeClient{}
+	f.service.SetSelected("ntfy")
 	f.server.SetText(" https://ntfy.example ")
 	f.topic.SetText("builds-k3x9q")
 	f.quiet.SetText("23:00-07:00")
 	if got := f.table(); got["url"] != "https://ntfy.example" || got["topic"] != "builds-k3x9q" || got["quiet"] != "23:00-07:00" || got["service"] != "ntfy" {
 		t.Errorf("table %v", got)
 	}
-	f.test(context.Background(), fake)
+	f.test(context.Background(), fake, f.table())
 	waitAnswer(t, f, "Sent through ntfy: ntfy took message abc on topic builds-k3x9q")
 	f.server.SetText("")
-	f.test(context.Background(), fake)
+	f.test(context.Background(), fake, f.table())
 	waitAnswer(t, f, "Not sent: phone.url: is missing")
 }
 
@@ -103,5 +106,73 @@ func TestTrayShowsThePhoneOnce(t *testing.T) {
 	await("the phone back", func(s Snapshot) bool { return s.Phone != nil && s.Phone.OK })
 	if got := phoneLines(); len(got) != 0 {
 		t.Fatalf("once the service answers the menu says %q", got)
+	}
+}
+
+// Notification settings' Phone section shows config.toml's [phone] table
+// and saves what a person changed through the station, which checks it
+// like the file: Save writes the table (the keys the form does not show
+// kept), a bad value is said in one sentence and nothing is saved, and
+// Off removes the table.
+func TestPhoneSettingsSave(t *testing.T) {
+	fake := newFake()
+	fake.phoneTable = map[string]any{"service": "ntfy", "url": "https://ntfy.example", "topic": "builds-old", "projects": []any{"web"}}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true})
+	u.ShowDashboard()
+	defer u.dash.hide()
+	u.showSettings()
+	dlg := u.dash.win.Canvas().Overlays().Top()
+	if dlg == nil {
+		t.Fatal("no Notifications dialog")
+	}
+	f := u.phone
+	// The section's calls run on the UI's goroutines, which draw their
+	// answers there too (the test driver's fyne.Do runs in place): the
+	// test reads the widgets once they are done.
+	answer := func() string { u.acts.Wait(); return f.answer.Text }
+	u.acts.Wait()
+	if f.topic.Text != "builds-old" {
+		t.Fatalf("the form shows topic %q; want the station's", f.topic.Text)
+	}
+	if f.service.Selected != "ntfy" || f.server.Text != "https://ntfy.example" || !slices.Equal(f.kinds.Selected, []string{"permission", "question", "blocked", "station"}) || !f.shape.Disabled() {
+		t.Errorf("the form shows service %q url %q kinds %q (shape on: %v)", f.service.Selected, f.server.Text, f.kinds.Selected, !f.shape.Disabled())
+	}
+	f.topic.SetText("")
+	test.Type(f.topic, "builds-k3x9q")
+	f.kinds.SetSelected([]string{"permission", "question", "blocked", "finished", "station"})
+	test.Type(f.quiet, "23:00-07:00")
+	f.quietKinds.SetSelected([]string{"permission"})
+	test.Type(f.tokenEnv, "NTFY_TOKEN")
+	test.Tap(findButton(t, dlg, "Save phone settings"))
+	if got := answer(); !strings.HasPrefix(got, "Saved: notices go to ntfy (https://ntfy.example, topic builds-k3x9q).") {
+		t.Errorf("the section says %q; want %q", got, "Saved: notices go to ntfy (https://ntfy.example, topic builds-k3x9q).")
+	}
+	want := map[string]any{"service": "ntfy", "url": "https://ntfy.example", "topic": "builds-k3x9q", "token_env": "NTFY_TOKEN", "projects": []any{"web"},
+		"kinds": []any{"permission", "question", "blocked", "finished", "station"}, "quiet": "23:00-07:00", "quiet_kinds": []any{"permission"}}
+	if got, _ := fake.PhoneSettings(context.Background()); !reflect.DeepEqual(got, want) {
+		t.Errorf("saved %v\nwant %v", got, want)
+	}
+
+	f.quiet.SetText("")
+	test.Type(f.quiet, "late")
+	test.Tap(findButton(t, dlg, "Save phone settings"))
+	if got := answer(); !strings.HasPrefix(got, `Not saved: phone.quiet: "late" is not a span of the day; write the hours as "HH:MM-HH:MM"`) {
+		t.Errorf("the section says %q; want %q", got, `Not saved: phone.quiet: "late" is not a span of the day; write the hours as "HH:MM-HH:MM"`)
+	}
+	if got, _ := fake.PhoneSettings(context.Background()); !reflect.DeepEqual(got, want) {
+		t.Errorf("a refused save changed the table: %v", got)
+	}
+
+	f.service.SetSelected("Off")
+	if !f.server.Disabled() || !f.topic.Disabled() || !findButton(t, dlg, "Send a test notice").Disabled() {
+		t.Error("Off leaves the service's fields on")
+	}
+	test.Tap(findButton(t, dlg, "Save phone settings"))
+	if got := answer(); !strings.HasPrefix(got, "Saved: no notices go to a phone.") {
+		t.Errorf("the section says %q; want %q", got, "Saved: no notices go to a phone.")
+	}
+	if got, _ := fake.PhoneSettings(context.Background()); got != nil {
+		t.Errorf("Off saved %v; want no table", got)
 	}
 }

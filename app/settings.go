@@ -51,10 +51,19 @@ func (u *UI) showSettings() {
 		widget.NewFormItem("", check("Check for a newer release once a day", PrefUpdateCheck)),
 	}
 	phone := newPhoneForm()
-	items = append(items, phone.items(func() {
-		phone.answer.SetText("Sending…")
-		u.act(nil, "test the phone", func(ctx context.Context, cl Client) error { phone.test(ctx, cl); return nil })
-	})...)
-	// Each tick takes effect at once: one button closes the dialog.
-	dialog.ShowCustom("Notifications", "Close", widget.NewForm(items...), u.dashboardWindow())
+	u.phone = phone
+	items = append(items, phone.items(
+		func(t map[string]any) {
+			u.act(nil, "save the phone settings", func(ctx context.Context, cl Client) error { phone.save(ctx, cl, t); return nil })
+		},
+		func(t map[string]any) {
+			u.act(nil, "test the phone", func(ctx context.Context, cl Client) error { phone.test(ctx, cl, t); return nil })
+		})...)
+	// Each tick takes effect at once, the phone's settings on Save: one
+	// button closes the dialog.
+	form := widget.NewForm(items...)
+	phone.form = form
+	dialog.ShowCustom("Notifications", "Close", form, u.dashboardWindow())
+	// The form fills in once the station said its [phone] table.
+	u.act(nil, "read the phone settings", func(ctx context.Context, cl Client) error { phone.load(ctx, cl); return nil })
 }

@@ -52,6 +52,7 @@ func TestNotificationSettingsHaveOneButton(t *testing.T) {
 	u := newTestUI(t, newFake(), t0)
 	u.Do(MenuLine{Action: ActSettings})
 	defer u.dash.hide()
+	u.acts.Wait() // the Phone section's read of the station's [phone] table
 	got := texts(u.dash.win.Canvas().Overlays().Top())
 	if !slices.Contains(got, "Close") || slices.Contains(got, "Done") {
 		t.Errorf("the Notifications dialog's buttons: %q, want Close alone", got)

@@ -59,6 +59,8 @@ type Options struct {
 // tray process draws them (app/tray) from TrayLines and TrayIcon. Its
 // methods run on Fyne's goroutine unless they say otherwise.
 type UI struct {
+	// phone is the Notification settings' Phone section last shown.
+	phone    *phoneForm
 	o        Options
 	app      fyne.App
 	ctx      context.Context

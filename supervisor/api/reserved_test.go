@@ -38,6 +38,7 @@ func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 		{"DELETE", "/v1/projects/web", ``},
 		{"POST", "/v1/tasks/t1/accept", `{}`},
 		{"POST", "/v1/tasks/t1/merge", `{}`},
+		{"POST", "/v1/phone/settings", `{"phone":{"service":"ntfy","url":"https://ntfy.example","topic":"x"}}`},
 	}
 	fake := newFake(t)
 	srv := api.NewServer(fake, stationToken, nil)

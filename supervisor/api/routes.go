@@ -13,6 +13,7 @@ func (s *Server) routes() {
 	s.taskRoutes()
 	s.sessionRoutes()
 	s.agentRoutes()
+	s.phoneRoutes()
 	// The one route open to anyone: slots and a body deadline of its own
 	// (limits.go), so strangers never take the capacity above.
 	s.mux.Handle("POST "+apitype.ProvePath, s.bounded(s.strangers, http.HandlerFunc(s.proveStation)))

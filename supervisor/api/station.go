@@ -11,4 +11,5 @@ type Station interface {
 	projectStation
 	sessionStation
 	agentStation
+	phoneStation
 }

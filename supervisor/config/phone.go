@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // Phone is the [phone] table: the notices forwarded to a phone through a
@@ -28,22 +30,18 @@ type Phone struct {
 	QuietKinds []string
 }
 
-// The services [phone] forwards to, and the kinds of notice it forwards.
+// The services [phone] forwards to, the kinds of notice it forwards and a
+// webhook's shapes (apitype's, which the dashboard offers too).
 const (
-	PhoneNtfy    = "ntfy"
-	PhoneWebhook = "webhook"
+	PhoneNtfy    = apitype.PhoneNtfy
+	PhoneWebhook = apitype.PhoneWebhook
 )
 
-// PhoneKinds are the kinds a [phone] table may name: a permission or a
-// question a session asks, a blocked task, a finished one, and the
-// station's own (a paused queue, a board it cannot reach).
-var PhoneKinds = []string{"permission", "question", "blocked", "finished", "station"}
-
-// DefaultPhoneKinds is kinds when the table does not say.
-var DefaultPhoneKinds = []string{"permission", "question", "blocked", "station"}
-
-// PhoneShapes are a webhook's body shapes.
-var PhoneShapes = []string{"json", "slack", "discord"}
+var (
+	PhoneKinds        = apitype.PhoneKinds
+	DefaultPhoneKinds = apitype.DefaultPhoneKinds
+	PhoneShapes       = apitype.PhoneShapes
+)
 
 // Enabled reports whether notices go to a phone at all.
 func (p Phone) Enabled() bool { return p.Service != "" }
