@@ -86,3 +86,32 @@ func TestKeptThroughARestart(t *testing.T) {
 		stop()
 	})
 }
+
+// While the service does not answer, status's count of kept notices
+// follows each notice kept, and the outbox holds them in order.
+func TestQueuedCountFollows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		box, err := outbox.Open(filepath.Join(t.TempDir(), outbox.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer box.Close()
+		r := &rig{svc: &fakeService{replies: make(chan string), down: true}}
+		stop := r.run(t, ntfyPhone(), box)
+		defer stop()
+		r.events <- permission("t1.1", "make one", time.Now())
+		r.events <- permission("t2.1", "make two", time.Now())
+		synctest.Wait()
+		r.mu.Lock()
+		last := r.health[len(r.health)-1]
+		r.mu.Unlock()
+		if last.OK || last.Queued != 2 {
+			t.Errorf("status says %+v; want failing with 2 notices kept", last)
+		}
+		owed, err := box.OwedNotes(context.Background())
+		if err != nil || len(owed) != 2 || !strings.Contains(string(owed[0].Note), "make one") || !strings.Contains(string(owed[1].Note), "make two") {
+			t.Errorf("the outbox owes %d notices (%v); want both, in order", len(owed), err)
+		}
+		stop()
+	})
+}

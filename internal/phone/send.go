@@ -21,6 +21,9 @@ func (f *forwarder) send(n Note) {
 		// Keep the order: the service is down, or a retry is due first.
 		f.failed = append(f.failed, n)
 		f.health.Queued = len(f.failed)
+		if !f.health.OK {
+			f.tell() // status's count of kept notices
+		}
 		return
 	}
 	if err := f.try(n); err != nil {
