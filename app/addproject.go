@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,12 @@ import (
 
 // customAgent is the agent choice that runs a command the person types.
 const customAgent = "Custom command…"
+
+// recheckEvery is how often an open Add or Edit project dialog asks the
+// station again by itself: often enough that a step taken in a terminal
+// shows within moments, rarely enough to cost nothing (a dry run reads a
+// few files).
+const recheckEvery = 4 * time.Second
 
 // addProjectButton opens Add project…: shown on the Projects view.
 func (u *UI) addProjectButton() *widget.Button {
@@ -53,6 +60,7 @@ func (u *UI) showAddProjectNow() {
 			}
 			a := newAddProject(u, cl, parent, agents, u.call)
 			a.settle = 300 * time.Millisecond
+			a.recheckEvery = recheckEvery
 			a.show()
 		})
 	})
@@ -76,15 +84,30 @@ type addProject struct {
 	agent   *widget.Select
 	command *widget.Entry
 	windows map[string]*widget.Entry // by config key
-	status  *widget.Label
-	add     *widget.Button
-	checks  int // the newest check's number: older answers are dropped
+	// gate and setup are the project's gate and setup; suggest holds a
+	// box per suggestion of the folder's files (gate, setup, include),
+	// ticked to take it; suggested is the newest dry run's suggestion.
+	gate      *widget.Entry
+	setup     *widget.Entry
+	suggest   map[string]*widget.Check
+	suggested supervisor.SetupSuggestion
+	sugBox    *fyne.Container
+	form      *widget.Form
+	status    *widget.Label
+	add       *widget.Button
+	checks    int // the newest check's number: older answers are dropped
 	// run runs a call to the station off Fyne's goroutine (u.bg.Go);
 	// tests run it in line, as the test driver has no such goroutine.
 	run func(func())
 	// settle is how long typing must pause before the form is checked:
 	// one check per pause, not one per key (0: at once, in tests).
 	settle time.Duration
+	// recheckEvery is how often the open dialog asks the station again,
+	// unasked: a step taken (Claude Code told to trust the folder) or an
+	// agent installed meanwhile shows without a field being edited (0:
+	// never; tests call recheck).
+	recheckEvery time.Duration
+	closed       bool
 }
 
 // windowKeys are the windows the dialog shows, in order, with their labels.
@@ -100,7 +123,13 @@ func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentC
 	a.folder.SetPlaceHolder("the project's folder, e.g. " + filepath.Join(userHome(), "src", "web"))
 	a.name = widget.NewEntry()
 	a.command = widget.NewEntry()
-	a.command.SetPlaceHolder("the program and its arguments, e.g. aider --yes")
+	a.command.SetPlaceHolder("the agent program and its arguments, e.g. aider --yes")
+	a.gate = widget.NewEntry()
+	a.gate.SetPlaceHolder("what makes a commit green, e.g. make test (none: every commit is)")
+	a.setup = widget.NewEntry()
+	a.setup.SetPlaceHolder("run in each new worktree before work starts, e.g. npm ci (optional)")
+	a.suggest = map[string]*widget.Check{}
+	a.sugBox = container.NewVBox()
 	var options []string
 	for _, c := range agents {
 		options = append(options, agentLabel(c))
@@ -116,7 +145,7 @@ func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentC
 	a.add.Importance = widget.HighImportance
 	a.add.Disable()
 	a.agent.SetSelected(options[0])
-	for _, e := range append([]*widget.Entry{a.folder, a.name, a.command}, a.windowEntries()...) {
+	for _, e := range append([]*widget.Entry{a.folder, a.name, a.command, a.gate, a.setup}, a.windowEntries()...) {
 		e.OnChanged = func(string) { a.check() }
 	}
 	return a
@@ -144,11 +173,14 @@ func (a *addProject) show() {
 			widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), a.choose), a.folder)),
 		widget.NewFormItem("Name", a.name),
 		widget.NewFormItem("Agent", a.agent),
-		widget.NewFormItem("Command", a.command),
+		widget.NewFormItem(programLabel, a.command),
+		widget.NewFormItem("Gate", a.gate),
+		widget.NewFormItem("Setup", a.setup),
 	)
 	for _, w := range windowKeys {
 		form.Append(w.label, a.windows[w.key])
 	}
+	a.form = form
 	found := "Agents found on this machine: none; give the command to run."
 	if known := a.u.snap.AgentNames; len(known) > 0 {
 		found = "Agents found on this machine: none of " + strings.Join(known, ", ") + "; give the command to run."
@@ -164,12 +196,147 @@ func (a *addProject) show() {
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	cancel := widget.NewButton("Cancel", func() { a.dlg.Hide() })
-	body := container.NewVBox(form, hint, a.status, container.NewHBox(layout.NewSpacer(), cancel, a.add))
+	scroll := container.NewVScroll(container.NewVBox(form, a.sugBox, hint, a.status))
+	body := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), cancel, a.add), nil, nil, scroll)
 	a.dlg = dialog.NewCustomWithoutButtons("Add project", body, a.win)
-	a.dlg.Resize(fyne.NewSize(660, 560))
+	a.dlg.Resize(fitIn(a.win, fyne.NewSize(720, 720)))
+	stop := a.keepChecking()
+	a.dlg.SetOnClosed(func() { a.closed = true; stop() })
 	a.dlg.Show()
 	a.win.Canvas().Focus(a.folder)
 	a.check()
+}
+
+// keepChecking re-checks the form every recheckEvery while the dialog is
+// open; the func it returns stops it.
+func (a *addProject) keepChecking() func() {
+	if a.recheckEvery <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(a.u.ctx)
+	a.u.bg.Go(func() {
+		tick := time.NewTicker(a.recheckEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				fyne.Do(a.recheck)
+			}
+		}
+	})
+	return cancel
+}
+
+// recheck asks the station again what it makes of the form, as a check
+// does, without turning Add off meanwhile; with no agent found yet, it
+// looks for the agents again (one installed meanwhile is offered).
+func (a *addProject) recheck() {
+	if a.closed {
+		return
+	}
+	if len(a.agents) == 0 {
+		a.run(func() {
+			ctx, cancel := context.WithTimeout(a.u.ctx, 20*time.Second)
+			defer cancel()
+			agents, err := a.cl.AgentCLIs(ctx)
+			fyne.Do(func() {
+				if err == nil && len(agents) > 0 && len(a.agents) == 0 {
+					a.setAgents(agents)
+				}
+			})
+		})
+	}
+	np := a.request(true)
+	if np.Path == "" || (a.agent.Selected == customAgent && len(np.Command) == 0) {
+		return
+	}
+	a.checks++
+	a.ask(a.checks, np)
+}
+
+// setAgents offers agents found after the dialog opened.
+func (a *addProject) setAgents(agents []supervisor.AgentCLI) {
+	a.agents = agents
+	var options []string
+	for _, c := range agents {
+		options = append(options, agentLabel(c))
+	}
+	a.agent.Options = append(options, customAgent)
+	if a.agent.Selected == customAgent && strings.TrimSpace(a.command.Text) == "" {
+		a.agent.SetSelected(options[0])
+	}
+	a.agent.Refresh()
+}
+
+// fitIn is want, or less where win is smaller: a dialog stays inside its
+// window, its body scrolling.
+func fitIn(win fyne.Window, want fyne.Size) fyne.Size {
+	have := win.Canvas().Size()
+	if have.Width > 0 && want.Width > have.Width-40 {
+		want.Width = have.Width - 40
+	}
+	if have.Height > 0 && want.Height > have.Height-40 {
+		want.Height = have.Height - 40
+	}
+	return want
+}
+
+// programLabel is the label of the field that holds an agent's program
+// and arguments, in a person's words.
+const programLabel = "Program to run"
+
+// showSuggested offers what the folder's files suggest, a box each,
+// ticked only by the person; the boxes of a suggestion already shown
+// keep their state.
+func (a *addProject) showSuggested(s *supervisor.SetupSuggestion) {
+	var sug supervisor.SetupSuggestion
+	if s != nil {
+		sug = *s
+	}
+	if sameSuggestion(sug, a.suggested) && len(a.sugBox.Objects) > 0 {
+		return
+	}
+	a.suggested = sug
+	a.suggest = map[string]*widget.Check{}
+	a.sugBox.Objects = nil
+	if sug.Gate != "" {
+		a.suggest["gate"] = suggestCheck(fmt.Sprintf("Gate: %s (found %s)", sug.Gate, sug.GateBecause), a.gate, sug.Gate)
+	}
+	if sug.Setup != "" {
+		a.suggest["setup"] = suggestCheck(fmt.Sprintf("Setup: %s (found %s)", sug.Setup, sug.Because), a.setup, sug.Setup)
+	}
+	if len(sug.Include) > 0 {
+		a.suggest["include"] = widget.NewCheck(fmt.Sprintf("Write a .worktreeinclude with %s: the ignored .env files each task's worktree needs", strings.Join(sug.Include, " ")), nil)
+	}
+	if len(a.suggest) > 0 {
+		head := widget.NewLabelWithStyle("Suggested from the folder's files (tick to take):", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		a.sugBox.Add(head)
+		for _, k := range []string{"gate", "setup", "include"} {
+			if c := a.suggest[k]; c != nil {
+				a.sugBox.Add(c)
+			}
+		}
+	}
+	a.sugBox.Refresh()
+}
+
+func sameSuggestion(x, y supervisor.SetupSuggestion) bool {
+	return x.Gate == y.Gate && x.Setup == y.Setup && strings.Join(x.Include, "\n") == strings.Join(y.Include, "\n")
+}
+
+// suggestCheck is a box that, ticked, puts value in e, and unticked takes
+// it out again (unless the person changed it meanwhile).
+func suggestCheck(text string, e *widget.Entry, value string) *widget.Check {
+	return widget.NewCheck(text, func(on bool) {
+		switch {
+		case on:
+			e.SetText(value)
+		case e.Text == value:
+			e.SetText("")
+		}
+	})
 }
 
 // choose opens the folder picker where the typed folder is (or the
@@ -207,6 +374,9 @@ func (a *addProject) agentChanged() {
 	} else {
 		a.command.Disable()
 	}
+	if a.form != nil {
+		a.form.Refresh() // the field's label follows it: grey only while it is off
+	}
 	a.check()
 }
 
@@ -225,6 +395,16 @@ func (a *addProject) request(dry bool) supervisor.NewProject {
 			}
 			np.Settings[w.key] = v
 		}
+	}
+	if v := strings.TrimSpace(a.gate.Text); v != "" {
+		if np.Settings == nil {
+			np.Settings = map[string]string{}
+		}
+		np.Settings["gate"] = v
+	}
+	np.Setup = strings.TrimSpace(a.setup.Text)
+	if c := a.suggest["include"]; c != nil && c.Checked {
+		np.Include = slices.Clone(a.suggested.Include)
 	}
 	return np
 }
@@ -284,10 +464,11 @@ func (a *addProject) checked(got supervisor.AddedProject, err error) {
 	}
 	p := got.Project
 	a.name.SetPlaceHolder(p.Name)
+	a.showSuggested(got.Suggested)
 	defaults := map[string]string{"idle_window": p.IdleWindow, "block_window": p.BlockWindow, "review_idle_window": p.ReviewIdleWindow}
 	for k, e := range a.windows {
 		if strings.TrimSpace(e.Text) == "" {
-			e.SetPlaceHolder(defaults[k] + " (default)")
+			e.SetPlaceHolder(plainValue("duration", defaults[k]) + " (default)")
 		}
 	}
 	a.add.Enable()

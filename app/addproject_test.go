@@ -56,8 +56,8 @@ func TestAddProjectDialogChecksThenAdds(t *testing.T) {
 	if want := []string{"claude — 2.1.328 (Claude Code)", "gemini", customAgent}; !slices.Equal(agent.Options, want) || agent.Selected != want[0] {
 		t.Fatalf("agents offered %q (selected %q), want %q", agent.Options, agent.Selected, want)
 	}
-	entries := findEntries(dlg) // folder, name, command, idle, block, review idle
-	if len(entries) != 6 {
+	entries := findEntries(dlg) // folder, name, command, gate, setup, idle, block, review idle
+	if len(entries) != 8 {
 		t.Fatalf("%d entries", len(entries))
 	}
 	add := findButton(t, dlg, "Add")
@@ -73,13 +73,13 @@ func TestAddProjectDialogChecksThenAdds(t *testing.T) {
 	if s := statusText(dlg); !strings.Contains(s, "Before its first task: Claude Code does not trust "+web) {
 		t.Errorf("status %q, want the trust step", s)
 	}
-	if entries[3].PlaceHolder != "5m0s (default)" || entries[5].PlaceHolder != "10m0s (default)" || entries[1].PlaceHolder != "web" {
-		t.Errorf("placeholders %q %q %q, want the station's defaults and the folder's name", entries[1].PlaceHolder, entries[3].PlaceHolder, entries[5].PlaceHolder)
+	if entries[5].PlaceHolder != "5 min (default)" || entries[7].PlaceHolder != "10 min (default)" || entries[1].PlaceHolder != "web" {
+		t.Errorf("placeholders %q %q %q, want the station's defaults in words and the folder's name", entries[1].PlaceHolder, entries[5].PlaceHolder, entries[7].PlaceHolder)
 	}
 	if !entries[2].Disabled() {
 		t.Error("the command field is on for a found agent")
 	}
-	entries[3].SetText("15m")
+	entries[5].SetText("15m")
 	eventually(t, "the window checked", func() bool { return !add.Disabled() })
 	refuse = true
 	test.Tap(add)
@@ -178,7 +178,11 @@ func (f *fakeClient) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, erro
 // is not recorded).
 func (f *fakeClient) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
 	if !np.DryRun {
-		f.record("AddProject", np.Name, fmt.Sprintf("%s agent=%s command=%q settings=%v", np.Path, np.Agent, np.Command, np.Settings))
+		arg := fmt.Sprintf("%s agent=%s command=%q settings=%v", np.Path, np.Agent, np.Command, np.Settings)
+		if np.Setup != "" || len(np.Include) > 0 {
+			arg += fmt.Sprintf(" setup=%q include=%q", np.Setup, np.Include)
+		}
+		f.record("AddProject", np.Name, arg)
 	}
 	f.mu.Lock()
 	answer := f.addProject
@@ -215,4 +219,69 @@ func TestAddProjectNamesTheStationsAgents(t *testing.T) {
 	if s := statusText(dlg); !strings.Contains(s, "none of claude, codex, gemini, qwen; give the command to run") {
 		t.Errorf("the dialog says %q, want the station's agents", s)
 	}
+}
+
+// Add project shows what the folder suggests — the gate, the setup and a
+// .worktreeinclude for its ignored .env — each with a box, and sends only
+// what is ticked; it has a Gate field of its own. The step the agent
+// needs is re-checked while the dialog is open, so one taken meanwhile
+// goes without a field being edited.
+func TestAddProjectOffersSuggestionsSentOnlyWhenTicked(t *testing.T) {
+	fake := newFake()
+	fake.agents = []supervisor.AgentCLI{{Name: "claude", Path: "/usr/bin/claude"}}
+	trusted := false
+	fake.addProject = func(np supervisor.NewProject) (supervisor.AddedProject, error) {
+		got := supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: "web", Path: np.Path, Agent: "claude", IdleWindow: "5m0s", BlockWindow: "5m0s", ReviewIdleWindow: "10m0s"},
+			Suggested: &supervisor.SetupSuggestion{Setup: "npm ci", Because: "package-lock.json", Include: []string{".env*"}, Gate: "npm test", GateBecause: "package.json"}}
+		if !trusted {
+			got.Steps = []string{"Claude Code does not trust " + np.Path + " yet: run claude once in that folder and answer Yes"}
+		}
+		if !np.DryRun {
+			// Refused, so the dialog stays open with what was ticked.
+			return supervisor.AddedProject{}, &apitype.Error{Status: http.StatusBadRequest, Message: "refused for the test"}
+		}
+		return got, nil
+	}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true})
+	u.ShowDashboard()
+	defer u.dash.hide()
+	u.dash.win.Resize(fyne.NewSize(1280, 800))
+	a := newAddProject(u, fake, u.dash.win, fake.agents, func(f func()) { f() })
+	a.show()
+	dlg := u.dash.win.Canvas().Overlays().Top()
+	web := t.TempDir()
+	a.folder.SetText(web)
+	eventually(t, "the folder checked", func() bool { return !a.add.Disabled() })
+	s := dialogText(dlg)
+	for _, want := range []string{"npm test", "package.json", "npm ci", "package-lock.json", ".env*", "Program to run"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the dialog does not say %q:\n%s", want, s)
+		}
+	}
+	if a.gate == nil || a.setup == nil {
+		t.Fatal("Add project has no Gate or Setup field")
+	}
+	insideWindow(t, u.dash.win, dlg)
+	test.Tap(a.add)
+	want := call{"AddProject", "", web + " agent=claude command=[] settings=map[]"}
+	if got := nextCall(t, fake); got != want {
+		t.Errorf("nothing ticked: call %+v, want %+v", got, want)
+	}
+	eventually(t, "the refusal said", func() bool { return strings.Contains(statusText(dlg), "refused for the test") })
+	test.Tap(a.suggest["gate"])
+	test.Tap(a.suggest["setup"])
+	test.Tap(a.suggest["include"])
+	if a.gate.Text != "npm test" || a.setup.Text != "npm ci" {
+		t.Errorf("ticked: gate %q, setup %q", a.gate.Text, a.setup.Text)
+	}
+	eventually(t, "the form checked", func() bool { return !a.add.Disabled() })
+	test.Tap(a.add)
+	want.arg = web + ` agent=claude command=[] settings=map[gate:npm test] setup="npm ci" include=[".env*"]`
+	if got := nextCall(t, fake); got != want {
+		t.Errorf("all ticked: call %+v, want %+v", got, want)
+	}
+	trusted = true
+	a.recheck()
+	eventually(t, "the step gone after a re-check", func() bool { return !strings.Contains(statusText(dlg), "does not trust") })
 }

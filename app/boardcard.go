@@ -265,10 +265,28 @@ func (e workEntry) line() string {
 	if w.DiffStat != "" {
 		parts = append(parts, strings.TrimSpace(w.DiffStat))
 	}
+	if l := setupLine(w.Setup); l != "" {
+		parts = append(parts, l)
+	}
 	if e.cost > 0 {
 		parts = append(parts, fmt.Sprintf("$%.2f", e.cost))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// setupLine says how long the worktree's setup took before the agent
+// could start: "setup 42s", "setup failed after 3s"; "" when it had none.
+func setupLine(r *supervisor.SetupRun) string {
+	if r == nil || r.Command == "" {
+		return ""
+	}
+	switch {
+	case r.TimedOut:
+		return "setup timed out after " + Short(r.Took)
+	case !r.OK:
+		return "setup failed after " + Short(r.Took)
+	}
+	return "setup " + Short(r.Took)
 }
 
 // commitCount is "no commits", "1 commit", "3 commits".

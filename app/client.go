@@ -38,6 +38,11 @@ type Client interface {
 	Pause(ctx context.Context, name, reason string) error
 	Resume(ctx context.Context, name string) error
 	SetProjectSettings(ctx context.Context, name string, set map[string]string) (supervisor.ProjectInfo, error)
+	// ProjectSetup reads a project's folder for Edit project (its
+	// .worktreeinclude, suggestions, the agent's steps); SetInclude
+	// replaces its .worktreeinclude ("" removes it).
+	ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error)
+	SetInclude(ctx context.Context, name, text string) error
 	// AddProject adds (np.DryRun: checks) a project; AgentCLIs lists the
 	// agent CLIs on the station's machine (Add project…).
 	AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error)

@@ -53,6 +53,8 @@ type fakeClient struct {
 	// AddProject (addproject_test.go).
 	agents     []supervisor.AgentCLI
 	addProject func(supervisor.NewProject) (supervisor.AddedProject, error)
+	// setup is what ProjectSetup answers (Edit project).
+	setup supervisor.ProjectSetup
 }
 
 // setBoard changes the board's link as the station sees it.

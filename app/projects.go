@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -92,56 +91,16 @@ func (d *dashboard) projectRow(p supervisor.ProjectInfo) fyne.CanvasObject {
 	return container.NewBorder(nil, nil, nil, container.NewVBox(toggle, edit), container.NewVBox(name, path, info, st))
 }
 
-// editProject lets a person change a project's per-project overrides. The
-// station writes them to config.toml, validates them first (a bad value is
-// refused with the file, line and key) and applies them without a restart;
-// only the fields changed here are sent.
+// editProject opens Edit project for p over the dashboard.
 func (d *dashboard) editProject(p supervisor.ProjectInfo) {
-	form, changed := projectForm(p)
-	dialog.ShowCustomConfirm("Edit "+p.Name, "Save", "Cancel", form, func(ok bool) {
-		set := changed()
-		if !ok || len(set) == 0 {
-			return
-		}
-		name := p.Name
-		d.u.act(d.win, "edit "+name, func(ctx context.Context, cl Client) error {
-			_, err := cl.SetProjectSettings(ctx, name, set)
-			return err
-		})
-	}, d.win)
-}
-
-// projectForm builds the edit form and a func returning the keys changed.
-func projectForm(p supervisor.ProjectInfo) (fyne.CanvasObject, func() map[string]string) {
-	type field struct {
-		key, label, was string
-		entry           *widget.Entry
+	cl := d.u.conn.Client()
+	if cl == nil {
+		d.u.showError(d.win, fmt.Errorf("edit %s: %w", p.Name, errNoStation))
+		return
 	}
-	fields := []*field{
-		{key: "idle_window", label: "Idle window", was: p.IdleWindow},
-		{key: "block_window", label: "Block window", was: p.BlockWindow},
-		{key: "review_idle_window", label: "Review idle window", was: p.ReviewIdleWindow},
-		{key: "cpu_alive", label: "CPU that counts as life"},
-		{key: "breaker", label: "Circuit breaker"},
-		{key: "nudge", label: "Nudge text"},
-	}
-	hints := map[string]string{"cpu_alive": "unchanged (e.g. 10%)", "breaker": "unchanged (e.g. 3 in 10m, off)", "nudge": "unchanged"}
-	form := widget.NewForm()
-	for _, f := range fields {
-		f.entry = widget.NewEntry()
-		f.entry.SetText(f.was)
-		f.entry.SetPlaceHolder(hints[f.key])
-		form.Append(f.label, f.entry)
-	}
-	return form, func() map[string]string {
-		set := map[string]string{}
-		for _, f := range fields {
-			if v := strings.TrimSpace(f.entry.Text); v != f.was && v != "" {
-				set[f.key] = v
-			}
-		}
-		return set
-	}
+	e := newEditProject(d.u, cl, d.win, p, d.u.call)
+	e.recheckEvery = recheckEvery
+	e.show()
 }
 
 // pauseIcon is the icon of a button that pauses (pause bars) or resumes

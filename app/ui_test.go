@@ -422,43 +422,6 @@ func TestConsoleAttaches(t *testing.T) {
 	}
 }
 
-// The Projects view's Edit sends only what changed; the station validates
-// and writes it to config.toml.
-func TestEditProjectSendsChangedSettings(t *testing.T) {
-	fake := newFake()
-	u := newTestUI(t, fake, t0)
-	u.apply(boardSnapshot(t0))
-	u.ShowDashboard()
-	defer u.dash.hide()
-	u.dash.editProject(supervisor.ProjectInfo{Name: "web", IdleWindow: "5m0s", BlockWindow: "5m0s", ReviewIdleWindow: "10m0s"})
-	c := u.dash.win.Canvas()
-	dlg := c.Overlays().Top()
-	if dlg == nil {
-		t.Fatal("no edit dialog")
-	}
-	var entries []*widget.Entry
-	walk(dlg, func(o fyne.CanvasObject) bool {
-		if e, ok := o.(*widget.Entry); ok {
-			entries = append(entries, e)
-		}
-		return false
-	})
-	if len(entries) != 6 || entries[0].Text != "5m0s" {
-		t.Fatalf("form has %d entries (first %q), want 6 starting with the idle window", len(entries), entries[0].Text)
-	}
-	entries[0].SetText("15m")
-	test.Type(entries[4], "2 in 30m")
-	test.Tap(findButton(t, dlg, "Save"))
-	select {
-	case got := <-fake.calls:
-		if want := (call{"SetProjectSettings", "web", "breaker=2 in 30m idle_window=15m"}); got != want {
-			t.Errorf("call = %+v, want %+v", got, want)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("SetProjectSettings was not called")
-	}
-}
-
 // A notice the tray showed is withdrawn once an event ends what it
 // announced: here the nudged session works again.
 func TestConnWithdrawsNoticesThatAreOver(t *testing.T) {

@@ -21,8 +21,9 @@ import (
 // dashboard with the Add project dialog, which offers the agent CLIs found
 // on the machine (a stand-in claude, with its version). Driven with the
 // keyboard as a person would — the folder typed, the agent switched to a
-// custom command, Add pressed — the station writes config.toml, and the
-// first task given to the project lands. SCREENSHOTS=DIR keeps a
+// custom command, a gate typed, Add pressed — the station writes
+// config.toml, and the first task given to the project lands on a green
+// gate. SCREENSHOTS=DIR keeps a
 // screenshot of the filled dialog (scripts/screenshots.sh sets it).
 func TestAddProjectFromTheTrayMenu(t *testing.T) {
 	need(t, "xdotool", "xdotool")
@@ -65,6 +66,9 @@ func TestAddProjectFromTheTrayMenu(t *testing.T) {
 	xdo(t, display, "type", "--delay", "15", web)
 	xdo(t, display, "key", "--delay", "150", "Tab", "Tab", "Tab", "Right", "Tab")
 	xdo(t, display, "type", "--delay", "15", "buildstation fake-agent")
+	// Tab to the Gate and give it one.
+	xdo(t, display, "key", "--delay", "150", "Tab")
+	xdo(t, display, "type", "--delay", "15", "test -f work.txt")
 	// The station checks the form once typing pauses; on a loaded machine
 	// its answer (Add turned on) can take seconds to be drawn.
 	time.Sleep(8 * time.Second)
@@ -74,15 +78,15 @@ func TestAddProjectFromTheTrayMenu(t *testing.T) {
 			t.Errorf("screenshot: %v %s", err, b)
 		}
 	}
-	// Idle, block, review idle, Cancel, Add.
-	xdo(t, display, "key", "--delay", "150", "Tab", "Tab", "Tab", "Tab", "Tab", "space")
+	// Setup, idle, block, review idle, Cancel, Add.
+	xdo(t, display, "key", "--delay", "150", "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "space")
 	cfg := filepath.Join(home, "config.toml")
 	rig.Eventually(t, 30*time.Second, func() bool {
 		b, _ := os.ReadFile(cfg)
-		return bytes.Contains(b, []byte(fmt.Sprintf("[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\n", filepath.Base(web), web)))
+		return bytes.Contains(b, []byte(fmt.Sprintf("[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\ngate = \"test -f work.txt\"\n", filepath.Base(web), web)))
 	}, "config.toml to hold the project", rig.Later(func() string { b, _ := os.ReadFile(cfg); return string(b) + readLog(home) }))
 
-	id := s.AddTask(filepath.Base(web), "first task", "print hello; complete landed from the dashboard's project")
+	id := s.AddTask(filepath.Base(web), "first task", "print hello; commit work; complete landed from the dashboard's project")
 	if got := s.WaitState(id, "done", 60*time.Second); got.Summary != "landed from the dashboard's project" {
 		t.Fatalf("task %+v", got)
 	}

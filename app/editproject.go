@@ -1,0 +1,430 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// keyField is how Edit project shows one project key: its label in a
+// person's words, the group it sits in, and a hint under the field when
+// the label alone does not say enough.
+type keyField struct {
+	key, label, group, hint string
+}
+
+// keyFields are the keys Edit project knows by name, in the order shown.
+// A key the station lists that is not here is shown too, under its own
+// name, in the last group: the dialog offers every key the station takes.
+var keyFields = []keyField{
+	{key: "agent", label: "Agent", group: "Agent"},
+	{key: "command", label: programLabel, group: "Agent", hint: "with Custom command…: the agent program and its arguments"},
+	{key: "args", label: "Extra arguments", group: "Agent", hint: "added to the agent's own arguments"},
+	{key: "permission_mode", label: "Permission mode", group: "Agent", hint: "empty keeps the agent's own; or default, acceptEdits, plan, auto, bypassPermissions"},
+	{key: "backend", label: "Terminal", group: "Agent", hint: "pty, or tmux"},
+	{key: "gate", label: "Gate", group: "Checks", hint: "the command that makes a commit green (none: every commit is)"},
+	{key: "setup", label: "Setup", group: "Checks", hint: "run in each new worktree and gate checkout before work starts"},
+	{key: "setup_timeout", label: "Setup time limit", group: "Checks"},
+	{key: "review", label: "Review by an agent first", group: "Checks"},
+	{key: "review_rounds", label: "Pull request rounds", group: "Checks", hint: "automatic rounds a pull request's requested changes may start"},
+	{key: "idle_window", label: "Nudge after quiet", group: "Watchdog"},
+	{key: "block_window", label: "Then block after", group: "Watchdog"},
+	{key: "review_idle_window", label: "Review: nudge after", group: "Watchdog"},
+	{key: "cpu_alive", label: "CPU that counts as life", group: "Watchdog", hint: "the agent's programs' share of one core, e.g. 10%"},
+	{key: "breaker", label: "Pause the queue after", group: "Watchdog", hint: "this many blocks within this time, e.g. 3 in 10m; off"},
+	{key: "nudge", label: "Nudge text", group: "Watchdog"},
+	{key: "concurrency", label: "Tasks at once", group: "Limits"},
+	{key: "daily_budget_usd", label: "Daily budget (US$)", group: "Limits", hint: "the queue pauses once the day's sessions cost this much"},
+	{key: "path", label: "Folder", group: "Folder and git"},
+	{key: "base", label: "Start branch", group: "Folder and git", hint: "branch new worktrees start from (default: the folder's current one)"},
+	{key: "worktree_root", label: "Worktrees folder", group: "Folder and git"},
+	{key: "remote", label: "Remote for task branches", group: "Folder and git"},
+	{key: "stations", label: "Stations that may run it", group: "Folder and git", hint: "shared board only; names, separated by spaces"},
+}
+
+// editProject is the Edit project dialog: a field for every key the
+// station says a project takes, filled with what config.toml says and
+// the default greyed behind an empty one; the folder's .worktreeinclude;
+// what the folder's files suggest, each taken only when ticked; and the
+// agent's one-time steps, re-read while it is open. Save sends what
+// changed: project set for the keys (an emptied field goes back to the
+// default), and the .worktreeinclude on its own.
+type editProject struct {
+	u       *UI
+	cl      Client
+	win     fyne.Window
+	dlg     dialog.Dialog
+	p       supervisor.ProjectInfo
+	fields  map[string]fyne.CanvasObject
+	was     map[string]string // each key's value as shown at first
+	agent   *widget.Select
+	checks  map[string]*widget.Check
+	include *widget.Entry
+	wasInc  string
+	suggest map[string]*widget.Check
+	sugBox  *fyne.Container
+	steps   *widget.Label
+	status  *widget.Label
+	form    *widget.Form
+	save    *widget.Button
+	run     func(func())
+	// recheckEvery: see addProject's.
+	recheckEvery time.Duration
+	closed       bool
+}
+
+func newEditProject(u *UI, cl Client, win fyne.Window, p supervisor.ProjectInfo, run func(func())) *editProject {
+	e := &editProject{u: u, cl: cl, win: win, p: p, run: run, fields: map[string]fyne.CanvasObject{}, was: map[string]string{},
+		checks: map[string]*widget.Check{}, suggest: map[string]*widget.Check{}}
+	e.include = widget.NewMultiLineEntry()
+	e.include.SetPlaceHolder("none: worktrees get no ignored file\ne.g. .env*\nnode_modules/")
+	e.include.SetMinRowsVisible(3)
+	e.include.Disable() // until the folder's is read
+	e.sugBox = container.NewVBox()
+	e.steps = widget.NewLabel("")
+	e.steps.Wrapping = fyne.TextWrapWord
+	e.steps.Importance = widget.WarningImportance
+	e.status = widget.NewLabel("")
+	e.status.Wrapping = fyne.TextWrapWord
+	e.save = widget.NewButtonWithIcon("Save", theme.ConfirmIcon(), e.submit)
+	e.save.Importance = widget.HighImportance
+	return e
+}
+
+// setting is key's setting as the station listed it.
+func (e *editProject) setting(key string) (supervisor.ProjectSetting, bool) {
+	i := slices.IndexFunc(e.p.Settings, func(s supervisor.ProjectSetting) bool { return s.Key == key })
+	if i < 0 {
+		return supervisor.ProjectSetting{}, false
+	}
+	return e.p.Settings[i], true
+}
+
+// entry is key's text field (nil when it has none).
+func (e *editProject) entry(key string) *widget.Entry {
+	en, _ := e.fields[key].(*widget.Entry)
+	return en
+}
+
+func (e *editProject) show() {
+	e.form = widget.NewForm()
+	groups := map[string][]*widget.FormItem{}
+	var order []string
+	add := func(group string, it *widget.FormItem) {
+		if _, ok := groups[group]; !ok {
+			order = append(order, group)
+		}
+		groups[group] = append(groups[group], it)
+	}
+	known := map[string]bool{}
+	for _, kf := range keyFields {
+		known[kf.key] = true
+		if s, ok := e.setting(kf.key); ok {
+			add(kf.group, e.item(kf, s))
+		}
+	}
+	for _, s := range e.p.Settings {
+		if !known[s.Key] {
+			add("Other", e.item(keyField{key: s.Key, label: s.Key, group: "Other"}, s))
+		}
+	}
+	for _, g := range order {
+		e.form.Append("", widget.NewLabelWithStyle(g, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		for _, it := range groups[g] {
+			e.form.AppendItem(it)
+			if g == "Checks" && it.Widget == e.fields["setup"] {
+				// The files each worktree gets sit beside the setup.
+				e.form.AppendItem(&widget.FormItem{Text: ".worktreeinclude", Widget: e.include,
+					HintText: "ignored files (gitignore lines) each new worktree and gate checkout gets"})
+			}
+		}
+		if g == "Checks" {
+			e.form.Append("", e.sugBox)
+		}
+	}
+	e.agentChanged()
+	cancel := widget.NewButton("Cancel", func() { e.dlg.Hide() })
+	head := container.NewVBox(wrapped(e.p.Path, widget.LowImportance), e.steps)
+	body := container.NewBorder(head, container.NewVBox(e.status, container.NewHBox(layout.NewSpacer(), cancel, e.save)), nil, nil,
+		container.NewVScroll(e.form))
+	e.dlg = dialog.NewCustomWithoutButtons("Edit "+e.p.Name, body, e.win)
+	e.dlg.Resize(fitIn(e.win, fyne.NewSize(820, 760)))
+	stop := e.keepChecking()
+	e.dlg.SetOnClosed(func() { e.closed = true; stop() })
+	e.dlg.Show()
+	e.recheck()
+}
+
+// item is key s's row: a choice, a box or a text field, holding the
+// project's value, the default behind it.
+func (e *editProject) item(kf keyField, s supervisor.ProjectSetting) *widget.FormItem {
+	var w fyne.CanvasObject
+	switch {
+	case s.Key == "agent":
+		w = e.agentChoice(s)
+	case s.Type == "boolean":
+		on := effective(s) == "true"
+		c := widget.NewCheck("", nil)
+		c.SetChecked(on)
+		e.checks[s.Key] = c
+		e.was[s.Key] = strconv.FormatBool(on)
+		w = c
+	default:
+		var en *widget.Entry
+		if s.Key == "nudge" {
+			en = widget.NewMultiLineEntry()
+			en.Wrapping = fyne.TextWrapWord
+			en.SetMinRowsVisible(3)
+		} else {
+			en = widget.NewEntry()
+		}
+		en.SetText(s.Value)
+		if s.Default != "" {
+			en.SetPlaceHolder(plainValue(s.Type, s.Default) + " (default)")
+		}
+		e.was[s.Key] = s.Value
+		w = en
+	}
+	e.fields[s.Key] = w
+	return &widget.FormItem{Text: kf.label, Widget: w, HintText: kf.hint}
+}
+
+// effective is what applies for s: its value, else its default.
+func effective(s supervisor.ProjectSetting) string {
+	if s.Value != "" {
+		return s.Value
+	}
+	return s.Default
+}
+
+// agentChoice offers the agents the station can run, the project's own
+// when it names another, and a custom command.
+func (e *editProject) agentChoice(s supervisor.ProjectSetting) *widget.Select {
+	opts := slices.Clone(e.u.snap.AgentNames)
+	cur := effective(s)
+	cmd, _ := e.setting("command")
+	if cmd.Value != "" {
+		cur = customAgent
+	} else if cur != "" && !slices.Contains(opts, cur) {
+		opts = append(opts, cur)
+	}
+	e.agent = widget.NewSelect(append(opts, customAgent), func(string) { e.agentChanged() })
+	e.agent.SetSelected(cur)
+	e.was["agent"] = cur
+	return e.agent
+}
+
+// agentChanged turns the program field on for a custom command only.
+func (e *editProject) agentChanged() {
+	en := e.entry("command")
+	if en == nil || e.agent == nil {
+		return
+	}
+	if e.agent.Selected == customAgent {
+		en.Enable()
+	} else {
+		en.Disable()
+	}
+	if e.form != nil {
+		e.form.Refresh()
+	}
+}
+
+// keepChecking re-reads the folder every recheckEvery while the dialog is
+// open; the func it returns stops it.
+func (e *editProject) keepChecking() func() {
+	if e.recheckEvery <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(e.u.ctx)
+	e.u.bg.Go(func() {
+		tick := time.NewTicker(e.recheckEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				fyne.Do(e.recheck)
+			}
+		}
+	})
+	return cancel
+}
+
+// recheck reads the project's folder again: its .worktreeinclude (the
+// first time), what its files suggest, the steps its agent still needs.
+func (e *editProject) recheck() {
+	if e.closed {
+		return
+	}
+	name := e.p.Name
+	e.run(func() {
+		ctx, cancel := context.WithTimeout(e.u.ctx, 20*time.Second)
+		defer cancel()
+		ps, err := e.cl.ProjectSetup(ctx, name)
+		fyne.Do(func() { e.read(ps, err) })
+	})
+}
+
+// read shows what recheck read.
+func (e *editProject) read(ps supervisor.ProjectSetup, err error) {
+	if err != nil {
+		e.steps.SetText("Could not read the project's folder: " + sentence(err))
+		return
+	}
+	if e.include.Disabled() {
+		e.wasInc = ps.Include
+		e.include.SetText(ps.Include)
+		e.include.Enable()
+	}
+	if len(ps.Steps) > 0 {
+		e.steps.SetText("Before its next task: " + strings.Join(ps.Steps, " "))
+	} else {
+		e.steps.SetText("")
+	}
+	e.showSuggested(ps.Suggested)
+}
+
+// showSuggested offers each suggestion that differs from what the project
+// has, a box each; a box shown keeps its state.
+func (e *editProject) showSuggested(s supervisor.SetupSuggestion) {
+	if len(e.sugBox.Objects) > 0 {
+		return // offered once; the boxes keep their state
+	}
+	if g := e.entry("gate"); g != nil && s.Gate != "" && s.Gate != g.Text {
+		e.suggest["gate"] = suggestCheck(fmt.Sprintf("Gate: %s (found %s)", s.Gate, s.GateBecause), g, s.Gate)
+	}
+	if st := e.entry("setup"); st != nil && s.Setup != "" && s.Setup != st.Text {
+		e.suggest["setup"] = suggestCheck(fmt.Sprintf("Setup: %s (found %s)", s.Setup, s.Because), st, s.Setup)
+	}
+	if len(s.Include) > 0 {
+		lines := strings.Join(s.Include, "\n")
+		e.suggest["include"] = widget.NewCheck(fmt.Sprintf("Add to .worktreeinclude: %s (ignored .env files each worktree needs)", strings.Join(s.Include, " ")), func(on bool) {
+			text := e.include.Text
+			switch {
+			case on && !strings.Contains(text, lines):
+				if text != "" && !strings.HasSuffix(text, "\n") {
+					text += "\n"
+				}
+				e.include.SetText(text + lines + "\n")
+			case !on:
+				e.include.SetText(strings.Replace(text, lines+"\n", "", 1))
+			}
+		})
+	}
+	if len(e.suggest) == 0 {
+		return
+	}
+	e.sugBox.Add(widget.NewLabel("Suggested from the folder's files (tick to take):"))
+	for _, k := range []string{"gate", "setup", "include"} {
+		if c := e.suggest[k]; c != nil {
+			e.sugBox.Add(c)
+		}
+	}
+	e.sugBox.Refresh()
+}
+
+// changed are the keys whose fields differ from what was shown: an
+// emptied field is "", which puts the default back.
+func (e *editProject) changed() map[string]string {
+	set := map[string]string{}
+	for key, w := range e.fields {
+		var now string
+		switch v := w.(type) {
+		case *widget.Entry:
+			if key == "command" && e.agent != nil && e.agent.Selected != customAgent {
+				continue // an agent chosen: project set drops the command
+			}
+			now = strings.TrimSpace(v.Text)
+		case *widget.Check:
+			now = strconv.FormatBool(v.Checked)
+		case *widget.Select:
+			if v.Selected == customAgent {
+				continue // the command says it
+			}
+			now = v.Selected
+		}
+		if now != e.was[key] {
+			set[key] = now
+		}
+	}
+	return set
+}
+
+// submit saves what changed; a refusal stays in the dialog, with what
+// was typed.
+func (e *editProject) submit() {
+	set := e.changed()
+	inc, incChanged := e.include.Text, !e.include.Disabled() && e.include.Text != e.wasInc
+	if len(set) == 0 && !incChanged {
+		e.dlg.Hide()
+		return
+	}
+	e.save.Disable()
+	name := e.p.Name
+	e.run(func() {
+		ctx, cancel := context.WithTimeout(e.u.ctx, 30*time.Second)
+		defer cancel()
+		var err error
+		if incChanged {
+			err = e.cl.SetInclude(ctx, name, inc)
+		}
+		if err == nil && len(set) > 0 {
+			_, err = e.cl.SetProjectSettings(ctx, name, set)
+		}
+		fyne.Do(func() {
+			e.save.Enable()
+			if err != nil {
+				e.status.Importance = widget.DangerImportance
+				e.status.SetText(sentence(err))
+				return
+			}
+			e.u.o.Log.Info("project edited from the dashboard", "project", name, "keys", len(set), "include", incChanged)
+			e.dlg.Hide()
+		})
+		e.u.conn.Refresh()
+	})
+}
+
+// plainValue is a default as a person reads it: a duration in words
+// ("5 min", "1 h 30 min", "45 s"), anything else as it is.
+func plainValue(typ, v string) string {
+	if typ != "duration" {
+		return v
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return v
+	}
+	return plainDuration(d)
+}
+
+// plainDuration is d in words: "5 min", "1 h 30 min", "1 min 30 s", "45 s".
+func plainDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	var parts []string
+	if h > 0 {
+		parts = append(parts, fmt.Sprintf("%d h", h))
+	}
+	if m > 0 {
+		parts = append(parts, fmt.Sprintf("%d min", m))
+	}
+	if s > 0 || len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("%d s", s))
+	}
+	return strings.Join(parts, " ")
+}

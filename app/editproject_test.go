@@ -1,0 +1,239 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// everyKey is each key `project set` takes, as a station of this round
+// lists them in ProjectInfo.Settings (supervisor/station's
+// TestEditProjectReadsEveryKeyAndTheInclude holds the station to
+// config.ProjectKeys).
+var everyKey = []supervisor.ProjectSetting{
+	{Key: "agent", Type: "string", Default: "claude"},
+	{Key: "backend", Type: "string", Default: "pty"},
+	{Key: "idle_window", Type: "duration", Value: "15m", Default: "5m"},
+	{Key: "block_window", Type: "duration", Default: "5m"},
+	{Key: "review_idle_window", Type: "duration", Default: "10m"},
+	{Key: "cpu_alive", Type: "percentage", Default: "10%"},
+	{Key: "breaker", Type: `"N in D" or "off"`, Default: "3 in 10m"},
+	{Key: "nudge", Type: "string", Default: "Note: silent for {idle}."},
+	{Key: "permission_mode", Type: "string"},
+	{Key: "daily_budget_usd", Type: "number"},
+	{Key: "path", Type: "string", Value: "/src/web"},
+	{Key: "command", Type: "array of strings"},
+	{Key: "args", Type: "array of strings"},
+	{Key: "gate", Type: "string"},
+	{Key: "review", Type: "boolean", Default: "false"},
+	{Key: "review_rounds", Type: "integer", Default: "3"},
+	{Key: "concurrency", Type: "integer", Default: "1"},
+	{Key: "setup", Type: "string", Value: "npm install"},
+	{Key: "setup_timeout", Type: "duration", Default: "10m"},
+	{Key: "base", Type: "string"},
+	{Key: "worktree_root", Type: "string"},
+	{Key: "stations", Type: "array of strings"},
+	{Key: "remote", Type: "string"},
+	{Key: "a_key_of_a_newer_station", Type: "string"},
+}
+
+func webProject() supervisor.ProjectInfo {
+	return supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "15m0s", BlockWindow: "5m0s", ReviewIdleWindow: "10m0s",
+		Concurrency: 1, Settings: slices.Clone(everyKey)}
+}
+
+// showEdit opens Edit project for p over a 1280×800 dashboard and lays it
+// out.
+func showEdit(t *testing.T, u *UI, fake *fakeClient, p supervisor.ProjectInfo) (*editProject, fyne.CanvasObject) {
+	t.Helper()
+	u.ShowDashboard()
+	t.Cleanup(u.dash.hide)
+	u.dash.win.Resize(fyne.NewSize(1280, 800))
+	e := newEditProject(u, fake, u.dash.win, p, func(f func()) { f() })
+	e.show()
+	dlg := u.dash.win.Canvas().Overlays().Top()
+	if dlg == nil {
+		t.Fatal("no Edit project dialog")
+	}
+	return e, dlg
+}
+
+// Edit project offers every key the station says `project set` takes —
+// one it does not know by name too — each with the project's value and
+// the default in plain words, in fields wide enough to read, inside the
+// window; the steps the agent still needs are re-read while it is open.
+func TestEditProjectOffersEveryKeyInFieldsThatFit(t *testing.T) {
+	fake := newFake()
+	fake.setup = supervisor.ProjectSetup{Include: ".env\n", Steps: []string{"Claude Code does not trust /src/web yet: run claude once in that folder and answer Yes"}}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude", "codex"}})
+	e, dlg := showEdit(t, u, fake, webProject())
+	for _, s := range everyKey {
+		if e.fields[s.Key] == nil {
+			t.Errorf("no field for %s", s.Key)
+		}
+	}
+	insideWindow(t, u.dash.win, dlg)
+	for _, en := range findEntries(dlg) {
+		if en.Visible() && en.Size().Width < 300 {
+			t.Errorf("a field %q (%q) is %.0f px wide; too narrow to read", en.Text, en.PlaceHolder, en.Size().Width)
+		}
+	}
+	if got := e.entry("idle_window"); got.Text != "15m" {
+		t.Errorf("idle window shows %q, want the project's 15m", got.Text)
+	}
+	if got := e.entry("block_window"); got.Text != "" || got.PlaceHolder != "5 min (default)" {
+		t.Errorf("block window %q / %q, want empty over \"5 min (default)\"", got.Text, got.PlaceHolder)
+	}
+	if got := e.entry("setup_timeout").PlaceHolder; got != "10 min (default)" {
+		t.Errorf("setup time limit placeholder %q", got)
+	}
+	if got := e.include.Text; got != ".env\n" {
+		t.Errorf(".worktreeinclude shows %q", got)
+	}
+	if s := statusText(dlg); !strings.Contains(s, "does not trust /src/web") {
+		t.Errorf("the agent's step is not said:\n%s", s)
+	}
+	fake.mu.Lock()
+	fake.setup.Steps = nil
+	fake.mu.Unlock()
+	e.recheck()
+	if s := statusText(dlg); strings.Contains(s, "does not trust") {
+		t.Errorf("the step taken meanwhile is still said after a re-check:\n%s", s)
+	}
+}
+
+// Edit project shows the folder's suggestions with a box each, takes one
+// only when it is ticked, and saves what changed: keys through project
+// set (a cleared field goes back to the default), the .worktreeinclude
+// through its own call. The custom command turns its field on.
+func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
+	fake := newFake()
+	fake.setup = supervisor.ProjectSetup{Include: ".env\n",
+		Suggested: supervisor.SetupSuggestion{Setup: "npm ci", Because: "package-lock.json", Gate: "make test", GateBecause: "Makefile", Include: []string{".env*"}}}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude", "codex"}})
+	e, dlg := showEdit(t, u, fake, webProject())
+	if s := dialogText(dlg); !strings.Contains(s, "make test") || !strings.Contains(s, "npm ci") {
+		t.Fatalf("the suggestions are not shown:\n%s", s)
+	}
+	if e.entry("gate").Text != "" || e.entry("setup").Text != "npm install" {
+		t.Fatal("a suggestion was taken before its box was ticked")
+	}
+	test.Tap(e.suggest["gate"])
+	if got := e.entry("gate").Text; got != "make test" {
+		t.Errorf("ticked, the gate is %q", got)
+	}
+	e.entry("idle_window").SetText("")
+	e.entry("setup_timeout").SetText("3m")
+	test.Tap(e.checks["review"])
+	e.include.SetText(".env\nnode_modules/\n")
+	if e.entry("command").Disabled() == false {
+		t.Error("the program field is on while a found agent is chosen")
+	}
+	e.agent.SetSelected(customAgent)
+	if e.entry("command").Disabled() {
+		t.Error("the program field stays off for a custom command")
+	}
+	e.agent.SetSelected("codex")
+	test.Tap(findButton(t, dlg, "Save"))
+	want := []call{
+		{"SetInclude", "web", ".env\nnode_modules/\n"},
+		{"SetProjectSettings", "web", "agent=codex gate=make test idle_window= review=true setup_timeout=3m"},
+	}
+	for _, w := range want {
+		if got := nextCall(t, fake); got != w {
+			t.Errorf("call %+v, want %+v", got, w)
+		}
+	}
+	eventually(t, "the dialog closed", func() bool { return u.dash.win.Canvas().Overlays().Top() == nil })
+}
+
+// A card whose worktree ran a setup says how long it took.
+func TestCardSaysHowLongSetupTook(t *testing.T) {
+	w := &supervisor.TaskWork{Branch: "bs/b1/t3", Commits: []string{"abc one"},
+		Setup: &supervisor.SetupRun{Command: "npm ci", Took: 42 * time.Second, OK: true}}
+	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup 42s") {
+		t.Errorf("card line %q, want the setup's time", got)
+	}
+	w.Setup = &supervisor.SetupRun{Command: "npm ci", Took: 3 * time.Second}
+	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup failed after 3s") {
+		t.Errorf("card line %q, want the failed setup said", got)
+	}
+}
+
+func (f *fakeClient) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.setup, nil
+}
+
+func (f *fakeClient) SetInclude(ctx context.Context, name, text string) error {
+	f.record("SetInclude", name, text)
+	return nil
+}
+
+// dialogText is every label, box, button and form label in o, joined.
+func dialogText(o fyne.CanvasObject) string {
+	var out []string
+	walk(o, func(o fyne.CanvasObject) bool {
+		switch v := o.(type) {
+		case *widget.Label:
+			out = append(out, v.Text)
+		case *widget.Check:
+			out = append(out, v.Text)
+		case *widget.Button:
+			out = append(out, v.Text)
+		case *widget.Form:
+			for _, it := range v.Items {
+				out = append(out, it.Text)
+			}
+		}
+		return false
+	})
+	return strings.Join(out, "\n")
+}
+
+// insideWindow fails when a scroll or a button of dlg reaches outside
+// win's canvas: the dialog fits, its body scrolling inside (what lies in
+// a scroll may be scrolled off; the scroll itself may not).
+func insideWindow(t *testing.T, win fyne.Window, dlg fyne.CanvasObject) {
+	t.Helper()
+	c := win.Canvas().Size()
+	drv := fyne.CurrentApp().Driver()
+	var visit func(o fyne.CanvasObject)
+	visit = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		check := func() {
+			pos, sz := drv.AbsolutePositionForObject(o), o.Size()
+			if pos.X < 0 || pos.Y < 0 || pos.X+sz.Width > c.Width+0.5 || pos.Y+sz.Height > c.Height+0.5 {
+				t.Errorf("%T at %v, %v reaches outside the %v window", o, pos, sz, c)
+			}
+		}
+		switch v := o.(type) {
+		case *container.Scroll, *widget.Button:
+			check()
+		case *fyne.Container:
+			for _, x := range v.Objects {
+				visit(x)
+			}
+		case *widget.Label:
+		case fyne.Widget:
+			for _, x := range test.WidgetRenderer(v).Objects() {
+				visit(x)
+			}
+		}
+	}
+	visit(dlg)
+}
