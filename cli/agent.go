@@ -43,13 +43,15 @@ func (e *env) agentCmd() *cobra.Command {
 		ValidArgs: []string{"approve", "changes"},
 		RunE:      func(_ *cobra.Command, args []string) error { return e.agentReview(args[0], notes) }}
 	review.Flags().StringVar(&notes, "notes", "", "why; for changes, what must change")
-	hook := &cobra.Command{Use: "hook", Short: "Forward an agent CLI's hook event (JSON on stdin); always exits 0",
+	hook := &cobra.Command{Use: "hook", Short: "Forward an agent CLI's hook event (JSON on stdin); exits 1 if not taken",
 		Long: `Forward one hook event of an agent CLI (Claude Code's SessionStart, Stop,
 Notification, …) to the station: one JSON object on stdin. It never gets in
-the agent's way: it exits 0, prints nothing on stdout, answers within 5s,
-and reports a failure as one line on stderr.`,
+the agent's way: it prints nothing on stdout and answers within 5s. A report
+the station did not take (busy, not answering) is tried 3 times; if it still
+was not taken, or could not be sent, it exits 1 with one line on stderr
+(never 2, which Claude Code reads as "block this tool call").`,
 		Example:            `  echo '{"hook_event_name":"Stop"}' | buildstation agent hook`,
-		DisableFlagParsing: true, // it must exit 0 whatever it is given
+		DisableFlagParsing: true, // it must never exit 2 (a usage error), whatever it is given
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
 				return c.Help()

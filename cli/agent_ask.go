@@ -59,7 +59,11 @@ func (e *env) askPerson(c *client.Client, raw []byte) error {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, askTimeout)
 	defer cancel()
-	d, err := c.AgentAsk(ctx, req)
+	var d supervisor.Decision
+	err := retryHook(ctx, func(ctx context.Context) (err error) {
+		d, err = c.AgentAsk(ctx, req)
+		return err
+	})
 	if err != nil || d.Behavior == "" {
 		return err
 	}

@@ -6,23 +6,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
 // The hook runs inside the agent's own turn, so it must never get in the
-// agent's way: Claude Code reads exit code 2 as "block this tool call", adds
-// a SessionStart or UserPromptSubmit hook's stdout to the model's context,
-// and waits for the hook to end. So agent hook always exits 0, prints
-// nothing on stdout, answers within hookTimeout, and reports any failure as
-// one line on stderr (which Claude Code shows only in its debug log).
+// agent's way: Claude Code reads exit code 2 as "block this tool call" (and,
+// for Stop, "keep going"), adds a SessionStart or UserPromptSubmit hook's
+// stdout to the model's context, and waits for the hook to end. Any other
+// non-zero exit is a "non-blocking error": Claude Code notes it and goes
+// on, and for a PermissionRequest it shows its own dialog (nothing is
+// allowed). So agent hook prints nothing on stdout, answers within
+// hookTimeout, tries a report the station did not take a few times
+// (hookTries), and when it still was not taken — or could not be sent —
+// exits 1 with one line on stderr: a lost report is never silent, and
+// never 2.
 
 // hookTimeout bounds the whole call to the station: a hook holds up the
 // agent's turn, and a lost sign of life costs less than a stalled agent.
 const hookTimeout = 5 * time.Second
+
+// hookTries and hookPause bound the tries of a report the station did
+// not take (busy, or its connection closed): three, within about a
+// second of pauses, inside hookTimeout.
+const hookTries = 3
+
+var hookPause = 200 * time.Millisecond
 
 // maxHookInput is the most hook JSON read. A PostToolUse hook carries the
 // tool's whole output, which may be large; the station needs four short
@@ -42,8 +57,43 @@ func (e *env) agentHook(args []string) error {
 	}()
 	if err := e.sendHook(args); err != nil {
 		fmt.Fprintln(e.stderr, "buildstation agent hook: "+oneLine(err.Error()))
+		return &exitCode{code: exitFailure}
 	}
 	return nil
+}
+
+// retryHook calls send up to hookTries times while the station did not
+// take the report for want of room (a 503, a connection it closed) or
+// could not be reached, pausing a little longer each time; a refusal
+// (the session ended, a bad request) is not tried again.
+func retryHook(ctx context.Context, send func(context.Context) error) error {
+	var err error
+	for try := 1; try <= hookTries; try++ {
+		if err = send(ctx); err == nil || !retriable(err) {
+			return err
+		}
+		if try == hookTries {
+			break
+		}
+		select {
+		case <-time.After(time.Duration(2*try-1) * hookPause):
+		case <-ctx.Done():
+			return fmt.Errorf("the station did not take this hook's report: %w", err)
+		}
+	}
+	return fmt.Errorf("the station did not take this hook's report after %d tries: %w", hookTries, err)
+}
+
+// retriable is a failure another try may not meet: the station busy
+// (503, or a connection closed before its answer), or not answering.
+func retriable(err error) bool {
+	var apiErr *apitype.Error
+	if errors.As(err, &apiErr) {
+		return apiErr.Status == http.StatusServiceUnavailable || apiErr.Status >= 500
+	}
+	var busy *client.BusyError
+	var op *net.OpError
+	return errors.As(err, &busy) || errors.As(err, &op) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func (e *env) sendHook(args []string) error {
@@ -70,7 +120,7 @@ func (e *env) sendHook(args []string) error {
 	addHookDetail(&h, in)
 	ctx, cancel := context.WithTimeout(e.ctx, hookTimeout)
 	defer cancel()
-	return c.AgentHook(ctx, h)
+	return retryHook(ctx, func(ctx context.Context) error { return c.AgentHook(ctx, h) })
 }
 
 // readHookInput reads the hook's JSON, and drains whatever is past the

@@ -62,9 +62,10 @@ func TestAgentHookSends(t *testing.T) {
 	}
 }
 
-// Whatever goes wrong, the hook exits 0 with one line on stderr and nothing
-// on stdout: Claude Code reads exit 2 as "block the tool call" and may put
-// a hook's stdout before the model.
+// Whatever goes wrong, the hook exits 1 with one line on stderr and nothing
+// on stdout: the report was not taken, and says so; Claude Code reads
+// exit 2 as "block the tool call" and may put a hook's stdout before the
+// model, so never those.
 func TestAgentHookNeverDisturbs(t *testing.T) {
 	agentEnv(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -98,8 +99,8 @@ func TestAgentHookNeverDisturbs(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			r := run(t, tt.stdin, append([]string{"agent", "hook"}, tt.args...)...)
-			if r.code != 0 || r.stdout != "" {
-				t.Errorf("exit %d stdout %q, want 0 and nothing", r.code, r.stdout)
+			if r.code != 1 || r.stdout != "" {
+				t.Errorf("exit %d stdout %q, want 1 and nothing", r.code, r.stdout)
 			}
 			if !strings.HasPrefix(r.stderr, "buildstation agent hook: ") || !strings.Contains(r.stderr, tt.want) ||
 				strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") {

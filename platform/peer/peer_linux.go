@@ -102,3 +102,41 @@ func holders(proc, target string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// SameUser tells, for each client whose connection to server is in the
+// TCP table, whether it was opened by a process of the user this process
+// runs as (the table's uid column, which shows every user's sockets): one
+// read of the table for the lot, so a station under a flood of
+// connections can tell its own user's from another's. A client missing
+// from the table is left out.
+func SameUser(server netip.AddrPort, clients []netip.AddrPort) (map[netip.AddrPort]bool, error) {
+	want := make(map[netip.AddrPort]bool, len(clients))
+	for _, c := range clients {
+		want[c] = true
+	}
+	f, err := os.Open("/proc/net/tcp")
+	if err != nil {
+		return nil, fmt.Errorf("read the TCP table: %w", err)
+	}
+	defer f.Close()
+	me := strconv.Itoa(os.Geteuid())
+	out := make(map[netip.AddrPort]bool, len(clients))
+	sc := bufio.NewScanner(f)
+	sc.Scan() // the header
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 10 {
+			continue
+		}
+		local, err1 := parseAddr(fs[1])
+		remote, err2 := parseAddr(fs[2])
+		if err1 != nil || err2 != nil || remote != server || !want[local] {
+			continue
+		}
+		out[local] = fs[7] == me
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read the TCP table: %w", err)
+	}
+	return out, nil
+}

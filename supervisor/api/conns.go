@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"net"
+	"net/netip"
 	"sync"
 )
 
@@ -15,22 +16,48 @@ import (
 // Past the bound the oldest stranger is closed: a real client shows its
 // token within milliseconds of connecting (after the challenge), which
 // takes its connection off the list for good.
-const maxStrangerConns = 128
+//
+// Where the OS tells whose process opened a connection (ConnOwners:
+// Linux), the connections of the station's own user — its CLI, its tray,
+// its agents' hook calls, all of which have the token — are set apart
+// before any is closed, with a bound of their own (maxKinConns): another
+// user's flood closes only its own connections (the oldest quarter at a
+// time, so the OS is asked once per many connections).
+const (
+	maxStrangerConns = 128
+	maxKinConns      = 512
+)
+
+// ConnOwners tells, of the clients connected to server, which were
+// opened by a process of the user the station runs as (true) or of
+// another (false); a client it cannot place is left out. The wiring
+// hands in platform/peer's where the OS can tell.
+type ConnOwners func(server netip.AddrPort, clients []netip.AddrPort) (map[netip.AddrPort]bool, error)
+
+// SetConnOwners has the server tell its own user's connections from
+// another user's when too many have shown no token (see maxStrangerConns).
+func (s *Server) SetConnOwners(f ConnOwners) { s.connOwners = f }
 
 // strangers is the list of open connections that have not yet carried a
-// request with a valid token, oldest first.
+// request with a valid token, oldest first: another user's (or unplaced)
+// on list, the station's own user's on kin.
 type strangers struct {
-	mu   sync.Mutex
-	list list.List // of *conn
-	max  int
+	mu     sync.Mutex
+	list   list.List // of *conn
+	kin    list.List // of *conn
+	max    int
+	maxKin int
+	owners ConnOwners
+	server netip.AddrPort
 }
 
-// conn is an accepted connection; el is its place on the strangers' list,
-// nil once it showed a token or closed.
+// conn is an accepted connection; el is its place on the strangers' list
+// (kin's when kin), nil once it showed a token or closed.
 type conn struct {
 	net.Conn
 	s    *strangers
 	el   *list.Element
+	kin  bool
 	once sync.Once
 }
 
@@ -46,25 +73,68 @@ func (l *listener) Accept() (net.Conn, error) {
 		return nil, err
 	}
 	tc := &conn{Conn: c, s: l.s}
-	var oldest *conn
+	var evict []*conn
 	l.s.mu.Lock()
 	tc.el = l.s.list.PushBack(tc)
 	if l.s.list.Len() > l.s.max {
-		oldest = l.s.list.Front().Value.(*conn)
-		l.s.removeLocked(oldest)
+		evict = l.s.makeRoomLocked()
 	}
 	l.s.mu.Unlock()
-	if oldest != nil {
-		oldest.Close()
+	for _, c := range evict {
+		c.Close()
 	}
 	return tc, nil
 }
 
-func (s *strangers) removeLocked(c *conn) {
-	if c.el != nil {
-		s.list.Remove(c.el)
-		c.el = nil
+// makeRoomLocked takes strangers off a full list: the station's own
+// user's onto kin, where the OS can tell, then the oldest others. It
+// returns the connections to close.
+func (s *strangers) makeRoomLocked() []*conn {
+	keep := s.max
+	if s.owners != nil {
+		clients := make([]netip.AddrPort, 0, s.list.Len())
+		for e := s.list.Front(); e != nil; e = e.Next() {
+			if ap, err := netip.ParseAddrPort(e.Value.(*conn).RemoteAddr().String()); err == nil {
+				clients = append(clients, ap)
+			}
+		}
+		if own, err := s.owners(s.server, clients); err == nil {
+			for e := s.list.Front(); e != nil; {
+				next := e.Next()
+				c := e.Value.(*conn)
+				if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil && own[ap] {
+					s.list.Remove(e)
+					c.el, c.kin = s.kin.PushBack(c), true
+				}
+				e = next
+			}
+			keep = s.max * 3 / 4
+		}
 	}
+	var evict []*conn
+	for _, l := range []struct {
+		list *list.List
+		keep int
+	}{{&s.list, keep}, {&s.kin, s.maxKin}} {
+		for l.list.Len() > l.keep {
+			c := l.list.Front().Value.(*conn)
+			s.removeLocked(c)
+			evict = append(evict, c)
+		}
+	}
+	return evict
+}
+
+func (s *strangers) removeLocked(c *conn) {
+	if c.el == nil {
+		return
+	}
+	if c.kin {
+		s.kin.Remove(c.el)
+	} else {
+		s.list.Remove(c.el)
+	}
+	c.el = nil
 }
 
 // trusted takes c off the strangers' list: it carried a valid token.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 )
@@ -37,6 +38,9 @@ type Server struct {
 	// callers places operator actions' callers (origin.go); nil: unknown.
 	callers   Callers
 	queueWait time.Duration
+	// connOwners tells the station's own user's connections from
+	// another's (conns.go); nil: the OS cannot tell.
+	connOwners ConnOwners
 
 	// noticeShowers counts the event streams of clients that show the
 	// station's notices themselves (a tray): while one is connected the
@@ -146,7 +150,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	errc := make(chan error, 1)
-	tracked := &listener{Listener: ln, s: &strangers{max: maxStrangerConns}}
+	tracked := &listener{Listener: ln, s: &strangers{max: maxStrangerConns, maxKin: maxKinConns, owners: s.connOwners}}
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
+		tracked.s.server = ap
+	} else {
+		tracked.s.owners = nil
+	}
 	go func() { errc <- srv.Serve(tracked) }()
 	select {
 	case err := <-errc:

@@ -226,6 +226,10 @@ func (c *Client) transportError(err error) error {
 	if errors.As(err, &apiErr) {
 		return apiErr
 	}
+	var busy *BusyError
+	if errors.As(err, &busy) {
+		return busy
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		if c.home != "" {

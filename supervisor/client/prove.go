@@ -14,6 +14,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -53,19 +54,54 @@ func (e *endedError) Error() string {
 	return fmt.Sprintf("the station at %s has no live session %s (it has ended), so the session token was not sent", e.addr, e.session)
 }
 
+// BusyError is a station that took the connection and closed it before
+// answering the challenge: what it does to connections it has no room
+// for (a flood's oldest). No token went over it, so trying again is
+// safe; it is not a sign that station.json is stale.
+type BusyError struct{ Addr string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("the station is busy (at %s it closed the connection before answering); try again in a moment", e.Addr)
+}
+
+// busyTries and busyPause bound how often a connection the station
+// closed at once is tried again: three tries within about a second.
+const busyTries = 3
+
+var busyPause = 300 * time.Millisecond
+
 // dialProven dials addr and has the peer prove it holds c.Token before the
-// connection is handed to the HTTP transport.
+// connection is handed to the HTTP transport. A connection the station
+// closed before answering is tried again, a few times (BusyError).
 func (c *Client) dialProven(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.prove(ctx, conn, addr); err != nil {
+	for try := 1; ; try++ {
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		err = c.prove(ctx, conn, addr)
+		if err == nil {
+			return conn, nil
+		}
 		conn.Close()
-		return nil, err
+		var busy *BusyError
+		if !errors.As(err, &busy) || try == busyTries {
+			return nil, err
+		}
+		select {
+		case <-time.After(time.Duration(try) * busyPause):
+		case <-ctx.Done():
+			return nil, err
+		}
 	}
-	return conn, nil
+}
+
+// closedEarly reports whether err is the peer ending the connection
+// before it sent anything.
+func closedEarly(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 // prove sends the challenge over conn, reads the answer and checks it.
@@ -88,11 +124,17 @@ func (c *Client) prove(ctx context.Context, conn net.Conn, addr string) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if err := req.Write(conn); err != nil {
+		if closedEarly(err) {
+			return &BusyError{Addr: addr}
+		}
 		return &NotStationError{Addr: addr, Why: "it does not take the challenge: " + err.Error()}
 	}
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, req)
 	if err != nil {
+		if closedEarly(err) && br.Buffered() == 0 {
+			return &BusyError{Addr: addr}
+		}
 		return &NotStationError{Addr: addr, Why: "it does not answer the challenge over HTTP"}
 	}
 	defer resp.Body.Close()

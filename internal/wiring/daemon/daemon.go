@@ -24,6 +24,7 @@ import (
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/notifier"
 	"github.com/buildstation/buildstation/platform/osdefaults"
+	"github.com/buildstation/buildstation/platform/peer"
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
@@ -110,6 +111,11 @@ func Run(ctx context.Context, o Options) error {
 	}
 	srv := api.NewServer(st, token, o.Log)
 	srv.SetCallers(newSessionCallers(ownSessions(st, cfg)))
+	if peer.Supported {
+		// Another user's flood of connections never closes the
+		// owner's or the agents' (api's ConnOwners).
+		srv.SetConnOwners(peer.SameUser)
+	}
 	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
 	srv.Mount("POST /v1/phone/test", srv.RequireStation(phone.TestHandler(func() config.Phone { return st.Config().Phone }, phoneService)))
 	return serve(ctx, o, cfg, board, st, srv, ln, token, &r.phone)
