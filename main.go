@@ -10,6 +10,7 @@ import (
 	"github.com/buildstation/buildstation/internal/wiring"
 	"github.com/buildstation/buildstation/internal/wiring/tray"
 	"github.com/buildstation/buildstation/platform/guard"
+	"github.com/buildstation/buildstation/platform/tmux"
 )
 
 func main() {
@@ -27,6 +28,8 @@ func run(args []string) int {
 		return tray.Dashboard(ctx, home, rest, wiring.TrayEdges)
 	case guard.Verb: // hidden: beside a station on a shared board
 		return wiring.Guard(ctx, home, rest)
+	case tmux.PipeVerb: // hidden: run by the station's tmux server (pipe-pane)
+		return tmux.HandOff(rest)
 	}
 	// Every other verb goes through the command line, which owns help,
 	// completion and flags; the roles that need the OS edges come back here

@@ -231,7 +231,7 @@ type cpuSplit struct {
 func (c cpuSplit) String() string {
 	s := fmt.Sprintf("station %s", c.station.Round(10*time.Millisecond))
 	if c.server > 0 || c.helpers > 0 {
-		s += fmt.Sprintf(", tmux server %s, its children (agent, copiers) %s", c.server.Round(10*time.Millisecond), c.helpers.Round(10*time.Millisecond))
+		s += fmt.Sprintf(", tmux server %s, its children (agent, launch script, pipe hand-over) %s", c.server.Round(10*time.Millisecond), c.helpers.Round(10*time.Millisecond))
 	}
 	return s
 }
@@ -272,9 +272,13 @@ block_window = "1h"
 	}
 	sock := filepath.Join(home, tmux.SocketName)
 	defer endTmux(home)
+	// pipe-pane hands each pane's output to the station through the
+	// installed program (tmux.PipeVerb), as a real station's does.
+	tm := tmux.New(sock)
+	tm.Helper = bin
 	st, err := engine.New(engine.Options{
 		Home: home, Files: files, Environ: os.Environ, Config: cfg, Board: board, Spawner: pty.New(),
-		Spawners: map[string]supervisor.Spawner{"tmux": tmux.New(sock)},
+		Spawners: map[string]supervisor.Spawner{"tmux": tm},
 		Probers:  []supervisor.Prober{evidence.NewCommits(evidence.CommitOptions{}), evidence.NewCPU(evidence.CPUOptions{})},
 		Log:      slog.New(slog.DiscardHandler), URL: "http://127.0.0.1:1", Self: bin,
 	})

@@ -4,11 +4,8 @@ package tmux
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -16,7 +13,7 @@ import (
 
 // Adopt reattaches to a window Spawn started, by its Proc's Handle, after
 // the station that started it is gone: the same process goes on, its
-// output is tapped again through a new FIFO, and Wait, Write and Stop work
+// output is tapped again through a new pipe, and Wait, Write and Stop work
 // as before. ok is false, with no error, when the window is gone, its agent
 // has exited (the window is then removed), or the handle's window id now
 // names another window.
@@ -25,9 +22,9 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	if !ok {
 		return nil, false, fmt.Errorf("adopt tmux window: bad handle %q", handle)
 	}
-	bin, err := tmuxPath()
+	helper, err := s.helper()
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
@@ -39,34 +36,28 @@ func (s *Spawner) Adopt(handle string) (supervisor.Proc, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
 	}
-	fifo, err := openFIFO(filepath.Join(dir, "out"))
+	pl, err := listenPipe(dir)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
 	}
-	fail := func(err error) (supervisor.Proc, bool, error) {
-		fifo.Close()
+	defer pl.close()
+	// pipe-pane with a command replaces the dead station's pipe (which
+	// tmux closes: nothing held its other end any more).
+	args := []string{"pipe-pane", "-t", w.pane, noFormat(pipeCommand(helper, pl.path()))}
+	if _, err := s.do(ctx, args...); err != nil {
+		os.RemoveAll(dir)
+		if missing(err) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
+	}
+	pipe, err := pl.accept(ctx)
+	if err != nil {
 		os.RemoveAll(dir)
 		return nil, false, fmt.Errorf("adopt tmux window %s: %w", id, err)
 	}
-	piped := "bs-piped-" + randHex()
-	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", piped)
-	wait.Env = clientEnv()
-	// pipe-pane with a command replaces the dead station's pipe, whose
-	// cat then reads EOF and exits.
-	args := []string{"pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), piped))}
-	if _, err := s.do(ctx, args...); err != nil {
-		if missing(err) {
-			fifo.Close()
-			os.RemoveAll(dir)
-			return nil, false, nil
-		}
-		return fail(err)
-	}
-	if err := wait.Run(); err != nil {
-		return fail(errors.New("output pipe did not attach"))
-	}
-	return s.newProc(w, dir, fifo), true, nil
+	return s.newProc(w, dir, pipe), true, nil
 }
 
 // liveWindow finds window id as this station left it: ok is false when it

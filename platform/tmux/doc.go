@@ -4,9 +4,11 @@
 // implements supervisor.Adopter: Spawn starts a window, Adopt finds one
 // again by the handle Spawn's Proc gave.
 //
-// Output is tapped with pipe-pane into a named FIFO that the Proc reads, so
-// bytes arrive as the agent writes them, without polling a file. Input goes
-// through send-keys. Each window keeps its pane after the agent exits
+// Output is tapped with pipe-pane, whose command (this program again, see
+// HandOff) hands tmux's end of the pipe to the station over a unix socket
+// and exits: the Proc reads the pane's output straight from tmux, as the
+// agent writes it, with no copier process between them and no file
+// polled. Input goes through send-keys. Each window keeps its pane after the agent exits
 // (remain-on-exit) so the exit status can be read. The server's global
 // pane-died hook signals one wait-for channel that one parked client per
 // spawner waits on, and one control-mode client (tmux -C, its output off)

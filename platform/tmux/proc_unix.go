@@ -17,13 +17,13 @@ import (
 	"github.com/buildstation/buildstation/platform/treekill"
 )
 
-// proc is one agent window: its pane's process, and the FIFO its output
-// arrives on.
+// proc is one agent window: its pane's process, and the pipe its output
+// arrives on (tmux's pipe-pane, handed to this process: see HandOff).
 type proc struct {
 	sp  *Spawner
 	w   window
-	dir string   // the run folder: FIFO and launch script
-	out *os.File // the FIFO's read end
+	dir string   // the run folder: the launch script
+	out *os.File // our end of the pane's output pipe
 
 	// done closes once the watcher has learned how the agent ended; code
 	// and err are set before and read only after.

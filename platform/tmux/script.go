@@ -8,7 +8,7 @@ import (
 // once its output is tapped. It runs in two phases:
 //
 //  1. In the tmux server's environment, it waits on the wait-for channel
-//     ready, which the pipe-pane command signals once it holds the FIFO open:
+//     ready, which Spawn signals once the pane's output pipe is its own:
 //     output written before that would reach the terminal but not the
 //     station, and a short agent would be gone before anyone saw it.
 //  2. Then it runs itself again under `env -i` and, with an empty
@@ -51,27 +51,6 @@ func launchScript(tmuxPath, sock, ready, envPath, agentPath string, argv, env []
 		b.WriteString(" " + quote(a))
 	}
 	b.WriteString("\n")
-	return b.String()
-}
-
-// pipeCommand is what pipe-pane runs (with sh, in the server): it opens the
-// FIFO first, so a reader sees the writer attached before anything is
-// said, then signals the channels given (the launch script's, the
-// spawner's), then copies the pane's output into the FIFO.
-func pipeCommand(tmuxPath, sock, fifo string, signal ...string) string {
-	var b strings.Builder
-	b.WriteString("exec 3>>" + quote(fifo))
-	if len(signal) > 0 {
-		b.WriteString(" && " + quote(tmuxPath) + " -S " + quote(sock))
-		for i, ch := range signal {
-			if i > 0 {
-				b.WriteString(" \\;")
-			}
-			b.WriteString(" wait-for -S " + quote(ch))
-		}
-		b.WriteString(" </dev/null")
-	}
-	b.WriteString(" && exec cat >&3")
 	return b.String()
 }
 

@@ -24,13 +24,18 @@ import (
 // named after the session (BUILDSTATION_SESSION_ID in spec.Env).
 //
 // The order matters: the window starts a launch script that waits; the
-// FIFO's reader is open; pipe-pane's command opens the FIFO and signals
-// both the script and Spawn; only then does the agent run, so not a byte of
-// its output is lost. Every step that fails takes the window down again.
+// pane's output pipe is opened (pipe-pane) and handed to this process
+// (see HandOff); only then is the script let go to run the agent, so not a
+// byte of its output is lost. Every step that fails takes the window down
+// again.
 func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	bin, agent, envBin, err := programs(spec)
 	if err != nil {
 		return nil, err
+	}
+	helper, err := s.helper()
+	if err != nil {
+		return nil, fmt.Errorf("start agent: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
@@ -43,11 +48,12 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 	if name == "" {
 		name = "bs-" + nonce
 	}
-	ready, started := "bs-go-"+nonce, "bs-piped-"+nonce
-	dir, script, fifo, err := s.prepareLaunch(nonce, launchScript(bin, s.sock, ready, envBin, agent, spec.Argv, spec.Env))
+	ready := "bs-go-" + nonce
+	dir, script, pl, err := s.prepareLaunch(nonce, launchScript(bin, s.sock, ready, envBin, agent, spec.Argv, spec.Env))
 	if err != nil {
 		return nil, fmt.Errorf("start agent: %w", err)
 	}
+	defer pl.close()
 	args := []string{"new-window", "-d", "-P", "-F", "#{window_id} #{pane_id} #{pane_pid}", "-t", "=" + SessionName + ":", "-n", name}
 	if spec.Dir != "" {
 		args = append(args, "-c", spec.Dir)
@@ -58,18 +64,17 @@ func (s *Spawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
 		w, err = parseWindow(out)
 	}
 	if err != nil {
-		fifo.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
 	w.name = name
-	if err := s.readyWindow(ctx, bin, w, spec, fifo, started, ready); err != nil {
+	pipe, err := s.readyWindow(ctx, helper, w, spec, pl, ready)
+	if err != nil {
 		_, _ = s.do(context.Background(), "kill-window", "-t", w.id)
-		fifo.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start agent %q: %w", spec.Argv[0], err)
 	}
-	p := s.newProc(w, dir, fifo)
+	p := s.newProc(w, dir, pipe)
 	p.marker = spec.Marker
 	return p, nil
 }
@@ -101,8 +106,9 @@ func programs(spec supervisor.SpawnSpec) (bin, agent, envBin string, err error) 
 }
 
 // prepareLaunch makes the spawn's private folder with its launch script
-// and its output FIFO; on error nothing is left behind.
-func (s *Spawner) prepareLaunch(nonce, launch string) (dir, script string, fifo *os.File, err error) {
+// and the socket its output pipe will be handed over on; on error nothing
+// is left behind.
+func (s *Spawner) prepareLaunch(nonce, launch string) (dir, script string, pl *pipeListener, err error) {
 	if dir, err = s.makeRunDir("spawn-" + nonce); err != nil {
 		return "", "", nil, err
 	}
@@ -111,31 +117,34 @@ func (s *Spawner) prepareLaunch(nonce, launch string) (dir, script string, fifo 
 		os.RemoveAll(dir)
 		return "", "", nil, fmt.Errorf("write launch script: %w", err)
 	}
-	if fifo, err = openFIFO(filepath.Join(dir, "out")); err != nil {
+	if pl, err = listenPipe(dir); err != nil {
 		os.RemoveAll(dir)
 		return "", "", nil, err
 	}
-	return dir, script, fifo, nil
+	return dir, script, pl, nil
 }
 
-// readyWindow sizes the new window and attaches its output pipe, which
-// signals both this call and the launch script.
-func (s *Spawner) readyWindow(ctx context.Context, bin string, w window, spec supervisor.SpawnSpec, fifo *os.File, started, ready string) error {
+// readyWindow sizes the new window, opens its output pipe and takes it
+// over, then lets the launch script run the agent. Spawn waits for the
+// pipe so that a pipe that never attaches is an error now, not a silent
+// agent.
+func (s *Spawner) readyWindow(ctx context.Context, helper string, w window, spec supervisor.SpawnSpec, pl *pipeListener, ready string) (*os.File, error) {
 	cols, rows := pty.Size(spec.Cols, spec.Rows)
 	if _, err := s.do(ctx, s.windowSetup(w, cols, rows)...); err != nil {
-		return err
+		return nil, err
 	}
-	// Spawn waits for the pipe so that a pipe that never attaches is an
-	// error now, not a silent agent.
-	wait := exec.CommandContext(ctx, bin, "-S", s.sock, "wait-for", started)
-	wait.Env = clientEnv()
-	if _, err := s.do(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(bin, s.sock, fifo.Name(), started, ready))); err != nil {
-		return err
+	if _, err := s.do(ctx, "pipe-pane", "-t", w.pane, noFormat(pipeCommand(helper, pl.path()))); err != nil {
+		return nil, err
 	}
-	if err := wait.Run(); err != nil {
-		return fmt.Errorf("output pipe did not attach: %w", err)
+	pipe, err := pl.accept(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if _, err := s.do(ctx, "wait-for", "-S", ready); err != nil {
+		pipe.Close()
+		return nil, err
+	}
+	return pipe, nil
 }
 
 // windowSetup is the command list that readies a fresh window: its
@@ -170,7 +179,8 @@ func parseWindow(out string) (window, error) {
 	return window{id: f[0], pane: f[1], pid: pid}, nil
 }
 
-// makeRunDir makes a fresh private folder for one window's FIFO and script.
+// makeRunDir makes a fresh private folder for one window's script and
+// the socket its output pipe is handed over on.
 func (s *Spawner) makeRunDir(name string) (string, error) {
 	s.sweep()
 	dir := filepath.Join(s.runDir(), name)

@@ -18,6 +18,10 @@ import (
 // the server there to attach to a session's window.
 const SocketName = "tmux.sock"
 
+// PipeVerb is the hidden command that hands a pane's output pipe to the
+// station (see HandOff): buildstation tmux-pipe SOCKET. main serves it.
+const PipeVerb = "tmux-pipe"
+
 // SessionName is the tmux session that holds every agent window.
 const SessionName = "buildstation"
 
@@ -31,7 +35,7 @@ const (
 // Timing. waitCheck is how often the monitor scans every pane at once where
 // tmux has no control-mode subscriptions (before 3.2), and the pause before
 // it starts a control client again after one ended.
-// readyTimeout bounds the wait for pipe-pane's reader to attach.
+// readyTimeout bounds the wait for pipe-pane's pipe to be handed over.
 const (
 	defaultWaitCheck = 2 * time.Second
 	readyTimeout     = 10 * time.Second
@@ -44,6 +48,10 @@ type Spawner struct {
 	// WaitCheck is the monitor's fallback interval (see defaultWaitCheck);
 	// tests shorten it.
 	WaitCheck time.Duration
+	// Helper is the program pipe-pane runs to hand each pane's output
+	// pipe to the station: one that serves PipeVerb. Empty is this
+	// program (os.Executable), which main makes serve it.
+	Helper string
 
 	mon       monitor      // learns of every window's exit (see monitor)
 	noControl bool         // tests: the monitor scans as on a tmux before 3.2
@@ -70,7 +78,8 @@ var _ supervisor.Adopter = (*Spawner)(nil)
 // Socket is the path of the server's socket.
 func (s *Spawner) Socket() string { return s.sock }
 
-// runDir is where the spawner keeps each window's FIFO and launch script:
+// runDir is where the spawner keeps each window's launch script and the
+// socket its output pipe is handed over on:
 // next to the socket, private to the user.
 func (s *Spawner) runDir() string { return s.sock + ".d" }
 
