@@ -53,11 +53,15 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	if c.Asks != nil && !strings.HasPrefix(c.Timing, "asks you: ") {
 		parts = append(parts, wrapped("Asks: "+c.Asks.Line(), widget.WarningImportance))
 	}
-	if line := d.works[t.ID].line(); line != "" {
+	if line := d.works[t.ID].lineOf(false); line != "" {
 		wl := widget.NewLabel(line)
 		wl.Truncation = fyne.TextTruncateEllipsis
 		wl.Importance = widget.LowImportance
 		parts = append(parts, wl)
+	}
+	if w := d.works[t.ID].work; w != nil && setupLine(w.Setup) != "" {
+		// Its own line: the branch's line is cut to the column's width.
+		parts = append(parts, wrapped(setupLine(w.Setup), widget.LowImportance))
 	}
 	if line, level := landedLine(t, d.works[t.ID].work); line != "" {
 		parts = append(parts, wrapped(line, level))
@@ -256,7 +260,11 @@ type workEntry struct {
 
 // line is the card's line for the work: "bs/t3 · 2 commits · 3 files
 // changed, 40 insertions(+) · $1.20".
-func (e workEntry) line() string {
+func (e workEntry) line() string { return e.lineOf(true) }
+
+// lineOf is line, with the setup's time or without it (the board's card
+// shows it on a line of its own).
+func (e workEntry) lineOf(withSetup bool) string {
 	w := e.work
 	if w == nil {
 		return ""
@@ -265,7 +273,7 @@ func (e workEntry) line() string {
 	if w.DiffStat != "" {
 		parts = append(parts, strings.TrimSpace(w.DiffStat))
 	}
-	if l := setupLine(w.Setup); l != "" {
+	if l := setupLine(w.Setup); l != "" && withSetup {
 		parts = append(parts, l)
 	}
 	if e.cost > 0 {

@@ -96,6 +96,7 @@ func newEditProject(u *UI, cl Client, win fyne.Window, p supervisor.ProjectInfo,
 	e.steps = widget.NewLabel("")
 	e.steps.Wrapping = fyne.TextWrapWord
 	e.steps.Importance = widget.WarningImportance
+	e.steps.Hide()
 	e.status = widget.NewLabel("")
 	e.status.Wrapping = fyne.TextWrapWord
 	e.save = widget.NewButtonWithIcon("Save", theme.ConfirmIcon(), e.submit)
@@ -150,13 +151,11 @@ func (e *editProject) show() {
 					HintText: "ignored files (gitignore lines) each new worktree and gate checkout gets"})
 			}
 		}
-		if g == "Checks" {
-			e.form.Append("", e.sugBox)
-		}
 	}
 	e.agentChanged()
 	cancel := widget.NewButton("Cancel", func() { e.dlg.Hide() })
-	head := container.NewVBox(wrapped(e.p.Path, widget.LowImportance), e.steps)
+	// The suggestions sit above the fields, seen without scrolling.
+	head := container.NewVBox(wrapped(e.p.Path, widget.LowImportance), e.steps, e.sugBox)
 	body := container.NewBorder(head, container.NewVBox(e.status, container.NewHBox(layout.NewSpacer(), cancel, e.save)), nil, nil,
 		container.NewVScroll(e.form))
 	e.dlg = dialog.NewCustomWithoutButtons("Edit "+e.p.Name, body, e.win)
@@ -283,17 +282,21 @@ func (e *editProject) recheck() {
 func (e *editProject) read(ps supervisor.ProjectSetup, err error) {
 	if err != nil {
 		e.steps.SetText("Could not read the project's folder: " + sentence(err))
+		e.steps.Show()
 		return
 	}
 	if e.include.Disabled() {
 		e.wasInc = ps.Include
 		e.include.SetText(ps.Include)
 		e.include.Enable()
+		e.form.Refresh() // its label follows: no longer greyed
 	}
 	if len(ps.Steps) > 0 {
 		e.steps.SetText("Before its next task: " + strings.Join(ps.Steps, " "))
+		e.steps.Show()
 	} else {
 		e.steps.SetText("")
+		e.steps.Hide() // no empty line under the folder
 	}
 	e.showSuggested(ps.Suggested)
 }

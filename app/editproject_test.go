@@ -129,6 +129,7 @@ func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
 	if e.entry("gate").Text != "" || e.entry("setup").Text != "npm install" {
 		t.Fatal("a suggestion was taken before its box was ticked")
 	}
+	seenWithoutScrolling(t, u.dash.win, dlg, e.suggest["gate"], e.suggest["setup"])
 	test.Tap(e.suggest["gate"])
 	if got := e.entry("gate").Text; got != "make test" {
 		t.Errorf("ticked, the gate is %q", got)
@@ -158,8 +159,18 @@ func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
 	eventually(t, "the dialog closed", func() bool { return u.dash.win.Canvas().Overlays().Top() == nil })
 }
 
-// A card whose worktree ran a setup says how long it took.
+// A card whose worktree ran a setup says how long it took, on a line of
+// its own (the branch's line is cut to the column), and the pane says it
+// with the branch.
 func TestCardSaysHowLongSetupTook(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main",
+		Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+) and a long stat that the column cuts",
+		Setup: &supervisor.SetupRun{Command: "npm ci", Took: 42 * time.Second, OK: true}}}
+	d := openFullBoard(t, fake)
+	if all := texts(cardOf(t, d, "t4")); !slices.Contains(all, "setup 42s") {
+		t.Errorf("the card does not say how long setup took:\n%s", strings.Join(all, "\n"))
+	}
 	w := &supervisor.TaskWork{Branch: "bs/b1/t3", Commits: []string{"abc one"},
 		Setup: &supervisor.SetupRun{Command: "npm ci", Took: 42 * time.Second, OK: true}}
 	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup 42s") {
@@ -236,4 +247,28 @@ func insideWindow(t *testing.T, win fyne.Window, dlg fyne.CanvasObject) {
 		}
 	}
 	visit(dlg)
+}
+
+// seenWithoutScrolling fails when one of objs lies in a scroll of dlg or
+// outside win's canvas: a person sees it as the dialog opens.
+func seenWithoutScrolling(t *testing.T, win fyne.Window, dlg fyne.CanvasObject, objs ...fyne.CanvasObject) {
+	t.Helper()
+	c := win.Canvas().Size()
+	drv := fyne.CurrentApp().Driver()
+	for _, o := range objs {
+		if o == nil || !o.Visible() {
+			t.Errorf("%T is not shown", o)
+			continue
+		}
+		walk(dlg, func(x fyne.CanvasObject) bool {
+			if sc, ok := x.(*container.Scroll); ok && walk(sc.Content, func(y fyne.CanvasObject) bool { return y == o }) {
+				t.Errorf("%T lies in a scroll: seen only after scrolling", o)
+			}
+			return false
+		})
+		pos, sz := drv.AbsolutePositionForObject(o), o.Size()
+		if pos.Y < 0 || pos.Y+sz.Height > c.Height+0.5 {
+			t.Errorf("%T at %v, %v is outside the %v window", o, pos, sz, c)
+		}
+	}
 }
