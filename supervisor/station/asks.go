@@ -114,7 +114,7 @@ func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision)
 	st.log.Info("a person decided", "session", s.spec.ID, "decision", what, "by", d.By)
 	// The decision is taken: its record must not depend on the client,
 	// which may have left already. The station's own context owns it.
-	rctx, cancel := context.WithTimeout(st.ctx, recordTimeout)
+	rctx, cancel := context.WithTimeout(st.life, recordTimeout)
 	defer cancel()
 	st.recordDecision(rctx, s, what, d.By)
 	_ = s.send(rctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/goroutines"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
@@ -46,6 +47,11 @@ type branches struct {
 	log     *slog.Logger
 	station func() string        // this station's name on a shared board; "" on its own
 	timeout func() time.Duration // how long one board write may take
+	// life and work are the station's (owner.go): pushes and the cache
+	// reads before them run as its background work, which a stop waits
+	// for, each within its own timeout.
+	life context.Context
+	work *goroutines.Group
 
 	mu      sync.Mutex
 	running map[string]bool
@@ -53,9 +59,10 @@ type branches struct {
 	failed  map[string]string // task → why its last push failed, for status
 }
 
-func newBranches(ws supervisor.Workspaces, board supervisor.Board, reg *registry, log *slog.Logger, station func() string, timeout func() time.Duration) *branches {
+func newBranches(ws supervisor.Workspaces, board supervisor.Board, reg *registry, log *slog.Logger, station func() string, timeout func() time.Duration,
+	life context.Context, work *goroutines.Group) *branches {
 	pn, _ := board.(supervisor.Pinner)
-	return &branches{ws: ws, pinner: pn, reg: reg, log: log, station: station, timeout: timeout,
+	return &branches{ws: ws, pinner: pn, reg: reg, log: log, station: station, timeout: timeout, life: life, work: work,
 		running: map[string]bool{}, again: map[string]pushReq{}, failed: map[string]string{}}
 }
 
@@ -85,9 +92,9 @@ func (b *branches) push(p config.Project, taskID, why string, settle bool) {
 	}
 	b.running[taskID] = true
 	b.mu.Unlock()
-	go func() {
+	started := b.work.Go(func() {
 		for {
-			ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
+			ctx, cancel := context.WithTimeout(b.life, pushTimeout)
 			pub, err := b.ws.Publish(ctx, req.p.Repo, taskID)
 			cancel()
 			b.pushed(taskID, req, pub, err)
@@ -102,7 +109,15 @@ func (b *branches) push(p config.Project, taskID, why string, settle bool) {
 			b.mu.Unlock()
 			req = next
 		}
-	}()
+	})
+	if !started {
+		// The station has stopped: the work stays here, and so does the
+		// task's pin, until the next start pushes it.
+		b.mu.Lock()
+		delete(b.running, taskID)
+		b.mu.Unlock()
+		b.log.Warn("the station stopped before pushing the task's branches", "task", taskID, "when", why)
+	}
 }
 
 // pushed records how a push went: a failure pins the task here; a settling
@@ -112,7 +127,7 @@ func (b *branches) pushed(taskID string, req pushReq, pub supervisor.Published, 
 		return // no remote: the pin set at start stays
 	}
 	// Its own deadline: the push's may be what ran out.
-	ctx, cancel := context.WithTimeout(context.Background(), b.timeout())
+	ctx, cancel := context.WithTimeout(b.life, b.timeout())
 	defer cancel()
 	b.mu.Lock()
 	if err != nil {
@@ -165,14 +180,14 @@ func (b *branches) checkpoint(p config.Project, taskID string) {
 		b.push(p, taskID, "green commit", false)
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	b.work.Go(func() {
+		ctx, cancel := context.WithTimeout(b.life, 5*time.Second)
 		defer cancel()
 		v, ran, err := b.ws.HeadGate(ctx, p.Repo, taskID, false)
 		if err == nil && ran && v.Passed {
 			b.push(p, taskID, "green commit", false)
 		}
-	}()
+	})
 }
 
 // pin pins task id to this station on a shared board that pins.

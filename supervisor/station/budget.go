@@ -95,7 +95,7 @@ func (st *Station) spend(s *session, usd float64) {
 	name := s.spec.Project
 	said := fmt.Sprintf("%s spent %s of %s today", name, dollars(spent), dollars(budget))
 	reason := "budget: " + said + "; running sessions finish their task; \"buildstation project resume " + name + "\" lifts it for today"
-	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
 	defer cancel()
 	if err := st.board.SetPaused(ctx, name, true, reason); err != nil {
 		st.log.Error("budget: pause project", "project", name, "err", err)
@@ -120,7 +120,7 @@ func roundCents(usd float64) float64 { return float64(int64(usd*100+0.5)) / 100 
 // TaskCost is what task id's sessions cost so far, to the cent.
 func (st *Station) TaskCost(id string) float64 {
 	if sb := st.spendBoard(); sb != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+		ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
 		defer cancel()
 		m, err := sb.TaskSpent(ctx, id)
 		if err == nil {
@@ -145,7 +145,7 @@ func (st *Station) spendBoard() supervisor.SpendBoard {
 // and the log says so.
 func (st *Station) addSpend(day, project, task string, usd, budget float64) (spent float64, pause bool) {
 	if sb := st.spendBoard(); sb != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+		ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
 		defer cancel()
 		total, pause, err := sb.AddSpend(ctx, supervisor.Spend{Day: day, Project: project, TaskID: task, Micro: microOf(usd), Budget: microOf(budget)})
 		if err == nil {
@@ -174,7 +174,7 @@ func (st *Station) spentToday(day string) map[string]float64 {
 	if sb == nil {
 		return out
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), st.writeTimeout())
+	ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
 	defer cancel()
 	m, err := sb.SpentOn(ctx, day)
 	if err != nil {

@@ -202,10 +202,13 @@ func lastLine(out []byte) string {
 // consoleKeys is a console's Input: a person's keys go to the session's
 // goroutine, which queues them for its one writer, in order with its own
 // typing; the console's goroutine never writes to the terminal itself.
-type consoleKeys struct{ s *session }
+type consoleKeys struct {
+	s    *session
+	life context.Context // the station's: a stop ends the wait
+}
 
 func (k consoleKeys) Write(p []byte) (int, error) {
-	if err := k.s.send(context.Background(), command{kind: cmdKeys, text: string(p)}); err != nil {
+	if err := k.s.send(k.life, command{kind: cmdKeys, text: string(p)}); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -34,6 +34,8 @@ type writes struct {
 	timeout func() time.Duration
 	// delivered is told of a queued move that reached the board.
 	delivered func(t supervisor.Task)
+	// life is the station's own context (owner.go).
+	life context.Context
 
 	link link
 }
@@ -177,7 +179,9 @@ func (w *writes) owe(ctx context.Context, e supervisor.OutboxEntry, write func(c
 		w.link.down(err)
 	}
 	e.Queued = time.Now().UTC()
-	if _, err := w.box.Add(context.WithoutCancel(ctx), e); err != nil {
+	// Not ctx, which the write that failed may have used up: the
+	// station's own, which a stop does not cut short (owner.go).
+	if _, err := w.box.Add(w.life, e); err != nil {
 		return false, fmt.Errorf("the board is unreachable and the write could not be queued: %w", err)
 	}
 	w.link.add(1)

@@ -18,7 +18,7 @@ func (st *Station) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) 
 	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
 		return supervisor.GateVerdict{}, false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(st.life, 2*time.Second)
 	defer cancel()
 	v, ran, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, false)
 	if err != nil || !ran {
@@ -39,7 +39,8 @@ func (st *Station) gateNote(spec sessionSpec) string {
 }
 
 // judgeHead runs the gate on a nudged session's HEAD in the background, so
-// that by the block its verdict is known and named in the reason.
+// that by the block its verdict is known and named in the reason. A stop
+// ends the run (owner.go).
 func (st *Station) judgeHead(spec sessionSpec) {
 	ws := st.opt.Workspaces
 	p, ok := st.Config().Project(spec.Project)
@@ -50,8 +51,8 @@ func (st *Station) judgeHead(spec sessionSpec) {
 		st.checkpoint(spec) // every commit is green
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
+	st.goWork(func() {
+		ctx, cancel := context.WithTimeout(st.running, gateTimeout)
 		defer cancel()
 		v, _, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, true)
 		if err != nil {
@@ -61,7 +62,7 @@ func (st *Station) judgeHead(spec sessionSpec) {
 		if v.Passed && p.Remote != "" {
 			st.branches.push(p, spec.TaskID, "gate passed", false)
 		}
-	}()
+	})
 }
 
 // gateReason is the gate's part of a block reason.
@@ -108,14 +109,18 @@ func (st *Station) refuseRed(ctx context.Context, s *session, verb string) error
 		err error
 	}
 	done := make(chan answer, 1)
-	go func() {
+	started := st.goWork(func() {
 		// Not the request's context: a verdict that comes late is still
-		// worth caching for the agent's next call.
-		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
+		// worth caching for the agent's next call. The station's: a stop
+		// ends it (owner.go).
+		gctx, cancel := context.WithTimeout(st.running, gateTimeout)
 		defer cancel()
 		v, ran, err := ws.HeadGate(gctx, p.Repo, spec.TaskID, true)
 		done <- answer{v, ran, err}
-	}()
+	})
+	if !started {
+		done <- answer{err: errStopping}
+	}
 	var a answer
 	select {
 	case a = <-done:

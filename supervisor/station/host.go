@@ -63,7 +63,7 @@ func (st *Station) wall() time.Time { return st.opt.Wall().Round(0) }
 
 func (st *Station) notify(n supervisor.Notice) {
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventNotice, Notice: &n})
-	st.opt.Notifier.Notify(context.Background(), n)
+	st.opt.Notifier.Notify(st.life, n)
 }
 
 func (st *Station) publishTask(t supervisor.Task) {

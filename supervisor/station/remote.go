@@ -97,7 +97,7 @@ func (st *Station) remoteSessions() []supervisor.SessionInfo {
 	if !ok || !st.Link().Reachable {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), min(remoteTimeout, st.writeTimeout()))
+	ctx, cancel := context.WithTimeout(st.life, min(remoteTimeout, st.writeTimeout()))
 	defer cancel()
 	list, err := sb.OtherSessions(ctx)
 	if err != nil {

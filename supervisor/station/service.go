@@ -259,7 +259,7 @@ func (st *Station) Attach(id string) (*supervisor.Attachment, error) {
 	return &supervisor.Attachment{
 		Replay: replay,
 		Output: v.c,
-		Input:  consoleKeys{s},
+		Input:  consoleKeys{s, st.life},
 		Resize: s.proc.Resize,
 		Close: func() {
 			if once.CompareAndSwap(false, true) {
@@ -543,15 +543,16 @@ func (st *Station) agentMoveErr(s *session, err error) error {
 }
 
 // endLater ends a session without holding up the agent's own request: the
-// agent gets its answer, then its tree is ended.
+// agent gets its answer, then its tree is ended. After a stop there is
+// nothing to do: the stop ended the session.
 func (st *Station) endLater(s *session, how outcomeKind) {
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	st.goWork(func() {
+		ctx, cancel := context.WithTimeout(st.life, time.Minute)
 		defer cancel()
 		if err := s.send(ctx, command{kind: cmdEnd, result: how}); err != nil {
 			st.log.Debug("end session", "session", s.spec.ID, "err", err)
 		}
-	}()
+	})
 }
 
 // AgentProgress records a progress report: evidence of life on the board.

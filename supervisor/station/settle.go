@@ -11,7 +11,7 @@ import (
 
 // settle records how a session ended, frees its slot and looks for work.
 func (st *Station) settle(s *session, o outcome) {
-	ctx := context.WithoutCancel(st.ctx)
+	ctx := st.life // not cut short by the stop that may have ended s (owner.go)
 	from := []supervisor.TaskState{s.spec.Kind.TaskState()}
 	if st.guard.unwatch(s) && o.kind == outExited {
 		// The guard ended it while this station could not prove the
@@ -148,5 +148,5 @@ func (st *Station) blockFromSession(spec sessionSpec, reason, body, actor string
 	if c := st.TaskCost(spec.TaskID); c > 0 {
 		reason += fmt.Sprintf(" (cost so far $%.2f)", c)
 	}
-	st.settleBlockKeeping(context.WithoutCancel(st.ctx), spec.TaskID, from, reason, body, actor, spec.ID)
+	st.settleBlockKeeping(st.life, spec.TaskID, from, reason, body, actor, spec.ID)
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/goroutines"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -95,7 +96,7 @@ type Station struct {
 	reg    *registry // live sessions, and those being spawned
 
 	cfgMu    sync.Mutex // serialises edits of config.toml
-	mu       sync.Mutex // guards cfg, cfgErr and ctx
+	mu       sync.Mutex // guards cfg and cfgErr
 	cfg      *config.Config
 	cfgErr   string         // why the last edit of config.toml was not applied; "" when it was
 	states   *stateWriter   // shared board only: session states to write
@@ -104,7 +105,19 @@ type Station struct {
 	branches *branches      // carries tasks' work between stations
 	guard    guarded        // what the fence guard is told
 	wg       sync.WaitGroup // live session goroutines
-	ctx      context.Context
+
+	// life is the context of the station's own work, which no caller
+	// waits for: a session's settling, a decision's record, pushes, gate
+	// checks, ending a session after its agent's own call. It is the one
+	// root of the station's contexts (made by New), and Run ends it only
+	// after all that work has returned: until then a write the station
+	// owes its board is not cut short by the stop. running ends with
+	// Run's context: the open-ended work (a gate check may take 30
+	// minutes) ends with it. work owns the goroutines of that background
+	// work: Run waits for them (owner.go).
+	life, running       context.Context
+	endLife, endRunning context.CancelFunc
+	work                goroutines.Group
 
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
@@ -139,9 +152,11 @@ func New(opt Options) (*Station, error) {
 		reg: newRegistry(), guard: guarded{g: opt.Guard, files: opt.Files},
 		stopAsked: make(chan struct{}),
 	}
+	st.life, st.endLife = context.WithCancel(context.Background())
+	st.running, st.endRunning = context.WithCancel(st.life)
 	st.sched = newScheduler(st, opt.Log)
-	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered}
-	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout)
+	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered, life: st.life}
+	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout, st.life, &st.work)
 	// The parts only a shared board has: a station on its own board needs
 	// no proof that nobody else runs its tasks, and has nobody to show
 	// its sessions to.
@@ -162,17 +177,18 @@ func (st *Station) Config() *config.Config {
 
 // Run recovers from an earlier crash, then runs the station's parts under
 // one supervision tree until ctx is cancelled. On the way out it ends every
-// session it started.
+// session it started, and returns only once every goroutine it owns has
+// (stopWork).
 func (st *Station) Run(ctx context.Context) error {
-	st.mu.Lock()
-	st.ctx = ctx
-	st.mu.Unlock()
+	defer context.AfterFunc(ctx, st.endRunning)()
+	defer st.stopWork()
 	if err := st.recover(ctx); err != nil {
 		return err
 	}
 	st.poke()
 	err := st.tree().Serve(ctx)
 	st.wg.Wait()
+	st.stopWork()
 	// The home's parent of session folders goes too once no session (an
 	// adopted tmux one) still has a folder in it.
 	st.files.Tidy()

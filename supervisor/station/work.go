@@ -177,14 +177,18 @@ func (st *Station) judgeBriefly(ctx context.Context, t supervisor.Task) {
 		return
 	}
 	done := make(chan struct{})
-	go func() {
+	if !st.goWork(func() {
 		defer close(done)
-		gctx, cancel := context.WithTimeout(context.WithoutCancel(st.ctx), 30*time.Minute)
+		// Not the request's: the run goes on to be cached after the
+		// person's answer. The station's: a stop ends it (owner.go).
+		gctx, cancel := context.WithTimeout(st.running, gateTimeout)
 		defer cancel()
 		if _, _, err := st.opt.Workspaces.HeadGate(gctx, p.Repo, t.ID, true); err != nil {
 			st.log.Debug("gate on an accepted task's head", "task", t.ID, "err", err)
 		}
-	}()
+	}) {
+		return // the station is stopping: no verdict
+	}
 	select {
 	case <-done:
 	case <-time.After(gateWait):
