@@ -129,7 +129,7 @@ func TestCardsOfferOnePrimaryAction(t *testing.T) {
 	if d.works["t4"].work == nil || d.works["t3"].work == nil {
 		t.Fatal("the cards' branches were not read")
 	}
-	for id, want := range map[string]string{"t1": "", "t2": "Console", "t3": "Requeue…", "t4": "Merge", "t5": "Console", "t6": "Allow"} {
+	for id, want := range map[string]string{"t1": "", "t2": "Console", "t3": "Requeue…", "t4": "Merge", "t5": "Console", "t6": "Allow once"} {
 		if got := primaryOf(cardOf(t, d, id)); got != want {
 			t.Errorf("card %s's primary action is %q, want %q", id, got, want)
 		}
@@ -158,7 +158,7 @@ func TestCardsOfferOnePrimaryAction(t *testing.T) {
 	if all := texts(cardOf(t, d, "t3")); !slices.Contains(all, "cpu") || !slices.Contains(all, "05:31:40 · sign of life") || !slices.Contains(all, "nothing") {
 		t.Errorf("the blocked card shows no evidence table: %q", all)
 	}
-	test.Tap(findButton(t, cardOf(t, d, "t6"), "Allow"))
+	test.Tap(findButton(t, cardOf(t, d, "t6"), "Allow once"))
 	if got := <-fake.calls; got != (call{"Allow", "t6.1", ""}) {
 		t.Errorf("Allow called %+v", got)
 	}

@@ -100,6 +100,17 @@ func actionRow(win fyne.Window, primary *action, more []action) fyne.CanvasObjec
 		b.Importance = widget.HighImportance
 		objs = append(objs, b)
 	}
+	if primary != nil && primary.label == "Allow once" {
+		// A request is answered one way or the other: Deny… stands
+		// beside Allow once, as on the notice, not in the menu.
+		for i, a := range more {
+			if a.label == "Deny…" {
+				objs = append(objs, widget.NewButtonWithIcon(a.label, a.icon, a.do))
+				more = append(more[:i:i], more[i+1:]...)
+				break
+			}
+		}
+	}
 	objs = append(objs, layout.NewSpacer())
 	if len(more) > 0 {
 		var btn *widget.Button
@@ -128,12 +139,11 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 	w := d.works[t.ID].work
 	if c.Asks != nil && c.Asks.Kind != supervisor.AskQuestion {
 		id, req := c.Session, c.Asks.ID
-		add("Allow", theme.ConfirmIcon(), func() {
+		// The notice's words: what a person reads there, they find here.
+		add("Allow once", theme.ConfirmIcon(), func() {
 			u.act(d.win, "allow "+id, func(ctx context.Context, cl Client) error { return cl.Allow(ctx, id, req, "") })
 		})
-		add("Deny", theme.ContentRemoveIcon(), func() {
-			u.act(d.win, "deny "+id, func(ctx context.Context, cl Client) error { return cl.Deny(ctx, id, req, "") })
-		})
+		add("Deny…", theme.ContentRemoveIcon(), func() { u.showDeny(d.win, id, req) })
 	} else if c.Asks != nil {
 		add("Answer…", theme.QuestionIcon(), func() { d.focus(t.ID) })
 	}
@@ -187,7 +197,7 @@ func primaryAction(t supervisor.Task, c Card, w *supervisor.TaskWork) string {
 	case c.Asks != nil && c.Asks.Kind == supervisor.AskQuestion:
 		return "Answer…"
 	case c.Asks != nil:
-		return "Allow"
+		return "Allow once"
 	case c.Session != "":
 		return "Console"
 	case t.State == supervisor.TaskBlocked:

@@ -238,7 +238,7 @@ func (p *cardPanel) refresh() {
 		objs = append(objs, wrapped(c.Doing, widget.MediumImportance))
 	}
 	if c.Asks != nil {
-		objs = append(objs, u.askRow(c.Session, *c.Asks)...)
+		objs = append(objs, u.askRow(nil, c.Session, *c.Asks)...)
 	}
 	var btns []fyne.CanvasObject
 	if t.State == supervisor.TaskBlocked {
@@ -352,11 +352,13 @@ func byteSize(n int64) string {
 }
 
 // askRow is what a session's agent asks, with the buttons that answer it:
-// Allow once and Deny, or one button per option and Deny.
-func (u *UI) askRow(session string, w supervisor.WaitingOn) []fyne.CanvasObject {
+// Allow once and Deny…, or one button per option and Deny…, bound to the
+// request shown (w.ID). parent is the window they are in (nil: the
+// dashboard).
+func (u *UI) askRow(parent fyne.Window, session string, w supervisor.WaitingOn) []fyne.CanvasObject {
 	what := wrapped("Asks you: "+w.Line(), widget.WarningImportance)
 	decide := func(do func(ctx context.Context, c Client) error) func() {
-		return func() { u.act(nil, "decide "+session, do) }
+		return func() { u.act(parent, "decide "+session, do) }
 	}
 	var btns []fyne.CanvasObject
 	if w.Kind == supervisor.AskQuestion {
@@ -368,7 +370,7 @@ func (u *UI) askRow(session string, w supervisor.WaitingOn) []fyne.CanvasObject 
 		allow.Importance = widget.HighImportance
 		btns = append(btns, allow)
 	}
-	deny := widget.NewButtonWithIcon("Deny", theme.CancelIcon(), decide(func(ctx context.Context, c Client) error { return c.Deny(ctx, session, w.ID, "") }))
+	deny := widget.NewButtonWithIcon("Deny…", theme.ContentRemoveIcon(), func() { u.showDeny(parent, session, w.ID) })
 	btns = append(btns, deny, layout.NewSpacer())
 	return []fyne.CanvasObject{what, container.NewHBox(btns...)}
 }

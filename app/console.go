@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
@@ -39,11 +40,16 @@ type console struct {
 	term   *Terminal
 	status *widget.Label
 	nudge  *widget.Button // only while the session lives (follow)
-	base   string         // the status line when following the output (Fyne's goroutine)
-	cancel context.CancelFunc
-	kick   chan struct{}
-	in     chan []byte // typed bytes, in order, for the writer goroutine
-	conn   atomic.Pointer[client.AttachConn]
+	// asks shows what the session's agent asks, with Allow once and
+	// Deny… bound to that request, while one waits (follow); askShown is
+	// the id of the request it shows.
+	asks     *fyne.Container
+	askShown string
+	base     string // the status line when following the output (Fyne's goroutine)
+	cancel   context.CancelFunc
+	kick     chan struct{}
+	in       chan []byte // typed bytes, in order, for the writer goroutine
+	conn     atomic.Pointer[client.AttachConn]
 	// live is set once the replay has been read: the emulator's answers
 	// to queries in the replay are stale and must not be typed into the
 	// session.
@@ -68,8 +74,9 @@ func (u *UI) OpenConsole(id string) {
 		u.act(c.win, "nudge "+id, func(ctx context.Context, cl Client) error { return cl.Nudge(ctx, id) })
 	})
 	c.nudge.Importance = widget.LowImportance
+	c.asks = container.NewVBox()
 	c.follow()
-	top := container.NewBorder(nil, nil, nil, c.nudge, c.status)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, c.nudge, c.status), c.asks)
 	c.win.SetContent(container.NewBorder(top, nil, nil, nil, consoleScreen(c.view)))
 	c.win.Resize(fyne.NewSize(960, 600))
 	ctx, cancel := context.WithCancel(u.ctx)
@@ -89,10 +96,29 @@ func (u *UI) OpenConsole(id string) {
 // follow offers the console's actions only while its session lives: an
 // ended session takes no nudge.
 func (c *console) follow() {
-	if sessionLive(c.u.snap, c.id) {
+	var asks *supervisor.WaitingOn
+	for _, si := range c.u.snap.Sessions {
+		if si.ID == c.id && si.State != supervisor.SessEnded {
+			asks = si.WaitingOn
+		}
+	}
+	// An agent that asks waits on a person, not a nudge: an Enter typed
+	// into its dialog would approve whatever it shows.
+	if sessionLive(c.u.snap, c.id) && asks == nil {
 		c.nudge.Show()
 	} else {
 		c.nudge.Hide()
+	}
+	switch {
+	case asks == nil && c.askShown != "":
+		c.askShown = ""
+		c.asks.Objects = nil
+		c.asks.Hide()
+	case asks != nil && (asks.ID != c.askShown || len(c.asks.Objects) == 0):
+		c.askShown = asks.ID
+		c.asks.Objects = c.u.askRow(c.win, c.id, *asks)
+		c.asks.Show()
+		c.asks.Refresh()
 	}
 }
 

@@ -117,6 +117,30 @@ func (u *UI) showBlock(t supervisor.Task, sessionID string) {
 	parent.Canvas().Focus(reason)
 }
 
+// showDeny denies the request a session waits on (request, the one the
+// person read), with a note the agent reads as the tool's result; the
+// note may stay empty. parent nil is the dashboard.
+func (u *UI) showDeny(parent fyne.Window, sessionID, request string) {
+	if parent == nil {
+		parent = u.dashboardWindow()
+	}
+	note := widget.NewEntry()
+	note.SetPlaceHolder("optional: what the agent should do instead")
+	d := dialog.NewForm("Deny what "+sessionID+" asks", "Deny", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Note", note)}, func(ok bool) {
+			if !ok {
+				return
+			}
+			text := strings.TrimSpace(note.Text)
+			u.act(parent, "deny "+sessionID, func(ctx context.Context, cl Client) error {
+				return cl.Deny(ctx, sessionID, request, text)
+			})
+		}, parent)
+	d.Resize(fyne.NewSize(480, 200))
+	d.Show()
+	parent.Canvas().Focus(note)
+}
+
 // confirmCancel takes a task off the board after a yes.
 func (u *UI) confirmCancel(t supervisor.Task) {
 	parent := u.dashboardWindow()

@@ -41,8 +41,8 @@ func TestAskingCardOffersNoNudge(t *testing.T) {
 			icons[a.label] = a.icon.Name()
 		}
 	}
-	if icons["Deny"] == "" || icons["Deny"] == theme.CancelIcon().Name() {
-		t.Errorf("Deny wears icon %q, Cancel's", icons["Deny"])
+	if icons["Deny…"] == "" || icons["Deny…"] == theme.CancelIcon().Name() {
+		t.Errorf("Deny wears icon %q, Cancel's", icons["Deny…"])
 	}
 }
 

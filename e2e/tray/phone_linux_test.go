@@ -93,7 +93,7 @@ topic = "tray-e2e"
 	})
 	rig.Eventually(t, 10*time.Second, func() bool {
 		for _, m := range ntfy.Messages("tray-e2e") {
-			if strings.Contains(m.Title, "make release") {
+			if strings.Contains(m.Message, "make release") {
 				return true
 			}
 		}

@@ -75,7 +75,7 @@ func TestLongAskNoticeSaysClipped(t *testing.T) {
 		if n.Ask != nil {
 			t.Errorf("a clipped request's notice offers Allow: %+v", n)
 		}
-		if !strings.Contains(n.Body, "clipped") || !strings.Contains(n.Body, "session ls") || len([]rune(n.Body)) > 400 {
+		if !strings.Contains(n.Body, "clipped") || !strings.Contains(n.Body, "its card in the dashboard") || strings.Contains(n.Body, "buildstation ") || len([]rune(n.Body)) > 400 {
 			t.Errorf("the notice of a long request: %q", n.Body)
 		}
 	})

@@ -37,6 +37,16 @@ func (m *meter) setAsk(a *ask) bool {
 	return true
 }
 
+// askID is the id of the request waiting, "" for none.
+func (m *meter) askID() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ask == nil {
+		return ""
+	}
+	return m.ask.w.ID
+}
+
 // clearAsk withdraws a; false when a decision already took it.
 func (m *meter) clearAsk(a *ask) bool {
 	m.mu.Lock()

@@ -83,12 +83,19 @@ const (
 	noticeAskClip  = 200
 )
 
+// noticeTitleMax is the longest title a notice has: notification daemons
+// show a title on one line and cut the rest (xfce4-notifyd and dunst at
+// about 60 characters in their default width).
+const noticeTitleMax = 60
+
 // permissionNotice tells a person the session waits on them: what its
 // agent asks, when the station holds the request (answerable from the
-// notice), else that a dialog waits in its console.
+// notice: its buttons say Allow once and Deny, as the card's do), else that
+// a dialog waits in its console. The title fits a daemon's one line; the
+// body says the request whole, then whose it is.
 func (s *session) permissionNotice() supervisor.Notice {
 	n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: s.spec.TaskID, SessionID: s.spec.ID,
-		Title: "Needs you: " + s.spec.Title,
+		Title: titled("Needs you: ", s.spec.Title, ""),
 		Body:  "The agent waits on a dialog only a person may answer. Open its console."}
 	var info supervisor.SessionInfo
 	s.meter.fill(&info, time.Now())
@@ -96,30 +103,41 @@ func (s *session) permissionNotice() supervisor.Notice {
 	if w == nil {
 		return n
 	}
-	head := s.spec.TaskID + " · " + s.spec.Title + " (" + s.spec.Project + ")"
+	whose := s.spec.TaskID + " · " + s.spec.Title + " (" + s.spec.Project + ")"
 	if line := w.Line(); utf8.RuneCountInString(line) > noticeAskWhole {
 		// Too long for a notice to show whole: clipped, saying so, with
 		// no Allow (n.Ask stays nil): a person allows only what they
 		// read whole, where it is shown whole.
-		n.Title = head + " asks you to decide a long request"
+		n.Title = titled("", s.spec.Title, " asks you to decide a long request")
 		n.Body = string([]rune(line)[:noticeAskClip]) + "… (clipped: " + strconv.Itoa(utf8.RuneCountInString(line)) +
-			" characters in all). Read it whole in the dashboard, or with buildstation session ls, before you decide."
+			" characters in all). Read it whole on its card in the dashboard before you decide.\n" + whose
 		return n
 	}
 	n.Ask = w
 	switch {
 	case w.Kind == supervisor.AskQuestion:
-		n.Title = head + " asks: " + w.Input
-		n.Body = "Answer: " + strings.Join(w.Options, " / ") + " — or buildstation session answer " + s.spec.TaskID + " TEXT"
+		n.Title = titled("", s.spec.Title, " asks you a question")
+		n.Body = w.Input + "\nAnswer: " + strings.Join(w.Options, " / ") + "\n" + whose
 	case w.Tool == "Bash":
-		n.Title = head + " asks to run `" + w.Input + "`"
+		n.Title = titled("", s.spec.Title, " asks to run a command")
+		n.Body = w.Line() + "\n" + whose
 	default:
-		n.Title = head + " asks to use " + w.Line()
-	}
-	if w.Kind != supervisor.AskQuestion {
-		// Notification daemons cut a long title to one line, so the body
-		// states the request whole before the ways to answer it.
-		n.Body = w.Line() + "\nAllow once or Deny — or buildstation session allow|deny " + s.spec.TaskID
+		n.Title = titled("", s.spec.Title, " asks to use "+w.Tool)
+		n.Body = w.Line() + "\n" + whose
 	}
 	return n
+}
+
+// titled is head + title + tail within noticeTitleMax runes, the task's
+// title cut at a word (marked …) so that what it asks always shows.
+func titled(head, title, tail string) string {
+	room := noticeTitleMax - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail)
+	if r := []rune(title); len(r) > room {
+		cut := strings.TrimSpace(string(r[:max(room-1, 1)]))
+		if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+			cut = cut[:i]
+		}
+		title = strings.TrimRight(cut, " ,;:·-") + "…"
+	}
+	return head + title + tail
 }

@@ -179,6 +179,14 @@ type session struct {
 	// screenDialog is set when needs-permission came from reading the
 	// screen rather than a hook, so the screen may also lift it.
 	screenDialog bool
+	// noticed is what the last needs-permission notice announced: the id
+	// of the request it carried, or "" for a dialog in the console. The
+	// agent's Notification hook says again that the request it just asked
+	// waits: a person is told once per request (reminders aside).
+	noticed   string
+	noticedOn bool
+	// publishedAsk is the request id the last session event carried.
+	publishedAsk string
 }
 
 func newSession(host sessionHost, log *slog.Logger, spec sessionSpec, proc supervisor.Proc, con *console, base supervisor.SessionState) *session {
@@ -502,6 +510,9 @@ func (s *session) apply(in wdInput, now time.Time) {
 			s.why = ""
 		}
 	}
+	if s.wd.State != supervisor.SessNeedsPermission {
+		s.noticedOn = false
+	}
 	// In its base state the loop needs no word of output; anywhere else,
 	// output is news (it ends quiet, idle or nudged).
 	s.wantOutput.Store(s.wd.State != s.wd.Base && s.outputCounts())
@@ -516,7 +527,19 @@ func (s *session) apply(in wdInput, now time.Time) {
 				Title: "Nudged: " + s.spec.Title,
 				Body:  s.nudgeNotice(now)})
 		case effNotifyPermission:
-			s.host.notify(s.permissionNotice())
+			n := s.permissionNotice()
+			key := ""
+			if n.Ask != nil {
+				key = n.Ask.ID
+			}
+			if in == inPermission && from == supervisor.SessNeedsPermission && s.noticedOn && s.noticed == key {
+				continue // told already; deadlines remind
+			}
+			s.noticed, s.noticedOn = key, true
+			// The card's event goes first: what the notice offers, the
+			// card offers by the time a person looks.
+			s.publish()
+			s.host.notify(n)
 		case effBlock:
 			s.onBlock(now)
 		}
@@ -805,14 +828,27 @@ func (s *session) sendWithin(ctx context.Context, c command, patience <-chan tim
 func (s *session) publish() {
 	info := s.snapshot()
 	old := s.info.Swap(&info)
-	if old == nil || old.State != info.State || old.Why != info.Why || !timePtrEq(old.NudgedAt, info.NudgedAt) {
-		s.host.publishSession(info)
+	if old == nil || old.State != info.State || old.Why != info.Why || !timePtrEq(old.NudgedAt, info.NudgedAt) || s.publishedAsk != s.meter.askID() {
+		// The event carries what the API's session list does (the
+		// request waiting, the activity, the usage): a card fed by events
+		// shows Allow once the moment the notice does, not after a re-read.
+		full := s.Info()
+		s.publishedAsk = askID(&full)
+		s.host.publishSession(full)
 	}
 	// The board has "starting" from register; an adopted session may begin
 	// in another state.
 	if old == nil && info.State != supervisor.SessStarting || old != nil && old.State != info.State {
 		s.host.recordState(s.spec.ID, info.State)
 	}
+}
+
+// askID is the id of the request info waits on, "" for none.
+func askID(info *supervisor.SessionInfo) string {
+	if info.WaitingOn == nil {
+		return ""
+	}
+	return info.WaitingOn.ID
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
