@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/buildstation/buildstation/platform/secretenv"
 
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/source"
@@ -57,7 +58,7 @@ func Set(kind, host, token string) error {
 // source.ErrNoToken when neither has one.
 func Token(src config.Source) (string, error) {
 	if src.TokenEnv != "" {
-		if tok := os.Getenv(src.TokenEnv); tok != "" {
+		if tok := secretenv.Getenv(src.TokenEnv); tok != "" {
 			return tok, nil
 		}
 		return "", fmt.Errorf("%w: %s names the variable %s, which is empty or unset", source.ErrNoToken, src.Name(), src.TokenEnv)

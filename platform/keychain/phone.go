@@ -3,9 +3,10 @@ package keychain
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/zalando/go-keyring"
+
+	"github.com/buildstation/buildstation/platform/secretenv"
 )
 
 // PhoneAccount is the keychain account of the [phone] service's token.
@@ -16,7 +17,7 @@ const PhoneAccount = "phone"
 // public ntfy topic or a webhook needs none).
 func PhoneToken(tokenEnv string) (string, error) {
 	if tokenEnv != "" {
-		if tok := os.Getenv(tokenEnv); tok != "" {
+		if tok := secretenv.Getenv(tokenEnv); tok != "" {
 			return tok, nil
 		}
 		return "", fmt.Errorf("[phone] token_env names the variable %s, which is empty or unset; set it, or remove token_env", tokenEnv)

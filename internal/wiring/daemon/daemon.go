@@ -25,6 +25,7 @@ import (
 	"github.com/buildstation/buildstation/platform/notifier"
 	"github.com/buildstation/buildstation/platform/osdefaults"
 	"github.com/buildstation/buildstation/platform/peer"
+	"github.com/buildstation/buildstation/platform/secretenv"
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/platform/treekill"
 	"github.com/buildstation/buildstation/supervisor"
@@ -86,6 +87,11 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("open the board: %w", err)
 	}
 	r.defer_(func() { board.Close() })
+	// The board is open (PostgreSQL's password read): from here on no
+	// process the station starts — a gate running the agent's tests, a
+	// setup, git, tmux, a hook — inherits a secret it reads from its own
+	// environment (docs/security.md, "Secrets stay out of sessions").
+	secretenv.Take(cfg.SecretEnv())
 	token, err := apitype.LoadOrCreateToken(o.Home)
 	if err != nil {
 		return err
@@ -312,7 +318,11 @@ func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.
 		}
 		cancel()
 	}()
-	go followConfig(ctx, watcher, cfg.Path, o.Log, st.ReloadConfig)
+	go followConfig(ctx, watcher, cfg.Path, o.Log, func(ctx context.Context) error {
+		err := st.ReloadConfig(ctx)
+		secretenv.Take(st.Config().SecretEnv()) // a token_env the new config names
+		return err
+	})
 	go func() { errc <- st.Run(ctx) }()
 	err := <-errc
 	cancel()
