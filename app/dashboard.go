@@ -383,11 +383,13 @@ func (d *dashboard) updatePaused() {
 		if len(d.u.snap.AgentNames) > 0 {
 			agents = strings.Join(d.u.snap.AgentNames, "|")
 		}
-		l := widget.NewLabelWithStyle(FirstProjectLine+": a folder and the agent that works in it. In a terminal: buildstation project add FOLDER [--agent "+agents+" | --command PROGRAM ARGS…]",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		// The invitation is a button (docs/install.md says to click
+		// it), the terminal's way beside it.
+		add := widget.NewButtonWithIcon(FirstProjectLine, theme.ContentAddIcon(), d.u.showAddProject)
+		add.Importance = widget.HighImportance
+		l := widget.NewLabel("A folder and the agent that works in it. In a terminal: buildstation project add FOLDER [--agent " + agents + " | --command PROGRAM ARGS…]")
 		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.HighImportance
-		objs = append(objs, l)
+		objs = append(objs, container.NewBorder(nil, nil, add, nil, l))
 	}
 	for _, p := range d.u.snap.Projects {
 		if !p.Paused {
