@@ -14,6 +14,7 @@ import (
 
 	"github.com/buildstation/buildstation/app"
 	"github.com/buildstation/buildstation/internal/fynelocale"
+	"github.com/buildstation/buildstation/internal/goroutines"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
@@ -98,6 +99,10 @@ type tray struct {
 	startFn  func(context.Context) error
 	starting sync.Mutex
 	ctx      context.Context
+	// work owns what the menu's clicks start (a decision, pausing the
+	// queues, starting the station, opening a link): each runs under ctx,
+	// and Serve waits for them before it returns.
+	work goroutines.Group
 
 	mu        sync.Mutex // what the icon and menu show now
 	snap      app.Snapshot
@@ -121,6 +126,7 @@ func Serve(ctx context.Context, c Config) int {
 	// with it.
 	defer func() {
 		cancel()
+		t.work.Close()
 		t.dash.Close()
 	}()
 	connect, closeNotices := t.startNotices(c.Connect)
@@ -307,15 +313,15 @@ func (t *tray) click(l app.MenuLine) {
 	case app.ActAddProject:
 		t.show(Request{Do: DoAddProject})
 	case app.ActOpenURL:
-		go t.openLink(l.ID)
+		t.work.Go(func() { t.openLink(l.ID) })
 	case app.ActReconnect:
 		t.station.Refresh()
 	case app.ActStartStation:
-		go t.startStation()
+		t.work.Go(t.startStation)
 	case app.ActPauseAll, app.ActResumeAll:
-		go t.pauseAll(l.Action == app.ActPauseAll)
+		t.work.Go(func() { t.pauseAll(l.Action == app.ActPauseAll) })
 	case app.ActAllow, app.ActDeny:
-		go t.decide(l)
+		t.work.Go(func() { t.decide(l) })
 	case app.ActQuit:
 		systray.Quit()
 	}
@@ -325,7 +331,7 @@ func (t *tray) click(l app.MenuLine) {
 func (t *tray) decide(l app.MenuLine) {
 	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
 	if cl := t.station.Client(); cl != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 		err = app.Decide(ctx, cl, l)
 		cancel()
 	}
@@ -349,7 +355,7 @@ func (t *tray) pauseAll(pause bool) {
 	cl := t.station.Client()
 	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
 	if cl != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 		err = app.PauseAll(ctx, cl, projects, pause)
 		cancel()
 	}

@@ -1,0 +1,57 @@
+package tray
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/app"
+)
+
+type sentDash struct{ sent chan Request }
+
+func (d *sentDash) Send(r Request)          { d.sent <- r }
+func (d *sentDash) Run(ctx context.Context) {}
+func (d *sentDash) Close()                  {}
+
+// What a menu click starts belongs to the tray: it runs under the tray's
+// context, so quitting ends it, and the tray waits for it (Serve closes
+// t.work) instead of leaving it behind.
+func TestClickRunsAsTheTraysWork(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started, ended := make(chan struct{}), make(chan error, 1)
+	log := slog.New(slog.DiscardHandler)
+	tr := &tray{c: Config{Log: log}, log: log, ctx: ctx, dash: &sentDash{sent: make(chan Request, 4)},
+		station: app.NewStation(func(context.Context, bool) (app.Client, error) { return nil, errors.New("no station") }, log),
+		startFn: func(ctx context.Context) error {
+			close(started)
+			<-ctx.Done()
+			ended <- ctx.Err()
+			return ctx.Err()
+		}}
+	tr.click(app.MenuLine{Action: app.ActStartStation})
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Start station did not start")
+	}
+	if n := tr.work.Running(); n != 1 {
+		t.Fatalf("%d of the tray's goroutines run during a start; want the start's one", n)
+	}
+	cancel() // the tray quits
+	tr.work.Close()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the start ended with %v; want the tray's context's end", err)
+		}
+	default:
+		t.Fatal("the tray's work was waited for, yet the start had not ended")
+	}
+	if tr.work.Go(func() {}) {
+		t.Error("a click after the tray stopped started work")
+	}
+}
