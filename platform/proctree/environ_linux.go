@@ -42,3 +42,22 @@ func Marked(root, marker string) []int {
 	}
 	return out
 }
+
+// Environ is the environment pid was started with ("KEY=VALUE" entries),
+// as far as this user may read it; nil when it may not, or pid is gone.
+func Environ(root string, pid int) []string {
+	if root == "" {
+		root = DefaultRoot
+	}
+	b, err := os.ReadFile(filepath.Join(root, strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if len(kv) > 0 {
+			out = append(out, string(kv))
+		}
+	}
+	return out
+}

@@ -6,3 +6,6 @@ package proctree
 // cheaply; the tree walk and the process group (or the Windows job object)
 // have to do.
 func Marked(root, marker string) []int { return nil }
+
+// Environ is Linux-only too: nil.
+func Environ(root string, pid int) []string { return nil }

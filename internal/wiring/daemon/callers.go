@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"net/netip"
+	"strings"
 
 	"github.com/buildstation/buildstation/platform/peer"
 	"github.com/buildstation/buildstation/platform/proctree"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // sessionCallers places the caller of an operator action (api.Callers):
@@ -19,10 +21,13 @@ type sessionCallers struct {
 	sessions func() []supervisor.SessionInfo
 	owners   func(client, server netip.AddrPort) ([]int, error)
 	table    func() (map[int]proctree.Proc, error)
+	// environ is a process's environment as it started (nil: unknown).
+	environ func(pid int) []string
 }
 
 func newSessionCallers(sessions func() []supervisor.SessionInfo) sessionCallers {
-	return sessionCallers{sessions: sessions, owners: peer.Owners, table: proctree.Current}
+	return sessionCallers{sessions: sessions, owners: peer.Owners, table: proctree.Current,
+		environ: func(pid int) []string { return proctree.Environ("", pid) }}
 }
 
 // Places reports whether this OS names the process at the far end of a
@@ -53,11 +58,44 @@ func (c sessionCallers) Caller(local, remote string) (string, bool) {
 	}
 	for _, pid := range pids {
 		id, whole := sessionOf(pid, procs, roots)
+		if id == "" && whole && c.environ != nil {
+			id = markedSession(pid, procs, roots, c.environ)
+		}
 		if id != "" || !whole {
 			return id, whole
 		}
 	}
 	return "", true
+}
+
+// markedSession is the live session whose variable BUILDSTATION_SESSION_ID
+// pid or one of its ancestors started with: a process that left the
+// session's tree (setsid -f, nohup … &, a double fork: reparented to init)
+// still carries its session's environment, so an agent that escapes the
+// tree to send a person's verb is still that session's. A process that
+// cleared its environment too (env -i) is not found this way
+// (docs/security.md says so).
+func markedSession(pid int, procs map[int]proctree.Proc, roots map[int]string, environ func(int) []string) string {
+	live := make(map[string]bool, len(roots))
+	for _, id := range roots {
+		live[id] = true
+	}
+	for range len(procs) + 1 {
+		if pid <= 1 {
+			return ""
+		}
+		for _, kv := range environ(pid) {
+			if id, ok := strings.CutPrefix(kv, apitype.EnvSessionID+"="); ok && live[id] {
+				return id
+			}
+		}
+		p, ok := procs[pid]
+		if !ok {
+			return ""
+		}
+		pid = p.PPID
+	}
+	return ""
 }
 
 // sessionOf walks pid's ancestors up to a session's agent (its id) or the

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"net/netip"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,5 +108,53 @@ func TestOperatorOriginFromTheProcessTree(t *testing.T) {
 	defer fake.mu.Unlock()
 	if got, want := strings.Join(fake.got, ", "), "session t1.1, person, unverified origin"; got != want {
 		t.Errorf("recorded origins: %s; want %s", got, want)
+	}
+}
+
+// The hostile pass: an agent that read the station's token allowed its own
+// request from a process that left the session's tree (`setsid -f`, its
+// parent gone, so init adopts it) and was taken for a person. Such a
+// process still carries the session's environment, so it is that
+// session's: a verb reserved to a person is refused.
+func TestOperatorOriginOfAProcessThatLeftTheTree(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	fake := &originStation{Station: apitest.New()}
+	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
+	fake.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "x"})
+	out := filepath.Join(t.TempDir(), "answer")
+	// The agent starts a process of its own session that leaves its tree
+	// and then, with no BUILDSTATION_ variable but the one it inherited,
+	// calls the API with the station's token.
+	agent := exec.Command("bash", "-c", `setsid -f bash -c 'sleep 0.5; exec 3<>/dev/tcp/127.0.0.1/$PORT; printf "POST /v1/tasks/t1/cancel HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer tok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" $PORT >&3; cat <&3 > $OUT.part; mv $OUT.part $OUT'; sleep 60`)
+	var pid atomic.Int64
+	srv := api.NewServer(fake, "tok", nil)
+	srv.SetCallers(newSessionCallers(func() []supervisor.SessionInfo {
+		return []supervisor.SessionInfo{{ID: "t1.1", TaskID: "t1", PID: int(pid.Load())}}
+	}))
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	port := hs.URL[strings.LastIndex(hs.URL, ":")+1:]
+	agent.Env = []string{"PATH=/usr/bin:/bin", "PORT=" + port, "OUT=" + out, "BUILDSTATION_SESSION_ID=t1.1"}
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid.Store(int64(agent.Process.Pid))
+	defer func() { agent.Process.Kill(); agent.Wait() }()
+	var answer []byte
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if b, err := os.ReadFile(out); err == nil {
+			answer = b
+			break
+		}
+	}
+	if !strings.Contains(string(answer), "200 OK") {
+		t.Fatalf("the escaped process's call: %q", answer)
+	}
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if got := strings.Join(fake.got, ", "); got != "session t1.1" {
+		t.Errorf("a process that left session t1.1's tree was recorded as %q; want session t1.1", got)
 	}
 }
