@@ -21,16 +21,22 @@ const transcriptBacklog = 8 << 20
 // third of the station's CPU on 100 MB). It writes once transcriptFlushAt
 // bytes gathered, or transcriptFlush after the first byte of a quieter
 // stream, so a transcript is never more than that behind the console.
+//
+// Output gathers in blocks of transcriptFlushAt bytes that a flood reuses:
+// one growing buffer per side, swapped with the writer, was copied again
+// at each growth and let go half the time (measured: 2.2 bytes allocated
+// and copied per byte of output, a third of the reader's CPU and the
+// runtime's page returns as much again).
 const (
 	transcriptFlush   = 50 * time.Millisecond
 	transcriptFlushAt = 256 << 10
-	// keepTranscriptCap is the buffer a quiet writer keeps; a burst's larger
-	// one is let go once written, so idle sessions hold none.
+	// keepTranscriptCap is the buffer a quiet writer keeps; a burst's
+	// blocks are let go once written, so idle sessions hold none.
 	keepTranscriptCap = 64 << 10
 )
 
 // transcriptWriter writes a session's transcript off the PTY reader's
-// goroutine: Write copies the chunk into a pending buffer and returns at
+// goroutine: Write copies the chunk into the pending blocks and returns at
 // once; one goroutine writes what gathered in large writes. A disk slower
 // than the agent must not stall the reader (the agent would block on its
 // terminal and look idle), so when the backlog is full a chunk is dropped
@@ -42,14 +48,22 @@ type transcriptWriter struct {
 	f   io.WriteCloser
 	log *slog.Logger
 
-	mu      sync.Mutex
-	pending []byte
-	spare   []byte
+	mu sync.Mutex
+	// What is not written yet: full blocks, oldest first, then cur,
+	// the block being filled (it grows by append up to a block while
+	// output is quiet). queued is their bytes. free holds written
+	// blocks for reuse while output floods; batch is the loop's list.
+	full    [][]byte
+	cur     []byte
+	queued  int
+	free    [][]byte
+	batch   [][]byte
 	closing bool
 	gap     int  // bytes dropped since the last chunk kept, not yet noted
 	armed   bool // flush is set to wake the loop (see transcriptFlush)
+	quiet   bool // flush went off: output paused, a flood's blocks may go
 	flush   *time.Timer
-	flushAt int // pending that wakes the loop at once
+	flushAt int // pending bytes that wake the loop at once; a block's size
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -71,7 +85,7 @@ func newTranscriptWriter(f io.WriteCloser, log *slog.Logger) *transcriptWriter {
 func newTranscriptWriterLimit(f io.WriteCloser, log *slog.Logger, limit int) *transcriptWriter {
 	w := &transcriptWriter{f: f, log: log, wake: make(chan struct{}, 1), done: make(chan struct{}), limit: limit,
 		flushAt: min(transcriptFlushAt, limit/2)}
-	w.flush = time.AfterFunc(time.Hour, w.poke)
+	w.flush = time.AfterFunc(time.Hour, w.timeUp)
 	w.flush.Stop()
 	go w.loop()
 	return w
@@ -83,7 +97,7 @@ func (w *transcriptWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	w.mu.Lock()
-	if len(w.pending)+len(p) > w.limit {
+	if w.queued+len(p) > w.limit {
 		w.gap += len(p)
 		w.mu.Unlock()
 		if w.dropped.Add(int64(len(p))) == int64(len(p)) {
@@ -92,8 +106,8 @@ func (w *transcriptWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	w.noteGapLocked()
-	w.pending = append(w.pending, p...)
-	now := len(w.pending) >= w.flushAt
+	w.appendLocked(p)
+	now := w.queued >= w.flushAt
 	if !now {
 		w.armLocked()
 	}
@@ -102,6 +116,39 @@ func (w *transcriptWriter) Write(p []byte) (int, error) {
 		w.poke()
 	}
 	return len(p), nil
+}
+
+// appendLocked copies p into the blocks: a full block is queued and the
+// next one comes from those written (a flood's) or is made whole at once;
+// while output is quiet, the one block grows by append.
+func (w *transcriptWriter) appendLocked(p []byte) {
+	w.queued += len(p)
+	for len(p) > 0 {
+		if len(w.cur) >= w.flushAt {
+			w.full = append(w.full, w.cur)
+			w.cur = nil
+			if len(w.free) == 0 {
+				w.cur = make([]byte, 0, w.flushAt)
+			}
+		}
+		if n := len(w.free); w.cur == nil && n > 0 {
+			w.cur, w.free[n-1] = w.free[n-1], nil
+			w.free = w.free[:n-1]
+		}
+		n := min(len(p), w.flushAt-len(w.cur))
+		w.cur = append(w.cur, p[:n]...)
+		p = p[n:]
+	}
+}
+
+// timeUp is the flush timer's: output paused for transcriptFlush (a
+// flood re-arms it with each piece, so it goes off only once output is
+// quieter): what gathered is written and a flood's blocks let go.
+func (w *transcriptWriter) timeUp() {
+	w.mu.Lock()
+	w.quiet = true
+	w.mu.Unlock()
+	w.poke()
 }
 
 // poke wakes the loop (it writes what is pending).
@@ -125,7 +172,7 @@ func (w *transcriptWriter) armLocked() {
 // may take the backlog a line past its limit.
 func (w *transcriptWriter) noteGapLocked() {
 	if w.gap > 0 {
-		w.pending = append(w.pending, gapNote(w.gap)...)
+		w.appendLocked([]byte(gapNote(w.gap)))
 		w.gap = 0
 	}
 }
@@ -164,34 +211,39 @@ func (w *transcriptWriter) loop() {
 	defer close(w.done)
 	for {
 		w.mu.Lock()
-		buf, closing := w.pending, w.closing
-		w.pending, w.spare = w.spare[:0], nil
+		batch := append(w.batch[:0], w.full...)
+		clear(w.full)
+		w.full = w.full[:0]
+		if len(w.cur) > 0 {
+			batch = append(batch, w.cur)
+			w.cur = nil
+		}
+		n, closing, quiet := w.queued, w.closing, w.quiet
+		w.queued, w.batch, w.quiet = 0, nil, false
 		w.armed = false // a flush still due finds less or nothing: harmless
 		w.mu.Unlock()
-		if len(buf) > 0 && !w.failed.Load() {
-			if _, err := w.f.Write(buf); err != nil {
+		for _, b := range batch {
+			if w.failed.Load() {
+				break
+			}
+			if _, err := w.f.Write(b); err != nil {
 				// A full disk must not stop a session: say it once, go on.
 				w.failed.Store(true)
 				w.log.Error("transcript write failed; the session goes on without a transcript", "err", err)
 			}
+		}
+		if n > 0 {
 			w.trim()
 		}
 		w.mu.Lock()
-		// The other buffer, reused while output floods (a full
-		// piece was written); after a partial one the stream has
-		// gone quiet, and a burst-sized buffer is let go.
-		switch {
-		case len(buf) >= w.flushAt && cap(buf) <= 2*w.limit, cap(buf) <= keepTranscriptCap:
-			w.spare = buf[:0]
-		}
-		if len(buf) < w.flushAt && len(w.pending) == 0 && cap(w.pending) > keepTranscriptCap {
-			w.pending = nil
-		}
+		w.recycleLocked(batch, !quiet || n >= w.flushAt)
+		clear(batch)
+		w.batch = batch[:0]
 		// What gathered during the write: at once when it is a piece
 		// worth a write (or closing), else when the timer says.
-		more := len(w.pending) >= w.flushAt || len(w.pending) > 0 && w.closing
-		if !more && len(w.pending) > 0 {
-			w.armLocked()
+		more := w.queued >= w.flushAt || w.queued > 0 && w.closing
+		if !more && (w.queued > 0 || len(w.free) > 0) {
+			w.armLocked() // also to let go of a flood's blocks
 		}
 		w.mu.Unlock()
 		if more {
@@ -201,6 +253,25 @@ func (w *transcriptWriter) loop() {
 			return
 		}
 		<-w.wake
+	}
+}
+
+// recycleLocked keeps the written blocks for the next: all of a flood's,
+// within the backlog; once output paused (see timeUp), one small buffer at
+// most, so that idle sessions hold no burst's blocks.
+func (w *transcriptWriter) recycleLocked(written [][]byte, flood bool) {
+	if flood {
+		for _, b := range written {
+			if cap(b) == w.flushAt && (len(w.free)+1)*w.flushAt <= w.limit {
+				w.free = append(w.free, b[:0])
+			}
+		}
+		return
+	}
+	clear(w.free)
+	w.free = nil
+	if w.cur == nil && len(written) == 1 && cap(written[0]) <= keepTranscriptCap {
+		w.cur = written[0][:0]
 	}
 }
 

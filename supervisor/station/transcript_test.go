@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -266,11 +267,44 @@ func TestTranscriptLetsGoOfABurstsBuffers(t *testing.T) {
 		time.Sleep(transcriptFlush)
 		synctest.Wait()
 		w.mu.Lock()
-		held := cap(w.pending) + cap(w.spare)
+		held := cap(w.cur)
+		for _, b := range append(w.full, w.free...) {
+			held += cap(b)
+		}
 		w.mu.Unlock()
 		if held > keepTranscriptCap {
 			t.Errorf("a quiet writer holds %d bytes of buffers, want at most %d", held, keepTranscriptCap)
 		}
 		_ = w.Close()
+	})
+}
+
+// TestTranscriptFloodAllocatesNoMoreThanItsBacklog: a flood read 4 KiB at
+// a time reuses its blocks: what the reader and the writer allocate is
+// bounded by the backlog, however much output passes (one growing buffer
+// per side was copied and let go over and over: twice the output's size).
+func TestTranscriptFloodAllocatesNoMoreThanItsBacklog(t *testing.T) {
+	// In a bubble, the flush timer goes off only once the output stops
+	// (a loaded machine's pause in the reader is not a pause of output).
+	synctest.Test(t, func(t *testing.T) {
+		f, err := os.Create(filepath.Join(t.TempDir(), "s.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := bytes.Repeat([]byte("0123456789 the quick brown fox jumps over the lazy dog abcdefgh\r\n"), 64)[:4095]
+		const total = 64 << 20
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		w := newTranscriptWriter(f, slog.New(slog.DiscardHandler))
+		for n := 0; n < total; n += len(chunk) {
+			_, _ = w.Write(chunk)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(3*transcriptBacklog); got > bound {
+			t.Errorf("64 MiB of output allocated %d MiB, want at most %d MiB (the blocks queued, being written and kept: 3 backlogs)", got>>20, bound>>20)
+		}
 	})
 }
