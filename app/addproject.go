@@ -92,6 +92,7 @@ type addProject struct {
 	suggest   map[string]*widget.Check
 	suggested supervisor.SetupSuggestion
 	sugBox    *fyne.Container
+	scroll    *container.Scroll // the column the form, suggestions and status share
 	form      *widget.Form
 	status    *widget.Label
 	add       *widget.Button
@@ -196,8 +197,8 @@ func (a *addProject) show() {
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	cancel := widget.NewButton("Cancel", func() { a.dlg.Hide() })
-	scroll := container.NewVScroll(container.NewVBox(form, a.sugBox, hint, a.status))
-	body := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), cancel, a.add), nil, nil, scroll)
+	a.scroll = container.NewVScroll(container.NewVBox(form, a.sugBox, hint, a.status))
+	body := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), cancel, a.add), nil, nil, a.scroll)
 	a.dlg = dialog.NewCustomWithoutButtons("Add project", body, a.win)
 	a.dlg.Resize(fitIn(a.win, fyne.NewSize(720, 720)))
 	stop := a.keepChecking()
@@ -319,7 +320,16 @@ func (a *addProject) showSuggested(s *supervisor.SetupSuggestion) {
 			}
 		}
 	}
-	a.sugBox.Refresh()
+	a.relayout()
+}
+
+// relayout lays the column out again after the suggestions or the status
+// changed height: a box refreshed alone keeps the height it had, its
+// lines drawn over what follows it.
+func (a *addProject) relayout() {
+	if a.scroll != nil {
+		a.scroll.Refresh()
+	}
 }
 
 func sameSuggestion(x, y supervisor.SetupSuggestion) bool {
@@ -482,6 +492,7 @@ func (a *addProject) checked(got supervisor.AddedProject, err error) {
 func (a *addProject) say(text string, imp widget.Importance) {
 	a.status.Importance = imp
 	a.status.SetText(text)
+	a.relayout()
 }
 
 // submit adds the project for real. A refusal stays in the dialog, with

@@ -263,6 +263,7 @@ func TestAddProjectOffersSuggestionsSentOnlyWhenTicked(t *testing.T) {
 		t.Fatal("Add project has no Gate or Setup field")
 	}
 	insideWindow(t, u.dash.win, dlg)
+	stacked(t, dlg, a.sugBox)
 	test.Tap(a.add)
 	want := call{"AddProject", "", web + " agent=claude command=[] settings=map[]"}
 	if got := nextCall(t, fake); got != want {

@@ -76,6 +76,7 @@ type editProject struct {
 	suggest map[string]*widget.Check
 	sugBox  *fyne.Container
 	steps   *widget.Label
+	body    *fyne.Container // the dialog's: laid out again when its head changes height
 	status  *widget.Label
 	form    *widget.Form
 	save    *widget.Button
@@ -156,9 +157,9 @@ func (e *editProject) show() {
 	cancel := widget.NewButton("Cancel", func() { e.dlg.Hide() })
 	// The suggestions sit above the fields, seen without scrolling.
 	head := container.NewVBox(wrapped(e.p.Path, widget.LowImportance), e.steps, e.sugBox)
-	body := container.NewBorder(head, container.NewVBox(e.status, container.NewHBox(layout.NewSpacer(), cancel, e.save)), nil, nil,
+	e.body = container.NewBorder(head, container.NewVBox(e.status, container.NewHBox(layout.NewSpacer(), cancel, e.save)), nil, nil,
 		container.NewVScroll(e.form))
-	e.dlg = dialog.NewCustomWithoutButtons("Edit "+e.p.Name, body, e.win)
+	e.dlg = dialog.NewCustomWithoutButtons("Edit "+e.p.Name, e.body, e.win)
 	e.dlg.Resize(fitIn(e.win, fyne.NewSize(820, 760)))
 	stop := e.keepChecking()
 	e.dlg.SetOnClosed(func() { e.closed = true; stop() })
@@ -280,6 +281,7 @@ func (e *editProject) recheck() {
 
 // read shows what recheck read.
 func (e *editProject) read(ps supervisor.ProjectSetup, err error) {
+	defer e.relayout()
 	if err != nil {
 		e.steps.SetText("Could not read the project's folder: " + sentence(err))
 		e.steps.Show()
@@ -337,7 +339,15 @@ func (e *editProject) showSuggested(s supervisor.SetupSuggestion) {
 			e.sugBox.Add(c)
 		}
 	}
-	e.sugBox.Refresh()
+}
+
+// relayout lays the dialog out again after its head (the steps, the
+// suggestions) changed height: a box refreshed alone keeps the height it
+// had, its lines drawn over the fields below.
+func (e *editProject) relayout() {
+	if e.body != nil {
+		e.body.Refresh()
+	}
 }
 
 // changed are the keys whose fields differ from what was shown: an

@@ -130,6 +130,7 @@ func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
 		t.Fatal("a suggestion was taken before its box was ticked")
 	}
 	seenWithoutScrolling(t, u.dash.win, dlg, e.suggest["gate"], e.suggest["setup"])
+	stacked(t, dlg, e.sugBox)
 	test.Tap(e.suggest["gate"])
 	if got := e.entry("gate").Text; got != "make test" {
 		t.Errorf("ticked, the gate is %q", got)
@@ -269,6 +270,39 @@ func seenWithoutScrolling(t *testing.T, win fyne.Window, dlg fyne.CanvasObject, 
 		pos, sz := drv.AbsolutePositionForObject(o), o.Size()
 		if pos.Y < 0 || pos.Y+sz.Height > c.Height+0.5 {
 			t.Errorf("%T at %v, %v is outside the %v window", o, pos, sz, c)
+		}
+	}
+}
+
+// stacked fails when box, shown after its dialog was, is not laid out in
+// the column that holds it: drawn over its neighbours, or its own lines
+// over each other, as a window shows it until something else re-lays it.
+func stacked(t *testing.T, dlg fyne.CanvasObject, box *fyne.Container) {
+	t.Helper()
+	var column *fyne.Container
+	walk(dlg, func(o fyne.CanvasObject) bool {
+		if c, ok := o.(*fyne.Container); ok && slices.Contains(c.Objects, fyne.CanvasObject(box)) {
+			column = c
+			return true
+		}
+		return false
+	})
+	if column == nil {
+		t.Fatal("the box is not in the dialog")
+	}
+	for _, c := range []*fyne.Container{column, box} {
+		var above fyne.CanvasObject
+		for _, o := range c.Objects {
+			if !o.Visible() {
+				continue
+			}
+			if h, min := o.Size().Height, o.MinSize().Height; h+0.5 < min {
+				t.Errorf("%T is %.0f px high, it needs %.0f: its lines are drawn over what follows", o, h, min)
+			}
+			if above != nil && o.Position().Y+0.5 < above.Position().Y+above.Size().Height {
+				t.Errorf("%T at y %.0f is drawn over the %T above it (y %.0f, %.0f high)", o, o.Position().Y, above, above.Position().Y, above.Size().Height)
+			}
+			above = o
 		}
 	}
 }
