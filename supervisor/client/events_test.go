@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -12,35 +13,45 @@ import (
 // A station that hangs sends nothing, not even its keepalive: the stream
 // is taken for dead after the idle limit and its channel closes, as when
 // the station exits, so the tray says it is lost. Keepalives keep a quiet
-// stream open.
+// stream open. The clock is synctest's: the limit is met to the instant.
 func TestASilentEventStreamEnds(t *testing.T) {
-	r, w := io.Pipe()
-	out := make(chan supervisor.Event, 4)
-	done := make(chan struct{})
-	const idle = 300 * time.Millisecond
-	go func() {
-		defer close(done)
-		readEvents(context.Background(), r, out, idle)
-	}()
-	for range 4 { // 800 ms of keepalives, each inside the limit
-		if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
-			t.Fatalf("the stream closed while keepalives came: %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		out := make(chan supervisor.Event, 4)
+		done := make(chan struct{})
+		const idle = 30 * time.Second
+		go func() {
+			defer close(done)
+			readEvents(context.Background(), r, out, idle)
+		}()
+		for range 4 { // 80 s of keepalives, each inside the limit
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
+				t.Fatalf("the stream closed while keepalives came: %v", err)
+			}
+			time.Sleep(idle * 2 / 3)
 		}
-		time.Sleep(idle * 2 / 3)
-	}
-	silent := time.Now() // the last line is written from here on
-	if _, err := io.WriteString(w, "data: {\"kind\":\"task\"}\n\n"); err != nil {
-		t.Fatal(err)
-	}
-	if e := <-out; e.Kind != supervisor.EventTask {
-		t.Errorf("event %+v", e)
-	}
-	select {
-	case <-done:
-		if took := time.Since(silent); took < idle {
-			t.Errorf("the stream ended %s after its last line, before the %s limit", took, idle)
+		select {
+		case <-done:
+			t.Fatal("the stream ended while keepalives came within the limit")
+		default:
 		}
-	case <-time.After(20 * idle):
-		t.Fatal("a silent stream stayed open")
-	}
+		silent := time.Now() // the last line is written from here on
+		if _, err := io.WriteString(w, "data: {\"kind\":\"task\"}\n\n"); err != nil {
+			t.Fatal(err)
+		}
+		if e := <-out; e.Kind != supervisor.EventTask {
+			t.Errorf("event %+v", e)
+		}
+		time.Sleep(idle - time.Millisecond)
+		synctest.Wait()
+		select {
+		case <-done:
+			t.Fatalf("the stream ended %s after its last line, before the %s limit", time.Since(silent), idle)
+		default:
+		}
+		<-done // a silent stream that stayed open deadlocks the bubble: the test fails
+		if took := time.Since(silent); took != idle {
+			t.Errorf("the stream ended %s after its last line; want the %s limit", took, idle)
+		}
+	})
 }
