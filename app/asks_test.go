@@ -38,7 +38,7 @@ func TestAsksAndActivityShow(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Task t2 — needs-permission (t2) asks: Bash: npm publish --tag next",
+		"Task t2 — needs you (t2) asks: Bash: npm publish --tag next",
 		"    Allow once: Bash: npm publish --tag next",
 		"    Deny",
 		"Task t3 — working (t3) · running `go test ./...` for 2 min · $1.23 · 41% context",

@@ -322,7 +322,7 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	c := Card{
 		Title: t.Title,
 		Meta:  fmt.Sprintf("%s · %s · attempt %d", t.ID, t.Project, max(t.Attempt, 1)),
-		Badge: string(t.State),
+		Badge: TaskWords(t.State),
 		Level: taskLevel(t.State),
 	}
 	if t.State == supervisor.TaskBlocked {
@@ -344,12 +344,44 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 		// A shared board: the console is on that machine only.
 		c.Meta += " · on " + si.Station
 	}
-	c.Badge = si.State.String()
+	c.Badge = SessionWords(si.State)
 	c.Level = sessionLevel(si.State)
 	c.Timing = Timing(*si, now)
 	c.Asks = si.WaitingOn
 	c.Doing = Doing(*si)
 	return c
+}
+
+// SessionWords is a session's state as its card's badge and its tray line
+// say it: in words, never the code's ("needs-permission"), and beginning
+// with the name of the count it is under (Counts.Header), so the figures
+// and the cards agree: a nudged session is "idle · nudged", counted Idle.
+func SessionWords(s supervisor.SessionState) string {
+	switch s {
+	case supervisor.SessQuiet:
+		return "working quietly"
+	case supervisor.SessNudged:
+		return "idle · nudged"
+	case supervisor.SessWaiting:
+		return "idle · waits for input"
+	case supervisor.SessNeedsPermission:
+		return "needs you"
+	}
+	return s.String()
+}
+
+// TaskWords is a task's state in words, as a card with no live session
+// says it: its column's.
+func TaskWords(s supervisor.TaskState) string {
+	switch s {
+	case supervisor.TaskTodo:
+		return "to do"
+	case supervisor.TaskWorking:
+		return "in progress"
+	case supervisor.TaskReview:
+		return "in review"
+	}
+	return string(s)
 }
 
 // Doing is a session's activity and usage in one line.

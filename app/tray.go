@@ -86,7 +86,7 @@ func TrayLines(s Snapshot) []MenuLine {
 	if live := liveSessions(s); len(live) > 0 {
 		lines = append(lines, sep)
 		for _, si := range live {
-			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), si.State, si.TaskID)
+			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), SessionWords(si.State), si.TaskID)
 			if w := si.WaitingOn; w != nil {
 				label += " asks: " + clipSaid(w.Line(), menuAsk)
 			} else if d := Doing(si); d != "" {

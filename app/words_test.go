@@ -1,0 +1,68 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
+
+// A card's badge says its state in words, never a code word
+// ("needs-permission", "todo"), and in the count's own word: a card counted
+// under Idle says idle, one counted under Needs you says needs you, so the
+// figures at the top and the cards below agree.
+func TestBadgesSayTheStateInWords(t *testing.T) {
+	sessions := map[supervisor.SessionState]string{
+		supervisor.SessStarting:        "starting",
+		supervisor.SessWorking:         "working",
+		supervisor.SessQuiet:           "working quietly",
+		supervisor.SessReviewing:       "reviewing",
+		supervisor.SessIdle:            "idle",
+		supervisor.SessNudged:          "idle · nudged",
+		supervisor.SessWaiting:         "idle · waits for input",
+		supervisor.SessNeedsPermission: "needs you",
+	}
+	// The count each group of sessions is shown under (Counts.Header).
+	countWord := map[supervisor.SessionGroup]string{
+		supervisor.GroupWorking:    "working",
+		supervisor.GroupReviewing:  "reviewing",
+		supervisor.GroupIdle:       "idle",
+		supervisor.GroupPermission: "needs you",
+	}
+	header := strings.ToLower(Count(Snapshot{}).Header())
+	for st, want := range sessions {
+		si := supervisor.SessionInfo{ID: "t1.1", TaskID: "t1", State: st}
+		c := CardFor(supervisor.Task{ID: "t1", Project: "web", State: supervisor.TaskWorking}, &si, time.Now())
+		if c.Badge != want {
+			t.Errorf("a %s session's badge says %q, want %q", st, c.Badge, want)
+		}
+		if w := countWord[st.Group()]; st != supervisor.SessStarting && (!strings.HasPrefix(c.Badge, w) || !strings.Contains(header, w)) {
+			t.Errorf("a %s session's badge %q does not say the count it is under (%q in %q)", st, c.Badge, w, header)
+		}
+		// The tray's line for the session says the same words.
+		lines := TrayLines(Snapshot{Connected: true, Sessions: []supervisor.SessionInfo{si}, Tasks: []supervisor.Task{{ID: "t1", Title: "Fix it", State: supervisor.TaskWorking}}})
+		found := false
+		for _, l := range lines {
+			if l.Action == ActConsole && strings.Contains(l.Label, want) && !strings.Contains(l.Label, "needs-permission") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the tray's line for a %s session does not say %q: %+v", st, want, lines)
+		}
+	}
+	tasks := map[supervisor.TaskState]string{
+		supervisor.TaskTodo:      "to do",
+		supervisor.TaskWorking:   "in progress",
+		supervisor.TaskReview:    "in review",
+		supervisor.TaskBlocked:   "blocked",
+		supervisor.TaskDone:      "done",
+		supervisor.TaskCancelled: "cancelled",
+	}
+	for st, want := range tasks {
+		if got := CardFor(supervisor.Task{ID: "t1", State: st}, nil, time.Now()).Badge; got != want {
+			t.Errorf("a %s task's badge says %q, want %q", st, got, want)
+		}
+	}
+}
