@@ -202,5 +202,5 @@ func (s *Server) stopStation(w http.ResponseWriter, r *http.Request) {
 		s.stationError(w, r, err, "the station could not be asked to stop; stop its process")
 		return
 	}
-	writeJSON(w, http.StatusAccepted, apitype.MessageRequest{Message: msg})
+	writeJSON(w, http.StatusAccepted, apitype.StopAnswer{Message: msg})
 }

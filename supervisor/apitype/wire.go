@@ -57,6 +57,12 @@ type (
 	}
 )
 
+// StopAnswer is POST /v1/station/stop's answer (202): what happens now,
+// in one sentence for the person who asked.
+type StopAnswer struct {
+	Message string `json:"message"`
+}
+
 // RequeueRequest is a requeue's body: NoteRequest, and anywhere to lift
 // the task's pin to another station.
 type RequeueRequest struct {

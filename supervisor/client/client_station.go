@@ -217,7 +217,7 @@ func (c *Client) RemoveProject(ctx context.Context, name string) error {
 // RequestStop asks the station to drain, then stop, as a first Ctrl-C
 // does, and returns what it says happens now.
 func (c *Client) RequestStop(ctx context.Context) (string, error) {
-	var out apitype.MessageRequest
+	var out apitype.StopAnswer
 	err := c.do(ctx, http.MethodPost, "/v1/station/stop", nil, &out)
 	return out.Message, err
 }
