@@ -39,17 +39,21 @@ const setupOK = `setup = "mkdir -p vendor && echo ok > vendor/ready && echo inst
 // checkout have the .env and what the setup made: the task lands on a
 // green gate; the transcript starts with the setup under its header and
 // task show says how long it took. With a failing setup, the task blocks
-// naming the setup, not the agent; without .worktreeinclude, its gate
-// fails for the missing .env and the task blocks naming it.
+// naming the setup, not the agent; without .worktreeinclude and setup,
+// its gate fails for the missing .env and the task blocks naming it. A
+// setup longer than its project's idle window is not the agent's silence,
+// and status warns of it.
 func TestWorktreeIncludeAndSetupReadyTheTaskAndTheGate(t *testing.T) {
 	t.Parallel()
 	ready := envRepo(t, true)
 	broken := envRepo(t, true)
 	noInclude := envRepo(t, false)
+	slow := envRepo(t, true)
 	s := rig.StartOn(t, rig.WriteConfig(t,
 		rig.ProjectTOML("web", ready, "60s", "60s", `gate = "make test"`, setupOK)+
 			rig.ProjectTOML("broken", broken, "60s", "60s", `gate = "make test"`, `setup = "echo 'npm ERR! registry unreachable'; exit 1"`)+
-			rig.ProjectTOML("bare", noInclude, "60s", "60s", `gate = "make test"`, setupOK)))
+			rig.ProjectTOML("bare", noInclude, "60s", "60s", `gate = "make test"`)+
+			rig.ProjectTOML("slow", slow, "2s", "60s", `setup = "sleep 3"`)))
 
 	id := s.AddTask("web", "work", "commit work; complete landed with its setup")
 	if got := s.WaitState(id, "done", 90*time.Second); got.Summary != "landed with its setup" {
@@ -77,6 +81,16 @@ func TestWorktreeIncludeAndSetupReadyTheTaskAndTheGate(t *testing.T) {
 	got = s.WaitState(id, "blocked", 60*time.Second)
 	if !strings.Contains(got.Reason, "add .env to the project's .worktreeinclude") || !strings.Contains(got.Reason, "FAIL: .env is missing") {
 		t.Errorf("without .worktreeinclude blocked for %q; want the missing .env named, and how to bring it", got.Reason)
+	}
+
+	// A 3s setup before a 2s idle window: the task still lands, and
+	// status warns.
+	id = s.AddTask("slow", "work", "commit work; complete landed after a slow setup")
+	if got := s.WaitState(id, "done", 60*time.Second); got.Summary != "landed after a slow setup" {
+		t.Fatalf("after a setup longer than the idle window: task %+v", got)
+	}
+	if out := s.Must("status"); !strings.Contains(out, "project slow: its setup (`sleep 3`) took 3s, longer than its idle window (2s)") {
+		t.Errorf("status does not warn of the slow setup:\n%s", out)
 	}
 }
 
