@@ -20,12 +20,31 @@ import (
 )
 
 type station struct {
-	home string
-	fake *apitest.Station
+	home  string
+	fake  *apitest.Station
+	board supervisor.Board // under the real station (startBoard)
 }
 
-// startStation runs a real API server on loopback over a fake station, with
-// a home folder holding its station.json and token, as a daemon would.
+// startBoard runs a real API server on loopback over the real station on
+// a real SQLite board (apitest.Board) with project "web", with a home
+// folder holding its station.json and token, as a daemon would.
+func startBoard(t *testing.T) *station {
+	t.Helper()
+	env := apitest.NewEnv(t, "web")
+	return &station{home: serve(t, env.Station), board: env.Board}
+}
+
+// block moves task id to blocked on the board, as its session's end would.
+func (s *station) block(t *testing.T, id, reason string) {
+	t.Helper()
+	m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskTodo}, To: supervisor.TaskBlocked, Reason: reason, Actor: "station"}
+	if _, err := s.board.Move(t.Context(), id, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startStation is startBoard's frozen fake (apitest.Station), for the
+// tests that still need a live session without running one.
 func startStation(t *testing.T) *station {
 	t.Helper()
 	fake := apitest.New()
@@ -110,7 +129,7 @@ func wantKeys(t *testing.T, what string, raw json.RawMessage, want ...string) {
 }
 
 func TestTaskAddPrintsID(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	out := s.ok(t, "task", "add", "--project", "web", "--title", "Fix login", "--body", "details")
 	if out != "t1\n" {
 		t.Fatalf("stdout = %q, want the id alone on one line", out)
@@ -123,7 +142,7 @@ func TestTaskAddPrintsID(t *testing.T) {
 }
 
 func TestTaskAddBodyFile(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	r := run(t, "from stdin", "task", "add", "--home", s.home, "--project", "web", "--title", "T", "--body-file", "-")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -135,7 +154,7 @@ func TestTaskAddBodyFile(t *testing.T) {
 }
 
 func TestTaskLsJSON(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	if out := s.ok(t, "task", "ls", "--json"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("empty board: %q, want []", out)
 	}
@@ -153,9 +172,9 @@ func TestTaskLsJSON(t *testing.T) {
 }
 
 func TestTaskLsTable(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "Fix the login page")
-	s.fake.SetTaskState("t1", supervisor.TaskBlocked, "idle 5m, nudged, idle 5m more")
+	s.block(t, "t1", "idle 5m, nudged, idle 5m more")
 	out := s.ok(t, "task", "ls")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 {
@@ -175,7 +194,7 @@ func TestTaskLsTable(t *testing.T) {
 }
 
 func TestTaskShowJSONFlagAfterID(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "one")
 	out := s.ok(t, "task", "show", "t1", "--json")
 	wantKeys(t, "task show", json.RawMessage(out), "id", "project", "title", "state", "attempt", "reason", "created_at", "updated_at", "history")
@@ -185,19 +204,22 @@ func TestTaskShowJSONFlagAfterID(t *testing.T) {
 }
 
 func TestRequeueCancel(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "one")
-	s.fake.SetTaskState("t1", supervisor.TaskBlocked, "wedged")
+	s.block(t, "t1", "wedged")
 	if out := s.ok(t, "task", "requeue", "t1", "--note", "use the other API"); !strings.Contains(out, "attempt 2") {
 		t.Errorf("requeue: %q", out)
+	}
+	// A queued task cannot be requeued: the station's 409, exit 1.
+	r := run(t, "", "--home", s.home, "task", "requeue", "t1")
+	if r.code != 1 || r.stderr != "buildstation: task t1 is todo; only a blocked or cancelled task can be requeued\n" {
+		t.Errorf("requeue todo: %d %q", r.code, r.stderr)
 	}
 	if out := s.ok(t, "task", "cancel", "t1"); !strings.Contains(out, "cancelled") {
 		t.Errorf("cancel: %q", out)
 	}
-	// A cancelled task cannot be requeued: the station's 409, exit 1.
-	r := run(t, "", "--home", s.home, "task", "requeue", "t1")
-	if r.code != 1 || !strings.HasPrefix(r.stderr, "buildstation: task t1 is cancelled") {
-		t.Errorf("requeue cancelled: %d %q", r.code, r.stderr)
+	if out := s.ok(t, "task", "requeue", "t1"); !strings.Contains(out, "attempt 3") {
+		t.Errorf("requeue cancelled: %q", out)
 	}
 }
 
@@ -236,9 +258,10 @@ func TestSessionSend(t *testing.T) {
 }
 
 func TestStatusAndProjects(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "one")
-	if out := s.ok(t, "status"); out != "working 0 · reviewing 0 · idle 0 · blocked 0 · todo 1 · done 0\n" {
+	if out := s.ok(t, "status"); out != "working 0 · reviewing 0 · idle 0 · blocked 0 · todo 1 · done 0\n"+
+		"no gate: web (done is the agent's word alone; set gate = \"make test\" in config.toml to check it)\n" {
 		t.Errorf("status: %q", out)
 	}
 	out := s.ok(t, "status", "--json")
@@ -273,7 +296,7 @@ func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
 }
 
 func TestHomeFlagPositions(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "one")
 	for _, args := range [][]string{
 		{"--home", s.home, "task", "ls", "--json"},
@@ -289,7 +312,7 @@ func TestHomeFlagPositions(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	s.addTask(t, "one")
 	h := s.home
 	tests := []struct {
@@ -299,8 +322,8 @@ func TestErrors(t *testing.T) {
 		want string // the whole stderr line
 	}{
 		{"unknown task", []string{"--home", h, "task", "show", "t9"}, 1, `buildstation: task t9 not found; list tasks with "buildstation task ls"`},
-		{"unknown session", []string{"--home", h, "session", "send", "s9", "hi"}, 1, `buildstation: session s9 not found; list sessions with "buildstation session ls"`},
-		{"unknown project", []string{"--home", h, "task", "add", "--project", "nope", "--title", "x"}, 1, `buildstation: project nope not found; list projects with "buildstation project ls"`},
+		{"unknown session", []string{"--home", h, "session", "send", "s9", "hi"}, 1, `buildstation: no live session s9; session ids look like t2.3 (task t2, attempt 3) and a task id picks its live session; list them with "buildstation session ls"`},
+		{"unknown project", []string{"--home", h, "task", "add", "--project", "nope", "--title", "x"}, 1, `buildstation: unknown project "nope"; use one of "web", or add it to config.toml (the station picks it up at once)`},
 		{"unknown verb", []string{"frobnicate"}, 2, "buildstation: unknown command \"frobnicate\"; use one of " + "agent, board, daemon, demo, logs, notify, open, project, service, session, source, status, task, version"},
 		{"no verb", nil, 2, "buildstation: a command is missing; use one of agent, board, daemon, demo, logs, notify, open, project, service, session, source, status, task, version"},
 		{"unknown sub-verb", []string{"task", "frob"}, 2, `buildstation: unknown command "task frob"; use one of task accept, task add, task cancel, task diff, task ls, task merge, task requeue, task show`},
@@ -428,7 +451,7 @@ func recv[T any](t *testing.T, c <-chan T) T {
 }
 
 func TestTaskLsPages(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	for _, title := range []string{"one", "two", "three"} {
 		s.addTask(t, title)
 	}

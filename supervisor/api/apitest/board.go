@@ -8,6 +8,7 @@ import (
 
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/platform/stationfs"
+	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/station"
 	"github.com/buildstation/buildstation/supervisor/store"
@@ -20,6 +21,20 @@ import (
 // is tested with it, so it needs nothing here; the hand-written Station
 // fake below is frozen and answers only the verbs it had.
 func Board(t testing.TB, projects ...string) *station.Station {
+	t.Helper()
+	return NewEnv(t, projects...).Station
+}
+
+// Env is Board's station with the board under it: a test puts a task in
+// a state that no person's verb reaches without a session (blocked, say)
+// by a move on the board, as a session's end would have.
+type Env struct {
+	Station *station.Station
+	Board   supervisor.Board
+}
+
+// NewEnv is Board, with its board.
+func NewEnv(t testing.TB, projects ...string) Env {
 	t.Helper()
 	home := t.TempDir()
 	text := ""
@@ -52,5 +67,5 @@ func Board(t testing.TB, projects ...string) *station.Station {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st
+	return Env{Station: st, Board: board}
 }
