@@ -135,7 +135,8 @@ func TestSetupTimesOut(t *testing.T) {
 }
 
 // The gate's checkout is readied like a worktree: with .env and what the
-// setup makes, a gate that needs both passes; a failing setup is a failed
+// setup makes, a gate that needs both passes, its log headed by the
+// setup's; a failing setup is a failed
 // gate saying so, not kept as the commit's verdict.
 func TestGateCheckoutGetsIncludeAndSetup(t *testing.T) {
 	repo := includeRepo(t)
@@ -149,6 +150,10 @@ func TestGateCheckoutGetsIncludeAndSetup(t *testing.T) {
 	v, ran, err := m.HeadGate(context.Background(), p, "t1", true)
 	if err != nil || !ran || !v.Passed {
 		t.Fatalf("gate with include and setup: %+v %v %v", v, ran, err)
+	}
+	if !strings.Contains(v.Tail, "── buildstation: .worktreeinclude: ") || !strings.Contains(v.Tail, "setup `echo installed > node_modules/.made`: ok after") ||
+		!strings.Contains(v.Tail, "── buildstation: gate `") {
+		t.Errorf("the gate's log does not start with the setup under its header:\n%s", v.Tail)
 	}
 
 	p.Setup = "echo cannot reach the registry; exit 1"
