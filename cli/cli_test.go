@@ -223,40 +223,6 @@ func TestRequeueCancel(t *testing.T) {
 	}
 }
 
-func TestSessionLs(t *testing.T) {
-	s := startStation(t)
-	if out := s.ok(t, "session", "ls", "--json"); strings.TrimSpace(out) != "[]" {
-		t.Fatalf("no sessions: %q, want []", out)
-	}
-	next := time.Now().Add(2 * time.Minute)
-	s.fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessQuiet, PID: 4242,
-		LastOutputAt: time.Now().Add(-3 * time.Minute), NextAt: &next, NextAction: "nudge"}, "tok")
-	var list []json.RawMessage
-	if err := json.Unmarshal([]byte(s.ok(t, "session", "ls", "--json")), &list); err != nil || len(list) != 1 {
-		t.Fatalf("session ls --json: %v", err)
-	}
-	wantKeys(t, "session", list[0], "id", "task_id", "state", "pid", "last_output_at", "nudged_at")
-	if !strings.Contains(string(list[0]), `"state":"quiet"`) && !strings.Contains(string(list[0]), `"state": "quiet"`) {
-		t.Errorf("state not by name: %s", list[0])
-	}
-	out := s.ok(t, "session", "ls")
-	for _, want := range []string{"SILENT FOR", "NEXT", "quiet", "4242", "3m0s", "nudge in 2m"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("session ls lacks %q:\n%s", want, out)
-		}
-	}
-}
-
-func TestSessionSend(t *testing.T) {
-	s := startStation(t)
-	s.fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking}, "tok")
-	s.ok(t, "session", "send", "s1", "please", "commit")
-	calls := s.fake.Calls()
-	if len(calls) != 1 || calls[0] != (apitest.Call{Method: "Send", SessionID: "s1", Arg: "please commit"}) {
-		t.Errorf("calls = %+v", calls)
-	}
-}
-
 func TestStatusAndProjects(t *testing.T) {
 	s := startBoard(t)
 	s.addTask(t, "one")
@@ -358,76 +324,6 @@ func TestVersion(t *testing.T) {
 	r := run(t, "", "version")
 	if r.code != 0 || r.stdout != "buildstation "+cli.Version+"\n" {
 		t.Fatalf("version: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-}
-
-func TestAgentCommands(t *testing.T) {
-	s := startStation(t)
-	s.addTask(t, "one")
-	s.fake.AddSession(supervisor.SessionInfo{ID: "s7", TaskID: "t1", State: supervisor.SessWorking}, "tok-s7")
-	sf, err := apitype.ReadStationFile(s.home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("BUILDSTATION_URL", sf.URL)
-	t.Setenv("BUILDSTATION_TOKEN", "tok-s7")
-	t.Setenv("BUILDSTATION_SESSION_ID", "s7")
-	for _, args := range [][]string{
-		{"agent", "progress", "tests", "pass"},
-		{"agent", "status", "reviewing"},
-		{"agent", "block", "--reason", "need a key"},
-		{"agent", "complete", "--summary", "done"},
-	} {
-		if r := run(t, "", args...); r.code != 0 {
-			t.Fatalf("%v: %d %q", args, r.code, r.stderr)
-		}
-	}
-	var got []string
-	for _, c := range s.fake.Calls() {
-		if strings.HasPrefix(c.Method, "Agent") {
-			got = append(got, c.Method+"("+c.SessionID+","+c.Arg+")")
-		}
-	}
-	want := "AgentProgress(s7,tests pass) AgentStatus(s7,reviewing) AgentBlock(s7,need a key) AgentComplete(s7,done)"
-	if strings.Join(got, " ") != want {
-		t.Errorf("calls = %s, want %s", strings.Join(got, " "), want)
-	}
-
-	t.Setenv("BUILDSTATION_TOKEN", "")
-	r := run(t, "", "agent", "progress", "x")
-	if r.code != 1 || r.stderr != "buildstation: BUILDSTATION_TOKEN is not set; run this from inside a Build Station session\n" {
-		t.Errorf("no token: %d %q", r.code, r.stderr)
-	}
-}
-
-// Without a terminal, attach copies stdin in and output out until the
-// session ends.
-func TestSessionAttachPiped(t *testing.T) {
-	s := startStation(t)
-	con := s.fake.AddConsole("s1", []byte("replayed\n"))
-	type ret struct {
-		code int
-		err  string
-	}
-	done := make(chan ret, 1)
-	outR, outW := io.Pipe()
-	var errb bytes.Buffer
-	go func() {
-		code := cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "s1"}, strings.NewReader("typed"), outW, &errb)
-		outW.Close()
-		done <- ret{code: code, err: errb.String()}
-	}()
-	readN(t, outR, "replayed\n")
-	if got := recv(t, con.Input); string(got) != "typed" {
-		t.Errorf("input = %q", got)
-	}
-	con.Out <- []byte("live\n")
-	readN(t, outR, "live\n")
-	con.End()
-	go io.Copy(io.Discard, outR)
-	r := recv(t, done)
-	if r.code != 0 || r.err != "session s1 ended\n" {
-		t.Errorf("attach: exit %d stderr %q", r.code, r.err)
 	}
 }
 

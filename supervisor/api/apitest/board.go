@@ -1,9 +1,11 @@
 package apitest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/buildstation/buildstation/platform/pty"
@@ -36,7 +38,36 @@ type Env struct {
 // NewEnv is Board, with its board.
 func NewEnv(t testing.TB, projects ...string) Env {
 	t.Helper()
+	return newEnv(t, []string{"agent"}, projects)
+}
+
+// Sessions is NewEnv with its station running: each task added starts a
+// session of its project, a real process in a pseudo-terminal started
+// from command with the agent's environment (BUILDSTATION_SESSION_ID,
+// BUILDSTATION_TOKEN, …). The station stops, ending them, as the test
+// ends.
+func Sessions(t testing.TB, command []string, projects ...string) Env {
+	t.Helper()
+	e := newEnv(t, command, projects)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Station.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("the station's Run: %v", err)
+		}
+	})
+	return e
+}
+
+func newEnv(t testing.TB, command []string, projects []string) Env {
+	t.Helper()
 	home := t.TempDir()
+	var argv []string
+	for _, a := range command {
+		argv = append(argv, strconv.Quote(a))
+	}
 	text := ""
 	for _, name := range projects {
 		dir := filepath.Join(t.TempDir(), name)
@@ -44,7 +75,7 @@ func NewEnv(t testing.TB, projects ...string) Env {
 			t.Fatal(err)
 		}
 		text += "[[projects]]\nname = " + strconv.Quote(name) + "\npath = " + strconv.Quote(dir) +
-			"\ncommand = [\"agent\"]\n\n"
+			"\ncommand = [" + strings.Join(argv, ", ") + "]\n\n"
 	}
 	path := filepath.Join(home, "config.toml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
