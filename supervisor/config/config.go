@@ -119,7 +119,7 @@ type Project struct {
 	Review  bool     // completed work goes to a review session first
 	// ReviewRounds bounds the automatic rounds a pull request's "changes
 	// requested", review comments or failing checks may start before the
-	// task blocks for a person (review_rounds; default DefaultReviewRounds).
+	// task blocks for a person (review_rounds; its default is declared in Keys).
 	ReviewRounds int
 	Concurrency  int      // sessions at once for this project, >= 1
 	Stations     []string // shared board: stations that may run it; none = any

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
@@ -97,15 +99,15 @@ var Keys = []Key{
 	{Table: "projects", Name: "command", Type: "array of strings", Example: `["my-agent", "--yes"]`, About: "an inline agent command, instead of agent"},
 	{Table: "projects", Name: "args", Type: "array of strings", Example: `["--verbose"]`, About: "appended to the agent's arguments"},
 	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green"},
-	{Table: "projects", Name: "review", Type: "boolean", Example: "true", About: "completed work goes to a review session first"},
-	{Table: "projects", Name: "review_rounds", Type: "integer", Example: "3", About: `automatic rounds a pull request's "changes requested", review comments or
+	{Table: "projects", Name: "review", Type: "boolean", Default: "false", Example: "true", About: "completed work goes to a review session first"},
+	{Table: "projects", Name: "review_rounds", Type: "integer", Default: "3", About: `automatic rounds a pull request's "changes requested", review comments or
 failing checks may start (the task requeued on its branch with them) before it blocks
-for a person (default 3; 0: none)`},
-	{Table: "projects", Name: "concurrency", Type: "integer", Example: "1", About: "sessions at once for this project (default 1)"},
+for a person (0: none)`},
+	{Table: "projects", Name: "concurrency", Type: "integer", Default: "1", About: "sessions at once for this project"},
 	{Table: "projects", Name: "setup", Type: "string", Example: `"npm ci"`, About: `a shell command run in each new task worktree and gate checkout, after
-.worktreeinclude's files are copied in (docs/configuration.md); one that fails blocks the task
+.worktreeinclude's files are copied in (see docs/configuration.md); one that fails blocks the task
 and is not counted against the agent`},
-	{Table: "projects", Name: "setup_timeout", Type: "duration", Example: `"10m"`, About: "a setup still running then has failed (default 10m)"},
+	{Table: "projects", Name: "setup_timeout", Type: "duration", Default: `"10m"`, About: "a setup still running then has failed"},
 	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)"},
 	{Table: "projects", Name: "worktree_root", Type: "string", Example: `"wt"`, About: "default <path>/.buildstation/worktrees; relative to path"},
 	{Table: "projects", Name: "stations", Type: "array of strings", Example: `["buildbox"]`, About: "shared board: which stations may run this project"},
@@ -198,6 +200,25 @@ var EditableKeys = keysWhere(func(k Key) bool { return k.Editable })
 // ProjectKeys are every key `project set` takes: a [[projects]] table's
 // own keys but its name, and each [defaults] key a project may override.
 var ProjectKeys = keysWhere(func(k Key) bool { return (k.Table == "projects" && k.Name != "name") || k.Setting })
+
+// projectDefaults are the declared defaults of a [[projects]] table's own
+// keys, decoded as its TOML would be: what a project that does not set
+// one gets (the checker applies them first), and what Edit project shows
+// as the default. review_rounds' 3 is a fix and a follow-up, not a loop
+// that burns a budget.
+var projectDefaults = func() map[string]any {
+	var b strings.Builder
+	for _, k := range Keys {
+		if k.Table == "projects" && k.Default != "" {
+			b.WriteString(k.Name + " = " + k.Default + "\n")
+		}
+	}
+	m := map[string]any{}
+	if err := toml.Unmarshal([]byte(b.String()), &m); err != nil {
+		panic("config: a [[projects]] key's declared default is not TOML: " + err.Error())
+	}
+	return m
+}()
 
 // projectKeyType is the declared type of a project key ("" when none).
 func projectKeyType(name string) string {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // A fresh home gets a config.toml that shows every default and sets none:
@@ -57,8 +59,16 @@ func TestShownDefaultsAreTheDefaults(t *testing.T) {
 			}
 		}
 	}
+	// A project that writes each shown default, and one that writes none.
+	project := "[[projects]]\nname = \"web\"\npath = '" + t.TempDir() + "'\n"
+	b.WriteString(project)
 	for _, k := range Keys {
-		if k.Default != "" && k.Table != "" && k.Table != "defaults" && k.Table != "hooks" {
+		if k.Table == "projects" && k.Default != "" {
+			b.WriteString(k.Name + " = " + k.Default + "\n")
+		}
+	}
+	for _, k := range Keys {
+		if k.Default != "" && k.Table != "" && k.Table != "defaults" && k.Table != "hooks" && k.Table != "projects" {
 			t.Errorf("%s.%s has a default this test does not check", k.Table, k.Name)
 		}
 	}
@@ -66,12 +76,22 @@ func TestShownDefaultsAreTheDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
-	empty, err := Parse("/h/config.toml", nil, Platform{})
+	empty, err := Parse("/h/config.toml", []byte(project), Platform{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	set.Projects[0].Written = nil // what the file writes, not what applies
+	empty.Projects[0].Written = nil
 	if !reflect.DeepEqual(set, empty) {
 		t.Errorf("the shown defaults parse to\n%+v\nthe code's defaults are\n%+v", set, empty)
+	}
+	p := empty.Projects[0]
+	if p.Concurrency != 1 || p.ReviewRounds != 3 || p.Review || p.SetupTimeout != 10*time.Minute {
+		t.Errorf("a project that sets nothing: concurrency %d, review_rounds %d, review %v, setup_timeout %s", p.Concurrency, p.ReviewRounds, p.Review, p.SetupTimeout)
+	}
+	// The fallback of a Repo made without config.toml.
+	if p.SetupTimeout != supervisor.DefaultSetupTimeout {
+		t.Errorf("setup_timeout's declared default %s is not supervisor.DefaultSetupTimeout %s", p.SetupTimeout, supervisor.DefaultSetupTimeout)
 	}
 }
 

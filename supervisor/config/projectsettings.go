@@ -22,7 +22,7 @@ func (c *Config) ProjectSettings(p Project) []supervisor.ProjectSetting {
 }
 
 // projectDefault is what key k is for a project that does not set it:
-// the [defaults] value for a setting, the built-in one for a project's
+// the [defaults] value for a setting, the declared one for a project's
 // own key ("" when it has none: no gate, no setup).
 func (c *Config) projectDefault(k string) string {
 	d := c.Defaults
@@ -53,14 +53,9 @@ func (c *Config) projectDefault(k string) string {
 			return ""
 		}
 		return strconv.FormatFloat(d.DailyBudgetUSD, 'f', -1, 64)
-	case "concurrency":
-		return "1"
-	case "review":
-		return "false"
-	case "review_rounds":
-		return strconv.Itoa(DefaultReviewRounds)
-	case "setup_timeout":
-		return ShortDuration(supervisor.DefaultSetupTimeout)
+	}
+	if v, ok := projectDefaults[k]; ok {
+		return writtenValue(v) // as declared in Keys
 	}
 	return ""
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
@@ -315,9 +314,10 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 // project reads one [[projects]] table: its own keys, any setting it
 // overrides, and the defaults for what it leaves out.
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
-	p := Project{Concurrency: 1, Settings: cfg.Defaults}
-	p.SetupTimeout = supervisor.DefaultSetupTimeout
-	p.ReviewRounds = DefaultReviewRounds
+	p := Project{Settings: cfg.Defaults}
+	for _, k := range sortedKeys(projectDefaults) {
+		c.projectKey(&p, pk.with(k), k, projectDefaults[k])
+	}
 	if c.shared {
 		// Another station may take a requeued task: its branches must be
 		// where that station can fetch them.
@@ -423,12 +423,6 @@ func (c *checker) projectComplete(pk keyPath, t map[string]any, p Project) {
 			`keep one: agent = "NAME" runs a configured agent, command = [...] runs a program of your own`)
 	}
 }
-
-// DefaultReviewRounds is how many automatic rounds a task's pull request
-// may start (its reviewers' "changes requested", review comments, failing
-// checks) before the task blocks for a person, when review_rounds is not
-// set: enough for a fix and a follow-up, not a loop that burns a budget.
-const DefaultReviewRounds = 3
 
 // DefaultRemote is the remote a project on a shared board pushes its task
 // branches to when config.toml names none and the repository has it.
