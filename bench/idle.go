@@ -290,8 +290,9 @@ func addScalingRows(t *table, backend string, counts []int, c []scalePoint, firs
 	pr := row{figure: fmt.Sprintf("scaling %s: memory per added session", backend), ours: strings.Join(per, " / ")}
 	if len(c) > 1 {
 		// From the first count with sessions to the last: the cost of
-		// a session, without the station's and the server's fixed cost.
-		a, b := c[len(c)-1], c[1]
+		// a session, without the station's and the server's fixed cost
+		// (from none when one count with sessions was measured).
+		a, b := c[len(c)-1], c[min(1, len(c)-2)]
 		v := float64(a.cost.rss-b.cost.rss) / float64(a.n-b.n)
 		pr.target, pr.met = "≤ 1 MiB", metString(v <= 1024)
 	}
