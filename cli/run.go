@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor/client"
@@ -35,7 +36,7 @@ func init() {
 
 // pseudoVersion matches the go command's pseudo-version tail
 // (v0.0.0-20261205044700-4fd9b41a1b2c, v0.3.1-0.20261205044700-4fd9…).
-var pseudoVersion = regexp.MustCompile(`[-.]\d{14}-[0-9a-f]{12}$`)
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-.]\d{14}-[0-9a-f]{12}$`) })
 
 // buildVersion is the version of a build without -X, from what the go
 // command stamped: a clean tag as it is, anything else x.y.z-dev+<the
@@ -48,7 +49,7 @@ func buildVersion(bi *debug.BuildInfo) string {
 		return devVersion
 	}
 	v := bi.Main.Version
-	if strings.HasPrefix(v, "v") && !strings.Contains(v, "+") && !pseudoVersion.MatchString(v) {
+	if strings.HasPrefix(v, "v") && !strings.Contains(v, "+") && !pseudoVersion().MatchString(v) {
 		return strings.TrimPrefix(v, "v")
 	}
 	for _, s := range bi.Settings {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
@@ -80,7 +81,9 @@ const (
 // pairs whose key says secret. It is a net, not a proof: the text is the
 // desktop notice's, which never carries a prompt file or a token the
 // station knows; the net catches what an agent's command line shows.
-var secretRe = regexp.MustCompile(`(?i)(bearer\s+[A-Za-z0-9._~+/=-]{8,}|\btk_[A-Za-z0-9]{8,}|\bgh[pousr]_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{16,}|\bxox[abposr]-[A-Za-z0-9-]{8,}|\bsk-[A-Za-z0-9_-]{16,}|\blin_api_[A-Za-z0-9]{16,}|\b[A-Za-z0-9_]*(token|secret|password|passwd|api_?key)[A-Za-z0-9_]*\s*[=:]\s*\S+)`)
+var secretRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(bearer\s+[A-Za-z0-9._~+/=-]{8,}|\btk_[A-Za-z0-9]{8,}|\bgh[pousr]_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{16,}|\bxox[abposr]-[A-Za-z0-9-]{8,}|\bsk-[A-Za-z0-9_-]{16,}|\blin_api_[A-Za-z0-9]{16,}|\b[A-Za-z0-9_]*(token|secret|password|passwd|api_?key)[A-Za-z0-9_]*\s*[=:]\s*\S+)`)
+})
 
 // Safe is text as it may leave the machine: no escape sequences or
 // control characters, what reads like a credential and each of known
@@ -91,7 +94,7 @@ func Safe(s string, max int, line bool, known ...string) string {
 			s = strings.ReplaceAll(s, k, "[secret]")
 		}
 	}
-	s = secretRe.ReplaceAllString(s, "[secret]")
+	s = secretRe().ReplaceAllString(s, "[secret]")
 	if line {
 		s = textsafe.Line(s)
 	} else {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/buildstation/buildstation/internal/fakeagent"
 	"github.com/buildstation/buildstation/supervisor/client"
@@ -34,7 +35,7 @@ func FakeAgent(ctx context.Context, _ string, args []string) int {
 	return fakeagent.Run(ctx, script, env)
 }
 
-var attemptRE = regexp.MustCompile(`(?m)^\(attempt (\d+)\)$`)
+var attemptRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\(attempt (\d+)\)$`) })
 
 func scriptFromPrompt(path string) (string, error) {
 	if path == "" {
@@ -45,7 +46,7 @@ func scriptFromPrompt(path string) (string, error) {
 		return "", fmt.Errorf("read the task prompt: %w", err)
 	}
 	attempt := 1
-	if m := attemptRE.FindSubmatch(b); m != nil {
+	if m := attemptRE().FindSubmatch(b); m != nil {
 		attempt, _ = strconv.Atoi(string(m[1]))
 	}
 	var script string

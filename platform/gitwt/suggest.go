@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/buildstation/buildstation/internal/atomicfile"
 	"github.com/buildstation/buildstation/supervisor"
@@ -83,7 +84,7 @@ func (Advisor) WriteInclude(dir string, lines []string) error {
 }
 
 // makeTest is a Makefile's test target at the start of a line.
-var makeTest = regexp.MustCompile(`(?m)^test\s*:`)
+var makeTest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^test\s*:`) })
 
 // suggestGate is the command dir's files say runs its tests, and the file
 // that says so; "" when none is recognised.
@@ -95,7 +96,7 @@ func suggestGate(dir string) (gate, because string) {
 		}
 		return string(data)
 	}
-	if mk := read("Makefile"); makeTest.MatchString(mk) {
+	if mk := read("Makefile"); makeTest().MatchString(mk) {
 		return "make test", "Makefile"
 	}
 	if pkg := read("package.json"); pkg != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Stop means stopped, on every OS: `service stop` ends the station and
@@ -87,7 +88,9 @@ func (s State) Sentence() string {
 	return "state: not installed (`buildstation service install` installs it)"
 }
 
-var settingsEnabled = regexp.MustCompile(`(?s)<Settings>.*?<Enabled>\s*(true|false)\s*</Enabled>`)
+var settingsEnabled = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<Settings>.*?<Enabled>\s*(true|false)\s*</Enabled>`)
+})
 
 // parseTaskEnabled reads `schtasks /query /tn T /xml`: the task's
 // <Settings><Enabled> (a trigger has an <Enabled> of its own; /change
@@ -102,7 +105,7 @@ func parseTaskEnabled(out string, err error) (enabled, known bool) {
 	if !strings.Contains(out, "<Task") {
 		return false, false
 	}
-	m := settingsEnabled.FindStringSubmatch(out)
+	m := settingsEnabled().FindStringSubmatch(out)
 	if m == nil {
 		return true, true
 	}

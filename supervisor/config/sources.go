@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,8 +44,8 @@ func (s Source) Name() string {
 }
 
 var (
-	repoRe   = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
-	envVarRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	repoRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`) })
+	envVarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 var sourceKeys = strings.Join(keysOf("sources"), ", ")
@@ -89,7 +90,7 @@ func (c *checker) source(sk keyPath, t map[string]any) Source {
 		case "project":
 			s.Project, _ = c.str(kk, v)
 		case "repo":
-			if r, ok := c.str(kk, v); ok && !repoRe.MatchString(r) {
+			if r, ok := c.str(kk, v); ok && !repoRe().MatchString(r) {
 				c.fail(kk, nil, fmt.Sprintf("%q is not owner/name", r), `write the repository like repo = "acme/web"`)
 			} else {
 				s.Repo = r
@@ -105,7 +106,7 @@ func (c *checker) source(sk keyPath, t map[string]any) Source {
 		case "poll":
 			keep(&s.Poll)(c.duration(kk, v))
 		case "token_env":
-			if e, ok := c.str(kk, v); ok && !envVarRe.MatchString(e) {
+			if e, ok := c.str(kk, v); ok && !envVarRe().MatchString(e) {
 				c.fail(kk, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
 			} else {
 				s.TokenEnv = e

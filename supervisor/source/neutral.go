@@ -3,6 +3,7 @@ package source
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 )
@@ -17,9 +18,11 @@ const zwsp = "\u200b"
 var (
 	// closing is GitHub's closing keywords before an issue reference
 	// (#N, owner/repo#N, or an issue URL).
-	closing = regexp.MustCompile(`(?i)\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:?\s+(?:[\w.-]+/[\w.-]+)?#\d+|\s*:?\s+https?://\S+/issues/\d+)`)
+	closing = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(close[sd]?|fix(?:e[sd])?|resolve[sd]?)(\s*:?\s+(?:[\w.-]+/[\w.-]+)?#\d+|\s*:?\s+https?://\S+/issues/\d+)`)
+	})
 	// mention is an @user or @org/team.
-	mention = regexp.MustCompile(`(^|[^\w` + "`" + `])@([A-Za-z0-9])`)
+	mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w` + "`" + `])@([A-Za-z0-9])`) })
 )
 
 // Neutral is text an agent wrote (its summary) made safe to quote in a
@@ -34,8 +37,8 @@ func Neutral(s string) string {
 		s = strings.ToValidUTF8(s[:maxSummary], "") + " […]"
 	}
 	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "![", "!"+zwsp+"[").Replace(s)
-	s = closing.ReplaceAllStringFunc(s, func(m string) string { return m[:1] + zwsp + m[1:] })
-	s = mention.ReplaceAllString(s, "$1@"+zwsp+"$2")
+	s = closing().ReplaceAllStringFunc(s, func(m string) string { return m[:1] + zwsp + m[1:] })
+	s = mention().ReplaceAllString(s, "$1@"+zwsp+"$2")
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight("> "+l, " ")

@@ -180,12 +180,14 @@ func unixTime(n int64) time.Time {
 	return time.Unix(0, n)
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+})
 
 // lastLine is the last non-blank line the session printed, without terminal
 // escapes: what a block reason quotes so a person sees where it stopped.
 func lastLine(out []byte) string {
-	text := ansiRE.ReplaceAll(out, nil)
+	text := ansiRE().ReplaceAll(out, nil)
 	lines := bytes.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := bytes.TrimSpace(lines[i])

@@ -24,7 +24,7 @@ func dialogOnScreen(out []byte) (string, bool) {
 	if len(out) > screenTail {
 		out = out[len(out)-screenTail:]
 	}
-	text := string(ansiRE.ReplaceAll(out, nil))
+	text := string(ansiRE().ReplaceAll(out, nil))
 	// TUIs position words with cursor moves rather than spaces; compare
 	// with every run of blanks squeezed out.
 	flat := squeeze(text)

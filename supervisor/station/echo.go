@@ -70,7 +70,7 @@ func (e *echoFilter) isEcho(chunk []byte) bool {
 // echoText is b as compared for echo: no escape sequences, no control
 // characters, no spaces.
 func echoText(b []byte) []byte {
-	b = ansiRE.ReplaceAll(b, nil)
+	b = ansiRE().ReplaceAll(b, nil)
 	out := b[:0:0]
 	for _, c := range b {
 		if c > ' ' && c != 0x7f {

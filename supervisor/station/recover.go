@@ -113,7 +113,7 @@ func (st *Station) endUnrecorded(keep map[string]bool) {
 		}
 		for _, h := range handles {
 			_, id, _ := strings.Cut(h, "/")
-			if keep[id] || !sessionName.MatchString(id) {
+			if keep[id] || !sessionName().MatchString(id) {
 				continue
 			}
 			proc, ok, err := ad.Adopt(h)

@@ -207,7 +207,7 @@ func (st *Station) poke() { st.sched.poke() }
 // sessionName is what a session id looks like (t12.3, t12.3.review): a
 // window named otherwise is not a session's (a person's own window on
 // the station's tmux server).
-var sessionName = regexp.MustCompile(`^t[0-9]+\.[0-9]+(\.review)?$`)
+var sessionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^t[0-9]+\.[0-9]+(\.review)?$`) })
 
 // free says whether project p may start one more session now.
 func (st *Station) free(ctx context.Context, p config.Project, max int) bool {
