@@ -78,9 +78,6 @@ func (h Hooks) For(event string) []string {
 	return nil
 }
 
-// DefaultHookTimeout bounds a hook that sets no timeout.
-const DefaultHookTimeout = 30 * time.Second
-
 // Settings are the knobs a project may override; see docs/watchdog.md.
 type Settings struct {
 	Agent            string        // agent: name of an entry in Config.Agents

@@ -13,6 +13,10 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
+// documentedDefaults are [defaults] as docs/contract.md says them.
+var documentedDefaults = Settings{Agent: "claude", Backend: "pty", IdleWindow: 5 * time.Minute, BlockWindow: 5 * time.Minute,
+	ReviewIdleWindow: 10 * time.Minute, CPUAlive: 0.10, Breaker: Breaker{Count: 3, Within: 10 * time.Minute}, Nudge: DefaultNudge}
+
 func TestDefaultTextParsesToDefaults(t *testing.T) {
 	cfg, err := Parse("/h/config.toml", []byte(DefaultText()), Platform{})
 	if err != nil {
@@ -25,9 +29,9 @@ func TestDefaultTextParsesToDefaults(t *testing.T) {
 		StopGrace:     2 * time.Minute,
 		UpdateCheck:   true,
 		TranscriptMax: 64 << 20,
-		Defaults:      defaultSettings(Platform{}),
+		Defaults:      documentedDefaults,
 		Agents:        builtinAgents(),
-		Hooks:         Hooks{Timeout: DefaultHookTimeout},
+		Hooks:         Hooks{Timeout: 30 * time.Second},
 		Prices:        DefaultPrices,
 	}
 	if !reflect.DeepEqual(cfg, want) {
@@ -56,7 +60,7 @@ func TestEmptyFileIsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.MaxSessions != 4 || cfg.Defaults != defaultSettings(Platform{}) || len(cfg.Agents) != 3 || len(cfg.Projects) != 0 {
+	if cfg.MaxSessions != 4 || cfg.Defaults != documentedDefaults || len(cfg.Agents) != 3 || len(cfg.Projects) != 0 {
 		t.Errorf("Parse(empty, Platform{}) = %+v", cfg)
 	}
 }

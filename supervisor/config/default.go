@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/buildstation/buildstation/supervisor/agent"
 )
@@ -34,29 +33,16 @@ func (p Platform) backend() string {
 	return p.Backend
 }
 
-// Top-level defaults.
-const (
-	defaultMaxSessions = 4
-	defaultLease       = 60 * time.Second
+// The defaults the code needs without a config.toml, read from their
+// declaration in Keys.
+var (
 	// DefaultStopGrace is stop_grace when config.toml says nothing.
-	DefaultStopGrace = 2 * time.Minute
+	DefaultStopGrace = declaredAs("", "stop_grace", (*checker).duration)
 	// DefaultTranscriptMax is transcript_max when config.toml says nothing.
-	DefaultTranscriptMax = 64 << 20
+	DefaultTranscriptMax = declaredAs("", "transcript_max", (*checker).size)
+	// DefaultHookTimeout bounds a hook when [hooks] sets no timeout.
+	DefaultHookTimeout = declaredAs("hooks", "timeout", (*checker).duration)
 )
-
-// defaultSettings are what [defaults] holds when it says nothing.
-func defaultSettings(plat Platform) Settings {
-	return Settings{
-		Agent:            "claude",
-		Backend:          plat.backend(),
-		IdleWindow:       5 * time.Minute,
-		BlockWindow:      5 * time.Minute,
-		ReviewIdleWindow: 10 * time.Minute,
-		CPUAlive:         0.10,
-		Breaker:          Breaker{Count: 3, Within: 10 * time.Minute},
-		Nudge:            DefaultNudge,
-	}
-}
 
 // builtinAgents are present whether or not config.toml mentions them, so a
 // fresh install can run the common CLIs with no [agents] table at all.

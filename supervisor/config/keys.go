@@ -10,15 +10,17 @@ import (
 )
 
 // Key is one key of config.toml, declared once in Keys: validation's lists
-// of allowed keys, the first-run config.toml (DefaultText), the tray's
-// editable keys and docs/configuration.md are all read from it.
+// of allowed keys, its default, the first-run config.toml (DefaultText),
+// the tray's editable keys, project set's keys and docs/configuration.md
+// are all read from it.
 type Key struct {
 	Table string // a Tables name: "" is the top level
 	Name  string
 	Type  string // how a value is written, for the docs
-	// Default is the default as TOML ("4", `"5m"`), shown commented out in
-	// the first-run config.toml; "" when there is none, and Example is
-	// shown instead. TestShownDefaultsAreTheDefaults holds it to the code.
+	// Default is the default as TOML ("4", `"5m"`): the checker applies
+	// it (declaredDefaults), the first-run config.toml shows it commented
+	// out, the docs list it; "" when there is none, and Example is shown
+	// instead.
 	Default string
 	Example string
 	About   string // what it does; @builtins@ and @profiles@ name the agent registry's
@@ -201,24 +203,38 @@ var EditableKeys = keysWhere(func(k Key) bool { return k.Editable })
 // own keys but its name, and each [defaults] key a project may override.
 var ProjectKeys = keysWhere(func(k Key) bool { return (k.Table == "projects" && k.Name != "name") || k.Setting })
 
-// projectDefaults are the declared defaults of a [[projects]] table's own
-// keys, decoded as its TOML would be: what a project that does not set
-// one gets (the checker applies them first), and what Edit project shows
-// as the default. review_rounds' 3 is a fix and a follow-up, not a loop
-// that burns a budget.
-var projectDefaults = func() map[string]any {
-	var b strings.Builder
+// declaredDefaults are the declared defaults of each table's keys (table →
+// key → value), decoded as the file's own TOML would be: the checker
+// applies them before what the file writes, Edit project shows a project
+// key's, and the code that needs one without a config.toml reads it with
+// declaredAs. A default is written once, here.
+var declaredDefaults = func() map[string]map[string]any {
+	out := map[string]map[string]any{}
 	for _, k := range Keys {
-		if k.Table == "projects" && k.Default != "" {
-			b.WriteString(k.Name + " = " + k.Default + "\n")
+		if k.Default == "" {
+			continue
 		}
+		var m map[string]any
+		if err := toml.Unmarshal([]byte("v = "+k.Default), &m); err != nil {
+			panic(fmt.Sprintf("config: %s.%s's declared default %s is not TOML: %v", k.Table, k.Name, k.Default, err))
+		}
+		if out[k.Table] == nil {
+			out[k.Table] = map[string]any{}
+		}
+		out[k.Table][k.Name] = m["v"]
 	}
-	m := map[string]any{}
-	if err := toml.Unmarshal([]byte(b.String()), &m); err != nil {
-		panic("config: a [[projects]] key's declared default is not TOML: " + err.Error())
-	}
-	return m
+	return out
 }()
+
+// declaredAs is table's key name's declared default, read as the checker
+// reads the file's (read is one of its readers, like (*checker).duration).
+func declaredAs[T any](table, name string, read func(*checker, keyPath, any) (T, bool)) T {
+	v, ok := read(&checker{}, keyPath{}.with(name), declaredDefaults[table][name])
+	if !ok {
+		panic(fmt.Sprintf("config: %s.%s has no declared default of its type", table, name))
+	}
+	return v
+}
 
 // projectKeyType is the declared type of a project key ("" when none).
 func projectKeyType(name string) string {

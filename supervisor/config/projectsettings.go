@@ -54,7 +54,7 @@ func (c *Config) projectDefault(k string) string {
 		}
 		return strconv.FormatFloat(d.DailyBudgetUSD, 'f', -1, 64)
 	}
-	if v, ok := projectDefaults[k]; ok {
+	if v, ok := declaredDefaults["projects"][k]; ok {
 		return writtenValue(v) // as declared in Keys
 	}
 	return ""

@@ -52,19 +52,8 @@ func (c *checker) unknown(key keyPath, allowed string) {
 }
 
 func (c *checker) config(tree map[string]any) *Config {
-	cfg := &Config{
-		Path:          c.path,
-		MaxSessions:   defaultMaxSessions,
-		Lease:         defaultLease,
-		StopGrace:     DefaultStopGrace,
-		UpdateCheck:   true,
-		TranscriptMax: DefaultTranscriptMax,
-		Defaults:      defaultSettings(c.plat),
-		Platform:      c.plat,
-		Agents:        builtinAgents(),
-		Hooks:         Hooks{Timeout: DefaultHookTimeout},
-		Prices:        defaultPrices(),
-	}
+	cfg := &Config{Path: c.path, Platform: c.plat, Agents: builtinAgents(), Prices: defaultPrices()}
+	c.applyDefaults(cfg)
 	if b, ok := tree["board"].(string); ok && b != "" {
 		c.shared = true
 	}
@@ -79,25 +68,6 @@ func (c *checker) config(tree map[string]any) *Config {
 			continue
 		}
 		switch name {
-		case "max_sessions":
-			keep(&cfg.MaxSessions)(c.sessions(key, v))
-		case "board":
-			cfg.Board, _ = c.str(key, v)
-		case "station":
-			if s, ok := c.str(key, v); ok {
-				if strings.TrimSpace(s) == "" {
-					c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name and a hash of the home")
-				}
-				cfg.Station = s
-			}
-		case "lease":
-			keep(&cfg.Lease)(c.duration(key, v))
-		case "stop_grace":
-			keep(&cfg.StopGrace)(c.duration(key, v))
-		case "update_check":
-			keep(&cfg.UpdateCheck)(c.boolean(key, v))
-		case "transcript_max":
-			keep(&cfg.TranscriptMax)(c.size(key, v))
 		case "defaults":
 			if t, ok := c.table(key, v, "[defaults]"); ok {
 				for _, k := range sortedKeys(t) {
@@ -117,13 +87,56 @@ func (c *checker) config(tree map[string]any) *Config {
 		case "prices":
 			c.prices(cfg, key, v)
 		default:
-			c.unknown(key, topLevel())
+			c.topKey(cfg, key, name, v)
 		}
 	}
 	if v, ok := tree["sources"]; ok {
 		c.sources(cfg, keyPath{}.with("sources"), v)
 	}
 	return cfg
+}
+
+// applyDefaults sets every top-level, [defaults] and [hooks] key to its
+// declared default (Keys), before the file's own values are read over
+// them; the backend is the machine's (Platform).
+func (c *checker) applyDefaults(cfg *Config) {
+	for name, v := range declaredDefaults[""] {
+		c.topKey(cfg, keyPath{}.with(name), name, v)
+	}
+	for name, v := range declaredDefaults["defaults"] {
+		c.setting(&cfg.Defaults, keyPath{}.with("defaults").with(name), name, v, cfg.Agents)
+	}
+	cfg.Defaults.Backend = c.plat.backend()
+	for name, v := range declaredDefaults["hooks"] {
+		c.hookKey(&cfg.Hooks, keyPath{}.with("hooks").with(name), name, v)
+	}
+}
+
+// topKey reads one top-level key (not a table).
+func (c *checker) topKey(cfg *Config, key keyPath, name string, v any) {
+	switch name {
+	case "max_sessions":
+		keep(&cfg.MaxSessions)(c.sessions(key, v))
+	case "board":
+		cfg.Board, _ = c.str(key, v)
+	case "station":
+		if s, ok := c.str(key, v); ok {
+			if strings.TrimSpace(s) == "" {
+				c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name and a hash of the home")
+			}
+			cfg.Station = s
+		}
+	case "lease":
+		keep(&cfg.Lease)(c.duration(key, v))
+	case "stop_grace":
+		keep(&cfg.StopGrace)(c.duration(key, v))
+	case "update_check":
+		keep(&cfg.UpdateCheck)(c.boolean(key, v))
+	case "transcript_max":
+		keep(&cfg.TranscriptMax)(c.size(key, v))
+	default:
+		c.unknown(key, topLevel())
+	}
 }
 
 // setting applies one setting to s and reports whether name is a setting.
@@ -185,38 +198,38 @@ func (c *checker) hooks(h *Hooks, key keyPath, v any) {
 		return
 	}
 	for _, k := range sortedKeys(t) {
-		kk, v := key.with(k), t[k]
-		if !declared("hooks", k) {
-			c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
-			continue
-		}
-		var dst *[]string
-		switch k {
-		case "on_nudge":
-			dst = &h.OnNudge
-		case "on_block":
-			dst = &h.OnBlock
-		case "on_permission":
-			dst = &h.OnPermission
-		case "on_done":
-			dst = &h.OnDone
-		case "timeout":
-			keep(&h.Timeout)(c.duration(kk, v))
-			continue
-		default:
-			c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
-			continue
-		}
-		argv, ok := c.strings(kk, v)
-		if !ok {
-			continue
-		}
-		if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
-			c.fail(kk, nil, "is empty", `name the program to run and its arguments, like ["ntfy", "publish", "mytopic"], or remove the line`)
-			continue
-		}
-		*dst = argv
+		c.hookKey(h, key.with(k), k, t[k])
 	}
+}
+
+// hookKey reads one [hooks] key.
+func (c *checker) hookKey(h *Hooks, kk keyPath, k string, v any) {
+	var dst *[]string
+	switch k {
+	case "on_nudge":
+		dst = &h.OnNudge
+	case "on_block":
+		dst = &h.OnBlock
+	case "on_permission":
+		dst = &h.OnPermission
+	case "on_done":
+		dst = &h.OnDone
+	case "timeout":
+		keep(&h.Timeout)(c.duration(kk, v))
+		return
+	default:
+		c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
+		return
+	}
+	argv, ok := c.strings(kk, v)
+	if !ok {
+		return
+	}
+	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
+		c.fail(kk, nil, "is empty", `name the program to run and its arguments, like ["ntfy", "publish", "mytopic"], or remove the line`)
+		return
+	}
+	*dst = argv
 }
 
 func (c *checker) breaker(key keyPath, v any) (Breaker, bool) {
@@ -315,8 +328,8 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 // overrides, and the defaults for what it leaves out.
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Settings: cfg.Defaults}
-	for _, k := range sortedKeys(projectDefaults) {
-		c.projectKey(&p, pk.with(k), k, projectDefaults[k])
+	for k, v := range declaredDefaults["projects"] {
+		c.projectKey(&p, pk.with(k), k, v)
 	}
 	if c.shared {
 		// Another station may take a requeued task: its branches must be
