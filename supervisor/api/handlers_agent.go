@@ -36,13 +36,13 @@ type agentStation interface {
 // agentRoutes are the agent side's routes: a session token each, acting
 // on that token's session only.
 func (s *Server) agentRoutes() {
-	s.agent("POST /v1/agent/complete", s.agentComplete)
-	s.agent("POST /v1/agent/block", s.agentBlock)
-	s.agent("POST /v1/agent/progress", s.agentProgress)
-	s.agent("POST /v1/agent/status", s.agentStatus)
+	s.agent("POST /v1/agent/complete", verb(s, ownSession, 0, sessionEnded, s.agentComplete))
+	s.agent("POST /v1/agent/block", verb(s, ownSession, 0, sessionEnded, s.agentBlock))
+	s.agent("POST /v1/agent/progress", verb(s, ownSession, 0, sessionEnded, s.agentProgress))
+	s.agent("POST /v1/agent/status", verb(s, ownSession, 0, sessionEnded, s.agentStatus))
 	s.agent("GET /v1/agent/task", s.agentTask)
 	s.agent("POST /v1/agent/hook", s.agentHook)
-	s.agent("POST /v1/agent/review", s.agentReview)
+	s.agent("POST /v1/agent/review", verb(s, ownSession, 0, sessionEnded, s.agentReview))
 	// A request waits for a person: slots of its own (held while it
 	// waits), two per session, its body read within the deadline first.
 	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(s.bounded(s.asks, http.HandlerFunc(s.agentAsk))))
@@ -51,55 +51,38 @@ func (s *Server) agentRoutes() {
 // The agent routes take the session from the token (RequireSession put it
 // in the context), never from the body: a session acts on its own task only.
 
-func (s *Server) agentComplete(w http.ResponseWriter, r *http.Request) {
-	var req apitype.SummaryRequest
-	if !decode(w, r, &req) {
-		return
-	}
+// sessionEnded is what an agent reads when its session is gone.
+func sessionEnded(id string) string { return "session " + id + " has ended; stop and ask the user" }
+
+func (s *Server) agentComplete(r *http.Request, id string, req apitype.SummaryRequest) (none, error) {
 	if strings.TrimSpace(req.Summary) == "" {
-		writeError(w, http.StatusBadRequest, `complete needs a summary of the work; send {"summary": …}`)
-		return
+		return none{}, supervisor.Invalidf(`complete needs a summary of the work; send {"summary": …}`)
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentComplete(r.Context(), id, req.Summary) })
+	return done(s.st.AgentComplete(r.Context(), id, req.Summary))
 }
 
-func (s *Server) agentBlock(w http.ResponseWriter, r *http.Request) {
-	var req apitype.ReasonRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) agentBlock(r *http.Request, id string, req apitype.ReasonRequest) (none, error) {
 	if strings.TrimSpace(req.Reason) == "" {
-		writeError(w, http.StatusBadRequest, `block needs a reason a person can act on; send {"reason": …}`)
-		return
+		return none{}, supervisor.Invalidf(`block needs a reason a person can act on; send {"reason": …}`)
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentBlock(r.Context(), id, req.Reason) })
+	return done(s.st.AgentBlock(r.Context(), id, req.Reason))
 }
 
-func (s *Server) agentProgress(w http.ResponseWriter, r *http.Request) {
-	var req apitype.MessageRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) agentProgress(r *http.Request, id string, req apitype.MessageRequest) (none, error) {
 	if strings.TrimSpace(req.Message) == "" {
-		writeError(w, http.StatusBadRequest, `progress needs a message; send {"message": …}`)
-		return
+		return none{}, supervisor.Invalidf(`progress needs a message; send {"message": …}`)
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentProgress(r.Context(), id, req.Message) })
+	return done(s.st.AgentProgress(r.Context(), id, req.Message))
 }
 
 // agentStatus accepts any session state name: the CLI offers working and
 // reviewing, and hooks may report others (waiting, needs-permission); the
 // station decides which it takes.
-func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
-	var req apitype.StatusRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) agentStatus(r *http.Request, id string, req apitype.StatusRequest) (none, error) {
 	if _, ok := supervisor.ParseSessionState(req.Status); !ok {
-		writeError(w, http.StatusBadRequest, "unknown status "+req.Status+"; use working or reviewing")
-		return
+		return none{}, supervisor.Invalidf("unknown status %s; use working or reviewing", req.Status)
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentStatus(r.Context(), id, req.Status) })
+	return done(s.st.AgentStatus(r.Context(), id, req.Status))
 }
 
 // agentHook takes a hook's JSON as the agent CLI wrote it: the station reads
@@ -114,19 +97,19 @@ func (s *Server) agentHook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `a hook needs its hook_event_name; send the hook's JSON as the agent CLI gives it`)
 		return
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentHook(r.Context(), id, h) })
+	id := ownSession(r)
+	if err := s.st.AgentHook(r.Context(), id, h); err != nil {
+		s.stationError(w, r, err, sessionEnded(id))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) agentReview(w http.ResponseWriter, r *http.Request) {
-	var req apitype.ReviewRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) agentReview(r *http.Request, id string, req apitype.ReviewRequest) (none, error) {
 	if req.Verdict != supervisor.VerdictApprove && req.Verdict != supervisor.VerdictChanges {
-		writeError(w, http.StatusBadRequest, "unknown verdict "+strconv.Quote(req.Verdict)+"; use approve or changes")
-		return
+		return none{}, supervisor.Invalidf("unknown verdict %s; use approve or changes", strconv.Quote(req.Verdict))
 	}
-	s.agentCall(w, r, func(id string) error { return s.st.AgentReview(r.Context(), id, req.Verdict, req.Notes) })
+	return done(s.st.AgentReview(r.Context(), id, req.Verdict, req.Notes))
 }
 
 func (s *Server) agentTask(w http.ResponseWriter, r *http.Request) {
@@ -137,13 +120,4 @@ func (s *Server) agentTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, d)
-}
-
-func (s *Server) agentCall(w http.ResponseWriter, r *http.Request, call func(sessionID string) error) {
-	sess, _ := SessionFromContext(r.Context())
-	if err := call(sess.ID); err != nil {
-		s.stationError(w, r, err, "session "+sess.ID+" has ended; stop and ask the user")
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
 }

@@ -33,24 +33,14 @@ func (s *Server) agentAsk(w http.ResponseWriter, r *http.Request) {
 
 // decideSession is a person's Allow, Deny or answer to what a session asks.
 func (s *Server) decideSession(behavior string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var req apitype.DecisionRequest
-		if !decode(w, r, &req) {
-			return
-		}
+	return verb(s, pathValue("id"), 0, sessionNotFound, func(r *http.Request, id string, req apitype.DecisionRequest) (none, error) {
 		d := supervisor.Decision{Behavior: behavior, Note: req.Note, Answer: req.Answer, Request: req.Request}
 		if behavior == "answer" {
 			if strings.TrimSpace(req.Answer) == "" {
-				writeError(w, http.StatusBadRequest, `answer needs the answer's text; send {"answer": …}`)
-				return
+				return none{}, supervisor.Invalidf(`answer needs the answer's text; send {"answer": …}`)
 			}
 			d.Behavior = supervisor.DecideAllow
 		}
-		id := r.PathValue("id")
-		if err := s.st.Decide(r.Context(), id, d); err != nil {
-			s.stationError(w, r, err, sessionNotFound(id))
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	}
+		return done(s.st.Decide(r.Context(), id, d))
+	})
 }

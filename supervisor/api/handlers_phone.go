@@ -21,7 +21,7 @@ type phoneStation interface {
 // to change.
 func (s *Server) phoneRoutes() {
 	s.person("GET /v1/phone/settings", s.getPhoneSettings)
-	s.personOnly("POST /v1/phone/settings", s.setPhoneSettings)
+	s.personOnly("POST /v1/phone/settings", verb(s, nothing, http.StatusOK, always("phone settings not saved; check config.toml"), s.setPhoneSettings))
 }
 
 func (s *Server) getPhoneSettings(w http.ResponseWriter, r *http.Request) {
@@ -30,15 +30,7 @@ func (s *Server) getPhoneSettings(w http.ResponseWriter, r *http.Request) {
 
 // setPhoneSettings takes {"phone": {"service": "ntfy", …}} and answers the
 // table as saved; a table that does not check is a 400 naming the key.
-func (s *Server) setPhoneSettings(w http.ResponseWriter, r *http.Request) {
-	var req apitype.PhoneSettings
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) setPhoneSettings(r *http.Request, _ string, req apitype.PhoneSettings) (apitype.PhoneSettings, error) {
 	t, err := s.st.SetPhoneSettings(r.Context(), req.Phone)
-	if err != nil {
-		s.stationError(w, r, err, "phone settings not saved; check config.toml")
-		return
-	}
-	writeJSON(w, http.StatusOK, apitype.PhoneSettings{Phone: t})
+	return apitype.PhoneSettings{Phone: t}, err
 }

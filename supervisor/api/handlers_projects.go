@@ -38,112 +38,59 @@ type projectStation interface {
 
 // projectRoutes are the station and project verbs' routes.
 func (s *Server) projectRoutes() {
-	s.person("GET /v1/status", s.getStatus)
-	s.person("GET /v1/projects", s.getProjects)
-	s.person("GET /v1/projects/{name}", s.getProject)
-	s.person("POST /v1/projects/{name}/pause", s.pauseProject)
-	s.personOnly("POST /v1/projects/{name}/resume", s.resumeProject)
-	s.personOnly("POST /v1/projects/{name}/settings", s.setProjectSettings)
-	s.person("GET /v1/projects/{name}/setup", s.getProjectSetup)
-	s.personOnly("POST /v1/projects/{name}/include", s.setInclude)
+	project := pathValue("name")
+	s.person("GET /v1/status", verb(s, nothing, http.StatusOK, always("status not found; restart the station"),
+		func(r *http.Request, _ string, _ none) (supervisor.Status, error) { return s.st.Status(r.Context()) }))
+	s.person("GET /v1/projects", verb(s, nothing, http.StatusOK, always("no projects found; add one to config.toml"),
+		func(r *http.Request, _ string, _ none) ([]supervisor.ProjectInfo, error) {
+			list, err := s.st.Projects(r.Context())
+			if list == nil {
+				list = []supervisor.ProjectInfo{}
+			}
+			return list, err
+		}))
+	s.person("GET /v1/projects/{name}", verb(s, project, http.StatusOK, always("no such project; buildstation project ls lists them"),
+		func(r *http.Request, name string, _ none) (supervisor.ProjectInfo, error) {
+			return s.st.Project(r.Context(), name)
+		}))
+	s.person("POST /v1/projects/{name}/pause", verb(s, project, 0, projectNotFound,
+		func(r *http.Request, name string, req apitype.ReasonRequest) (none, error) {
+			return done(s.st.PauseProject(r.Context(), name, req.Reason))
+		}))
+	s.personOnly("POST /v1/projects/{name}/resume", verb(s, project, 0, projectNotFound,
+		func(r *http.Request, name string, _ none) (none, error) {
+			return done(s.st.ResumeProject(r.Context(), name))
+		}))
+	// settings take {"idle_window": "10m", …}; "" removes an override.
+	s.personOnly("POST /v1/projects/{name}/settings", verb(s, project, http.StatusOK, projectNotFound,
+		func(r *http.Request, name string, set map[string]string) (supervisor.ProjectInfo, error) {
+			return s.st.SetProjectSettings(r.Context(), name, set)
+		}))
+	// setup is a project's .worktreeinclude, what its folder suggests and
+	// its agent's one-time steps (Edit project).
+	s.person("GET /v1/projects/{name}/setup", verb(s, project, http.StatusOK, projectNotFound,
+		func(r *http.Request, name string, _ none) (supervisor.ProjectSetup, error) {
+			return s.st.ProjectSetup(r.Context(), name)
+		}))
+	// include takes {"text": "…"}: the project's new .worktreeinclude
+	// ("" removes it).
+	s.personOnly("POST /v1/projects/{name}/include", verb(s, project, 0, projectNotFound,
+		func(r *http.Request, name string, req supervisor.IncludeRequest) (none, error) {
+			return done(s.st.SetInclude(r.Context(), name, req.Text))
+		}))
 	s.personOnly("POST /v1/projects", s.addProject)
-	s.personOnly("DELETE /v1/projects/{name}", s.removeProject)
+	s.personOnly("DELETE /v1/projects/{name}", verb(s, project, 0, projectNotFound,
+		func(r *http.Request, name string, _ none) (none, error) {
+			return done(s.st.RemoveProject(r.Context(), name))
+		}))
 	s.person("GET /v1/agents", s.getAgents)
-	s.personOnly("POST /v1/station/stop", s.stopStation)
-}
-
-func (s *Server) getStatus(w http.ResponseWriter, r *http.Request) {
-	st, err := s.st.Status(r.Context())
-	if err != nil {
-		s.stationError(w, r, err, "status not found; restart the station")
-		return
-	}
-	writeJSON(w, http.StatusOK, st)
-}
-
-func (s *Server) getProjects(w http.ResponseWriter, r *http.Request) {
-	list, err := s.st.Projects(r.Context())
-	if err != nil {
-		s.stationError(w, r, err, "no projects found; add one to config.toml")
-		return
-	}
-	if list == nil {
-		list = []supervisor.ProjectInfo{}
-	}
-	writeJSON(w, http.StatusOK, list)
-}
-
-func (s *Server) getProject(w http.ResponseWriter, r *http.Request) {
-	p, err := s.st.Project(r.Context(), r.PathValue("name"))
-	if err != nil {
-		s.stationError(w, r, err, "no such project; buildstation project ls lists them")
-		return
-	}
-	writeJSON(w, http.StatusOK, p)
-}
-
-func (s *Server) pauseProject(w http.ResponseWriter, r *http.Request) {
-	var req apitype.ReasonRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	name := r.PathValue("name")
-	if err := s.st.PauseProject(r.Context(), name, req.Reason); err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) resumeProject(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	if err := s.st.ResumeProject(r.Context(), name); err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// setProjectSettings takes {"idle_window": "10m", …}; "" removes an override.
-func (s *Server) setProjectSettings(w http.ResponseWriter, r *http.Request) {
-	var req map[string]string
-	if !decode(w, r, &req) {
-		return
-	}
-	name := r.PathValue("name")
-	p, err := s.st.SetProjectSettings(r.Context(), name, req)
-	if err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	writeJSON(w, http.StatusOK, p)
-}
-
-// getProjectSetup answers a project's .worktreeinclude, what its folder
-// suggests and its agent's one-time steps (Edit project).
-func (s *Server) getProjectSetup(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	ps, err := s.st.ProjectSetup(r.Context(), name)
-	if err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	writeJSON(w, http.StatusOK, ps)
-}
-
-// setInclude takes {"text": "…"}: the project's new .worktreeinclude
-// ("" removes it).
-func (s *Server) setInclude(w http.ResponseWriter, r *http.Request) {
-	var req supervisor.IncludeRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	name := r.PathValue("name")
-	if err := s.st.SetInclude(r.Context(), name, req.Text); err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	// stop asks the station to drain and stop: `service stop` of a logon
+	// task, which can only terminate the process, asks this first.
+	s.personOnly("POST /v1/station/stop", verb(s, nothing, http.StatusAccepted, always("the station could not be asked to stop; stop its process"),
+		func(r *http.Request, _ string, _ none) (apitype.StopAnswer, error) {
+			msg, err := s.st.RequestStop(r.Context())
+			return apitype.StopAnswer{Message: msg}, err
+		}))
 }
 
 // addProject takes a supervisor.NewProject and answers the project as the
@@ -165,15 +112,6 @@ func (s *Server) addProject(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, code, added)
 }
 
-func (s *Server) removeProject(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	if err := s.st.RemoveProject(r.Context(), name); err != nil {
-		s.stationError(w, r, err, projectNotFound(name))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
 // getAgents lists the agent CLIs found on the station's machine; with
 // ?known=1, every built-in agent this station can run, by name alone
 // (nothing is looked for), which the dashboard shows without linking the
@@ -192,15 +130,4 @@ func (s *Server) getAgents(w http.ResponseWriter, r *http.Request) {
 		list = []supervisor.AgentCLI{}
 	}
 	writeJSON(w, http.StatusOK, list)
-}
-
-// stopStation asks the station to drain and stop: `service stop` of a
-// logon task, which can only terminate the process, asks this first.
-func (s *Server) stopStation(w http.ResponseWriter, r *http.Request) {
-	msg, err := s.st.RequestStop(r.Context())
-	if err != nil {
-		s.stationError(w, r, err, "the station could not be asked to stop; stop its process")
-		return
-	}
-	writeJSON(w, http.StatusAccepted, apitype.StopAnswer{Message: msg})
 }

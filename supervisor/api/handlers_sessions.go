@@ -35,14 +35,29 @@ type sessionStation interface {
 func (s *Server) sessionRoutes() {
 	s.person("GET /v1/sessions", s.listSessions)
 	s.person("GET /v1/sessions/{id}", s.getSession)
-	s.person("POST /v1/sessions/{id}/send", s.sendSession)
-	s.person("POST /v1/sessions/{id}/nudge", s.nudgeSession)
-	s.person("POST /v1/sessions/{id}/block", s.blockSession)
+	session := pathValue("id")
+	s.person("POST /v1/sessions/{id}/send", verb(s, session, 0, sessionNotFound,
+		func(r *http.Request, id string, req apitype.TextRequest) (none, error) {
+			if req.Text == "" {
+				return none{}, supervisor.Invalidf(`send needs text to type; send {"text": …}`)
+			}
+			return done(s.st.Send(r.Context(), id, req.Text))
+		}))
+	s.person("POST /v1/sessions/{id}/nudge", verb(s, session, 0, sessionNotFound,
+		func(r *http.Request, id string, _ none) (none, error) { return done(s.st.Nudge(r.Context(), id)) }))
+	s.person("POST /v1/sessions/{id}/block", verb(s, session, 0, sessionNotFound,
+		func(r *http.Request, id string, req apitype.ReasonRequest) (none, error) {
+			return done(s.st.Block(r.Context(), id, req.Reason))
+		}))
 	s.personOnly("POST /v1/sessions/{id}/allow", s.decideSession(supervisor.DecideAllow))
 	s.personOnly("POST /v1/sessions/{id}/deny", s.decideSession(supervisor.DecideDeny))
 	s.personOnly("POST /v1/sessions/{id}/answer", s.decideSession("answer"))
 	s.stream("GET /v1/sessions/{id}/attach", s.attachSession)
-	s.person("GET /v1/sessions/{id}/transcript", s.sessionTranscript)
+	s.person("GET /v1/sessions/{id}/transcript", verb(s, session, http.StatusOK,
+		func(id string) string {
+			return "no session or task " + id + " has a transcript; session ids look like t2.3"
+		},
+		s.sessionTranscript))
 	s.stream("GET /v1/events", s.events)
 }
 
@@ -64,64 +79,18 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, info)
 }
 
-func (s *Server) sendSession(w http.ResponseWriter, r *http.Request) {
-	var req apitype.TextRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	if req.Text == "" {
-		writeError(w, http.StatusBadRequest, `send needs text to type; send {"text": …}`)
-		return
-	}
-	id := r.PathValue("id")
-	if err := s.st.Send(r.Context(), id, req.Text); err != nil {
-		s.stationError(w, r, err, sessionNotFound(id))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) nudgeSession(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if err := s.st.Nudge(r.Context(), id); err != nil {
-		s.stationError(w, r, err, sessionNotFound(id))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) blockSession(w http.ResponseWriter, r *http.Request) {
-	var req apitype.ReasonRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	id := r.PathValue("id")
-	if err := s.st.Block(r.Context(), id, req.Reason); err != nil {
-		s.stationError(w, r, err, sessionNotFound(id))
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
 // sessionTranscript is GET /v1/sessions/{id}/transcript?from=N: a session's
 // raw output as JSON (data in base64), ended sessions too; {id} may be a
 // task id. from < 0 counts back from the end: from=-65536 is the last
 // screens, what a blocked card shows.
-func (s *Server) sessionTranscript(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
+func (s *Server) sessionTranscript(r *http.Request, id string, _ none) (supervisor.Transcript, error) {
 	var from int64
 	if v := r.URL.Query().Get("from"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, "from="+v+" is not a byte offset; use a whole number (negative: from the end)")
-			return
+			return supervisor.Transcript{}, supervisor.Invalidf("from=%s is not a byte offset; use a whole number (negative: from the end)", v)
 		}
 		from = n
 	}
-	t, err := s.st.Transcript(id, from)
-	if err != nil {
-		s.stationError(w, r, err, "no session or task "+id+" has a transcript; session ids look like t2.3")
-		return
-	}
-	writeJSON(w, http.StatusOK, t)
+	return s.st.Transcript(id, from)
 }

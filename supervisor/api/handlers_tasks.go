@@ -34,12 +34,25 @@ type taskStation interface {
 func (s *Server) taskRoutes() {
 	s.person("POST /v1/tasks", s.addTask)
 	s.person("GET /v1/tasks", s.listTasks)
-	s.person("GET /v1/tasks/{id}", s.getTask)
-	s.person("POST /v1/tasks/{id}/requeue", s.requeueTask)
-	s.person("POST /v1/tasks/{id}/cancel", s.cancelTask)
-	s.person("GET /v1/tasks/{id}/diff", s.taskDiff)
-	s.personOnly("POST /v1/tasks/{id}/accept", s.acceptTask)
-	s.personOnly("POST /v1/tasks/{id}/merge", s.mergeTask)
+	task := pathValue("id")
+	s.person("GET /v1/tasks/{id}", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, _ none) (apitype.TaskDetail, error) { return s.taskDetail(r, id) }))
+	s.person("POST /v1/tasks/{id}/requeue", verb(s, task, http.StatusOK, taskNotFound, s.requeueTask))
+	s.person("POST /v1/tasks/{id}/cancel", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, _ none) (supervisor.Task, error) { return s.st.Cancel(r.Context(), id) }))
+	s.person("GET /v1/tasks/{id}/diff", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, _ none) (apitype.DiffAnswer, error) {
+			diff, err := s.st.TaskDiff(r.Context(), id, r.URL.Query().Get("stat") == "1")
+			return apitype.DiffAnswer{Diff: diff}, err
+		}))
+	s.personOnly("POST /v1/tasks/{id}/accept", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, req apitype.NoteRequest) (supervisor.Task, error) {
+			return s.st.Accept(r.Context(), id, req.Note)
+		}))
+	s.personOnly("POST /v1/tasks/{id}/merge", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, req apitype.MergeRequest) (supervisor.Merged, error) {
+			return s.st.Merge(r.Context(), id, strings.TrimSpace(req.Into))
+		}))
 }
 
 func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
@@ -124,16 +137,6 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	writePage(w, k)
 }
 
-func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	d, err := s.taskDetail(r, id)
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, d)
-}
-
 // taskDetail is a task and its history, history never null.
 func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, error) {
 	t, err := s.st.Task(r.Context(), id)
@@ -156,70 +159,13 @@ func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, err
 	return d, nil
 }
 
-func (s *Server) taskDiff(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	diff, err := s.st.TaskDiff(r.Context(), id, r.URL.Query().Get("stat") == "1")
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, apitype.DiffAnswer{Diff: diff})
-}
-
-func (s *Server) acceptTask(w http.ResponseWriter, r *http.Request) {
-	var req apitype.NoteRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	id := r.PathValue("id")
-	t, err := s.st.Accept(r.Context(), id, req.Note)
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, t)
-}
-
-func (s *Server) mergeTask(w http.ResponseWriter, r *http.Request) {
-	var req apitype.MergeRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	id := r.PathValue("id")
-	m, err := s.st.Merge(r.Context(), id, strings.TrimSpace(req.Into))
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
-}
-
-func (s *Server) requeueTask(w http.ResponseWriter, r *http.Request) {
-	var req apitype.RequeueRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	id := r.PathValue("id")
-	requeue := s.st.Requeue
+// requeueTask puts a task back in todo; anywhere lets another station of a
+// shared board take it.
+func (s *Server) requeueTask(r *http.Request, id string, req apitype.RequeueRequest) (supervisor.Task, error) {
 	if req.Anywhere {
-		requeue = s.st.RequeueAnywhere
+		return s.st.RequeueAnywhere(r.Context(), id, req.Note)
 	}
-	t, err := requeue(r.Context(), id, req.Note)
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, t)
-}
-
-func (s *Server) cancelTask(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	t, err := s.st.Cancel(r.Context(), id)
-	if err != nil {
-		s.stationError(w, r, err, taskNotFound(id))
-		return
-	}
-	writeJSON(w, http.StatusOK, t)
+	return s.st.Requeue(r.Context(), id, req.Note)
 }
 
 func taskStateList() string {
