@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/buildstation/buildstation/platform/childproc"
+	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/supervisor"
@@ -38,7 +40,7 @@ type Env struct {
 // NewEnv is Board, with its board.
 func NewEnv(t testing.TB, projects ...string) Env {
 	t.Helper()
-	return newEnv(t, []string{"agent"}, projects)
+	return Start(t, Rig{Projects: projects})
 }
 
 // Sessions is NewEnv with its station running: each task added starts a
@@ -48,7 +50,32 @@ func NewEnv(t testing.TB, projects ...string) Env {
 // ends.
 func Sessions(t testing.TB, command []string, projects ...string) Env {
 	t.Helper()
-	e := newEnv(t, command, projects)
+	return Start(t, Rig{Projects: projects, Command: command, Run: true})
+}
+
+// Rig says what Start builds.
+type Rig struct {
+	Projects []string // each in a folder of its own
+	// Command is the projects' agent; nil: "agent", which no test runs.
+	Command []string
+	// Run runs the station: a task added starts a session.
+	Run bool
+	// Git makes each project's folder a git repository (on main, one
+	// commit), whose tasks get worktrees of their own (platform/gitwt,
+	// its gate verdicts kept on the board); Gate is then their gate.
+	Git  bool
+	Gate string
+	// Dirs, when not nil, is given each project's folder by name.
+	Dirs map[string]string
+}
+
+// Start builds the real station over a real SQLite board as r says.
+func Start(t testing.TB, r Rig) Env {
+	t.Helper()
+	e := newEnv(t, r)
+	if !r.Run {
+		return e
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Station.Run(ctx) }()
@@ -61,21 +88,35 @@ func Sessions(t testing.TB, command []string, projects ...string) Env {
 	return e
 }
 
-func newEnv(t testing.TB, command []string, projects []string) Env {
+func newEnv(t testing.TB, r Rig) Env {
 	t.Helper()
 	home := t.TempDir()
+	command := r.Command
+	if command == nil {
+		command = []string{"agent"}
+	}
 	var argv []string
 	for _, a := range command {
 		argv = append(argv, strconv.Quote(a))
 	}
 	text := ""
-	for _, name := range projects {
+	for _, name := range r.Projects {
 		dir := filepath.Join(t.TempDir(), name)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
+		if r.Git {
+			gitRepo(t, dir)
+		}
+		if r.Dirs != nil {
+			r.Dirs[name] = dir
+		}
 		text += "[[projects]]\nname = " + strconv.Quote(name) + "\npath = " + strconv.Quote(dir) +
-			"\ncommand = [" + strings.Join(argv, ", ") + "]\n\n"
+			"\ncommand = [" + strings.Join(argv, ", ") + "]\n"
+		if r.Gate != "" {
+			text += "gate = " + strconv.Quote(r.Gate) + "\n"
+		}
+		text += "\n"
 	}
 	path := filepath.Join(home, "config.toml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
@@ -94,9 +135,32 @@ func newEnv(t testing.TB, command []string, projects []string) Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := station.New(station.Options{Home: home, Config: cfg, Board: board, Spawner: pty.New(), Files: files})
+	o := station.Options{Home: home, Config: cfg, Board: board, Spawner: pty.New(), Files: files}
+	if r.Git {
+		o.Workspaces = gitwt.New(board, nil)
+	}
+	st, err := station.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Env{Station: st, Board: board}
+}
+
+// gitRepo makes dir a git repository on main with one commit, whose
+// commits (the agents' in their worktrees too) need no identity of the
+// machine's.
+func gitRepo(t testing.TB, dir string) {
+	t.Helper()
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "user.name", "Agent"},
+		{"config", "user.email", "agent@example.com"},
+		{"commit", "-q", "--allow-empty", "-m", "initial"},
+	} {
+		cmd := childproc.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 }
