@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // npm installs an agent CLI on Windows as a batch shim (claude.cmd,
@@ -26,7 +27,7 @@ import (
 // tested on every OS with a fake npm folder.
 
 // quotedRE finds the double-quoted words of a batch line.
-var quotedRE = regexp.MustCompile(`"([^"]*)"`)
+var quotedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"`) })
 
 // npmShim is what resolveShim found.
 type npmShim struct {
@@ -57,7 +58,7 @@ func resolveShim(path string, read func(string) ([]byte, error), isFile func(str
 	// The target is the last quoted word that names a file beside the
 	// shim (%dp0% or %~dp0): cmd-shim puts the program (node) before it.
 	var target string
-	for _, m := range quotedRE.FindAllStringSubmatch(line, -1) {
+	for _, m := range quotedRE().FindAllStringSubmatch(line, -1) {
 		if w := m[1]; strings.Contains(w, "%dp0%") || strings.Contains(w, "%~dp0") {
 			target = w
 		}
