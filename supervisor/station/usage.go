@@ -1,6 +1,7 @@
 package station
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -51,6 +52,11 @@ func (ps prices) For(model string) (config.Price, bool) {
 	return ps[best], found
 }
 
+// maxUnpriced bounds the unpriced models a session's usage names: the
+// names are the agent's report, shown in every session's and the status's
+// answer.
+const maxUnpriced = 16
+
 // Usage prices u: the cost to a millionth of a dollar, and how full the
 // last model's context window is, in percent to one decimal.
 func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
@@ -62,14 +68,17 @@ func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
 		out.OutputTokens += t.Output
 		p, ok := ps.For(model)
 		if !ok {
-			out.Unpriced = append(out.Unpriced, model)
+			out.Unpriced = append(out.Unpriced, supervisor.ActivityDetail(model))
 			continue
 		}
 		total += cost(p, t)
 	}
 	sort.Strings(out.Unpriced)
+	if n := len(out.Unpriced); n > maxUnpriced {
+		out.Unpriced = append(out.Unpriced[:maxUnpriced:maxUnpriced], fmt.Sprintf("… and %d more", n-maxUnpriced))
+	}
 	out.CostUSD = math.Round(total*1e6) / 1e6
-	out.Model = u.LastModel
+	out.Model = supervisor.ActivityDetail(u.LastModel)
 	window := int64(200_000)
 	if p, ok := ps.For(u.LastModel); ok && p.ContextWindow > 0 {
 		window = p.ContextWindow

@@ -3,6 +3,7 @@ package station
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -110,5 +111,30 @@ func TestAbsurdUsageNeverSpendsNegative(t *testing.T) {
 	neg := ps.Usage(supervisor.TranscriptUsage{Models: map[string]supervisor.Tokens{"claude-opus-4": {Input: -5_000_000}}})
 	if neg.CostUSD < 0 || microOf(-1) != 0 || microOf(math.NaN()) != 0 || microOf(math.Inf(1)) != supervisor.MaxSpendMicro {
 		t.Errorf("negative tokens cost %v; microOf(-1, NaN, +Inf) = %d %d %d", neg.CostUSD, microOf(-1), microOf(math.NaN()), microOf(math.Inf(1)))
+	}
+}
+
+// The acceptance pass of issue 33: an agent's hook reported 3,000 model
+// names, each with an OSC title sequence, and every one was kept and
+// answered in session ls --json and status --json. Names the agent
+// reports are plain, bounded lines, and at most maxUnpriced of them are
+// kept, the last saying how many more there were.
+func TestReportedModelNamesArePlainAndBounded(t *testing.T) {
+	models := map[string]supervisor.Tokens{}
+	for i := range 3000 {
+		models[fmt.Sprintf("m\x1b]0;pwn\a%05d", i)] = supervisor.Tokens{Input: 1}
+	}
+	long := "claude-" + strings.Repeat("x", 10_000)
+	u := prices{}.Usage(supervisor.TranscriptUsage{Models: models, LastModel: "evil\x1b[2J" + long})
+	if len(u.Unpriced) != maxUnpriced+1 || u.Unpriced[maxUnpriced] != "… and 2984 more" {
+		t.Errorf("%d unpriced names kept, the last %q; want %d and a count of the rest", len(u.Unpriced), u.Unpriced[len(u.Unpriced)-1], maxUnpriced+1)
+	}
+	for _, m := range append(u.Unpriced, u.Model) {
+		if strings.ContainsAny(m, "\x1b\a") || len(m) > 400 {
+			t.Errorf("a reported model name is kept as %q (%d bytes)", m[:min(len(m), 60)], len(m))
+		}
+	}
+	if u.InputTokens != 3000 {
+		t.Errorf("the tokens of the models not named were lost: %d", u.InputTokens)
 	}
 }
