@@ -14,6 +14,7 @@ const (
 	PrefNotifyNudge      = "notify.nudge"
 	PrefNotifyBlock      = "notify.block"
 	PrefNotifyPermission = "notify.permission"
+	PrefNotifyFinished   = "notify.finished"
 	// PrefUpdateCheck: the tray asks once a day whether a newer release
 	// exists (with config.toml's update_check; either turns it off).
 	PrefUpdateCheck = "update.check"
@@ -25,6 +26,8 @@ func prefKey(k supervisor.NoticeKind) string {
 		return PrefNotifyNudge
 	case supervisor.NoticePermission:
 		return PrefNotifyPermission
+	case supervisor.NoticeFinished:
+		return PrefNotifyFinished
 	}
 	return PrefNotifyBlock // block and breaker: the queue stopped
 }
@@ -48,6 +51,7 @@ func (u *UI) showSettings() {
 		widget.NewFormItem("", check("When a silent session is nudged", PrefNotifyNudge)),
 		widget.NewFormItem("", check("When a task is blocked (or a project's queue stops)", PrefNotifyBlock)),
 		widget.NewFormItem("", check("When a session needs permission", PrefNotifyPermission)),
+		widget.NewFormItem("", check("When a task's work is finished (ready to merge)", PrefNotifyFinished)),
 		widget.NewFormItem("", check("Check for a newer release once a day", PrefUpdateCheck)),
 	}
 	phone := newPhoneForm()

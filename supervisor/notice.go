@@ -117,6 +117,9 @@ const (
 	NoticePermission NoticeKind = "needs-permission"
 	NoticeBreaker    NoticeKind = "breaker"
 	NoticeBudget     NoticeKind = "budget" // a project's sessions cost its daily budget: its queue paused
+	// NoticeFinished: a task's work reached Done (its agent completed, or
+	// its review approved); it is not merged yet.
+	NoticeFinished NoticeKind = "finished"
 	// NoticeStation is the tray's own: its station stopped answering, or
 	// answers again (the second replaces the first).
 	NoticeStation NoticeKind = "station"

@@ -124,10 +124,12 @@ timeout = "10s"
 		t.Errorf("the station log does not say the hooks ran:\n%s", s.Log)
 	}
 
-	// The desktop: nudge then block shown, the nudge withdrawn by the block.
+	// The desktop: nudge then block shown, the nudge withdrawn by the
+	// block; then the finished task, with its agent's summary.
 	shown, closed := desk.state()
-	if len(shown) != 2 || !strings.HasPrefix(shown[0], "Nudged: wedged <b>migrate</b>|") || !strings.HasPrefix(shown[1], "Blocked: wedged <b>migrate</b>|") {
-		t.Fatalf("desktop showed %q, want the nudge and the block", shown)
+	if len(shown) != 3 || !strings.HasPrefix(shown[0], "Nudged: wedged <b>migrate</b>|") || !strings.HasPrefix(shown[1], "Blocked: wedged <b>migrate</b>|") ||
+		!strings.HasPrefix(shown[2], "Finished: finished|all green") {
+		t.Fatalf("desktop showed %q, want the nudge, the block and the finished task", shown)
 	}
 	// In plain words, escaped for a server that reads markup.
 	if _, body, _ := strings.Cut(shown[1], "|"); !strings.Contains(body, " after a nudge — last line: 'Taking the &lt;i&gt;schema&lt;/i&gt; lock'") || strings.Contains(body, "<") {
@@ -159,7 +161,7 @@ timeout = "10s"
 		b, _ := os.ReadFile(filepath.Join(dir, "events"))
 		return strings.Count(string(b), `"task_id":"`+second+`"`) >= 2
 	}, "the second block's hook")
-	if shown, _ := desk.state(); len(shown) != 2 {
-		t.Errorf("with a tray connected the station still showed %q", shown[2:])
+	if shown, _ := desk.state(); len(shown) != 3 {
+		t.Errorf("with a tray connected the station still showed %q", shown[3:])
 	}
 }

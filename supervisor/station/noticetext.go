@@ -141,3 +141,22 @@ func titled(head, title, tail string) string {
 	}
 	return head + title + tail
 }
+
+// finishedNotice tells a person a task's work reached Done (its agent
+// completed, or its review approved): what was done, and, when it is on a
+// branch, that it waits for them to merge it. SessionID is the session
+// that finished it: a click opens the task's card, where Merge is.
+func finishedNotice(taskID, title, summary string, s *session) supervisor.Notice {
+	n := supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: taskID, SessionID: s.spec.ID,
+		Title: titled("Finished: ", title, "")}
+	var body []string
+	if summary = strings.TrimSpace(summary); summary != "" {
+		body = append(body, summary)
+	}
+	if s.spec.Branch != "" {
+		body = append(body, "Not merged yet: it is ready to merge from its card (View diff, Merge).")
+	}
+	body = append(body, taskID+" · "+title+" ("+s.spec.Project+")")
+	n.Body = strings.Join(body, "\n")
+	return n
+}

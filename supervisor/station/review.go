@@ -65,6 +65,9 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 		return st.agentMoveErr(s, err)
 	}
 	st.publishTask(t)
+	if t.State == supervisor.TaskDone {
+		st.notify(finishedNotice(t.ID, t.Title, t.Summary, s))
+	}
 	st.endLater(s, outEnded)
 	return nil
 }

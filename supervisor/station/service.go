@@ -495,6 +495,9 @@ func (st *Station) AgentComplete(ctx context.Context, id, summary string) error 
 	if !queued {
 		st.publishTask(t)
 	}
+	if to == supervisor.TaskDone {
+		st.notify(finishedNotice(s.spec.TaskID, s.spec.Title, summary, s))
+	}
 	st.endLater(s, outEnded)
 	return nil
 }

@@ -155,8 +155,8 @@ func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
 		if len(h.st.Sessions()) != 0 {
 			t.Fatal("session still live after complete")
 		}
-		if k := h.notes.kinds(); !slices.Equal(k, []supervisor.NoticeKind{supervisor.NoticeNudge}) {
-			t.Fatalf("notices %v, want one nudge", k)
+		if k := h.notes.kinds(); !slices.Equal(k, []supervisor.NoticeKind{supervisor.NoticeNudge, supervisor.NoticeFinished}) {
+			t.Fatalf("notices %v, want one nudge, then finished", k)
 		}
 		advance(time.Hour)
 		if n := len(p.Writes()); n != 2 {
