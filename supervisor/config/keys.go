@@ -28,6 +28,32 @@ type Key struct {
 	Setting bool
 	// Editable: the tray may change it per project (EditableKeys).
 	Editable bool
+	// read checks a value written for the key and puts it where d says
+	// (nil: its table reads it itself: agents, sources, phone, prices).
+	read func(c *checker, d dst, k keyPath, v any)
+}
+
+// dst is where a key's value goes: the Config for a top-level key, the
+// Settings for a [defaults] one (or a project's), the Project, the Hooks;
+// agents are the agent names a setting may use.
+type dst struct {
+	cfg    *Config
+	s      *Settings
+	p      *Project
+	h      *Hooks
+	agents map[string]Agent
+}
+
+// readKey reads v, written for table's key name, into d, as the key's
+// declaration says; false when table has no such key that it reads.
+func (c *checker) readKey(table, name string, d dst, k keyPath, v any) bool {
+	for _, key := range Keys {
+		if key.Table == table && key.Name == name && key.read != nil {
+			key.read(c, d, k, v)
+			return true
+		}
+	}
+	return false
 }
 
 // Table is one table of config.toml, in the order the first-run file and
@@ -72,50 +98,179 @@ logged; it never holds up a session.`},
 
 // Keys are every key config.toml takes, table by table in Tables' order.
 var Keys = []Key{
-	{Name: "max_sessions", Type: "integer", Default: "4", About: "sessions running at once, across all projects"},
-	{Name: "board", Type: "string", Example: `"postgres://user@host/db"`, About: "a team's shared board; default: station.db beside this file"},
-	{Name: "station", Type: "string", Example: `"buildbox"`, About: "this station's name on a shared board; default: host name + hash of the home"},
-	{Name: "lease", Type: "duration", Default: `"60s"`, About: "how long a dead station's claims last (shared board)"},
-	{Name: "stop_grace", Type: "duration", Default: `"2m"`, About: "on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now"},
-	{Name: "update_check", Type: "boolean", Default: "true", About: "the tray asks once a day whether a newer release exists (never downloads)"},
-	{Name: "transcript_max", Type: "size", Default: `"64MiB"`, About: "the most a session's transcript keeps; older output is dropped, with a line saying so"},
+	{Name: "max_sessions", Type: "integer", Default: "4", About: "sessions running at once, across all projects",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.cfg.MaxSessions)(c.sessions(k, v))
+		}},
+	{Name: "board", Type: "string", Example: `"postgres://user@host/db"`, About: "a team's shared board; default: station.db beside this file",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.cfg.Board, _ = c.str(k, v)
+		}},
+	{Name: "station", Type: "string", Example: `"buildbox"`, About: "this station's name on a shared board; default: host name + hash of the home",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if s, ok := c.str(k, v); ok {
+				if strings.TrimSpace(s) == "" {
+					c.fail(k, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name and a hash of the home")
+				}
+				d.cfg.Station = s
+			}
+		}},
+	{Name: "lease", Type: "duration", Default: `"60s"`, About: "how long a dead station's claims last (shared board)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.cfg.Lease)(c.duration(k, v))
+		}},
+	{Name: "stop_grace", Type: "duration", Default: `"2m"`, About: "on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.cfg.StopGrace)(c.duration(k, v))
+		}},
+	{Name: "update_check", Type: "boolean", Default: "true", About: "the tray asks once a day whether a newer release exists (never downloads)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.cfg.UpdateCheck)(c.boolean(k, v))
+		}},
+	{Name: "transcript_max", Type: "size", Default: `"64MiB"`, About: "the most a session's transcript keeps; older output is dropped, with a line saying so",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.cfg.TranscriptMax)(c.size(k, v))
+		}},
 
-	{Table: "defaults", Name: "agent", Type: "string", Default: `"claude"`, Setting: true, Editable: true, About: "an [agents.NAME] table, or a built-in: @builtins@"},
-	{Table: "defaults", Name: "backend", Type: "string", Default: `"pty"`, Setting: true, Editable: true, About: `or "tmux"; default "pty", or "tmux" on macOS when tmux is installed`},
-	{Table: "defaults", Name: "idle_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "console silence that starts the liveness check"},
-	{Table: "defaults", Name: "block_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "still no sign of life this long after the nudge: block the task"},
-	{Table: "defaults", Name: "review_idle_window", Type: "duration", Default: `"10m"`, Setting: true, Editable: true, About: "idle_window for review sessions, which read quietly"},
-	{Table: "defaults", Name: "cpu_alive", Type: "percentage", Default: `"10%"`, Setting: true, Editable: true, About: "descendants' CPU, share of one core over the window, that counts as life"},
-	{Table: "defaults", Name: "breaker", Type: `"N in D" or "off"`, Default: `"3 in 10m"`, Setting: true, Editable: true, About: `this many blocks in a project within this time pause its queue; "off" disables`},
-	{Table: "defaults", Name: "nudge", Type: "string", Default: quoteTOML(DefaultNudge), Setting: true, Editable: true, About: "@placeholders@"},
-	{Table: "defaults", Name: "permission_mode", Type: "string", Default: `""`, Setting: true, Editable: true, About: `"" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"`},
-	{Table: "defaults", Name: "daily_budget_usd", Type: "number", Example: "20", Setting: true, About: "a project's sessions may cost this much a day, then its queue pauses (default: no budget)"},
+	{Table: "defaults", Name: "agent", Type: "string", Default: `"claude"`, Setting: true, Editable: true, About: "an [agents.NAME] table, or a built-in: @builtins@",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if a, ok := c.str(k, v); ok {
+				if _, known := d.agents[a]; !known {
+					c.fail(k, nil, fmt.Sprintf("%q is not an agent", a),
+						fmt.Sprintf("add an [agents.%s] table or use one of %s", a, quoteList(sortedKeys(d.agents))))
+				}
+				d.s.Agent = a
+			}
+		}},
+	{Table: "defaults", Name: "backend", Type: "string", Default: `"pty"`, Setting: true, Editable: true, About: `or "tmux"; default "pty", or "tmux" on macOS when tmux is installed`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.Backend, _ = c.oneOf(k, v, "a backend", backends)
+		}},
+	{Table: "defaults", Name: "idle_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "console silence that starts the liveness check",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.IdleWindow, _ = c.duration(k, v)
+		}},
+	{Table: "defaults", Name: "block_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "still no sign of life this long after the nudge: block the task",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.BlockWindow, _ = c.duration(k, v)
+		}},
+	{Table: "defaults", Name: "review_idle_window", Type: "duration", Default: `"10m"`, Setting: true, Editable: true, About: "idle_window for review sessions, which read quietly",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.ReviewIdleWindow, _ = c.duration(k, v)
+		}},
+	{Table: "defaults", Name: "cpu_alive", Type: "percentage", Default: `"10%"`, Setting: true, Editable: true, About: "descendants' CPU, share of one core over the window, that counts as life",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if str, ok := c.str(k, v); ok {
+				f, err := parseCPU(str)
+				if err != nil {
+					c.fail(k, err, err.Error(), cpuFix)
+				}
+				d.s.CPUAlive = f
+			}
+		}},
+	{Table: "defaults", Name: "breaker", Type: `"N in D" or "off"`, Default: `"3 in 10m"`, Setting: true, Editable: true, About: `this many blocks in a project within this time pause its queue; "off" disables`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.Breaker, _ = c.breaker(k, v)
+		}},
+	{Table: "defaults", Name: "nudge", Type: "string", Default: quoteTOML(DefaultNudge), Setting: true, Editable: true, About: "@placeholders@",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if str, ok := c.str(k, v); ok {
+				if strings.TrimSpace(str) == "" {
+					c.fail(k, nil, "is empty", "write the text to type into a quiet session")
+				}
+				if bad := unknownPlaceholder(str); bad != "" {
+					c.fail(k, nil, "has an unknown placeholder "+bad, "use "+strings.Join(agent.PlaceholderNames(), ", "))
+				}
+				d.s.Nudge = str
+			}
+		}},
+	{Table: "defaults", Name: "permission_mode", Type: "string", Default: `""`, Setting: true, Editable: true, About: `"" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.PermissionMode, _ = c.oneOf(k, v, "a permission mode", permissionModes)
+		}},
+	{Table: "defaults", Name: "daily_budget_usd", Type: "number", Example: "20", Setting: true, About: "a project's sessions may cost this much a day, then its queue pauses (default: no budget)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.s.DailyBudgetUSD, _ = c.money(k, v)
+		}},
 
 	{Table: "agents.NAME", Name: "command", Type: "array of strings", Example: `["claude"]`, About: "the program and its fixed arguments"},
 	{Table: "agents.NAME", Name: "args", Type: "array of strings", Example: `[]`, About: "extra arguments"},
 	{Table: "agents.NAME", Name: "env", Type: "table of strings", Example: `{ }`, About: "extra environment variables"},
 	{Table: "agents.NAME", Name: "profile", Type: "string", Example: `"claude"`, About: "the wiring, one of @profiles@"},
 
-	{Table: "projects", Name: "name", Type: "string", Example: `"web"`, About: "the name tasks use for this project (required)"},
-	{Table: "projects", Name: "path", Type: "string", Example: `"/src/web"`, About: "the project's folder (required); a relative path resolves against this file's folder"},
-	{Table: "projects", Name: "command", Type: "array of strings", Example: `["my-agent", "--yes"]`, About: "an inline agent command, instead of agent"},
-	{Table: "projects", Name: "args", Type: "array of strings", Example: `["--verbose"]`, About: "appended to the agent's arguments"},
-	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green"},
-	{Table: "projects", Name: "review", Type: "boolean", Default: "false", Example: "true", About: "completed work goes to a review session first"},
+	{Table: "projects", Name: "name", Type: "string", Example: `"web"`, About: "the name tasks use for this project (required)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Name, _ = c.str(k, v)
+		}},
+	{Table: "projects", Name: "path", Type: "string", Example: `"/src/web"`, About: "the project's folder (required); a relative path resolves against this file's folder",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if s, ok := c.str(k, v); ok {
+				d.p.Path = c.folder(k, s)
+			}
+		}},
+	{Table: "projects", Name: "command", Type: "array of strings", Example: `["my-agent", "--yes"]`, About: "an inline agent command, instead of agent",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if s, ok := c.strings(k, v); ok {
+				if len(s) == 0 || s[0] == "" {
+					c.fail(k, nil, "is empty", `name the program to run, like command = ["sh", "agent.sh"], or remove it to use agent`)
+				}
+				d.p.Command = s
+			}
+		}},
+	{Table: "projects", Name: "args", Type: "array of strings", Example: `["--verbose"]`, About: "appended to the agent's arguments",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Args, _ = c.strings(k, v)
+		}},
+	{Table: "projects", Name: "gate", Type: "string", Example: `"make test"`, About: "optional: what makes a commit green",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Gate, _ = c.str(k, v)
+		}},
+	{Table: "projects", Name: "review", Type: "boolean", Default: "false", Example: "true", About: "completed work goes to a review session first",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Review, _ = c.boolean(k, v)
+		}},
 	{Table: "projects", Name: "review_rounds", Type: "integer", Default: "3", About: `automatic rounds a pull request's "changes requested", review comments or
 failing checks may start (the task requeued on its branch with them) before it blocks
-for a person (0: none)`},
-	{Table: "projects", Name: "concurrency", Type: "integer", Default: "1", About: "sessions at once for this project"},
+for a person (0: none)`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if n, ok := c.integer(k, v); ok && n < 0 {
+				c.fail(k, nil, fmt.Sprintf("%d is less than 0", n), "write how many automatic rounds a pull request's review may start, 0 for none")
+			} else if ok {
+				d.p.ReviewRounds = n
+			}
+		}},
+	{Table: "projects", Name: "concurrency", Type: "integer", Default: "1", About: "sessions at once for this project",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.p.Concurrency)(c.sessions(k, v))
+		}},
 	{Table: "projects", Name: "setup", Type: "string", Example: `"npm ci"`, About: `a shell command run in each new task worktree and gate checkout, after
 .worktreeinclude's files are copied in (see docs/configuration.md); one that fails blocks the task
-and is not counted against the agent`},
-	{Table: "projects", Name: "setup_timeout", Type: "duration", Default: `"10m"`, About: "a setup still running then has failed"},
-	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)"},
-	{Table: "projects", Name: "worktree_root", Type: "string", Example: `"wt"`, About: "default <path>/.buildstation/worktrees; relative to path"},
-	{Table: "projects", Name: "stations", Type: "array of strings", Example: `["buildbox"]`, About: "shared board: which stations may run this project"},
+and is not counted against the agent`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Setup, _ = c.str(k, v)
+		}},
+	{Table: "projects", Name: "setup_timeout", Type: "duration", Default: `"10m"`, About: "a setup still running then has failed",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.p.SetupTimeout)(c.duration(k, v))
+		}},
+	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Base, _ = c.str(k, v)
+		}},
+	{Table: "projects", Name: "worktree_root", Type: "string", Example: `"wt"`, About: "default <path>/.buildstation/worktrees; relative to path",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.WorktreeRoot, _ = c.str(k, v) // resolved against path once it is known
+		}},
+	{Table: "projects", Name: "stations", Type: "array of strings", Example: `["buildbox"]`, About: "shared board: which stations may run this project",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Stations, _ = c.strings(k, v)
+		}},
 	{Table: "projects", Name: "remote", Type: "string", Example: `"origin"`, About: `where task branches (bs/…) are pushed and fetched, so a requeued
 task resumes on any station; "off" for none (default: "origin"
-on a shared board when the repository has it, else off)`},
+on a shared board when the repository has it, else off)`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.p.Remote, d.p.RemoteAuto = c.remote(k, v), false
+		}},
 
 	{Table: "sources", Name: "kind", Type: "string", Example: `"github"`, About: `"github" or "linear"`},
 	{Table: "sources", Name: "project", Type: "string", Example: `"web"`, About: "the [[projects]] name its tasks go to"},
@@ -143,11 +298,26 @@ on a shared board when the repository has it, else off)`},
 	{Table: "phone", Name: "quiet", Type: "string", Example: `"23:00-07:00"`, About: "quiet hours, local time: only quiet_kinds go out; the rest waits for the hours' end"},
 	{Table: "phone", Name: "quiet_kinds", Type: "array of strings", Example: `["permission"]`, About: "the kinds that still go out in quiet hours (default: none)"},
 
-	{Table: "hooks", Name: "on_nudge", Type: "array of strings", Example: `["ntfy", "publish", "my-builds"]`, About: "a silent session was nudged"},
-	{Table: "hooks", Name: "on_block", Type: "array of strings", Example: `["/home/me/bin/tell-slack"]`, About: "a task was blocked"},
-	{Table: "hooks", Name: "on_permission", Type: "array of strings", Example: `["notify-send", "Build Station", "needs you"]`, About: "a dialog waits for a person"},
-	{Table: "hooks", Name: "on_done", Type: "array of strings", Example: `["/home/me/bin/tell-slack", "done"]`, About: "a task is done"},
-	{Table: "hooks", Name: "timeout", Type: "duration", Default: `"30s"`, About: "a hook still running then is killed"},
+	{Table: "hooks", Name: "on_nudge", Type: "array of strings", Example: `["ntfy", "publish", "my-builds"]`, About: "a silent session was nudged",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.h.OnNudge = c.hook(k, v)
+		}},
+	{Table: "hooks", Name: "on_block", Type: "array of strings", Example: `["/home/me/bin/tell-slack"]`, About: "a task was blocked",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.h.OnBlock = c.hook(k, v)
+		}},
+	{Table: "hooks", Name: "on_permission", Type: "array of strings", Example: `["notify-send", "Build Station", "needs you"]`, About: "a dialog waits for a person",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.h.OnPermission = c.hook(k, v)
+		}},
+	{Table: "hooks", Name: "on_done", Type: "array of strings", Example: `["/home/me/bin/tell-slack", "done"]`, About: "a task is done",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.h.OnDone = c.hook(k, v)
+		}},
+	{Table: "hooks", Name: "timeout", Type: "duration", Default: `"30s"`, About: "a hook still running then is killed",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.h.Timeout)(c.duration(k, v))
+		}},
 }
 
 // declared reports whether Keys has name in table, or, at the top level,

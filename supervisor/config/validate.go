@@ -114,81 +114,14 @@ func (c *checker) applyDefaults(cfg *Config) {
 
 // topKey reads one top-level key (not a table).
 func (c *checker) topKey(cfg *Config, key keyPath, name string, v any) {
-	switch name {
-	case "max_sessions":
-		keep(&cfg.MaxSessions)(c.sessions(key, v))
-	case "board":
-		cfg.Board, _ = c.str(key, v)
-	case "station":
-		if s, ok := c.str(key, v); ok {
-			if strings.TrimSpace(s) == "" {
-				c.fail(key, nil, "is empty", "name this station (unique among the stations sharing a board), or remove the line to use the host name and a hash of the home")
-			}
-			cfg.Station = s
-		}
-	case "lease":
-		keep(&cfg.Lease)(c.duration(key, v))
-	case "stop_grace":
-		keep(&cfg.StopGrace)(c.duration(key, v))
-	case "update_check":
-		keep(&cfg.UpdateCheck)(c.boolean(key, v))
-	case "transcript_max":
-		keep(&cfg.TranscriptMax)(c.size(key, v))
-	default:
+	if !c.readKey("", name, dst{cfg: cfg}, key, v) {
 		c.unknown(key, topLevel())
 	}
 }
 
 // setting applies one setting to s and reports whether name is a setting.
 func (c *checker) setting(s *Settings, key keyPath, name string, v any, agents map[string]Agent) bool {
-	if !slices.Contains(settingKeys, name) {
-		return false
-	}
-	switch name {
-	case "agent":
-		if a, ok := c.str(key, v); ok {
-			if _, known := agents[a]; !known {
-				c.fail(key, nil, fmt.Sprintf("%q is not an agent", a),
-					fmt.Sprintf("add an [agents.%s] table or use one of %s", a, quoteList(sortedKeys(agents))))
-			}
-			s.Agent = a
-		}
-	case "backend":
-		s.Backend, _ = c.oneOf(key, v, "a backend", backends)
-	case "permission_mode":
-		s.PermissionMode, _ = c.oneOf(key, v, "a permission mode", permissionModes)
-	case "daily_budget_usd":
-		s.DailyBudgetUSD, _ = c.money(key, v)
-	case "idle_window":
-		s.IdleWindow, _ = c.duration(key, v)
-	case "block_window":
-		s.BlockWindow, _ = c.duration(key, v)
-	case "review_idle_window":
-		s.ReviewIdleWindow, _ = c.duration(key, v)
-	case "cpu_alive":
-		if str, ok := c.str(key, v); ok {
-			f, err := parseCPU(str)
-			if err != nil {
-				c.fail(key, err, err.Error(), cpuFix)
-			}
-			s.CPUAlive = f
-		}
-	case "breaker":
-		s.Breaker, _ = c.breaker(key, v)
-	case "nudge":
-		if str, ok := c.str(key, v); ok {
-			if strings.TrimSpace(str) == "" {
-				c.fail(key, nil, "is empty", "write the text to type into a quiet session")
-			}
-			if bad := unknownPlaceholder(str); bad != "" {
-				c.fail(key, nil, "has an unknown placeholder "+bad, "use "+strings.Join(agent.PlaceholderNames(), ", "))
-			}
-			s.Nudge = str
-		}
-	default:
-		return false
-	}
-	return true
+	return c.readKey("defaults", name, dst{s: s, agents: agents}, key, v)
 }
 
 // hooks reads [hooks]: each on_* is a program and its arguments.
@@ -204,32 +137,22 @@ func (c *checker) hooks(h *Hooks, key keyPath, v any) {
 
 // hookKey reads one [hooks] key.
 func (c *checker) hookKey(h *Hooks, kk keyPath, k string, v any) {
-	var dst *[]string
-	switch k {
-	case "on_nudge":
-		dst = &h.OnNudge
-	case "on_block":
-		dst = &h.OnBlock
-	case "on_permission":
-		dst = &h.OnPermission
-	case "on_done":
-		dst = &h.OnDone
-	case "timeout":
-		keep(&h.Timeout)(c.duration(kk, v))
-		return
-	default:
+	if !c.readKey("hooks", k, dst{h: h}, kk, v) {
 		c.unknown(kk, strings.Join(keysOf("hooks"), ", "))
-		return
 	}
+}
+
+// hook reads a hook: a program and its arguments.
+func (c *checker) hook(kk keyPath, v any) []string {
 	argv, ok := c.strings(kk, v)
 	if !ok {
-		return
+		return nil
 	}
 	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
 		c.fail(kk, nil, "is empty", `name the program to run and its arguments, like ["ntfy", "publish", "mytopic"], or remove the line`)
-		return
+		return nil
 	}
-	*dst = argv
+	return argv
 }
 
 func (c *checker) breaker(key keyPath, v any) (Breaker, bool) {
@@ -336,7 +259,6 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 		// where that station can fetch them.
 		p.Remote, p.RemoteAuto = DefaultRemote, true
 	}
-	var worktreeRoot string
 	// Keys are visited sorted, so Overrides comes out sorted.
 	for _, k := range sortedKeys(t) {
 		kk, v := pk.with(k), t[k]
@@ -350,15 +272,11 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 			p.Overrides = append(p.Overrides, k)
 			continue
 		}
-		if k == "worktree_root" {
-			worktreeRoot, _ = c.str(kk, v)
-			continue
-		}
 		c.projectKey(&p, kk, k, v)
 	}
 	c.projectComplete(pk, t, p)
 	p.Agent = p.Settings.Agent
-	switch {
+	switch worktreeRoot := p.WorktreeRoot; {
 	case worktreeRoot == "":
 		p.WorktreeRoot = filepath.Join(p.Path, ".buildstation", "worktrees")
 	case filepath.IsAbs(worktreeRoot):
@@ -369,52 +287,9 @@ func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	return p
 }
 
-// projectKey reads one of a project's own keys (not a setting, not
-// worktree_root, which is resolved against the path once it is known).
+// projectKey reads one of a project's own keys (not a setting).
 func (c *checker) projectKey(p *Project, kk keyPath, k string, v any) {
-	if !declared("projects", k) {
-		c.unknown(kk, strings.Join(append(keysOf("projects"), settingKeys...), ", "))
-		return
-	}
-	switch k {
-	case "name":
-		p.Name, _ = c.str(kk, v)
-	case "path":
-		if s, ok := c.str(kk, v); ok {
-			p.Path = c.folder(kk, s)
-		}
-	case "command":
-		if s, ok := c.strings(kk, v); ok {
-			if len(s) == 0 || s[0] == "" {
-				c.fail(kk, nil, "is empty", `name the program to run, like command = ["sh", "agent.sh"], or remove it to use agent`)
-			}
-			p.Command = s
-		}
-	case "args":
-		p.Args, _ = c.strings(kk, v)
-	case "gate":
-		p.Gate, _ = c.str(kk, v)
-	case "setup":
-		p.Setup, _ = c.str(kk, v)
-	case "setup_timeout":
-		keep(&p.SetupTimeout)(c.duration(kk, v))
-	case "review":
-		p.Review, _ = c.boolean(kk, v)
-	case "review_rounds":
-		if n, ok := c.integer(kk, v); ok && n < 0 {
-			c.fail(kk, nil, fmt.Sprintf("%d is less than 0", n), "write how many automatic rounds a pull request's review may start, 0 for none")
-		} else if ok {
-			p.ReviewRounds = n
-		}
-	case "concurrency":
-		keep(&p.Concurrency)(c.sessions(kk, v))
-	case "base":
-		p.Base, _ = c.str(kk, v)
-	case "stations":
-		p.Stations, _ = c.strings(kk, v)
-	case "remote":
-		p.Remote, p.RemoteAuto = c.remote(kk, v), false
-	default:
+	if !c.readKey("projects", k, dst{p: p}, kk, v) {
 		c.unknown(kk, strings.Join(append(keysOf("projects"), settingKeys...), ", "))
 	}
 }
