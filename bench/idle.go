@@ -250,7 +250,7 @@ func addIdleRows(t *table, d time.Duration, counts []int, backends []string, cur
 				r.target, r.met = "≤ 0.1%", metString(ours.cpu <= 0.1)
 			}
 			if n == last && backend == backends[0] {
-				r.note = fmt.Sprintf("over %s: pty is the station process's utime+stime; tmux adds its tmux clients, the tmux server and the pipe-pane copiers (agents excluded); "+
+				r.note = fmt.Sprintf("over %s: pty is the station process's utime+stime; tmux adds its tmux clients, the tmux server and any pipe-pane copier, a `cat` per session before the pipe was handed to the station (agents excluded); "+
 					"baseline: a poller doing what claude-squad does each 500 ms round for every session (capture-pane -p -e -J, then git add -N . && git diff in the session's worktree), "+
 					"its own and its children's CPU plus the tmux server's; rounds it achieved: %s; ratio is ours / baseline", d, rounds)
 			}

@@ -223,7 +223,8 @@ type sessionRun struct {
 
 // cpuSplit is where a run's CPU went: the station (this process), the
 // tmux server, and the server's children it reaped (the agent, whose cat
-// costs the same in the baseline, and pipe-pane's copiers).
+// costs the same in the baseline, the launch script and pipe-pane's
+// hand-over of the pipe).
 type cpuSplit struct {
 	station, server, helpers time.Duration
 }
@@ -308,9 +309,9 @@ block_window = "1h"
 	}
 	run := sessionRun{took: took, cpu: cpuSplit{station: selfCPU() - cpu0}}
 	if len(server) > 0 {
-		// The server's own time, and its reaped children's (copiers,
+		// The server's own time, and its reaped children's (the hand-over,
 		// the launch script, the agent): the agent is cat, whose time
-		// is the same in the baseline, so the copiers are the rest.
+		// is the same in the baseline, so the hand-over is the rest.
 		if c, err := readCPU(server[0]); err == nil {
 			run.cpu.server = ticks(c.self)
 			run.cpu.helpers = ticks(c.children)
