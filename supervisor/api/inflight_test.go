@@ -11,12 +11,13 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 // slowStation answers task listings only when released, so a test can hold
 // requests in flight.
 type slowStation struct {
-	*apitest.Station
+	*station.Station // the real one (apitest.Board), one verb wrapped
 	entered chan struct{}
 	release chan struct{}
 }
@@ -31,7 +32,7 @@ func (s *slowStation) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]sup
 // Retry-After, instead of queueing without limit until clients time out;
 // the requests in flight finish, and the station answers again after.
 func TestInFlightBound(t *testing.T) {
-	st := &slowStation{Station: newFake(t), entered: make(chan struct{}, 8), release: make(chan struct{})}
+	st := &slowStation{Station: apitest.Board(t, "web"), entered: make(chan struct{}, 8), release: make(chan struct{})}
 	srv := api.NewServer(st, stationToken, nil)
 	srv.SetInFlight(4, 50*time.Millisecond)
 	hs := httptest.NewServer(srv.Handler())

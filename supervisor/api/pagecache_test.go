@@ -11,13 +11,14 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/station"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // generational is a station whose board tells its generation, and which
 // counts the listings it is asked for.
 type generational struct {
-	*apitest.Station
+	*station.Station // the real one (apitest.Board), one verb wrapped
 	gen, lists atomic.Uint64
 	can        bool
 }
@@ -33,7 +34,7 @@ func (g *generational) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]su
 // answer without reading the board again; a new generation, a board that
 // cannot tell, or another query reads it afresh.
 func TestListAnswerKeptWhileTheBoardHolds(t *testing.T) {
-	g := &generational{Station: newFake(t), can: true}
+	g := &generational{Station: apitest.Board(t, "web"), can: true}
 	for range 150 {
 		if _, err := g.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
