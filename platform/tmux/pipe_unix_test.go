@@ -5,6 +5,8 @@ package tmux
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,5 +79,43 @@ func TestNoCopierBetweenTmuxAndStation(t *testing.T) {
 	// The output still flows after the check.
 	if _, err := p.Write([]byte("x")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLongHomeHandsThePipeOver: a station home whose run folder is too
+// deep for a unix socket (macOS: 104 bytes) still gets each pane's output,
+// through a private folder of its own under the temporary one, removed
+// once the pipe is handed over.
+func TestLongHomeHandsThePipeOver(t *testing.T) {
+	if !Available() {
+		t.Skip("tmux is not installed")
+	}
+	t.Parallel()
+	base, err := os.MkdirTemp("", "bs-tmux-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server's socket itself stays within the limit; the hand-over's,
+	// in the run folder beside it, would not.
+	home := filepath.Join(base, strings.Repeat("h", maxSocketPath-len(base)-len(SocketName)-2))
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(home, SocketName)
+	t.Cleanup(func() {
+		killServer(sock)
+		os.RemoveAll(base)
+	})
+	s := New(sock)
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "bs-pipe-*"))
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "echo long home; exec sleep 300"},
+		Env: append(os.Environ(), "BUILDSTATION_SESSION_ID=t1.1")})
+	t.Cleanup(func() { _ = p.Stop(0); _ = p.Close() })
+	proctest.Collect(p).WaitFor(t, "long home\r\n")
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "bs-pipe-*"))
+	for _, d := range after {
+		if !slices.Contains(before, d) {
+			t.Errorf("the hand-over's folder %s is left behind", d)
+		}
 	}
 }
