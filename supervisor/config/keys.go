@@ -28,19 +28,23 @@ type Key struct {
 	Setting bool
 	// Editable: the tray may change it per project (EditableKeys).
 	Editable bool
-	// read checks a value written for the key and puts it where d says
-	// (nil: its table reads it itself: agents, sources, phone, prices).
+	// read checks a value written for the key and puts it where d says.
 	read func(c *checker, d dst, k keyPath, v any)
 }
 
 // dst is where a key's value goes: the Config for a top-level key, the
-// Settings for a [defaults] one (or a project's), the Project, the Hooks;
-// agents are the agent names a setting may use.
+// Settings for a [defaults] one (or a project's), the Project, the agent,
+// the source, the price row, the Hooks, the Phone; agents are the agent
+// names a setting may use.
 type dst struct {
 	cfg    *Config
 	s      *Settings
 	p      *Project
+	a      *Agent
+	src    *Source
+	pr     *Price
 	h      *Hooks
+	ph     *Phone
 	agents map[string]Agent
 }
 
@@ -193,10 +197,22 @@ var Keys = []Key{
 			d.s.DailyBudgetUSD, _ = c.money(k, v)
 		}},
 
-	{Table: "agents.NAME", Name: "command", Type: "array of strings", Example: `["claude"]`, About: "the program and its fixed arguments"},
-	{Table: "agents.NAME", Name: "args", Type: "array of strings", Example: `[]`, About: "extra arguments"},
-	{Table: "agents.NAME", Name: "env", Type: "table of strings", Example: `{ }`, About: "extra environment variables"},
-	{Table: "agents.NAME", Name: "profile", Type: "string", Example: `"claude"`, About: "the wiring, one of @profiles@"},
+	{Table: "agents.NAME", Name: "command", Type: "array of strings", Example: `["claude"]`, About: "the program and its fixed arguments",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.a.Command, _ = c.strings(k, v)
+		}},
+	{Table: "agents.NAME", Name: "args", Type: "array of strings", Example: `[]`, About: "extra arguments",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.a.Args, _ = c.strings(k, v)
+		}},
+	{Table: "agents.NAME", Name: "env", Type: "table of strings", Example: `{ }`, About: "extra environment variables",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.a.Env = c.env(k, v)
+		}},
+	{Table: "agents.NAME", Name: "profile", Type: "string", Example: `"claude"`, About: "the wiring, one of @profiles@",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.a.Profile, _ = c.oneOf(k, v, "a profile", profiles())
+		}},
 
 	{Table: "projects", Name: "name", Type: "string", Example: `"web"`, About: "the name tasks use for this project (required)",
 		read: func(c *checker, d dst, k keyPath, v any) {
@@ -272,31 +288,124 @@ on a shared board when the repository has it, else off)`,
 			d.p.Remote, d.p.RemoteAuto = c.remote(k, v), false
 		}},
 
-	{Table: "sources", Name: "kind", Type: "string", Example: `"github"`, About: `"github" or "linear"`},
-	{Table: "sources", Name: "project", Type: "string", Example: `"web"`, About: "the [[projects]] name its tasks go to"},
-	{Table: "sources", Name: "repo", Type: "string", Example: `"acme/web"`, About: "github: the repository, owner/name"},
-	{Table: "sources", Name: "team", Type: "string", Example: `"ENG"`, About: "linear: the team's key"},
-	{Table: "sources", Name: "label", Type: "string", Example: `"agent"`, About: `only issues with this label (default "agent")`},
-	{Table: "sources", Name: "state", Type: "string", Example: `"Todo"`, About: `linear: the workflow state to import from (default "Todo")`},
-	{Table: "sources", Name: "api_url", Type: "string", Example: `"https://github.example.com/api/v3"`, About: "GitHub Enterprise Server; default: the service's own"},
-	{Table: "sources", Name: "poll", Type: "duration", Example: `"1m"`, About: "time between polls: at least 1m (default), only a stand-in on a loopback api_url may go lower"},
-	{Table: "sources", Name: "token_env", Type: "string", Example: `"GITHUB_TOKEN"`, About: "read the token from this variable instead of the keychain"},
+	{Table: "sources", Name: "kind", Type: "string", Example: `"github"`, About: `"github" or "linear"`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.Kind, _ = c.oneOf(k, v, "a kind of source", []string{SourceGitHub, SourceLinear})
+		}},
+	{Table: "sources", Name: "project", Type: "string", Example: `"web"`, About: "the [[projects]] name its tasks go to",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.Project, _ = c.str(k, v)
+		}},
+	{Table: "sources", Name: "repo", Type: "string", Example: `"acme/web"`, About: "github: the repository, owner/name",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if r, ok := c.str(k, v); ok && !repoRe().MatchString(r) {
+				c.fail(k, nil, fmt.Sprintf("%q is not owner/name", r), `write the repository like repo = "acme/web"`)
+			} else {
+				d.src.Repo = r
+			}
+		}},
+	{Table: "sources", Name: "team", Type: "string", Example: `"ENG"`, About: "linear: the team's key",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.Team, _ = c.str(k, v)
+		}},
+	{Table: "sources", Name: "label", Type: "string", Example: `"agent"`, About: `only issues with this label (default "agent")`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.Label, _ = c.str(k, v)
+		}},
+	{Table: "sources", Name: "state", Type: "string", Example: `"Todo"`, About: `linear: the workflow state to import from (default "Todo")`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.State, _ = c.str(k, v)
+		}},
+	{Table: "sources", Name: "api_url", Type: "string", Example: `"https://github.example.com/api/v3"`, About: "GitHub Enterprise Server; default: the service's own",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.src.APIURL = c.apiURL(k, v)
+		}},
+	{Table: "sources", Name: "poll", Type: "duration", Example: `"1m"`, About: "time between polls: at least 1m (default), only a stand-in on a loopback api_url may go lower",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.src.Poll)(c.duration(k, v))
+		}},
+	{Table: "sources", Name: "token_env", Type: "string", Example: `"GITHUB_TOKEN"`, About: "read the token from this variable instead of the keychain",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if e, ok := c.str(k, v); ok && !envVarRe().MatchString(e) {
+				c.fail(k, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
+			} else {
+				d.src.TokenEnv = e
+			}
+		}},
 
-	{Table: `prices."MODEL"`, Name: "input_per_mtok", Type: "number", Example: "3", About: "US dollars per million input tokens"},
-	{Table: `prices."MODEL"`, Name: "output_per_mtok", Type: "number", Example: "15", About: "per million output tokens"},
-	{Table: `prices."MODEL"`, Name: "cache_read_per_mtok", Type: "number", Example: "0.30", About: "per million tokens read from the cache"},
-	{Table: `prices."MODEL"`, Name: "cache_write_per_mtok", Type: "number", Example: "3.75", About: "per million tokens written to the cache"},
-	{Table: `prices."MODEL"`, Name: "context_window", Type: "integer", Example: "200000", About: "the model's context window in tokens (default 200000)"},
+	{Table: `prices."MODEL"`, Name: "input_per_mtok", Type: "number", Example: "3", About: "US dollars per million input tokens",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.pr.InputPerMTok)(c.money(k, v))
+		}},
+	{Table: `prices."MODEL"`, Name: "output_per_mtok", Type: "number", Example: "15", About: "per million output tokens",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.pr.OutputPerMTok)(c.money(k, v))
+		}},
+	{Table: `prices."MODEL"`, Name: "cache_read_per_mtok", Type: "number", Example: "0.30", About: "per million tokens read from the cache",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.pr.CacheReadPerMTok)(c.money(k, v))
+		}},
+	{Table: `prices."MODEL"`, Name: "cache_write_per_mtok", Type: "number", Example: "3.75", About: "per million tokens written to the cache",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			keep(&d.pr.CacheWritePerMTok)(c.money(k, v))
+		}},
+	{Table: `prices."MODEL"`, Name: "context_window", Type: "integer", Example: "200000", About: "the model's context window in tokens (default 200000)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if f, ok := c.money(k, v); ok {
+				d.pr.ContextWindow = int64(f)
+			}
+		}},
 
-	{Table: "phone", Name: "service", Type: "string", Example: `"ntfy"`, About: `"ntfy" or "webhook"`},
-	{Table: "phone", Name: "url", Type: "string", Example: `"https://ntfy.sh"`, About: "the ntfy server, or the webhook's address"},
-	{Table: "phone", Name: "topic", Type: "string", Example: `"builds-k3x9q"`, About: "ntfy: the topic (a password on a public server); the phone's answers come back on <topic>-reply"},
-	{Table: "phone", Name: "token_env", Type: "string", Example: `"NTFY_TOKEN"`, About: "read the access token from this variable instead of the keychain"},
-	{Table: "phone", Name: "shape", Type: "string", Example: `"slack"`, About: `webhook: the body, "json" (default), "slack" or "discord"`},
-	{Table: "phone", Name: "kinds", Type: "array of strings", Example: `["permission", "question", "blocked", "station"]`, About: `what goes out, of "permission", "question", "blocked", "finished", "station" (default: all but finished)`},
-	{Table: "phone", Name: "projects", Type: "array of strings", Example: `["web"]`, About: "only these projects' notices (default: every project's)"},
-	{Table: "phone", Name: "quiet", Type: "string", Example: `"23:00-07:00"`, About: "quiet hours, local time: only quiet_kinds go out; the rest waits for the hours' end"},
-	{Table: "phone", Name: "quiet_kinds", Type: "array of strings", Example: `["permission"]`, About: "the kinds that still go out in quiet hours (default: none)"},
+	{Table: "phone", Name: "service", Type: "string", Example: `"ntfy"`, About: `"ntfy" or "webhook"`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.Service, _ = c.oneOf(k, v, "a service Build Station forwards to", []string{PhoneNtfy, PhoneWebhook})
+		}},
+	{Table: "phone", Name: "url", Type: "string", Example: `"https://ntfy.sh"`, About: "the ntfy server, or the webhook's address",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.URL = c.phoneURL(k, v)
+		}},
+	{Table: "phone", Name: "topic", Type: "string", Example: `"builds-k3x9q"`, About: "ntfy: the topic (a password on a public server); the phone's answers come back on <topic>-reply",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if s, ok := c.str(k, v); ok && !topicRe().MatchString(s) {
+				c.fail(k, nil, fmt.Sprintf("%q is not an ntfy topic", s), "use up to 58 letters, digits, '-' and '_' (the station adds -reply for the phone's answers), and pick one nobody guesses")
+			} else {
+				d.ph.Topic = s
+			}
+		}},
+	{Table: "phone", Name: "token_env", Type: "string", Example: `"NTFY_TOKEN"`, About: "read the access token from this variable instead of the keychain",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if e, ok := c.str(k, v); ok && !envVarRe().MatchString(e) {
+				c.fail(k, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "NTFY_TOKEN"`)
+			} else {
+				d.ph.TokenEnv = e
+			}
+		}},
+	{Table: "phone", Name: "shape", Type: "string", Example: `"slack"`, About: `webhook: the body, "json" (default), "slack" or "discord"`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.Shape, _ = c.oneOf(k, v, "a webhook shape", PhoneShapes)
+		}},
+	{Table: "phone", Name: "kinds", Type: "array of strings", Example: `["permission", "question", "blocked", "station"]`, About: `what goes out, of "permission", "question", "blocked", "finished", "station" (default: all but finished)`,
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.Kinds = c.phoneKinds(k, v)
+		}},
+	{Table: "phone", Name: "projects", Type: "array of strings", Example: `["web"]`, About: "only these projects' notices (default: every project's)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.Projects, _ = c.strings(k, v)
+		}},
+	{Table: "phone", Name: "quiet", Type: "string", Example: `"23:00-07:00"`, About: "quiet hours, local time: only quiet_kinds go out; the rest waits for the hours' end",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			if s, ok := c.str(k, v); ok {
+				q, err := ParseQuiet(s)
+				if err != nil {
+					c.fail(k, err, err.Error(), `write the hours as "HH:MM-HH:MM", local time, like quiet = "23:00-07:00"`)
+				}
+				d.ph.Quiet = q
+			}
+		}},
+	{Table: "phone", Name: "quiet_kinds", Type: "array of strings", Example: `["permission"]`, About: "the kinds that still go out in quiet hours (default: none)",
+		read: func(c *checker, d dst, k keyPath, v any) {
+			d.ph.QuietKinds = c.phoneKinds(k, v)
+		}},
 
 	{Table: "hooks", Name: "on_nudge", Type: "array of strings", Example: `["ntfy", "publish", "my-builds"]`, About: "a silent session was nudged",
 		read: func(c *checker, d dst, k keyPath, v any) {
@@ -321,9 +430,8 @@ on a shared board when the repository has it, else off)`,
 }
 
 // declared reports whether Keys has name in table, or, at the top level,
-// whether name is a table's. The checker reads only declared keys, so a key
-// added to its code and not to Keys is refused as unknown by the first
-// test that uses it.
+// whether name is a table's. A key is read by its declaration (Key.read),
+// so one missing from Keys is refused as unknown.
 func declared(table, name string) bool {
 	for _, k := range Keys {
 		if k.Table == table && k.Name == name {

@@ -148,44 +148,8 @@ func (c *checker) phone(p *Phone, key keyPath, v any) {
 	}
 	*p = Phone{Kinds: slices.Clone(DefaultPhoneKinds), Shape: "json"}
 	for _, k := range sortedKeys(t) {
-		kk, v := key.with(k), t[k]
-		if !declared("phone", k) {
-			c.unknown(kk, phoneKeys)
-			continue
-		}
-		switch k {
-		case "service":
-			p.Service, _ = c.oneOf(kk, v, "a service Build Station forwards to", []string{PhoneNtfy, PhoneWebhook})
-		case "url":
-			p.URL = c.phoneURL(kk, v)
-		case "topic":
-			if s, ok := c.str(kk, v); ok && !topicRe().MatchString(s) {
-				c.fail(kk, nil, fmt.Sprintf("%q is not an ntfy topic", s), "use up to 58 letters, digits, '-' and '_' (the station adds -reply for the phone's answers), and pick one nobody guesses")
-			} else {
-				p.Topic = s
-			}
-		case "token_env":
-			if e, ok := c.str(kk, v); ok && !envVarRe().MatchString(e) {
-				c.fail(kk, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "NTFY_TOKEN"`)
-			} else {
-				p.TokenEnv = e
-			}
-		case "shape":
-			p.Shape, _ = c.oneOf(kk, v, "a webhook shape", PhoneShapes)
-		case "kinds":
-			p.Kinds = c.phoneKinds(kk, v)
-		case "quiet_kinds":
-			p.QuietKinds = c.phoneKinds(kk, v)
-		case "projects":
-			p.Projects, _ = c.strings(kk, v)
-		case "quiet":
-			if s, ok := c.str(kk, v); ok {
-				q, err := ParseQuiet(s)
-				if err != nil {
-					c.fail(kk, err, err.Error(), `write the hours as "HH:MM-HH:MM", local time, like quiet = "23:00-07:00"`)
-				}
-				p.Quiet = q
-			}
+		if !c.readKey("phone", k, dst{ph: p}, key.with(k), t[k]) {
+			c.unknown(key.with(k), phoneKeys)
 		}
 	}
 	c.phoneComplete(key, t, p)

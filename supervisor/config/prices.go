@@ -73,28 +73,8 @@ func (c *checker) prices(cfg *Config, key keyPath, v any) {
 		}
 		p := cfg.Prices[model] // a default row keeps the keys not given
 		for _, k := range sortedKeys(row) {
-			kk := mk.with(k)
-			if !declared(`prices."MODEL"`, k) {
-				c.unknown(kk, strings.Join(priceKeys, ", "))
-				continue
-			}
-			f, ok := c.money(kk, row[k])
-			if !ok {
-				continue
-			}
-			switch k {
-			case "input_per_mtok":
-				p.InputPerMTok = f
-			case "output_per_mtok":
-				p.OutputPerMTok = f
-			case "cache_read_per_mtok":
-				p.CacheReadPerMTok = f
-			case "cache_write_per_mtok":
-				p.CacheWritePerMTok = f
-			case "context_window":
-				p.ContextWindow = int64(f)
-			default:
-				c.unknown(kk, strings.Join(priceKeys, ", "))
+			if !c.readKey(`prices."MODEL"`, k, dst{pr: &p}, mk.with(k), row[k]) {
+				c.unknown(mk.with(k), strings.Join(priceKeys, ", "))
 			}
 		}
 		cfg.Prices[model] = p

@@ -79,40 +79,8 @@ func (c *checker) sources(cfg *Config, key keyPath, v any) {
 func (c *checker) source(sk keyPath, t map[string]any) Source {
 	s := Source{Label: "agent"}
 	for _, k := range sortedKeys(t) {
-		kk, v := sk.with(k), t[k]
-		if !declared("sources", k) {
-			c.unknown(kk, sourceKeys)
-			continue
-		}
-		switch k {
-		case "kind":
-			s.Kind, _ = c.oneOf(kk, v, "a kind of source", []string{SourceGitHub, SourceLinear})
-		case "project":
-			s.Project, _ = c.str(kk, v)
-		case "repo":
-			if r, ok := c.str(kk, v); ok && !repoRe().MatchString(r) {
-				c.fail(kk, nil, fmt.Sprintf("%q is not owner/name", r), `write the repository like repo = "acme/web"`)
-			} else {
-				s.Repo = r
-			}
-		case "team":
-			s.Team, _ = c.str(kk, v)
-		case "label":
-			s.Label, _ = c.str(kk, v)
-		case "state":
-			s.State, _ = c.str(kk, v)
-		case "api_url":
-			s.APIURL = c.apiURL(kk, v)
-		case "poll":
-			keep(&s.Poll)(c.duration(kk, v))
-		case "token_env":
-			if e, ok := c.str(kk, v); ok && !envVarRe().MatchString(e) {
-				c.fail(kk, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
-			} else {
-				s.TokenEnv = e
-			}
-		default:
-			c.unknown(kk, sourceKeys)
+		if !c.readKey("sources", k, dst{src: &s}, sk.with(k), t[k]) {
+			c.unknown(sk.with(k), sourceKeys)
 		}
 	}
 	c.sourceComplete(sk, t, &s)

@@ -188,22 +188,8 @@ func (c *checker) agents(cfg *Config, key keyPath, v any) {
 			a = Agent{Name: name, Profile: "generic"}
 		}
 		for _, k := range sortedKeys(at) {
-			kk, v := ak.with(k), at[k]
-			if !declared("agents.NAME", k) {
-				c.unknown(kk, strings.Join(keysOf("agents.NAME"), ", "))
-				continue
-			}
-			switch k {
-			case "command":
-				a.Command, _ = c.strings(kk, v)
-			case "args":
-				a.Args, _ = c.strings(kk, v)
-			case "env":
-				a.Env = c.env(kk, v)
-			case "profile":
-				a.Profile, _ = c.oneOf(kk, v, "a profile", profiles())
-			default:
-				c.unknown(kk, strings.Join(keysOf("agents.NAME"), ", "))
+			if !c.readKey("agents.NAME", k, dst{a: &a}, ak.with(k), at[k]) {
+				c.unknown(ak.with(k), strings.Join(keysOf("agents.NAME"), ", "))
 			}
 		}
 		if len(a.Command) == 0 || a.Command[0] == "" {
