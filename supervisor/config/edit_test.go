@@ -139,6 +139,11 @@ func TestProjectSettingsOfferEveryKeyAsProjectSetTakesIt(t *testing.T) {
 	if !slices.Equal(keys, ProjectKeys) {
 		t.Fatalf("keys %v, want ProjectKeys %v", keys, ProjectKeys)
 	}
+	for _, k := range Keys {
+		if k.Setting && k.show == nil {
+			t.Errorf("the setting %s declares no show: Edit project cannot say its default", k.Name)
+		}
+	}
 	for k, want := range map[string][2]string{
 		"command": {`aider --model "my model"`, ""}, "concurrency": {"2", "1"}, "review": {"true", "false"},
 		"daily_budget_usd": {"2.5", ""}, "setup": {"npm ci", ""}, "setup_timeout": {"", "10m"},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -30,6 +31,9 @@ type Key struct {
 	Editable bool
 	// read checks a value written for the key and puts it where d says.
 	read func(c *checker, d dst, k keyPath, v any)
+	// show is a setting's value in s as `project set` takes it back: what
+	// Edit project shows as the default a project's field leaves.
+	show func(s Settings) string
 }
 
 // dst is where a key's value goes: the Config for a top-level key, the
@@ -145,22 +149,37 @@ var Keys = []Key{
 				}
 				d.s.Agent = a
 			}
+		},
+		show: func(s Settings) string {
+			return s.Agent
 		}},
 	{Table: "defaults", Name: "backend", Type: "string", Default: `"pty"`, Setting: true, Editable: true, About: `or "tmux"; default "pty", or "tmux" on macOS when tmux is installed`,
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.Backend, _ = c.oneOf(k, v, "a backend", backends)
+		},
+		show: func(s Settings) string {
+			return s.Backend
 		}},
 	{Table: "defaults", Name: "idle_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "console silence that starts the liveness check",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.IdleWindow, _ = c.duration(k, v)
+		},
+		show: func(s Settings) string {
+			return ShortDuration(s.IdleWindow)
 		}},
 	{Table: "defaults", Name: "block_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "still no sign of life this long after the nudge: block the task",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.BlockWindow, _ = c.duration(k, v)
+		},
+		show: func(s Settings) string {
+			return ShortDuration(s.BlockWindow)
 		}},
 	{Table: "defaults", Name: "review_idle_window", Type: "duration", Default: `"10m"`, Setting: true, Editable: true, About: "idle_window for review sessions, which read quietly",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.ReviewIdleWindow, _ = c.duration(k, v)
+		},
+		show: func(s Settings) string {
+			return ShortDuration(s.ReviewIdleWindow)
 		}},
 	{Table: "defaults", Name: "cpu_alive", Type: "percentage", Default: `"10%"`, Setting: true, Editable: true, About: "descendants' CPU, share of one core over the window, that counts as life",
 		read: func(c *checker, d dst, k keyPath, v any) {
@@ -171,10 +190,19 @@ var Keys = []Key{
 				}
 				d.s.CPUAlive = f
 			}
+		},
+		show: func(s Settings) string {
+			return strconv.FormatFloat(s.CPUAlive*100, 'f', -1, 64) + "%"
 		}},
 	{Table: "defaults", Name: "breaker", Type: `"N in D" or "off"`, Default: `"3 in 10m"`, Setting: true, Editable: true, About: `this many blocks in a project within this time pause its queue; "off" disables`,
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.Breaker, _ = c.breaker(k, v)
+		},
+		show: func(s Settings) string {
+			if s.Breaker.Count <= 0 {
+				return "off"
+			}
+			return fmt.Sprintf("%d in %s", s.Breaker.Count, ShortDuration(s.Breaker.Within))
 		}},
 	{Table: "defaults", Name: "nudge", Type: "string", Default: quoteTOML(DefaultNudge), Setting: true, Editable: true, About: "@placeholders@",
 		read: func(c *checker, d dst, k keyPath, v any) {
@@ -187,14 +215,26 @@ var Keys = []Key{
 				}
 				d.s.Nudge = str
 			}
+		},
+		show: func(s Settings) string {
+			return s.Nudge
 		}},
 	{Table: "defaults", Name: "permission_mode", Type: "string", Default: `""`, Setting: true, Editable: true, About: `"" keeps the agent's own; or "default", "acceptEdits", "plan", "auto", "bypassPermissions"`,
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.PermissionMode, _ = c.oneOf(k, v, "a permission mode", permissionModes)
+		},
+		show: func(s Settings) string {
+			return s.PermissionMode
 		}},
 	{Table: "defaults", Name: "daily_budget_usd", Type: "number", Example: "20", Setting: true, About: "a project's sessions may cost this much a day, then its queue pauses (default: no budget)",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.s.DailyBudgetUSD, _ = c.money(k, v)
+		},
+		show: func(s Settings) string {
+			if s.DailyBudgetUSD <= 0 {
+				return ""
+			}
+			return strconv.FormatFloat(s.DailyBudgetUSD, 'f', -1, 64)
 		}},
 
 	{Table: "agents.NAME", Name: "command", Type: "array of strings", Example: `["claude"]`, About: "the program and its fixed arguments",

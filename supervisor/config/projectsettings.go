@@ -25,34 +25,10 @@ func (c *Config) ProjectSettings(p Project) []supervisor.ProjectSetting {
 // the [defaults] value for a setting, the declared one for a project's
 // own key ("" when it has none: no gate, no setup).
 func (c *Config) projectDefault(k string) string {
-	d := c.Defaults
-	switch k {
-	case "agent":
-		return d.Agent
-	case "backend":
-		return d.Backend
-	case "idle_window":
-		return ShortDuration(d.IdleWindow)
-	case "block_window":
-		return ShortDuration(d.BlockWindow)
-	case "review_idle_window":
-		return ShortDuration(d.ReviewIdleWindow)
-	case "cpu_alive":
-		return strconv.FormatFloat(d.CPUAlive*100, 'f', -1, 64) + "%"
-	case "breaker":
-		if d.Breaker.Count <= 0 {
-			return "off"
+	for _, key := range Keys {
+		if key.Table == "defaults" && key.Name == k && key.show != nil {
+			return key.show(c.Defaults)
 		}
-		return fmt.Sprintf("%d in %s", d.Breaker.Count, ShortDuration(d.Breaker.Within))
-	case "nudge":
-		return d.Nudge
-	case "permission_mode":
-		return d.PermissionMode
-	case "daily_budget_usd":
-		if d.DailyBudgetUSD <= 0 {
-			return ""
-		}
-		return strconv.FormatFloat(d.DailyBudgetUSD, 'f', -1, 64)
 	}
 	if v, ok := declaredDefaults["projects"][k]; ok {
 		return writtenValue(v) // as declared in Keys
