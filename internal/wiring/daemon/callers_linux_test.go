@@ -18,11 +18,13 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
-// originStation records who the station is told cancelled a task.
+// originStation is the real station (apitest.Board) that records who it
+// is told cancelled a task.
 type originStation struct {
-	*apitest.Station
+	*station.Station
 	mu  sync.Mutex
 	got []string
 }
@@ -51,10 +53,11 @@ func TestOperatorOriginFromTheProcessTree(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash for /dev/tcp")
 	}
-	fake := &originStation{Station: apitest.New()}
-	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
+	fake := &originStation{Station: apitest.Board(t, "web")}
 	for range 3 {
-		fake.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "x"})
+		if _, err := fake.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The session's agent: a shell whose grandchild makes the call with
 	// no BUILDSTATION_ variable at all.
@@ -120,9 +123,10 @@ func TestOperatorOriginOfAProcessThatLeftTheTree(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	fake := &originStation{Station: apitest.New()}
-	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
-	fake.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "x"})
+	fake := &originStation{Station: apitest.Board(t, "web")}
+	if _, err := fake.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "answer")
 	// The agent starts a process of its own session that leaves its tree
 	// and then, with no BUILDSTATION_ variable but the one it inherited,
