@@ -285,6 +285,14 @@ func (w *deathWaiter) run() {
 			return
 		}
 		w.cmd.Store(cmd)
+		// stop may have come during the look above, its signal lost
+		// with the control client and its kill meant for the last
+		// client: this one would park for good.
+		if w.stopped.Load() {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			return
+		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
 		for waiting := true; waiting; {
