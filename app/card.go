@@ -240,18 +240,23 @@ func (p *cardPanel) refresh() {
 	if c.Asks != nil {
 		objs = append(objs, u.askRow(nil, c.Session, *c.Asks)...)
 	}
-	var btns []fyne.CanvasObject
-	if t.State == supervisor.TaskBlocked {
-		rq := widget.NewButtonWithIcon("Requeue…", theme.MediaReplayIcon(), func() { u.showRequeue(*t) })
-		rq.Importance = widget.HighImportance
-		btns = append(btns, rq)
+	reload := widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), p.reload)
+	if c.Asks == nil {
+		// The card's own actions, its primary first (Merge for finished
+		// work, Requeue… for a blocked task): a notice's click lands
+		// here, and what the notice says is on the card is here.
+		primary, more := u.dash.actions(*t, c)
+		objs = append(objs, container.NewBorder(nil, nil, nil, reload, actionRow(u.dash.win, primary, more)))
+	} else {
+		// The request's own row above answers it.
+		var btns []fyne.CanvasObject
+		if c.Session != "" {
+			id := c.Session
+			btns = append(btns, widget.NewButtonWithIcon("Console", theme.ComputerIcon(), func() { u.OpenConsole(id) }))
+		}
+		btns = append(btns, reload)
+		objs = append(objs, container.NewHBox(append(btns, layout.NewSpacer())...))
 	}
-	if c.Session != "" {
-		id := c.Session
-		btns = append(btns, widget.NewButtonWithIcon("Console", theme.ComputerIcon(), func() { u.OpenConsole(id) }))
-	}
-	btns = append(btns, widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), p.reload))
-	objs = append(objs, container.NewHBox(append(btns, layout.NewSpacer())...))
 	p.head.Objects = objs
 	p.head.Refresh()
 }

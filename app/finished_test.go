@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -32,6 +33,7 @@ func TestFinishedNoticeHasItsOwnSetting(t *testing.T) {
 	u.ShowDashboard()
 	defer u.dash.hide()
 	u.showSettings()
+	u.acts.Wait() // the Phone section's read of the station's [phone] table
 	var tick *widget.Check
 	walk(u.dash.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) bool {
 		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, "finished") {
@@ -60,4 +62,27 @@ func next(t *testing.T, got <-chan supervisor.Notice) supervisor.Notice {
 	case <-time.After(time.Second):
 		return supervisor.Notice{}
 	}
+}
+
+// A click on a finished notice lands on the task's card in the pane, and
+// the pane offers what the card does: Merge, one click (the notice says
+// "ready to merge from its card").
+func TestFinishedNoticeLandsOnMerge(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	d := openFullBoard(t, fake)
+	d.u.OpenSession("t4.1")
+	if d.focused != "t4" || !d.pane.root.Visible() {
+		t.Fatalf("the finished notice's click focused %q, want t4's card", d.focused)
+	}
+	if got := primaryOf(d.pane.head); got != "Merge" {
+		t.Fatalf("the pane of a finished task offers %q first, want Merge: %q", got, texts(d.pane.head))
+	}
+	test.Tap(findButton(t, d.pane.head, "Merge"))
+	if got := nextCall(t, fake); got != (call{"Merge", "t4", ""}) {
+		t.Errorf("the pane's Merge called %+v", got)
+	}
+	d.u.acts.Wait()
 }
