@@ -19,7 +19,7 @@ import (
 )
 
 // serve runs a real Server on a loopback listener, as the station does.
-func serve(t testing.TB, fake *apitest.Station) *client.Client {
+func serve(t testing.TB, st api.Station) *client.Client {
 	t.Helper()
 	ln, err := api.Listen()
 	if err != nil {
@@ -27,7 +27,7 @@ func serve(t testing.TB, fake *apitest.Station) *client.Client {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(st, stationToken, nil).Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -123,7 +123,7 @@ func TestAttachDetachClosesAttachment(t *testing.T) {
 }
 
 func TestAttachUnknownSession(t *testing.T) {
-	c := serve(t, apitest.New())
+	c := serve(t, apitest.Board(t, "web"))
 	_, err := c.Attach(t.Context(), "s9")
 	var ae *apitype.Error
 	if !asError(err, &ae) || ae.Status != 404 {
@@ -131,21 +131,25 @@ func TestAttachUnknownSession(t *testing.T) {
 	}
 }
 
+// What the station does reaches an event stream, in order: a task added,
+// a project paused.
 func TestEventsDelivered(t *testing.T) {
-	fake := apitest.New()
-	c := serve(t, fake)
+	st := apitest.Board(t, "web")
+	c := serve(t, st)
 	ctx, cancel := context.WithCancel(t.Context())
-	events, err := c.Events(ctx)
+	events, err := c.Events(ctx) // subscribed before its headers came
 	if err != nil {
 		t.Fatal(err)
 	}
-	recv(t, fake.Subscribed())
-	task := supervisor.Task{ID: "t1", State: supervisor.TaskBlocked}
-	fake.Publish(supervisor.Event{Kind: supervisor.EventTask, Task: &task})
-	fake.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: "web"})
+	if _, err := st.AddTask(ctx, supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PauseProject(ctx, "web", "flaky"); err != nil {
+		t.Fatal(err)
+	}
 
 	e := recv(t, events)
-	if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.ID != "t1" || e.Task.State != supervisor.TaskBlocked {
+	if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.ID != "t1" || e.Task.State != supervisor.TaskTodo {
 		t.Errorf("first event = %+v", e)
 	}
 	if e := recv(t, events); e.Kind != supervisor.EventProject || e.Project != "web" {
@@ -157,7 +161,7 @@ func TestEventsDelivered(t *testing.T) {
 }
 
 func TestEventsEndOnShutdown(t *testing.T) {
-	fake := apitest.New()
+	fake := apitest.Board(t, "web")
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +183,7 @@ func TestEventsEndOnShutdown(t *testing.T) {
 }
 
 func TestEventsKeepalive(t *testing.T) {
-	fake := apitest.New()
+	fake := apitest.Board(t, "web")
 	s := api.NewServer(fake, stationToken, nil)
 	s.SetKeepalive(10 * time.Millisecond)
 	srv := httptest.NewServer(s.Handler())
@@ -200,7 +204,7 @@ func TestEventsKeepalive(t *testing.T) {
 // A tray's event stream (ShowsNotices) tells the station a person sees its
 // notices for as long as it stays; another client's stream does not.
 func TestNoticesShownWhileATrayListens(t *testing.T) {
-	fake := apitest.New()
+	fake := apitest.Board(t, "web")
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
