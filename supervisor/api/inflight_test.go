@@ -18,8 +18,8 @@ import (
 // requests in flight.
 type slowStation struct {
 	*station.Station // the real one (apitest.Board), one verb wrapped
-	entered chan struct{}
-	release chan struct{}
+	entered          chan struct{}
+	release          chan struct{}
 }
 
 func (s *slowStation) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {

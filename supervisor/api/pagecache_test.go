@@ -11,16 +11,16 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
-	"github.com/buildstation/buildstation/supervisor/station"
 	"github.com/buildstation/buildstation/supervisor/apitype"
+	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 // generational is a station whose board tells its generation, and which
 // counts the listings it is asked for.
 type generational struct {
 	*station.Station // the real one (apitest.Board), one verb wrapped
-	gen, lists atomic.Uint64
-	can        bool
+	gen, lists       atomic.Uint64
+	can              bool
 }
 
 func (g *generational) BoardGeneration(context.Context) (uint64, bool) { return g.gen.Load(), g.can }
