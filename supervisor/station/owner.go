@@ -24,13 +24,22 @@ import (
 //   - The sessions a stop ends are ended and settled (st.wg): each
 //     settling writes to the board under st.life, which has not ended.
 //   - stopWork waits for the rest of st.work: a push that a settling
-//     started carries the task's work to its remote (bounded by
-//     pushTimeout), so another station can go on from it.
+//     started carries the task's work to its remote, so another station
+//     can go on from it, within stopPushGrace: a remote that does not
+//     answer must not keep a service manager waiting past its margin
+//     (platform/service StopMargin), which would kill the station before
+//     it wrote its state. A push cut short loses nothing: the work stays
+//     here and the task pinned here, and the next start pushes it.
 //   - st.life ends: nothing the station owns runs any more.
 
 // gateTimeout bounds one gate check the station starts; the gate's own
 // timeout (platform/gitwt) is usually shorter.
 const gateTimeout = 30 * time.Minute
+
+// stopPushGrace bounds how long a stop waits for pushes still under way
+// once its sessions have settled; well inside the 30 s a service manager
+// allows past stop_grace.
+const stopPushGrace = 15 * time.Second
 
 // errStopping is why work was not started: Run is on its way out.
 var errStopping = errors.New("the station is stopping")
@@ -43,6 +52,9 @@ func (st *Station) goWork(f func()) bool { return st.work.Go(f) }
 // and then ends st.life. Run calls it once its sessions have settled.
 func (st *Station) stopWork() {
 	st.endRunning()
+	cut := time.AfterFunc(stopPushGrace, st.endPushes)
 	st.work.Close()
+	cut.Stop()
+	st.endPushes()
 	st.endLife()
 }

@@ -19,6 +19,8 @@ type slowWorkspaces struct {
 	cut     atomic.Int32 // gate runs whose context ended
 	pushing atomic.Int32 // pushes not returned yet
 	pushed  atomic.Int32 // pushes the remote took
+	// pushTakes is how long the remote takes to take a push (0: 10 s).
+	pushTakes time.Duration
 }
 
 func (w *slowWorkspaces) HeadGate(ctx context.Context, _ supervisor.Repo, _ string, run bool) (supervisor.GateVerdict, bool, error) {
@@ -35,8 +37,12 @@ func (w *slowWorkspaces) HeadGate(ctx context.Context, _ supervisor.Repo, _ stri
 func (w *slowWorkspaces) Publish(ctx context.Context, _ supervisor.Repo, _ string) (supervisor.Published, error) {
 	w.pushing.Add(1)
 	defer w.pushing.Add(-1)
+	takes := w.pushTakes
+	if takes == 0 {
+		takes = 10 * time.Second
+	}
 	select {
-	case <-time.After(10 * time.Second):
+	case <-time.After(takes):
 	case <-ctx.Done():
 		return supervisor.Published{}, ctx.Err()
 	}
@@ -76,6 +82,33 @@ func TestRunLeavesNoGoroutineBehind(t *testing.T) {
 		}
 		if got := h.task(task.ID); got.State != supervisor.TaskBlocked || !strings.Contains(got.Reason, "station stopped") {
 			t.Errorf("after the stop the task is %s (%q); want it blocked by the stop, written after Run's context ended", got.State, got.Reason)
+		}
+	})
+}
+
+// A remote that does not answer holds a stop for stopPushGrace at most,
+// not pushTimeout: a service manager kills a station 30 s past
+// stop_grace, before it could write its state. The push cut short keeps
+// the task's work here, blocked by the stop.
+func TestStopWaitsForAStuckPushOnlySoLong(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Remote = "origin"
+		ws := &slowWorkspaces{pushTakes: time.Hour}
+		h := startWith(t, func(o *Options) { o.Workspaces = ws }, p)
+		task := h.add("web", "a")
+		advance(time.Second)
+		h.session(task.ID)
+		began := time.Now()
+		h.stop()
+		if took := time.Since(began); took > stopPushGrace+time.Second {
+			t.Errorf("the stop took %s with a remote that does not answer; want at most %s", took, stopPushGrace)
+		}
+		if n, done := ws.pushing.Load(), ws.pushed.Load(); n != 0 || done != 0 {
+			t.Errorf("after Run returned: %d pushes under way, %d taken; want 0 and 0", n, done)
+		}
+		if got := h.task(task.ID); got.State != supervisor.TaskBlocked || !strings.Contains(got.Reason, "station stopped") {
+			t.Errorf("after the stop the task is %s (%q); want it blocked by the stop", got.State, got.Reason)
 		}
 	})
 }

@@ -118,6 +118,10 @@ type Station struct {
 	life, running       context.Context
 	endLife, endRunning context.CancelFunc
 	work                goroutines.Group
+	// pushes is the life of pushes of tasks' branches: it ends
+	// stopPushGrace after a stop's sessions have settled (owner.go).
+	pushes    context.Context
+	endPushes context.CancelFunc
 
 	// windows are the shared board's watchdog windows by project, the
 	// floor of config.toml's (refreshWindows); nil before the first read.
@@ -154,9 +158,10 @@ func New(opt Options) (*Station, error) {
 	}
 	st.life, st.endLife = context.WithCancel(context.Background())
 	st.running, st.endRunning = context.WithCancel(st.life)
+	st.pushes, st.endPushes = context.WithCancel(st.life)
 	st.sched = newScheduler(st, opt.Log)
 	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered, life: st.life}
-	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout, st.life, &st.work)
+	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout, st.pushes, &st.work)
 	// The parts only a shared board has: a station on its own board needs
 	// no proof that nobody else runs its tasks, and has nobody to show
 	// its sessions to.
