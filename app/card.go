@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -46,6 +47,10 @@ type cardPanel struct {
 	// attempt: a new session or attempt loads its screen (follow).
 	want    string
 	attempt int
+	// live is set when the screen shown was read while its session ran:
+	// once it ends, follow reads it again. (Atomic: under the test
+	// driver the load's fyne.Do runs on the loading goroutine.)
+	live    atomic.Bool
 	cancel  context.CancelFunc
 	gen     int            // counts loads: only the latest one's result shows
 	loading sync.WaitGroup // the loads under way (tests wait on it)
@@ -173,6 +178,7 @@ func (p *cardPanel) show(taskID string) {
 		p.close()
 		p.taskID = taskID
 		p.session, p.want, p.attempt = "", "", 0
+		p.live.Store(false)
 		if i := slices.IndexFunc(p.u.snap.Tasks, func(t supervisor.Task) bool { return t.ID == taskID }); i >= 0 {
 			p.attempt = p.u.snap.Tasks[i].Attempt
 		}
@@ -265,8 +271,11 @@ func (p *cardPanel) refresh() {
 // requeue, attempt 2's session replaces attempt 1's last screen.
 func (p *cardPanel) follow(t supervisor.Task, si *supervisor.SessionInfo) {
 	switch {
-	case si != nil && si.ID != p.session && si.ID != p.want:
+	case si != nil && si.ID != p.want && si.ID != p.session:
 		p.want = si.ID
+	case si == nil && p.live.CompareAndSwap(true, false):
+		// The screen was read while its session ran; it has ended
+		// since: its last screen, with no Reload.
 	case t.Attempt != p.attempt:
 	default:
 		return
@@ -325,6 +334,7 @@ func (p *cardPanel) reload() {
 				if tr.Live {
 					what = "still running; Reload for newer output"
 				}
+				p.live.Store(tr.Live)
 				p.session = tr.SessionID
 				p.status.SetText(fmt.Sprintf("session %s (%s) · the last %s of its transcript, read-only · buildstation logs %s", tr.SessionID, what, byteSize(int64(len(tr.Data))), tr.SessionID))
 			}

@@ -108,3 +108,34 @@ func TestPaneWrapsLongLines(t *testing.T) {
 		t.Errorf("the long line is cut off in a 40-column pane:\n%s", d.pane.view.Text())
 	}
 }
+
+// The pane follows its session to the end: a screen read while the session
+// ran ("still running; Reload for newer output") is read again once it
+// ends, with no Reload, so a Done card never sits beside "still running".
+func TestPaneFollowsItsSessionToTheEnd(t *testing.T) {
+	fake := newFake()
+	mid := []byte("halfway there\r\n")
+	fake.transcripts = map[string]supervisor.Transcript{"t2": {SessionID: "t2.1", Size: int64(len(mid)), Data: mid, Live: true}}
+	u := newTestUI(t, fake, t0)
+	s := boardSnapshot(t0)
+	u.apply(s)
+	u.ShowCard("t2")
+	d := u.dash
+	defer d.hide()
+	d.pane.loading.Wait()
+	if !strings.Contains(d.pane.status.Text, "still running") {
+		t.Fatalf("the pane of a running session says %q", d.pane.status.Text)
+	}
+	end := []byte("halfway there\r\nall done, committed\r\n")
+	fake.mu.Lock()
+	fake.transcripts["t2"] = supervisor.Transcript{SessionID: "t2.1", Size: int64(len(end)), Data: end}
+	fake.mu.Unlock()
+	s = boardSnapshot(t0)
+	s.Tasks[1].State = supervisor.TaskDone
+	s.Sessions = s.Sessions[1:]
+	u.apply(s)
+	d.pane.loading.Wait()
+	if strings.Contains(d.pane.status.Text, "still running") || !strings.Contains(d.pane.view.Text(), "all done") {
+		t.Errorf("after its session ended the pane says %q and shows:\n%s", d.pane.status.Text, d.pane.view.Text())
+	}
+}
