@@ -238,7 +238,7 @@ func (d *dashboard) merge(t supervisor.Task) {
 	u.act(d.win, "merge "+t.ID, func(ctx context.Context, cl Client) error {
 		_, err := cl.Merge(ctx, t.ID, "")
 		if err == nil {
-			fyne.Do(func() { delete(d.works, t.ID) })
+			fyne.Do(func() { u.workChanged(t.ID) })
 		}
 		return err
 	})
@@ -325,6 +325,17 @@ func workKey(t supervisor.Task, s Snapshot) string {
 		key += " " + si.Evidence["commits"].String()
 	}
 	return key
+}
+
+// workChanged reads task id's work again now (on Fyne's goroutine): a
+// merge changes no field of the task that the board's events carry, so
+// its card would keep saying "Ready to merge" until the task moved again.
+func (u *UI) workChanged(id string) {
+	if u.dash == nil {
+		return
+	}
+	delete(u.dash.works, id)
+	u.dash.readWorks(u.snap)
 }
 
 // readWorks reads the branch of every task the board shows that has

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"maps"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -287,6 +289,12 @@ func (f *fakeClient) Merge(ctx context.Context, id, into string) (supervisor.Mer
 	defer f.mu.Unlock()
 	if f.mergeErr != nil {
 		return supervisor.Merged{}, f.mergeErr
+	}
+	// As the station does: the work's record says merged from now on.
+	if w, ok := f.works[id]; ok && w != nil {
+		c := *w
+		c.Merged = &supervisor.MergeRecord{Into: cmp.Or(into, w.MergeInto), Commit: "abc1234", At: time.Date(2026, 12, 5, 14, 2, 0, 0, time.Local)}
+		f.works[id] = &c
 	}
 	return supervisor.Merged{Into: into, Commit: "abc1234", FastForward: true}, nil
 }

@@ -33,6 +33,7 @@ func TestDoneCardOffersMergeThenSaysMerged(t *testing.T) {
 		t.Fatalf("Merge called %+v, want a merge into the project's branch", got)
 	}
 	d.u.acts.Wait()
+	d.reading.Wait() // the card reads its work again after the merge
 	at := time.Date(2026, 12, 5, 14, 2, 0, 0, time.Local)
 	fake.mu.Lock()
 	w := *fake.works["t4"]
@@ -109,5 +110,50 @@ func TestAcceptWithNoCommitsAsksFirst(t *testing.T) {
 	test.Tap(findButton(t, dlg, "Accept"))
 	if got := nextCall(t, fake); got.method != "Accept" || got.id != "t3" {
 		t.Errorf("Accept called %+v", got)
+	}
+}
+
+// Merge from the diff window updates the card at once: a merge changes
+// no task field the board's events carry, so the card reads its work
+// again itself and says merged, with no Merge left to press.
+func TestDiffWindowMergeUpdatesTheCard(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	fake.diffs = map[string]string{"t4": "diff --git a/h.go b/h.go\n+package h\n"}
+	d := openFullBoard(t, fake)
+	var tk supervisor.Task
+	for _, x := range d.u.snap.Tasks {
+		if x.ID == "t4" {
+			tk = x
+		}
+	}
+	d.u.showDiff(tk, d.works["t4"].work)
+	if got := nextCall(t, fake); got.method != "TaskDiff" {
+		t.Fatalf("the diff window called %+v first", got)
+	}
+	d.u.acts.Wait()
+	var win fyne.Window
+	for _, x := range fyne.CurrentApp().Driver().AllWindows() {
+		if strings.HasPrefix(x.Title(), "Diff t4") {
+			win = x
+		}
+	}
+	if win == nil {
+		t.Fatal("no diff window")
+	}
+	defer win.Close()
+	test.Tap(findButton(t, win.Content(), "Merge"))
+	if got := nextCall(t, fake); got.method != "Merge" || got.id != "t4" {
+		t.Fatalf("the diff window's Merge called %+v", got)
+	}
+	d.u.acts.Wait()
+	eventually(t, "the card to say merged", func() bool {
+		d.reading.Wait()
+		return strings.Contains(strings.Join(texts(cardOf(t, d, "t4")), "\n"), "Merged into main")
+	})
+	if all := strings.Join(texts(cardOf(t, d, "t4")), "\n"); strings.Contains(all, "Ready to merge") || primaryOf(cardOf(t, d, "t4")) == "Merge" {
+		t.Errorf("after Merge in the diff window the card says:\n%s", all)
 	}
 }

@@ -81,6 +81,7 @@ func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskW
 						return
 					}
 					dialog.ShowInformation("Merged "+t.ID, mergedLine(m), win)
+					u.workChanged(t.ID)
 				})
 				return err
 			})
@@ -204,7 +205,10 @@ func (u *UI) showMerge(t supervisor.Task) {
 			u.act(parent, "merge "+t.ID, func(ctx context.Context, cl Client) error {
 				m, err := cl.Merge(ctx, t.ID, branch)
 				if err == nil {
-					fyne.Do(func() { dialog.ShowInformation("Merged "+t.ID, mergedLine(m), parent) })
+					fyne.Do(func() {
+						dialog.ShowInformation("Merged "+t.ID, mergedLine(m), parent)
+						u.workChanged(t.ID)
+					})
 				}
 				return err
 			})
