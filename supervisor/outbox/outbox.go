@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -43,7 +44,7 @@ func Open(path string) (*Box, error) {
 	q.Add("_pragma", "synchronous(FULL)")
 	// A forgotten token's bytes are zeroed, not left on a free page.
 	q.Add("_pragma", "secure_delete(1)")
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String())
+	db, err := sql.Open("sqlite", fileURI(abs, q))
 	if err != nil {
 		return nil, fmt.Errorf("open outbox %s: %w", path, err)
 	}
@@ -169,4 +170,15 @@ func (b *Box) ForgetToken(ctx context.Context, sessionID string) error {
 		return fmt.Errorf("forget session token: %w", err)
 	}
 	return nil
+}
+
+// fileURI is the file: URI of the absolute path abs with the query q. A
+// Windows drive path gets the empty authority (file:///C:/…): SQLite reads
+// file://C:/… as a host named C: and refuses to open it.
+func fileURI(abs string, q url.Values) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
 }
