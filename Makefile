@@ -141,11 +141,17 @@ package:
 	@echo "make package: cgo builds for Linux and Windows (the first ones take several minutes), then the .tar.gz, .deb and .msi"
 	GO=$(GO) DIST=$(DIST) FYNE_TOOLS=$(FYNE_TOOLS) bash scripts/package.sh
 
-## msi-smoke: the MSI's round trip under Wine (install per-user, run
-## --version and service install --dry-run, uninstall, nothing left)
+## msi-smoke: the MSI's round trip under Wine (install per-user, both
+## faces' --version, service install --dry-run, uninstall, nothing left),
+## then an upgrade from an older MSI built in the same run (OLD_VERSION):
+## one product, the new exes, the Run value and the link handler kept, the
+## station paused and started again; uninstall, nothing left
+OLD_VERSION ?= 0.0.1-rc1
 msi-smoke: package
-	@echo "make msi-smoke: installing the MSI in a fresh Wine prefix (a few minutes)"
-	bash scripts/msi-smoke.sh
+	@echo "make msi-smoke: an older MSI ($(OLD_VERSION)) for the upgrade (relinks both exes)"
+	GO=$(GO) DIST=$(DIST)/old FYNE_TOOLS=$(FYNE_TOOLS) VERSION=$(OLD_VERSION) PACKAGE_ONLY=windows bash scripts/package.sh
+	@echo "make msi-smoke: installing the MSI in a fresh Wine prefix, then the upgrade in another (several minutes)"
+	bash scripts/msi-smoke.sh $(DIST)/buildstation-$$(bash scripts/version.sh)-windows-amd64.msi $(DIST)/old/buildstation-$(OLD_VERSION)-windows-amd64.msi
 
 ## package-check: make package, then the .deb and .tar.gz as a user meets
 ## them (scripts/linux-pkg-check.sh) and the MSI's Wine round trip

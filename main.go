@@ -14,6 +14,9 @@ import (
 )
 
 func main() {
+	// The Windows GUI face prints --version and help in the console it
+	// was typed in (a no-op elsewhere).
+	cli.AttachParentConsole(os.Args[1:])
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -11,9 +11,14 @@
 # 2. The .tar.gz, unpacked: the binary answers --version with the version
 #    scripts/version.sh gives (the tag, or VERSION), the desktop entries,
 #    the icon and INSTALL.txt are there.
+# 3. The .deb's libc6 dependency covers the binary's real need (its
+#    newest GLIBC_x.y symbol version, read with objdump -T).
+# 4. Every file name docs/install.md prints (VERSION: the version;
+#    DEBVERSION: the .deb's, where a pre-release's - is ~) is one that
+#    was built (the .dmg is left to the Mac).
 # Prints PASS/FAIL lines; exits non-zero on any FAIL.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 DIST=${DIST:-bin/dist}
 want=$(bash scripts/version.sh)
 work=$(mktemp -d "${TMPDIR:-/tmp}/linux-pkg.XXXXXX")
@@ -64,4 +69,23 @@ v=$("$work/tgz/$top/buildstation" --version 2>&1)
 [ "$v" = "buildstation $want" ] && pass ".tar.gz's buildstation --version: $v" || fail ".tar.gz's --version said '$v', want 'buildstation $want'"
 entries "$work/tgz/$top" ".tar.gz"
 [ -s "$work/tgz/$top/INSTALL.txt" ] && pass ".tar.gz has INSTALL.txt" || fail ".tar.gz has no INSTALL.txt"
+need=$(objdump -T "$work/root/usr/bin/buildstation" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+dep=$(dpkg-deb -f "$deb" Depends | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
+if [ -z "$need" ]; then
+  fail "objdump -T found no GLIBC symbol version in the .deb's binary"
+elif [ -n "$dep" ] && [ "$(printf '%s\n%s\n' "$need" "$dep" | sort -V | tail -1)" = "$dep" ]; then
+  pass ".deb depends on libc6 (>= $dep); the binary needs GLIBC_$need"
+else
+  fail ".deb depends on '$(dpkg-deb -f "$deb" Depends)', but the binary needs GLIBC_$need: say libc6 (>= $need) in packaging/linux/nfpm.yaml"
+fi
+
+for pat in $(grep -o '`buildstation[-_][A-Za-z0-9_.-]*\.\(tar\.gz\|deb\|msi\|dmg\|zip\)`' docs/install.md | tr -d '`' | sort -u); do
+  name=${pat//DEBVERSION/$debv}
+  name=${name//VERSION/$want}
+  case $name in
+    *.dmg | *.zip) continue ;; # built on a Mac
+    *.msi) [ -n "$(ls "$DIST"/*.msi 2>/dev/null)" ] || continue ;;
+  esac
+  [ -f "$DIST/$name" ] && pass "docs/install.md's $pat is what is built ($name)" || fail "docs/install.md prints $pat, but $DIST has no $name ($(cd "$DIST" && ls buildstation[-_]* 2>/dev/null | tr '\n' ' '))"
+done
 exit $failed

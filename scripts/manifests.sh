@@ -29,7 +29,7 @@ esac
 for f in "${need[@]}"; do
   [ -f "$f" ] || { echo "manifests: no $f: build it first (make package; the .dmg on a Mac), or set VERSION to the artifacts' version" >&2; exit 1; }
 done
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+sha() { if command -v sha256sum >/dev/null; then sha256sum "$1"; else shasum -a 256 "$1"; fi | cut -d' ' -f1; }
 fill() { sed -e "s|@VERSION@|$VERSION|g" -e "s|@SHA256_MSI@|${msi_sha:-}|g" -e "s|@SHA256_DMG@|${dmg_sha:-}|g" "$1"; }
 mkdir -p "$out"
 if [ "$what" != homebrew ]; then

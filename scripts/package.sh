@@ -26,7 +26,9 @@
 #       `xcrun notarytool store-credentials profile ...`) also notarizes
 #       and staples the ticket;
 #     neither: an ad-hoc signature, which runs on this Mac but which
-#       Gatekeeper blocks on another one when downloaded, and which changes
+#       Gatekeeper blocks on another one when downloaded (macOS 15 dropped
+#       the right-click > Open bypass: System Settings > Privacy &
+#       Security > Open Anyway), and which changes
 #       with every build (privacy grants are asked again). The file
 #       $DIST/macos-signing.txt says which, for the release notes.
 #
@@ -41,6 +43,7 @@ NFPM=${NFPM:-github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2}
 ONLY=${PACKAGE_ONLY:-}
 VERSION=$(bash scripts/version.sh)
 NUMERIC=$(bash scripts/version.sh numeric)
+BUILD=$(bash scripts/version.sh build)
 export VERSION
 ldflags="-X github.com/buildstation/buildstation/cli.Version=$VERSION"
 say() { echo "package: $*"; }
@@ -52,11 +55,73 @@ say "version $VERSION into $DIST"
 fyne_tool() {
   if [ ! -x "$DIST/.bin/fyne" ]; then
     say "installing the fyne packaging tool ($FYNE_TOOLS)"
-    GOBIN=$DIST/.bin GOOS= GOARCH= CGO_ENABLED= "$GO" install "$FYNE_TOOLS"
+    GOBIN=$DIST/.bin GOOS="" GOARCH="" CGO_ENABLED="" "$GO" install "$FYNE_TOOLS"
   fi
+  # fyne package takes no -ldflags of ours. It reads them from GOFLAGS,
+  # but builds twice on Windows (the second time with its version
+  # resource) and drops them after the first, so the GUI face said the
+  # dev version. It runs $GO as the go command: a wrapper puts the
+  # version's -X in every -ldflags it passes to go build, so the GUI
+  # face and the macOS app print what the console face and the .deb do.
+  cat >"$DIST/.bin/go-version" <<GO
+#!/usr/bin/env bash
+x='-X=github.com/buildstation/buildstation/cli.Version=$VERSION'
+args=() seen=
+for a in "\$@"; do
+  if [ "\$seen" = next ]; then a="\$x \$a" seen=done; fi
+  [ "\$a" = -ldflags ] && seen=next
+  args+=("\$a")
+done
+if [ "\${1:-}" = build ] && [ -z "\$seen" ]; then args=(build -ldflags "\$x" "\${args[@]:1}"); fi
+exec $(command -v "$GO") "\${args[@]}"
+GO
+  chmod +x "$DIST/.bin/go-version"
   # fyne package -release bumps Build in FyneApp.toml and reformats it: keep ours.
   cp FyneApp.toml "$DIST/.FyneApp.toml"
   trap 'cp "$DIST/.FyneApp.toml" FyneApp.toml' EXIT
+}
+
+# png_ico: an .ico holding the PNG as it is (Windows Vista and later read
+# one), for the MSI's Apps & features icon: no image tool needed.
+png_ico() {
+  local size
+  size=$(wc -c <"$1")
+  le32() { printf '%b' "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)))"; }
+  printf '\x00\x00\x01\x00\x01\x00\x00\x00\x00\x00\x01\x00\x20\x00'
+  le32 "$size"
+  le32 22
+  cat "$1"
+}
+
+# version_rc: the console face's version resource (windres source).
+version_rc() {
+  local commas=${NUMERIC//./,},$BUILD
+  cat <<RC
+1 VERSIONINFO
+FILEVERSION $commas
+PRODUCTVERSION $commas
+FILEOS 0x40004
+FILETYPE 0x1
+BEGIN
+  BLOCK "StringFileInfo"
+  BEGIN
+    BLOCK "040904B0"
+    BEGIN
+      VALUE "CompanyName", "Build Station"
+      VALUE "FileDescription", "Build Station (command line)"
+      VALUE "FileVersion", "$NUMERIC.$BUILD"
+      VALUE "InternalName", "buildstation"
+      VALUE "OriginalFilename", "buildstation.exe"
+      VALUE "ProductName", "Build Station"
+      VALUE "ProductVersion", "$VERSION"
+    END
+  END
+  BLOCK "VarFileInfo"
+  BEGIN
+    VALUE "Translation", 0x409, 1200
+  END
+END
+RC
 }
 
 package_linux() {
@@ -89,10 +154,17 @@ package_windows() {
   fi
   fyne_tool
   say "buildstationw.exe, the GUI face (cgo with mingw: the first build takes several minutes)"
-  CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 "$DIST/.bin/fyne" package -os windows -release --app-version "$NUMERIC"
+  # Its version resource (fyne's) is x.y.z.BUILD, as the MSI's File table says.
+  GO=$DIST/.bin/go-version CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 "$DIST/.bin/fyne" package -os windows -release --app-version "$NUMERIC" --app-build "$BUILD"
   mv "Build Station.exe" "$DIST/buildstationw.exe"
-  say "buildstation.exe, the console face"
-  CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 "$GO" build -trimpath -ldflags "$ldflags" -o "$DIST/buildstation.exe" .
+  say "buildstation.exe, the console face (with a version resource: x.y.z.$BUILD)"
+  # windres (mingw) compiles the version resource; a .syso beside main.go
+  # is linked in, and removed after.
+  local syso=buildstation_windows_amd64.syso
+  version_rc >"$DIST/.version.rc"
+  x86_64-w64-mingw32-windres -O coff -o "$syso" "$DIST/.version.rc"
+  CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 "$GO" build -trimpath -ldflags "$ldflags" -o "$DIST/buildstation.exe" . || { rm -f "$syso"; exit 1; }
+  rm -f "$syso" "$DIST/.version.rc"
   if ! command -v wixl >/dev/null; then
     echo "package: the MSI needs msitools' wixl: apt-get install -y wixl msitools" >&2
     exit 1
@@ -100,10 +172,23 @@ package_windows() {
   local stage=$DIST/.msi msi=$DIST/buildstation-$VERSION-windows-amd64.msi
   rm -rf "$stage" && mkdir -p "$stage"
   cp packaging/windows/buildstation.wxs packaging/windows/MsiShortcutProperty.idt "$DIST/buildstation.exe" "$DIST/buildstationw.exe" "$stage/"
-  say "$(basename "$msi") (wixl; per-user, no admin)"
-  (cd "$stage" && wixl -D Version="$NUMERIC" -o installer.msi buildstation.wxs)
-  # The Start-menu shortcut's AUMID: a table wixl cannot write.
-  (cd "$stage" && msibuild installer.msi -i MsiShortcutProperty.idt)
+  png_ico assets/icon.png >"$stage/buildstation.ico"
+  local pv=$NUMERIC.$BUILD
+  say "$(basename "$msi") (wixl; per-user, no admin; x64; product version $pv)"
+  (cd "$stage" && wixl -a x64 -D Version="$pv" -o installer.msi buildstation.wxs)
+  # What wixl cannot write: the Start-menu shortcut's AUMID
+  # (MsiShortcutProperty), each exe's version in the File table (so an
+  # upgrade replaces a lower-versioned file), and an inclusive upper bound
+  # on the upgrade row (WiX's AllowSameVersionUpgrades: Windows Installer
+  # compares three fields, so an rc and its release are the same version).
+  local upgrade
+  upgrade=$(msiinfo export "$stage/installer.msi" Upgrade | tr -d '\r' | awk -F'\t' '$7 == "WIX_UPGRADE_DETECTED" { print $1 }')
+  [ -n "$upgrade" ] || { echo "package: wixl wrote no WIX_UPGRADE_DETECTED row" >&2; exit 1; }
+  (cd "$stage" && msibuild installer.msi -i MsiShortcutProperty.idt &&
+    msibuild installer.msi -q "UPDATE \`File\` SET \`Version\`='$pv' WHERE \`File\`='buildstation.exe'" &&
+    msibuild installer.msi -q "UPDATE \`File\` SET \`Version\`='$pv' WHERE \`File\`='buildstationw.exe'" &&
+    msibuild installer.msi -q "DELETE FROM \`Upgrade\` WHERE \`ActionProperty\`='WIX_UPGRADE_DETECTED'" &&
+    msibuild installer.msi -q "INSERT INTO \`Upgrade\` (\`UpgradeCode\`,\`VersionMax\`,\`Attributes\`,\`ActionProperty\`) VALUES ('$upgrade','$pv',513,'WIX_UPGRADE_DETECTED')")
   mv "$stage/installer.msi" "$msi"
   rm -rf "$stage"
   say "$DIST/buildstation.exe (console: the CLI), $DIST/buildstationw.exe (GUI: tray, logon task, links), $msi"
@@ -120,7 +205,7 @@ package_macos() {
   rm -rf "$DIST/.mac" && mkdir -p "$DIST/.mac"
   for arch in arm64 amd64; do
     say "Build Station.app for $arch (cgo)"
-    GOARCH=$arch CGO_ENABLED=1 "$DIST/.bin/fyne" package -os darwin -release --app-version "$NUMERIC"
+    GO=$DIST/.bin/go-version GOARCH=$arch CGO_ENABLED=1 "$DIST/.bin/fyne" package -os darwin -release --app-version "$NUMERIC" --app-build "$BUILD"
     mv "$app" "$DIST/.mac/$arch.app"
   done
   # One universal app: the arm64 bundle with both binaries joined by lipo.
@@ -149,7 +234,7 @@ package_macos() {
     fi
   else
     codesign --force --deep -s - "$app"
-    how="ad-hoc signed: Gatekeeper blocks it when downloaded; open it once with right-click > Open (or run: xattr -dr com.apple.quarantine \"/Applications/Build Station.app\")"
+    how="ad-hoc signed: Gatekeeper blocks it when downloaded; open it once, then System Settings > Privacy & Security > Open Anyway (or run: xattr -dr com.apple.quarantine \"/Applications/Build Station.app\")"
   fi
   codesign --verify --deep --strict "$app"
   echo "$how" >"$DIST/macos-signing.txt"
