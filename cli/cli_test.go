@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"maps"
 	"os"
 	"slices"
@@ -324,14 +323,6 @@ func TestVersion(t *testing.T) {
 	r := run(t, "", "version")
 	if r.code != 0 || r.stdout != "buildstation "+cli.Version+"\n" {
 		t.Fatalf("version: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-}
-
-func readN(t *testing.T, r io.Reader, want string) {
-	t.Helper()
-	got := make([]byte, len(want))
-	if _, err := io.ReadFull(r, got); err != nil || string(got) != want {
-		t.Fatalf("read %q, %v; want %q", got, err, want)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -29,9 +28,6 @@ const gitAgent = `cp "$0/work.txt" work.txt && git add work.txt && git commit -q
 // commit. It returns the project's folder too.
 func startGit(t *testing.T, gate, work string) (s *station, dir, repo string) {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the agent is a sh script")
-	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
