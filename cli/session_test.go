@@ -61,14 +61,22 @@ func TestSessionLs(t *testing.T) {
 	}
 	s.addTask(t, "one")
 	id, _ := session(t, dir)
+	// The agent can say its id before the station has recorded the
+	// process it started (the session is "starting", no pid yet): wait
+	// for the record, as a person running ls again would.
 	var list []json.RawMessage
-	if err := json.Unmarshal([]byte(s.ok(t, "session", "ls", "--json")), &list); err != nil || len(list) != 1 {
-		t.Fatalf("session ls --json: %v, %d sessions", err, len(list))
-	}
-	wantKeys(t, "session", list[0], "id", "task_id", "state", "pid", "last_output_at")
 	var info supervisor.SessionInfo
-	if err := json.Unmarshal(list[0], &info); err != nil || info.ID != id || info.TaskID != "t1" || info.PID == 0 {
-		t.Fatalf("session %+v (%v); want %s of t1 with its pid", info, err, id)
+	testwait.Eventually(t, 30*time.Second, func() bool {
+		list = nil
+		if err := json.Unmarshal([]byte(s.ok(t, "session", "ls", "--json")), &list); err != nil || len(list) != 1 {
+			t.Fatalf("session ls --json: %v, %d sessions", err, len(list))
+		}
+		info = supervisor.SessionInfo{}
+		return json.Unmarshal(list[0], &info) == nil && info.PID != 0
+	}, "session ls to show the session's pid")
+	wantKeys(t, "session", list[0], "id", "task_id", "state", "pid", "last_output_at")
+	if info.ID != id || info.TaskID != "t1" {
+		t.Fatalf("session %+v; want %s of t1 with its pid", info, id)
 	}
 	if !strings.Contains(string(list[0]), `"state": "`+info.State.String()+`"`) {
 		t.Errorf("state not by name: %s", list[0])

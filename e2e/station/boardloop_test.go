@@ -5,6 +5,7 @@ package station_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -196,7 +197,14 @@ func TestBoardLoopEndToEnd(t *testing.T) {
 		}
 		return nil
 	}, "the second attempt at work, and in progress upstream", "station log:", s.Log)
-	prompt := readFile(t, filepath.Join(s.Home, "logs", tLoop+".2.prompt.md"))
+	// The board says working as the second attempt is taken, a moment
+	// before its session writes its prompt.
+	var prompt string
+	rig.Eventually(t, 30*time.Second, func() error {
+		b, err := os.ReadFile(filepath.Join(s.Home, "logs", tLoop+".2.prompt.md"))
+		prompt = string(b)
+		return err
+	}, "the second attempt's prompt", "station log:", s.Log)
 	for _, want := range []string{"please handle the empty password", "alice on work.txt:1", "say why here", "bob on work.txt:2", "a typo here",
 		"check test failed", "--- FAIL: TestEmptyPassword", "got 500, want 400", "/pull/", "was reset to the last green commit"} {
 		if !strings.Contains(prompt, want) {
