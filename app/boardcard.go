@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -318,9 +319,10 @@ func commitCount(n int) string {
 	return fmt.Sprintf("%d commits", n)
 }
 
-// workKey is what a task's work was read for.
+// workKey is what a task's work was read for: its update time, its
+// events (a merge changes no field of the task), its session's commits.
 func workKey(t supervisor.Task, s Snapshot) string {
-	key := t.UpdatedAt.String()
+	key := t.UpdatedAt.String() + " " + strconv.FormatUint(s.TaskEvents[t.ID], 10)
 	if si, ok := SessionFor(s, t.ID); ok {
 		key += " " + si.Evidence["commits"].String()
 	}

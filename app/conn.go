@@ -124,6 +124,8 @@ type state struct {
 	phone *supervisor.PhoneLink
 	// agentNames are the built-in agents the station can run, read once.
 	agentNames []string
+	// told counts each task's events since connecting (Snapshot.TaskEvents).
+	told map[string]uint64
 }
 
 // boardDown reports whether a shared board is known not to answer.
@@ -178,6 +180,12 @@ func (s *state) snapshot() Snapshot {
 	}
 	for _, t := range s.tasks {
 		snap.Tasks = append(snap.Tasks, t)
+		if n := s.told[t.ID]; n > 0 {
+			if snap.TaskEvents == nil {
+				snap.TaskEvents = map[string]uint64{}
+			}
+			snap.TaskEvents[t.ID] = n
+		}
 	}
 	slices.SortFunc(snap.Tasks, func(a, b supervisor.Task) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
@@ -359,6 +367,10 @@ func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Even
 	case supervisor.EventTask:
 		if e.Task != nil {
 			s.setTask(*e.Task)
+			if s.told == nil {
+				s.told = map[string]uint64{}
+			}
+			s.told[e.Task.ID]++
 			return true
 		}
 	case supervisor.EventSession:

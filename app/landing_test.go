@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,52 @@ func TestDiffWindowMergeUpdatesTheCard(t *testing.T) {
 	})
 	if all := strings.Join(texts(cardOf(t, d, "t4")), "\n"); strings.Contains(all, "Ready to merge") || primaryOf(cardOf(t, d, "t4")) == "Merge" {
 		t.Errorf("after Merge in the diff window the card says:\n%s", all)
+	}
+}
+
+// A merge made elsewhere (buildstation task merge in a terminal) reaches
+// the card through the station's event alone: the task's event changes
+// none of its fields, yet the card reads its work again and says merged,
+// with no Reload.
+func TestCardFollowsAMergeMadeElsewhere(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	d := openFullBoard(t, fake)
+	// The station's stream, as the dashboard follows it; its snapshots
+	// are applied here, on the test's goroutine.
+	snaps := make(chan Snapshot, 16)
+	c := newConn(func(context.Context, bool) (Client, error) { return fake, nil }, discardLog())
+	c.coalesce = time.Millisecond
+	c.onSnap = func(s Snapshot) { snaps <- s }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	d.u.apply(<-snaps)
+	d.reading.Wait()
+	if got := primaryOf(cardOf(t, d, "t4")); got != "Merge" {
+		t.Fatalf("the done card offers %q, want Merge", got)
+	}
+	// The CLI merges: the station records it and tells the task again.
+	if _, err := fake.Merge(ctx, "t4", ""); err != nil {
+		t.Fatal(err)
+	}
+	nextCall(t, fake)
+	var t4 supervisor.Task
+	for _, x := range fake.tasks {
+		if x.ID == "t4" {
+			t4 = x
+		}
+	}
+	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &t4}
+	d.u.apply(<-snaps)
+	d.reading.Wait()
+	card := cardOf(t, d, "t4")
+	if all := strings.Join(texts(card), "\n"); !strings.Contains(all, "Merged into main at 14:02") || strings.Contains(all, "Ready to merge") {
+		t.Errorf("after a merge from the CLI the card says:\n%s", all)
+	}
+	if got := primaryOf(card); got == "Merge" {
+		t.Errorf("after a merge from the CLI the card still offers Merge")
 	}
 }

@@ -46,6 +46,11 @@ type Snapshot struct {
 	// Start is the tray's part in starting a stopped station: the tray
 	// process sets it, as it does Update.
 	Start StationStart
+	// TaskEvents counts, by task id, the station's events about each task
+	// since the connection began: an event that changes none of a task's
+	// fields (a merge, its work put on record) still says its work may
+	// have changed, so its card reads the work again.
+	TaskEvents map[string]uint64
 }
 
 // UpdateNote is a newer release than this build.

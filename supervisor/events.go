@@ -10,7 +10,7 @@ import (
 type EventKind string
 
 const (
-	EventTask    EventKind = "task"    // a task moved (Task set)
+	EventTask    EventKind = "task"    // a task moved, or its work was put on record or merged (Task set)
 	EventSession EventKind = "session" // a session changed state (Session set)
 	EventNotice  EventKind = "notice"  // a notification was raised (Notice set)
 	EventProject EventKind = "project" // a project was paused or resumed

@@ -1,7 +1,10 @@
 package station
 
 import (
+	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -77,6 +80,97 @@ func TestFinishedWorkIsTold(t *testing.T) {
 		// Not on a branch: nothing to merge, and the notice says nothing of it.
 		if strings.Contains(got[0].Body, "merge") {
 			t.Errorf("the finished notice of work with no branch speaks of a merge: %q", got[0].Body)
+		}
+	})
+}
+
+// recordBoard is a memBoard that keeps tasks' work records (a
+// supervisor.WorkBoard), as the SQLite and PostgreSQL boards do.
+type recordBoard struct {
+	*memBoard
+	mu    sync.Mutex
+	works map[string]supervisor.TaskWork
+}
+
+func (b *recordBoard) SaveTaskWork(_ context.Context, id string, w supervisor.TaskWork) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.works[id] = w
+	return nil
+}
+
+func (b *recordBoard) SaveTaskMerged(context.Context, string, supervisor.MergeRecord) error {
+	return nil
+}
+
+func (b *recordBoard) TaskWorkRecord(_ context.Context, id string) (supervisor.TaskWork, bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	w, ok := b.works[id]
+	return w, ok, nil
+}
+
+// treeWorkspaces is a git project whose worktree holds one commit until
+// it is removed.
+type treeWorkspaces struct {
+	fakeWorkspaces
+	gone atomic.Bool
+}
+
+func (f *treeWorkspaces) Remove(context.Context, supervisor.Repo, string) error {
+	f.gone.Store(true)
+	return nil
+}
+
+func (f *treeWorkspaces) Work(_ context.Context, _ supervisor.Repo, id string) (supervisor.TaskWork, bool, error) {
+	if f.gone.Load() {
+		return supervisor.TaskWork{}, false, nil
+	}
+	return supervisor.TaskWork{Branch: "bs/b1/" + id, Base: "1111111", Head: "2222222", Commits: []string{"2222222 healthz"}}, true, nil
+}
+
+// A card follows the station's events alone: once a finished task's
+// session has ended, its work is put on record and its worktree removed,
+// and an event about the task comes after the record, so a dashboard that
+// reads the work on that event finds it (a read on the session's end alone
+// could fall between the record and the removal and find nothing).
+func TestFinishedWorkIsToldOnceOnRecord(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rb := &recordBoard{memBoard: newMemBoard(), works: map[string]supervisor.TaskWork{}}
+		h := startWith(t, func(o *Options) {
+			o.Board = rb
+			o.Workspaces = &treeWorkspaces{}
+		}, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "Add a health endpoint")
+		p := h.proc()
+		p.say("working\r\n")
+		s := h.session(task.ID)
+		sub := h.st.Subscribe(256)
+		defer sub.Close()
+		if err := h.st.AgentComplete(h.ctx, s.ID, "added /healthz"); err != nil {
+			t.Fatal(err)
+		}
+		p.exit(0)
+		synctest.Wait()
+		ended, told := false, false
+		for len(sub.C) > 0 {
+			e := <-sub.C
+			switch {
+			case e.Kind == supervisor.EventSession && e.Session != nil && e.Session.ID == s.ID && e.Session.State == supervisor.SessEnded:
+				ended = true
+			case ended && e.Kind == supervisor.EventTask && e.Task != nil && e.Task.ID == task.ID:
+				told = true
+			}
+		}
+		if !ended {
+			t.Fatal("the session's end was not told")
+		}
+		if !told {
+			t.Error("no event about the task came once its work was on record: a card that read its work at the session's end keeps what it found")
+		}
+		w, ok, err := h.st.TaskWork(h.ctx, task.ID)
+		if err != nil || !ok || len(w.Commits) != 1 {
+			t.Errorf("the finished task's work: %+v %v %v, want its one commit on record", w, ok, err)
 		}
 	})
 }

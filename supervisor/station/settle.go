@@ -75,7 +75,12 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if !ok {
 		return
 	}
-	st.recordWork(ctx, p, taskID)
+	if st.recordWork(ctx, p, taskID) {
+		// The task is told again, its work now on record: a card that
+		// read the work as the session ended, while the worktree was
+		// going, reads it again.
+		st.publishTask(t)
+	}
 	if err := st.opt.Workspaces.Remove(ctx, p.Repo, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
 	}

@@ -95,23 +95,26 @@ func (st *Station) workRecord(ctx context.Context, id string) (supervisor.TaskWo
 }
 
 // recordWork puts a finished task's work on record, read from its branch
-// while its worktree still says where it started.
-func (st *Station) recordWork(ctx context.Context, p config.Project, id string) {
+// while its worktree still says where it started; it reports whether it
+// did.
+func (st *Station) recordWork(ctx context.Context, p config.Project, id string) bool {
 	wb := st.workBoard()
 	if wb == nil {
-		return
+		return false
 	}
 	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
 	if err != nil || !ok {
 		if err != nil {
 			st.log.Warn("read a finished task's work", "task", id, "err", err)
 		}
-		return
+		return false
 	}
 	w.Gate = nil
 	if err := wb.SaveTaskWork(ctx, id, w); err != nil {
 		st.log.Warn("record a finished task's work", "task", id, "err", err)
+		return false
 	}
+	return true
 }
 
 // gateCheck is the board's verdict of p's gate on sha, with its time; nil
