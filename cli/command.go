@@ -17,12 +17,14 @@ import (
 // with no station and no terminal; nil runs the command. The group's file
 // registers the constructor with one line.
 
-// runE is a command's RunE: set copies the arguments into o, then runF
-// (a test's) or run gets o.
-func runE[O any](o *O, set func(args []string), runF, run func(*O) error) func(*cobra.Command, []string) error {
-	return func(_ *cobra.Command, args []string) error {
+// runE is a command's RunE: set (nil: none) copies the arguments into o,
+// or says why they are wrong, then runF (a test's) or run gets o.
+func runE[O any](o *O, set func(c *cobra.Command, args []string) error, runF, run func(*O) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
 		if set != nil {
-			set(args)
+			if err := set(c, args); err != nil {
+				return err
+			}
 		}
 		if runF != nil {
 			return runF(o)
@@ -32,8 +34,8 @@ func runE[O any](o *O, set func(args []string), runF, run func(*O) error) func(*
 }
 
 // firstArg is a set for runE: the command's one argument into *dst.
-func firstArg(dst *string) func([]string) {
-	return func(args []string) { *dst = args[0] }
+func firstArg(dst *string) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error { *dst = args[0]; return nil }
 }
 
 // ask is a command that is one API verb: it dials the station of the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,5 +59,69 @@ func TestTaskOptions(t *testing.T) {
 	}
 	if o := optionsOf(t, newTaskLsCmd); o.LimitGiven || o.All {
 		t.Errorf("task ls: %+v", o)
+	}
+}
+
+func TestProjectOptions(t *testing.T) {
+	if o := optionsOf(t, newProjectPauseCmd, "web", "--reason", "CI is down"); o.Name != "web" || o.Reason != "CI is down" {
+		t.Errorf("project pause: %+v", o)
+	}
+	if o := optionsOf(t, newProjectResumeCmd, "web"); o.Name != "web" {
+		t.Errorf("project resume: %+v", o)
+	}
+	if o := optionsOf(t, newProjectShowCmd, "--json", "web"); o.Name != "web" || !o.JSON {
+		t.Errorf("project show: %+v", o)
+	}
+	if o := optionsOf(t, newProjectLsCmd, "--json"); !o.JSON {
+		t.Errorf("project ls: %+v", o)
+	}
+	if o := optionsOf(t, newProjectRmCmd, "web"); o.Name != "web" {
+		t.Errorf("project rm: %+v", o)
+	}
+	if o := optionsOf(t, newProjectSetCmd, "web", "idle_window=15m", "nudge="); o.Name != "web" || len(o.Set) != 2 || o.Set["idle_window"] != "15m" || o.Set["nudge"] != "" {
+		t.Errorf("project set: %+v", o)
+	}
+	// --command ends project add's flags: the agent's own pass through.
+	o := optionsOf(t, newProjectAddCmd, "/src/web", "--setup=", "--dry-run", "--name", "api", "--command", "sh", "--name", "x")
+	if p := o.Project; p.Path != abs(t, "/src/web") || p.Name != "api" || !p.DryRun || p.Setup != "" || !o.SetupGiven || o.Accept ||
+		strings.Join(p.Command, " ") != "sh --name x" {
+		t.Errorf("project add: %+v", o)
+	}
+}
+
+func abs(t *testing.T, path string) string {
+	a, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func abs(t *testing.T, path string) string {
+	a, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestSessionOptions(t *testing.T) {
+	if o := optionsOf(t, newSessionSendCmd, "t2", "--", "--help", "me"); o.ID != "t2" || o.Text != "--help me" {
+		t.Errorf("session send: %+v", o)
+	}
+	if o := optionsOf(t, newSessionAllowCmd, "t7", "--request", "3f9a", "--note", "once"); o.Verb != "allow" || o.ID != "t7" || o.Request != "3f9a" || o.Text != "once" {
+		t.Errorf("session allow: %+v", o)
+	}
+	if o := optionsOf(t, newSessionDenyCmd, "--note", "no", "t7"); o.Verb != "deny" || o.ID != "t7" || o.Request != "" || o.Text != "no" {
+		t.Errorf("session deny: %+v", o)
+	}
+	if o := optionsOf(t, newSessionAnswerCmd, "t7", "--request", "3f9a", "use", "staging"); o.Verb != "answer" || o.ID != "t7" || o.Request != "3f9a" || o.Text != "use staging" {
+		t.Errorf("session answer: %+v", o)
+	}
+	if o := optionsOf(t, newSessionAttachCmd, "t2.1"); o.ID != "t2.1" {
+		t.Errorf("session attach: %+v", o)
+	}
+	if o := optionsOf(t, newSessionLsCmd, "--json"); !o.JSON {
+		t.Errorf("session ls: %+v", o)
 	}
 }

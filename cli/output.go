@@ -21,6 +21,15 @@ func printJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// printJSONList writes list as a JSON array, [] when it is empty: what
+// every --json of a list prints.
+func printJSONList[T any](w io.Writer, list []T) error {
+	if list == nil {
+		list = []T{}
+	}
+	return printJSON(w, list)
+}
+
 // table writes aligned columns.
 type table struct{ tw *tabwriter.Writer }
 

@@ -18,7 +18,16 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-func (e *env) projectAddCmd() *cobra.Command {
+// projectAddOptions are `project add`'s.
+type projectAddOptions struct {
+	*env
+	Project    supervisor.NewProject
+	Accept     bool // --accept-suggestions
+	SetupGiven bool // --setup was given (perhaps "")
+}
+
+func newProjectAddCmd(e *env, runF func(*projectAddOptions) error) *cobra.Command {
+	o := &projectAddOptions{env: e}
 	return &cobra.Command{
 		Use:   "add PATH [--name N] [--setup CMD] [--accept-suggestions] [--dry-run] [--agent NAME | --command ARGV...]",
 		Short: "Add a project: a folder and the agent that works in it",
@@ -54,64 +63,49 @@ writing nothing.
   buildstation project add ~/src/tools --command sh ./agent.sh`,
 		DisableFlagParsing: true,
 		ValidArgsFunction:  e.completeProjectAdd,
-		RunE: func(c *cobra.Command, args []string) error {
-			home, rest, help, err := splitHome(e.home, args)
-			switch {
-			case err != nil:
-				return err
-			case help:
-				return c.Help()
-			}
-			np, opts, err := parseProjectAdd(rest)
-			if err != nil {
+		RunE: e.ownFlags(func(c *cobra.Command, home string, rest []string) error {
+			if err := o.parse(rest); err != nil {
 				return err
 			}
 			e.home = home
-			return e.projectAdd(np, opts)
-		},
+			return runE(o, nil, runF, projectAddRun)(c, nil)
+		}),
 	}
 }
 
-// addOptions are project add's flags that are not the project's own.
-type addOptions struct {
-	accept bool // --accept-suggestions
-	setSet bool // --setup was given (perhaps "")
-}
-
-// parseProjectAdd reads PATH [--name N] [--setup CMD] [--accept-suggestions]
+// parse reads PATH [--name N] [--setup CMD] [--accept-suggestions]
 // [--dry-run] [--agent A | --command ARGV...]: --command ends the flags, so
 // the agent's own flags pass through.
-func parseProjectAdd(args []string) (supervisor.NewProject, addOptions, error) {
-	var np supervisor.NewProject
-	var opts addOptions
+func (o *projectAddOptions) parse(args []string) error {
+	np := &o.Project
 	use := "usage: buildstation project add PATH [--name N] [--setup CMD] [--accept-suggestions] [--dry-run] [--agent NAME | --command ARGV...]"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		flag, val, hasVal := strings.Cut(strings.TrimPrefix(a, "-"), "=")
 		switch {
 		case flag == "-accept-suggestions" && !hasVal:
-			opts.accept = true
+			o.Accept = true
 		case flag == "-dry-run" && !hasVal:
 			np.DryRun = true
 		case flag == "-setup":
 			if !hasVal {
 				if i+1 >= len(args) {
-					return np, opts, usagef("%s needs a value; %s", a, use)
+					return usagef("%s needs a value; %s", a, use)
 				}
 				i++
 				val = args[i]
 			}
-			np.Setup, opts.setSet = val, true
+			np.Setup, o.SetupGiven = val, true
 		case a == "--command" || a == "-command":
 			np.Command = args[i+1:]
 			if len(np.Command) == 0 {
-				return np, opts, usagef("--command needs the program to run; %s", use)
+				return usagef("--command needs the program to run; %s", use)
 			}
 			i = len(args)
 		case flag == "-name" || flag == "-agent" || flag == "name" || flag == "agent":
 			if !hasVal {
 				if i+1 >= len(args) {
-					return np, opts, usagef("%s needs a value; %s", a, use)
+					return usagef("%s needs a value; %s", a, use)
 				}
 				i++
 				val = args[i]
@@ -122,28 +116,29 @@ func parseProjectAdd(args []string) (supervisor.NewProject, addOptions, error) {
 				np.Agent = val
 			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			return np, opts, usagef("unknown flag %s; %s", a, use)
+			return usagef("unknown flag %s; %s", a, use)
 		case np.Path == "":
 			np.Path = a
 		default:
-			return np, opts, usagef("one folder only (got %q and %q); %s", np.Path, a, use)
+			return usagef("one folder only (got %q and %q); %s", np.Path, a, use)
 		}
 	}
 	if np.Path == "" {
-		return np, opts, usagef("the project's folder is missing; %s", use)
+		return usagef("the project's folder is missing; %s", use)
 	}
 	if np.Agent != "" && len(np.Command) > 0 {
-		return np, opts, usagef("pass --agent or --command, not both")
+		return usagef("pass --agent or --command, not both")
 	}
 	abs, err := filepath.Abs(np.Path)
 	if err != nil {
-		return np, opts, fmt.Errorf("folder %q: %w", np.Path, err)
+		return fmt.Errorf("folder %q: %w", np.Path, err)
 	}
 	np.Path = abs
-	return np, opts, nil
+	return nil
 }
 
-func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
+func projectAddRun(o *projectAddOptions) error {
+	e, np := o.env, o.Project
 	c, err := e.client()
 	add := func(np supervisor.NewProject) (supervisor.AddedProject, error) {
 		switch {
@@ -154,7 +149,7 @@ func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 		}
 		return c.AddProject(e.ctx, np)
 	}
-	if opts.accept && !np.DryRun {
+	if o.Accept && !np.DryRun {
 		// What is suggested is what a dry run finds; the person asked
 		// for it, so it is written with the project.
 		dry := np
@@ -164,7 +159,7 @@ func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 			return err
 		}
 		if s := seen.Suggested; s != nil {
-			if !opts.setSet {
+			if !o.SetupGiven {
 				np.Setup = s.Setup
 			}
 			np.Include = s.Include
@@ -190,7 +185,7 @@ func (e *env) projectAdd(np supervisor.NewProject, opts addOptions) error {
 		fmt.Fprintf(e.stdout, "wrote %s: %s\n", textsafe.Line(filepath.Join(p.Path, ".worktreeinclude")), textsafe.Line(strings.Join(np.Include, " ")))
 	}
 	if s := added.Suggested; s != nil {
-		if !opts.accept || np.DryRun {
+		if !o.Accept || np.DryRun {
 			np.Name = p.Name
 			printSuggestion(e.stdout, *s, np)
 		}
@@ -286,45 +281,6 @@ func (e *env) projectAddOffline(np supervisor.NewProject) (supervisor.AddedProje
 		return supervisor.AddedProject{}, err
 	}
 	return added, nil
-}
-
-func (e *env) projectRm(name string) error {
-	c, err := e.client()
-	if errors.Is(err, client.ErrNoStation) {
-		return e.projectRmOffline(name)
-	}
-	if err != nil {
-		return err
-	}
-	if err := c.RemoveProject(e.ctx, name); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "removed project %s from config.toml (its folder and its tasks on the board are left as they are)\n", textsafe.Line(name))
-	return err
-}
-
-func (e *env) projectRmOffline(name string) error {
-	home, err := config.Home(e.home)
-	if err != nil {
-		return err
-	}
-	cur, err := config.Load(home, config.Platform{})
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(cur.Path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", cur.Path, err)
-	}
-	out, _, err := config.RemoveProject(cur.Path, data, name, cur.Platform)
-	if err != nil {
-		return err
-	}
-	if err := config.WriteFile(cur.Path, out); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "removed project %s from config.toml (its folder and its tasks on the board are left as they are)\n", textsafe.Line(name))
-	return err
 }
 
 // shellWord quotes s for a shell line when it needs it.

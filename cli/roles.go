@@ -55,21 +55,31 @@ func (e *env) roleCmd(use, short, long, example string, run RoleFunc) *cobra.Com
 	return &cobra.Command{
 		Use: use, Short: short, Long: long, Example: example,
 		DisableFlagParsing: true,
-		RunE: func(c *cobra.Command, args []string) error {
-			home, rest, help, err := splitHome(e.home, args)
-			switch {
-			case err != nil:
-				return err
-			case help:
-				return c.Help()
-			case run == nil:
+		RunE: e.ownFlags(func(c *cobra.Command, home string, rest []string) error {
+			if run == nil {
 				return fmt.Errorf("this build has no %q; build the full binary with make build", c.Name())
 			}
 			if code := run(e.ctx, home, rest); code != 0 {
 				return &exitCode{code}
 			}
 			return nil
-		},
+		}),
+	}
+}
+
+// ownFlags is the RunE of a command that parses its own flags
+// (DisableFlagParsing): --home and --help are taken out first, help is
+// answered here, and run gets the home and the rest of the line.
+func (e *env) ownFlags(run func(c *cobra.Command, home string, rest []string) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		home, rest, help, err := splitHome(e.home, args)
+		switch {
+		case err != nil:
+			return err
+		case help:
+			return c.Help()
+		}
+		return run(c, home, rest)
 	}
 }
 

@@ -22,8 +22,7 @@ type taskLsOptions struct {
 
 func newTaskLsCmd(e *env, runF func(*taskLsOptions) error) *cobra.Command {
 	o := &taskLsOptions{env: e}
-	var c *cobra.Command
-	c = &cobra.Command{
+	c := &cobra.Command{
 		Use:   "ls",
 		Short: "List the newest 100 tasks, oldest first (--all: every one)",
 		Example: `  buildstation task ls
@@ -32,7 +31,10 @@ func newTaskLsCmd(e *env, runF func(*taskLsOptions) error) *cobra.Command {
   buildstation task ls --limit 50 --after t120   # the next page after t120
   buildstation task ls --json | jq -r '.[] | select(.state=="done") | .id'`,
 		Args: positional(0, 0),
-		RunE: runE(o, func([]string) { o.LimitGiven = c.Flags().Changed("limit") }, runF, taskLsRun),
+		RunE: runE(o, func(c *cobra.Command, _ []string) error {
+			o.LimitGiven = c.Flags().Changed("limit")
+			return nil
+		}, runF, taskLsRun),
 	}
 	f := c.Flags()
 	f.StringVar(&o.State, "state", "", "only tasks in this `state` ("+taskStates()+")")
@@ -98,10 +100,7 @@ func taskLsRun(o *taskLsOptions) error {
 // printTasks prints tasks as a table, or as a JSON array.
 func (o *taskLsOptions) printTasks(tasks []supervisor.Task) error {
 	if o.JSON {
-		if tasks == nil {
-			tasks = []supervisor.Task{}
-		}
-		return printJSON(o.stdout, tasks)
+		return printJSONList(o.stdout, tasks)
 	}
 	t := newTable(o.stdout, "ID", "PROJECT", "STATE", "ATTEMPT", "TITLE", "REASON")
 	for _, tk := range tasks {
