@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/internal/faces"
 	"github.com/buildstation/buildstation/internal/wiring"
 	"github.com/buildstation/buildstation/internal/wiring/tray"
 	"github.com/buildstation/buildstation/platform/guard"
@@ -23,7 +24,7 @@ func main() {
 func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	home, verb, rest := splitArgs(args)
+	home, verb, rest := faces.SplitArgs(args)
 	switch verb {
 	case "", "--hidden": // the tray (internal/wiring/tray)
 		return tray.Run(ctx, home, verb, rest, wiring.TrayEdges)
@@ -38,27 +39,4 @@ func run(args []string) int {
 	// completion and flags; the roles that need the OS edges come back here
 	// through the one Deps it is handed.
 	return cli.Run(ctx, wiring.CLI(), args, os.Stdin, os.Stdout, os.Stderr)
-}
-
-// splitArgs finds the role's verb, skipping a leading --home flag (which the
-// CLI also accepts after the verb).
-func splitArgs(args []string) (home, verb string, rest []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--home" || a == "-home":
-			if i+1 < len(args) {
-				home = args[i+1]
-				i++
-			}
-		case len(a) > 7 && (a[:7] == "--home=" || a[:6] == "-home="):
-			home = a[len("--home="):]
-			if a[1] != '-' {
-				home = a[len("-home="):]
-			}
-		default:
-			return home, a, args[i+1:]
-		}
-	}
-	return home, "", nil
 }

@@ -15,13 +15,16 @@ command -v tmux >/dev/null || { echo "bench: tmux is needed for the idle baselin
 echo "bench: building buildstation and the bench" >&2
 CGO_ENABLED=0 "$GO" build -o "$out/buildstation" .
 CGO_ENABLED=0 "$GO" build -o "$out/bench" ./bench
-# The build users install links the tray (cgo): its CLI start is measured
-# too, where a C compiler is at hand.
+# The build users install: the command line (cmd/buildstation, no cgo)
+# with the app beside it (the tray linked in, cgo), as the packages ship
+# them; its CLI start is measured too, where a C compiler is at hand.
 cli=()
 if [ "${BENCH_TRAY:-1}" != 0 ] && command -v "${CC:-cc}" >/dev/null; then
-	echo "bench: building the cgo build (the tray linked in)" >&2
-	CGO_ENABLED=1 "$GO" build -o "$out/buildstation-tray" .
-	cli=(-cli-bin "$out/buildstation-tray")
+	echo "bench: building the installed pair (buildstation, and the cgo buildstation-app with the tray)" >&2
+	mkdir -p "$out/installed"
+	CGO_ENABLED=1 "$GO" build -o "$out/installed/buildstation-app" .
+	CGO_ENABLED=0 "$GO" build -o "$out/installed/buildstation" ./cmd/buildstation
+	cli=(-cli-bin "$out/installed/buildstation")
 fi
 start=$(date +%s)
 "$out/bench" -bin "$out/buildstation" "${cli[@]}" "$@"
@@ -32,7 +35,7 @@ if [ "${BENCH_TRAY:-1}" != 0 ] && [ $# -eq 0 ]; then
 	command -v Xvfb >/dev/null || { echo "bench: Xvfb is needed for the tray's figures; install it (apt-get install xvfb)" >&2; exit 1; }
 	echo "bench: building the tray bench (cgo)" >&2
 	CGO_ENABLED=1 "$GO" build -o "$out/bench-tray" ./bench/tray
-	[ -x "$out/buildstation-tray" ] || CGO_ENABLED=1 "$GO" build -o "$out/buildstation-tray" .
-	"$out/bench-tray" -bin "$out/buildstation" -tray-bin "$out/buildstation-tray"
+	[ -x "$out/installed/buildstation-app" ] || { mkdir -p "$out/installed" && CGO_ENABLED=1 "$GO" build -o "$out/installed/buildstation-app" .; }
+	"$out/bench-tray" -bin "$out/buildstation" -tray-bin "$out/installed/buildstation-app"
 fi
 echo "make bench took $(( $(date +%s) - start ))s after the build" >&2

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // cliRuns is how many times each verb runs; the median CPU and the highest
@@ -20,22 +22,35 @@ const cliRuns = 5
 // station: what scripts and people run most, each reading the station.
 var cliVerbs = [][]string{
 	{"--version"},
+	{"version"},
 	{"help"},
 	{"status"},
 	{"task", "ls"},
 	{"task", "add", "--project", "p", "--title", "bench"},
+	{"task", "show", "ID"}, // the task added first
 	{"session", "ls"},
 	{"project", "ls"},
+	{"source", "ls"},
 	{"completion", "bash"},
 }
 
-// cliBin is the cgo build (the tray linked in), the build users install;
-// empty: only the station build is measured.
+// handedVerbs are verbs the installed command line hands to the app (it
+// does not link their packages): the board verbs open SQLite or
+// PostgreSQL themselves. Timed apart, without the target: they cost the
+// command line's start plus the app's.
+var handedVerbs = [][]string{
+	{"board", "status"},
+}
+
+// cliBin is the command line as the packages install it (cmd/buildstation,
+// with the cgo app as buildstation-app beside it); empty: only the whole
+// station build is measured.
 var cliBin string
 
 // benchCLI times every CLI verb's start, CPU (user + system, from the
-// kernel's accounting of the exited process) and peak RSS, for each build,
-// against `git --version` in the same run.
+// kernel's accounting of the exited process and, for a handed verb, the
+// app it became) and peak RSS, for each build, against `git --version` in
+// the same run.
 func benchCLI(t *table) error {
 	proj, _ := os.MkdirTemp(workDir, "cli-")
 	home, err := newHome("cli", fmt.Sprintf("[[projects]]\nname = \"p\"\npath = %q\n", proj))
@@ -51,19 +66,37 @@ func benchCLI(t *table) error {
 	if err := st.c.Pause(contextBG(), "p", "bench"); err != nil {
 		return fmt.Errorf("pause p: %w", err)
 	}
+	first, err := st.c.AddTask(contextBG(), supervisor.NewTask{Project: "p", Title: "shown"})
+	if err != nil {
+		return fmt.Errorf("add a task to show: %w", err)
+	}
 	gitCPU, gitRSS, err := runCost(home, "git", "--version")
 	if err != nil {
 		return fmt.Errorf("git --version: %w", err)
 	}
-	builds := []struct{ name, path string }{{"station build (CGO_ENABLED=0)", bin}}
+	type build struct {
+		name, path string
+		verbs      [][]string
+		target     bool
+	}
+	// The whole program (what `go install` makes, and what the rest of
+	// the bench runs as the station) has no target: users install the
+	// packages' command line.
+	builds := []build{{"CLI start, every verb, whole station build (CGO_ENABLED=0, go install)", bin, cliVerbs, cliBin == ""}}
 	if cliBin != "" {
-		builds = append(builds, struct{ name, path string }{"cgo build (the tray linked in)", cliBin})
+		builds = append(builds,
+			build{"CLI start, every verb, installed build (buildstation, beside the cgo buildstation-app)", cliBin, cliVerbs, true},
+			build{"CLI start, the verbs the installed command line hands to the cgo app", cliBin, handedVerbs, false})
 	}
 	for _, b := range builds {
 		var worstCPU time.Duration
 		var worstRSS int64
 		var each []string
-		for _, verb := range cliVerbs {
+		for _, verb := range b.verbs {
+			verb = slices.Clone(verb)
+			if i := slices.Index(verb, "ID"); i >= 0 {
+				verb[i] = first.ID
+			}
 			cpu, rss, err := runCost(home, b.path, verb...)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", b.name, strings.Join(verb, " "), err)
@@ -71,12 +104,15 @@ func benchCLI(t *table) error {
 			worstCPU, worstRSS = max(worstCPU, cpu), max(worstRSS, rss)
 			each = append(each, fmt.Sprintf("`%s` %s %s", strings.Join(verb, " "), ms(cpu), mib(float64(rss))))
 		}
-		t.add(row{figure: "CLI start, every verb, " + b.name, ours: fmt.Sprintf("%s CPU, %s", ms(worstCPU), mib(float64(worstRSS))),
+		r := row{figure: b.name, ours: fmt.Sprintf("%s CPU, %s", ms(worstCPU), mib(float64(worstRSS))),
 			baseline: fmt.Sprintf("%s, %s (git --version)", ms(gitCPU), mib(float64(gitRSS))),
-			ratio:    ratio(float64(worstCPU), float64(gitCPU)), target: "< 20 ms, < 20 MiB",
-			met: metString(worstCPU < 20*time.Millisecond && worstRSS < 20<<10),
+			ratio:    ratio(float64(worstCPU), float64(gitCPU)),
 			note: fmt.Sprintf("the worst verb's median CPU (user+system) of %d runs and highest peak RSS, against a running station (load %s): %s",
-				cliRuns, loadAvg(), strings.Join(each, "; "))})
+				cliRuns, loadAvg(), strings.Join(each, "; "))}
+		if b.target {
+			r.target, r.met = "< 20 ms, < 20 MiB", metString(worstCPU < 20*time.Millisecond && worstRSS < 20<<10)
+		}
+		t.add(r)
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func main() {
 	}
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
 	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,cli,reads,concurrent,logs); default all")
-	flag.StringVar(&cliBin, "cli-bin", "", "the cgo build of buildstation (the tray linked in), whose CLI start is measured too")
+	flag.StringVar(&cliBin, "cli-bin", "", "the command line as installed (cmd/buildstation, with the cgo buildstation-app beside it), whose CLI start is measured too")
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")

@@ -5,13 +5,16 @@
 #
 # 1. The .deb, unpacked into a throwaway root (dpkg -x: no root rights, no
 #    chroot): its control names the package and version, /usr/bin holds
-#    the binary, the desktop entries (the app, the buildstation:// handler)
-#    are valid and name the icon, which is a 256x256 PNG in hicolor; the
-#    unpacked binary answers --version with the packaged version.
-# 2. The .tar.gz, unpacked: the binary answers --version with the version
-#    scripts/version.sh gives (the tag, or VERSION), the desktop entries,
-#    the icon and INSTALL.txt are there.
-# 3. The .deb's libc6 dependency covers the binary's real need (its
+#    both executables (buildstation, the static command line, and
+#    buildstation-app, the station and the tray), the desktop entries (the
+#    app, the buildstation:// handler) are valid and name the icon, which
+#    is a 256x256 PNG in hicolor; both unpacked executables answer
+#    --version with the packaged version, and the command line hands
+#    `board status` to the app.
+# 2. The .tar.gz, unpacked: the same of its two executables, with the
+#    version scripts/version.sh gives (the tag, or VERSION); the desktop
+#    entries, the icon and INSTALL.txt are there.
+# 3. The .deb's libc6 dependency covers buildstation-app's real need (its
 #    newest GLIBC_x.y symbol version, read with objdump -T).
 # 4. Every file name docs/install.md prints (VERSION: the version;
 #    DEBVERSION: the .deb's, where a pre-release's - is ~) is one that
@@ -53,23 +56,44 @@ entries() {
   fi
 }
 
+# faces DIR WHAT: both executables in DIR print the version; the command
+# line links no cgo (static), and hands a verb it does not link (board
+# status, on a throwaway home) to buildstation-app beside it.
+faces() {
+  local v f home
+  for f in buildstation buildstation-app; do
+    v=$("$1/$f" --version 2>&1)
+    [ "$v" = "buildstation $want" ] && pass "$2's $f --version: $v" || fail "$2's $f --version said '$v', want 'buildstation $want'"
+  done
+  if file "$1/buildstation" | grep -q 'statically linked'; then
+    pass "$2's buildstation (the command line) is static: no cgo, no UI"
+  else
+    fail "$2's buildstation is not static: $(file -b "$1/buildstation")"
+  fi
+  home=$(mktemp -d "$work/home.XXXXXX")
+  if "$1/buildstation" --home "$home" board status 2>&1 | grep -q 'embedded board'; then
+    pass "$2's buildstation hands board status to buildstation-app"
+  else
+    fail "$2's buildstation board status: $("$1/buildstation" --home "$home" board status 2>&1 | tail -1)"
+  fi
+}
+
 ctl=$(dpkg-deb -f "$deb" Package Version Architecture Depends | tr '\n' ' ')
 debv=$(dpkg-deb -f "$deb" Version)
 # nfpm writes a pre-release as x.y.z~pre (it sorts before x.y.z).
 if [[ $ctl == *"Package: buildstation"* && ${debv/\~/-} == "$want" ]]; then pass ".deb control: $ctl"; else fail ".deb control: $ctl (want version $want)"; fi
 dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x"
 [ -x "$work/root/usr/bin/buildstation" ] && pass ".deb installs /usr/bin/buildstation" || fail ".deb has no /usr/bin/buildstation"
+[ -x "$work/root/usr/bin/buildstation-app" ] && pass ".deb installs /usr/bin/buildstation-app" || fail ".deb has no /usr/bin/buildstation-app"
 entries "$work/root/usr" ".deb"
-v=$("$work/root/usr/bin/buildstation" --version 2>&1)
-[ "$v" = "buildstation $want" ] && pass ".deb's buildstation --version: $v" || fail ".deb's --version said '$v', want 'buildstation $want'"
+faces "$work/root/usr/bin" ".deb"
 
 mkdir -p "$work/tgz" && tar -C "$work/tgz" -xzf "$tgz" || fail "tar -xzf $tgz"
 top=$(ls "$work/tgz")
-v=$("$work/tgz/$top/buildstation" --version 2>&1)
-[ "$v" = "buildstation $want" ] && pass ".tar.gz's buildstation --version: $v" || fail ".tar.gz's --version said '$v', want 'buildstation $want'"
+faces "$work/tgz/$top" ".tar.gz"
 entries "$work/tgz/$top" ".tar.gz"
 [ -s "$work/tgz/$top/INSTALL.txt" ] && pass ".tar.gz has INSTALL.txt" || fail ".tar.gz has no INSTALL.txt"
-need=$(objdump -T "$work/root/usr/bin/buildstation" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+need=$(objdump -T "$work/root/usr/bin/buildstation-app" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
 dep=$(dpkg-deb -f "$deb" Depends | sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p')
 if [ -z "$need" ]; then
   fail "objdump -T found no GLIBC symbol version in the .deb's binary"

@@ -3,8 +3,12 @@
 # name carries the version (scripts/version.sh: the tag, or VERSION).
 #
 #   Linux (on Linux):
-#     buildstation-VERSION-linux-amd64.tar.gz   the binary with the tray, the
-#       desktop entries (the app, and the buildstation:// handler) and the icon
+#     buildstation-VERSION-linux-amd64.tar.gz   buildstation (the command
+#       line: no cgo, no UI, it starts in a few milliseconds) and beside it
+#       buildstation-app (the station and the tray, cgo; the command line
+#       hands it the daemon, tray, demo, service and board verbs:
+#       internal/faces), the desktop entries (the app, and the
+#       buildstation:// handler) and the icon
 #     buildstation_VERSION_amd64.deb            the same, as a package (nfpm)
 #
 #   Windows (from any OS with mingw; the MSI needs msitools' wixl):
@@ -127,11 +131,13 @@ RC
 package_linux() {
   local stage=$DIST/.linux name=buildstation-$VERSION-linux-amd64
   rm -rf "$stage" && mkdir -p "$stage"
-  say "the Linux binary with the tray (cgo: the first build compiles Fyne's C parts and takes several minutes)"
-  CGO_ENABLED=1 "$GO" build -trimpath -ldflags "$ldflags" -o "$stage/buildstation" .
+  say "buildstation-app: the station and the tray (cgo: the first build compiles Fyne's C parts and takes several minutes)"
+  CGO_ENABLED=1 "$GO" build -trimpath -ldflags "$ldflags" -o "$stage/buildstation-app" .
+  say "buildstation: the command line (no cgo, no UI), which hands the station's and the tray's verbs to buildstation-app"
+  CGO_ENABLED=0 "$GO" build -trimpath -ldflags "$ldflags" -o "$stage/buildstation" ./cmd/buildstation
   say "$name.tar.gz"
   mkdir -p "$stage/$name/share/applications" "$stage/$name/share/icons/hicolor/256x256/apps"
-  cp "$stage/buildstation" "$stage/$name/"
+  cp "$stage/buildstation" "$stage/buildstation-app" "$stage/$name/"
   cp packaging/linux/*.desktop "$stage/$name/share/applications/"
   cp assets/icon.png "$stage/$name/share/icons/hicolor/256x256/apps/buildstation.png"
   cp packaging/linux/INSTALL.txt "$stage/$name/"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/buildstation/buildstation/assets"
+	"github.com/buildstation/buildstation/internal/faces"
 	"github.com/buildstation/buildstation/internal/noticefollow"
 	"github.com/buildstation/buildstation/platform/childproc"
 	"github.com/buildstation/buildstation/platform/evidence"
@@ -68,7 +69,14 @@ func workspaces(cache supervisor.GateCache, log *slog.Logger) supervisor.Workspa
 func spawners(home string) map[string]supervisor.Spawner {
 	m := map[string]supervisor.Spawner{}
 	if tmux.Available() {
-		m["tmux"] = tmux.New(filepath.Join(home, tmux.SocketName))
+		sp := tmux.New(filepath.Join(home, tmux.SocketName))
+		// Each session's output pipe is handed over by a short process
+		// tmux starts: the light command line when it stands beside this
+		// app (a third of the app's start), else this program.
+		if self, err := os.Executable(); err == nil {
+			sp.Helper = faces.CLI(self)
+		}
+		m["tmux"] = sp
 	}
 	return m
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/buildstation/buildstation/internal/faces"
 	"github.com/buildstation/buildstation/internal/wiring/daemon"
 	"github.com/buildstation/buildstation/internal/wiring/demo"
 	"github.com/buildstation/buildstation/internal/wiring/tray"
@@ -95,10 +96,12 @@ var TrayEdges = tray.Edges{ServiceConfig: serviceConfig, StationOptions: station
 
 // stationOptions are the OS edges every station gets on this platform.
 func stationOptions(home string, log *slog.Logger) daemon.Options {
+	// Agents' hooks and PATH, and the demo's hints, name the command
+	// line: the light front beside this app when it stands there.
 	self, _ := os.Executable()
 	return daemon.Options{
 		Options: station.Options{
-			Home: home, Spawner: pty.New(), Log: log, Self: self,
+			Home: home, Spawner: pty.New(), Log: log, Self: faces.CLI(self),
 			Notifier: logNotifier(log),
 			Probers:  probers(),
 			Agents:   agentcli.New(),

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/faces"
+)
+
+// heavy are what the command line must not link: each costs its package
+// initialisation (or, for cgo, the dynamic loader) on every verb's start.
+var heavy = []string{
+	"fyne.io/", "modernc.org/sqlite", "github.com/modelcontextprotocol/", "github.com/jackc/pgx",
+	"github.com/google/go-github", "github.com/yuin/goldmark",
+	"github.com/buildstation/buildstation/supervisor/station", "github.com/buildstation/buildstation/supervisor/store",
+	"github.com/buildstation/buildstation/internal/wiring", "github.com/buildstation/buildstation/app",
+	"runtime/cgo",
+}
+
+// TestFrontLinksNothingHeavy: the command line links no UI, no SQLite, no
+// MCP SDK, no station and no cgo, on every OS it ships for.
+func TestFrontLinksNothingHeavy(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages")
+	}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", ".")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps (%s): %v", goos, err)
+		}
+		for p := range strings.SplitSeq(string(out), "\n") {
+			for _, h := range heavy {
+				if strings.HasPrefix(p, h) {
+					t.Errorf("%s: the command line links %s; hand its verb to buildstation-app (internal/faces) instead", goos, p)
+				}
+			}
+		}
+	}
+}
+
+// TestFrontHandsOverToTheApp builds both executables side by side, as the
+// packages install them, and runs the front as a person would: a verb it
+// links answers itself, the board verbs and the daemon run in the app (the
+// daemon in the same process, on Unix), and with no app beside it the
+// front says where the app should be.
+func TestFrontHandsOverToTheApp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the app")
+	}
+	dir := t.TempDir()
+	front := filepath.Join(dir, "buildstation")
+	app := faces.AppBeside(front)
+	if runtime.GOOS == "windows" {
+		front += ".exe"
+	}
+	for _, b := range [][2]string{{front, "."}, {app, "../.."}} {
+		cmd := exec.Command("go", "build", "-o", b[0], b[1])
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
+	}
+	home := t.TempDir()
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(front, append([]string{"--home", home}, args...)...)
+		cmd.Env = append(os.Environ(), "BUILDSTATION_HOME=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("board", "status"); err != nil || !strings.Contains(out, "embedded board") {
+		t.Errorf("board status through the front: %v: %s", err, out)
+	}
+
+	daemon := exec.Command(front, "daemon", "--home", home)
+	var log strings.Builder
+	daemon.Stdout, daemon.Stderr = &log, &log
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- daemon.Wait() }()
+	defer func() {
+		daemon.Process.Kill()
+		<-done
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, err := run("status")
+		if err == nil && strings.Contains(out, "working 0") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the station the front started never answered status: %v: %s\nits log: %s", err, out, log.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if runtime.GOOS == "linux" {
+		exe, err := os.Readlink("/proc/" + strconv.Itoa(daemon.Process.Pid) + "/exe")
+		if err != nil || filepath.Base(exe) != faces.App {
+			t.Errorf("the daemon's process %d runs %q (%v), want the app in the front's place", daemon.Process.Pid, exe, err)
+		}
+	}
+	daemon.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+		done <- nil
+	case <-time.After(30 * time.Second):
+		t.Errorf("the station did not stop on an interrupt; its log: %s", log.String())
+	}
+
+	if err := os.Remove(app); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run("daemon")
+	if err == nil || !strings.Contains(out, "no buildstation-app beside this program") || !strings.Contains(out, "go build -o") {
+		t.Errorf("daemon with no app beside the front: %v: %s", err, out)
+	}
+	if out, err := run("--version"); err != nil || !strings.HasPrefix(out, "buildstation ") {
+		t.Errorf("--version with no app beside the front: %v: %s", err, out)
+	}
+}
