@@ -250,12 +250,12 @@ func TestStatusAndProjects(t *testing.T) {
 func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
 	s := startStation(t)
 	s.fake.IdleFloor = 15 * time.Minute
-	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle_window = 20m (was 5m)\nweb: idle 20m, block 5m, review idle 10m\n" {
+	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle_window = 20m (was 5 min)\nweb: idle 20 min, block 5 min, review idle 10 min\n" {
 		t.Errorf("project set above the floor: %q", out)
 	}
 	r := run(t, "", "--home", s.home, "project", "set", "web", "idle_window=1m")
-	want := "note: the shared board keeps web's idle window at 15m0s or longer (buildstation board cap), so this station's 1m0s is saved but waits until the board's is lowered\n"
-	if r.code != 0 || r.stdout != "web: idle_window = 1m (was 20m)\nweb: idle 15m0s, block 5m, review idle 10m\n" || r.stderr != want {
+	want := "note: the shared board keeps web's idle window at 15 min or longer (buildstation board cap), so this station's 1 min is saved but waits until the board's is lowered\n"
+	if r.code != 0 || r.stdout != "web: idle_window = 1m (was 20 min)\nweb: idle 15 min, block 5 min, review idle 10 min\n" || r.stderr != want {
 		t.Errorf("project set below the floor: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -39,7 +39,7 @@ func projectLsRun(o *projectLsOptions) error {
 					paused += ": " + p.PauseReason
 				}
 			}
-			t.row(p.Name, p.Agent, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow,
+			t.row(p.Name, p.Agent, supervisor.SpokenText(p.IdleWindow), supervisor.SpokenText(p.BlockWindow), supervisor.SpokenText(p.ReviewIdleWindow),
 				strconv.Itoa(p.Concurrency), strconv.Itoa(p.Running), strconv.Itoa(p.Queued), paused)
 		}
 		return t.flush()

@@ -75,17 +75,27 @@ func projectSetRun(o *projectSetOptions) error {
 			continue
 		}
 		line := fmt.Sprintf("%s: %s = %s", name, textsafe.Line(k), textsafe.Line(v))
-		if was, ok := settingOf(before, k); ok && was != v {
-			line += " (was " + textsafe.Line(was) + ")"
+		if was, ok := settingOf(before, k); ok && said(k, was) != said(k, v) {
+			line += " (was " + textsafe.Line(said(k, was)) + ")"
 		}
 		fmt.Fprintln(o.stdout, line)
 	}
 	if windows {
 		// What is in force, which a shared board's floor may raise.
-		fmt.Fprintf(o.stdout, "%s: idle %s, block %s, review idle %s\n", name, p.IdleWindow, p.BlockWindow, p.ReviewIdleWindow)
+		fmt.Fprintf(o.stdout, "%s: idle %s, block %s, review idle %s\n", name,
+			supervisor.SpokenText(p.IdleWindow), supervisor.SpokenText(p.BlockWindow), supervisor.SpokenText(p.ReviewIdleWindow))
 	}
 	o.warnBoardFloor(p)
 	return nil
+}
+
+// said is a setting's value as a person reads it: a window in plain
+// words ("5 min"), anything else as it is.
+func said(key, v string) string {
+	if strings.HasSuffix(key, "_window") {
+		return supervisor.SpokenText(v)
+	}
+	return v
 }
 
 // settingOf is a project setting as project ls shows it, for "(was …)".
@@ -127,6 +137,6 @@ func (o *projectSetOptions) warnBoardFloor(p supervisor.ProjectInfo) {
 			continue
 		}
 		fmt.Fprintf(o.stderr, "note: the shared board keeps %s's %s at %s or longer (buildstation board cap), so this station's %s is saved but waits until the board's is lowered\n",
-			textsafe.Line(p.Name), w.name, now, asked)
+			textsafe.Line(p.Name), w.name, supervisor.Spoken(now), supervisor.Spoken(asked))
 	}
 }

@@ -39,7 +39,8 @@ func projectShowRun(o *projectShowOptions) error {
 		}
 		t := newTable(o.stdout)
 		for _, kv := range [][2]string{{"name", p.Name}, {"path", p.Path}, {"agent", p.Agent}, {"gate", p.Gate},
-			{"idle_window", p.IdleWindow}, {"block_window", p.BlockWindow}, {"review_idle_window", p.ReviewIdleWindow},
+			{"idle_window", supervisor.SpokenText(p.IdleWindow)}, {"block_window", supervisor.SpokenText(p.BlockWindow)},
+			{"review_idle_window", supervisor.SpokenText(p.ReviewIdleWindow)},
 			{"review", strconv.FormatBool(p.Review)}, {"concurrency", strconv.Itoa(p.Concurrency)},
 			{"running", strconv.Itoa(p.Running)}, {"queued", strconv.Itoa(p.Queued)}, {"paused", paused}} {
 			t.row(kv[0]+":", kv[1])

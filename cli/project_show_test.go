@@ -22,7 +22,7 @@ func TestProjectShow(t *testing.T) {
 	for line := range strings.Lines(r.stdout) {
 		lines[strings.Join(strings.Fields(line), " ")] = true
 	}
-	for _, want := range []string{"name: web", "agent: agent", "queued: 0", "paused: no", "idle_window: 5m0s"} {
+	for _, want := range []string{"name: web", "agent: agent", "queued: 0", "paused: no", "idle_window: 5 min"} {
 		if !lines[want] {
 			t.Errorf("project show web lacks %q:\n%s", want, r.stdout)
 		}

@@ -54,26 +54,8 @@ func lastLineText(line, end string) string {
 	return " — last line: '" + line + "'"
 }
 
-// spoken says a duration the way a person would: "40 s", "5 min",
-// "5 min 30 s", "1 h 5 min".
-func spoken(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d.Seconds()))
-	case d < time.Hour:
-		m, sec := int(d.Minutes()), int(d.Seconds())%60
-		if sec == 0 {
-			return fmt.Sprintf("%d min", m)
-		}
-		return fmt.Sprintf("%d min %d s", m, sec)
-	}
-	h, m := int(d.Hours()), int(d.Minutes())%60
-	if m == 0 {
-		return fmt.Sprintf("%d h", h)
-	}
-	return fmt.Sprintf("%d h %d min", h, m)
-}
+// spoken says a duration the way a person would (supervisor.Spoken).
+func spoken(d time.Duration) string { return supervisor.Spoken(d) }
 
 // A notice shows a request whole up to noticeAskWhole characters (with
 // the ways to answer, its body stays within what notifiers show, 400);
