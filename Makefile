@@ -10,7 +10,7 @@ export LANG ?= C.UTF-8
 # serves. The go command fetches it through the proxy on first use (~76 MB).
 export GOTOOLCHAIN := go1.27.3
 
-.PHONY: package-check msi-smoke release-check manifests actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots package vulncheck
+.PHONY: package-check msi-smoke release-check manifests actionlint build build-station install docs run demo demo-headless test test-pg pg check fmt vet lint cross windows fuzz fuzz-long bench deps screenshots screenshots-evening package vulncheck
 
 ## build: the full binary (station, CLI and, with cgo, the tray)
 build:
@@ -110,10 +110,17 @@ windows:
 	@echo "make windows: both .exe faces with cgo (mingw; the first build takes several minutes), then the Wine smoke test"
 	bash .ci/windows-smoke.sh
 
-## screenshots: the real tray app under Xvfb on the demo, as PNGs in screenshots/
+## screenshots: the real tray app under Xvfb on the demo, as PNGs in
+## screenshots/, then a desktop user's first evening a step a shot
+## (evening-NN-*.png); screenshots-evening: the evening alone (~2 min)
 screenshots:
 	@echo "make screenshots: the tray (cgo build, slow the first time) under Xvfb, into screenshots/"
 	bash scripts/screenshots.sh screenshots
+
+screenshots-evening:
+	@echo "make screenshots-evening: e2e/tray TestFirstEvening (cgo build, then about a minute) into screenshots/"
+	mkdir -p screenshots
+	SCREENSHOTS="$$PWD/screenshots" $(GO) test ./e2e/tray -run '^TestFirstEvening$$' -count=1 -v
 
 ## check: formatting, vet, staticcheck, tests with -race (a throwaway PostgreSQL
 ## started for them when BUILDSTATION_TEST_PG is unset), the cgo (tray) build,

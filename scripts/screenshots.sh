@@ -265,3 +265,12 @@ fi
 SCREENSHOTS="$(cd "$out" && pwd)" go test ./e2e/tray -run '^TestAddProjectFromTheTrayMenu$' -count=1 >"$work/addproject.log" 2>&1 ||
 	{ echo "screenshots: the Add project run failed" >&2; tail -30 "$work/addproject.log" >&2; exit 1; }
 echo "wrote $out/add-project.png"
+# A desktop user's first evening, a screenshot per step (e2e/tray's
+# TestFirstEvening on a display of its own with xfce4-panel and dunst, about
+# 1 min plus its build): the empty home, the tray's menu, Add project with
+# its gate, the station stopped, Add Task right after Start station, the
+# card that asks beside its notice, the finished notice, the diff window and
+# its Merge, the station restarted and the diff still there.
+SCREENSHOTS="$(cd "$out" && pwd)" go test ./e2e/tray -run '^TestFirstEvening$' -count=1 -v >"$work/evening.log" 2>&1 ||
+	{ echo "screenshots: the first evening's walk failed" >&2; tail -40 "$work/evening.log" >&2; exit 1; }
+echo "wrote $out/evening-*.png"
