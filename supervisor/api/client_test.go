@@ -4,8 +4,13 @@ import (
 	"context"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -13,7 +18,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-// The client's methods reach the routes and decode their answers.
+// The client's methods reach the routes, decode their answers, and do
+// on the station what they say.
 func TestClientRoundTrip(t *testing.T) {
 	e := newEnv(t)
 	c := e.client(stationToken)
@@ -23,36 +29,45 @@ func TestClientRoundTrip(t *testing.T) {
 	if err != nil || tk.ID != "t3" {
 		t.Fatalf("AddTask = %+v, %v", tk, err)
 	}
-	list, err := c.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskTodo})
-	if err != nil || len(list) != 2 {
-		t.Fatalf("Tasks(todo) = %v, %v", list, err)
+	list, err := c.Tasks(ctx, supervisor.TaskFilter{Project: "web"})
+	if err != nil || len(list) != 3 {
+		t.Fatalf("Tasks(web) = %v, %v", list, err)
 	}
 	d, err := c.Task(ctx, "t1")
 	if err != nil || d.Task.ID != "t1" || len(d.History) == 0 {
 		t.Fatalf("Task = %+v, %v", d, err)
 	}
-	e.fake.SetTaskState("t2", supervisor.TaskBlocked, "wedged")
+	e.env.Session(t, "t3")
+	if err := c.Block(ctx, "t2.1", "why"); err != nil {
+		t.Fatal(err)
+	}
+	e.waitTask(t, "t2", supervisor.TaskBlocked)
 	if tk, err := c.Requeue(ctx, "t2", "try again"); err != nil || tk.State != supervisor.TaskTodo || tk.Attempt != 2 {
 		t.Fatalf("Requeue = %+v, %v", tk, err)
 	}
 	if tk, err := c.Cancel(ctx, "t3"); err != nil || tk.State != supervisor.TaskCancelled {
 		t.Fatalf("Cancel = %+v, %v", tk, err)
 	}
-	if ss, err := c.Sessions(ctx); err != nil || len(ss) != 2 {
-		t.Fatalf("Sessions = %v, %v", ss, err)
+	if ss, err := c.Sessions(ctx); err != nil || !slices.ContainsFunc(ss, func(s supervisor.SessionInfo) bool { return s.ID == "t1.1" }) {
+		t.Fatalf("Sessions = %v, %v; want t1.1 among them", ss, err)
 	}
-	if s, err := c.Session(ctx, "s2"); err != nil || s.PID != 102 {
+	if s, err := c.Session(ctx, "t1.1"); err != nil || s.PID == 0 || s.TaskID != "t1" {
 		t.Fatalf("Session = %+v, %v", s, err)
 	}
-	for _, err := range []error{c.Send(ctx, "s1", "hi"), c.Nudge(ctx, "s1"), c.Block(ctx, "s1", "why"), c.Pause(ctx, "web", "r"), c.Resume(ctx, "web")} {
+	for _, err := range []error{c.Send(ctx, "t1.1", "hi"), c.Nudge(ctx, "t1.1"), c.Pause(ctx, "web", "r"), c.Resume(ctx, "web")} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if st, err := c.Status(ctx); err != nil || st.Working != 2 {
+	// The agent read what was sent.
+	testwait.Eventually(t, time.Minute, func() bool {
+		tr, err := e.st.Transcript("t1.1", 0)
+		return err == nil && strings.Contains(string(tr.Data), apitest.Got([]byte("hi")))
+	}, "the agent to say it read hi")
+	if st, err := c.Status(ctx); err != nil || st.Tasks[supervisor.TaskCancelled] != 1 {
 		t.Fatalf("Status = %+v, %v", st, err)
 	}
-	if ps, err := c.Projects(ctx); err != nil || len(ps) != 1 {
+	if ps, err := c.Projects(ctx); err != nil || len(ps) != 1 || ps[0].Paused {
 		t.Fatalf("Projects = %v, %v", ps, err)
 	}
 	if err := e.client("tok-s1").AgentStatus(ctx, "working"); err != nil {
@@ -61,13 +76,11 @@ func TestClientRoundTrip(t *testing.T) {
 	if err := e.client("tok-s1").AgentBlock(ctx, "need a key"); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, call := range e.fake.Calls() {
-		got = append(got, call.Method+"("+call.SessionID+","+call.Arg+")")
+	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); !strings.Contains(tk.Reason, "need a key") {
+		t.Errorf("t1 blocked for %q, want the agent's reason", tk.Reason)
 	}
-	want := "AddTask(,first) AddTask(,second) AddTask(,third) Requeue(,try again) Cancel(,t3) Send(s1,hi) Nudge(s1,) Block(s1,why) PauseProject(,web: r) ResumeProject(,web) AgentStatus(s1,working) AgentBlock(s1,need a key)"
-	if strings.Join(got, " ") != want {
-		t.Errorf("calls:\n got %s\nwant %s", strings.Join(got, " "), want)
+	if tk, err := e.st.Task(ctx, "t2"); err != nil || !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "try again") }) {
+		t.Errorf("t2 = %+v, %v; want the requeue's note among its notes", tk, err)
 	}
 
 	_, err = c.Task(ctx, "t9")
@@ -111,8 +124,7 @@ func TestDial(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e := newEnv(t)
-	go api.NewServer(e.fake, tok, nil).Serve(ctx, ln)
+	go api.NewServer(apitest.Board(t, "web"), tok, nil).Serve(ctx, ln)
 	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid()}); err != nil {
 		t.Fatal(err)
 	}

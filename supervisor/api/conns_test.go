@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
@@ -20,14 +21,14 @@ import (
 // (the oldest are closed first), and the owner's and agents' connections,
 // even idle ones, are left alone.
 func TestStrangersCannotHoldConnections(t *testing.T) {
-	fake := newFake(t)
+	st := apitest.Board(t, "web")
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(st, stationToken, nil).Serve(ctx, ln) }()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
 	owner := &client.Client{BaseURL: "http://" + addr, Token: stationToken}

@@ -45,13 +45,13 @@ func (o *ownPorts) SameUser(_ netip.AddrPort, clients []netip.AddrPort) (map[net
 // the hook got EOF, its report was lost, and the owner's `status` read
 // "station.json is stale".)
 func TestAnotherUsersFloodCannotEvictAnAgent(t *testing.T) {
-	fake := newFake(t)
+	e := newStation(t)
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
 	own := &ownPorts{ports: map[uint16]bool{}}
-	srv := api.NewServer(fake, stationToken, nil)
+	srv := api.NewServer(e.st, stationToken, nil)
 	srv.SetConnOwners(own.SameUser)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -89,7 +89,7 @@ func TestAnotherUsersFloodCannotEvictAnAgent(t *testing.T) {
 	}
 	body := `{"hook_event_name":"PostToolUse"}`
 	for i, c := range agents {
-		fmt.Fprintf(c, "POST /v1/agent/hook HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer tok-s1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+		fmt.Fprintf(c, "POST /v1/agent/hook HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, e.tok("tok-s1"), len(body), body)
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		if err != nil {
 			t.Errorf("agent hook %d after another user's flood: %v", i, err)

@@ -20,8 +20,8 @@ import (
 // status, task ls and an agent's progress still answer at once, and the
 // trickling connections are cut off.
 func TestStrangersCannotHoldTheAPI(t *testing.T) {
-	fake := newFake(t)
-	srv := api.NewServer(fake, stationToken, nil)
+	e := newStation(t)
+	srv := api.NewServer(e.st, stationToken, nil)
 	// The same 64 slots as the station, but a short wait for one: a
 	// request refused for want of a slot shows within the test.
 	srv.SetInFlight(64, 200*time.Millisecond)
@@ -61,7 +61,8 @@ func TestStrangersCannotHoldTheAPI(t *testing.T) {
 		t.Fatal("the 70 connections did not reach the server")
 	}
 
-	c := &testEnv{fake: fake, srv: hs}
+	c := e
+	c.srv = hs
 	if _, err := c.client(stationToken).Status(t.Context()); err != nil {
 		t.Errorf("status while strangers trickle: %v", err)
 	}

@@ -6,9 +6,6 @@ import (
 	"io"
 	"net/http"
 	"testing"
-
-	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // FuzzRequestBodies sends arbitrary bodies to every route that decodes one,
@@ -25,15 +22,14 @@ func FuzzRequestBodies(f *testing.F) {
 			f.Add(uint8(route), []byte(seed))
 		}
 	}
-	fake := apitest.New()
-	fake.PutProject(supervisor.ProjectInfo{Name: "web"})
-	fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1"}, "sess-token")
-	c := serve(f, fake)
+	e := newStation(f)
+	c := serve(f, e.st)
+	sess := e.tok("tok-s1")
 	routes := []struct{ path, token string }{
 		{"/v1/tasks", stationToken}, {"/v1/tasks/t1/requeue", stationToken}, {"/v1/tasks/t1/cancel", stationToken},
 		{"/v1/sessions/t1.1/send", stationToken}, {"/v1/sessions/t1.1/block", stationToken}, {"/v1/projects/web/pause", stationToken},
-		{"/v1/agent/complete", "sess-token"}, {"/v1/agent/block", "sess-token"}, {"/v1/agent/progress", "sess-token"},
-		{"/v1/agent/status", "sess-token"}, {"/v1/agent/hook", "sess-token"}, {"/v1/agent/review", "sess-token"},
+		{"/v1/agent/complete", sess}, {"/v1/agent/block", sess}, {"/v1/agent/progress", sess},
+		{"/v1/agent/status", sess}, {"/v1/agent/hook", sess}, {"/v1/agent/review", sess},
 	}
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		r := routes[int(route)%len(routes)]

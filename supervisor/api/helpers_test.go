@@ -2,11 +2,13 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -15,59 +17,81 @@ import (
 	"github.com/buildstation/buildstation/supervisor/station"
 )
 
-var _ api.Station = (*apitest.Station)(nil)
-
 const stationToken = "station-secret"
 
 type testEnv struct {
-	fake *apitest.Station
-	srv  *httptest.Server
+	env apitest.Env
+	st  *station.Station
+	srv *httptest.Server
+	// tokens are the real tokens of the sessions' agents by the names the
+	// tests use: tok-s1 is session t1.1's, tok-s2 session t2.1's.
+	tokens map[string]string
 }
 
-// newEnv serves a fake with project "web", task t1 (working) and sessions
-// s1 (token tok-s1, task t1) and s2 (token tok-s2, task t2).
+// newEnv serves the real station (apitest.Start) running project "web",
+// three sessions at once, whose agent is this test binary (apitest.Agent):
+// tasks t1 ("first") and t2 ("second") are working in sessions t1.1
+// (token tok-s1) and t2.1 (token tok-s2); a third task added starts a
+// session too.
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
-	fake := newFake(t)
-	srv := httptest.NewServer(api.NewServer(fake, stationToken, nil).Handler())
-	t.Cleanup(srv.Close)
-	return &testEnv{fake: fake, srv: srv}
+	e := newStation(t)
+	e.serve(t, api.NewServer(e.st, stationToken, nil))
+	return e
+}
+
+// newStation is newEnv's station, not served yet (serve); each edit
+// changes what it is started with (Rig.Faults, say).
+func newStation(t testing.TB, edits ...func(*apitest.Rig)) *testEnv {
+	t.Helper()
+	rig := apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: true, Concurrency: 3}
+	for _, edit := range edits {
+		edit(&rig)
+	}
+	env := apitest.Start(t, rig)
+	e := &testEnv{env: env, st: env.Station, tokens: map[string]string{}}
+	for i, title := range []string{"first", "second"} {
+		tk, err := env.Station.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: title})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tok := env.Session(t, tk.ID)
+		e.tokens[fmt.Sprintf("tok-s%d", i+1)] = tok
+	}
+	return e
+}
+
+// serve serves s over loopback for e.
+func (e *testEnv) serve(t testing.TB, s *api.Server) {
+	e.srv = httptest.NewServer(s.Handler())
+	t.Cleanup(e.srv.Close)
 }
 
 // newBoardEnv serves the real station over a real SQLite board
-// (apitest.Board) with project "web" and no task: what a new verb's tests
-// use, since the fake is frozen.
+// (apitest.Board) with project "web", no task and no session running.
 func newBoardEnv(t *testing.T) (*station.Station, *testEnv) {
 	t.Helper()
 	st := apitest.Board(t, "web")
 	srv := httptest.NewServer(api.NewServer(st, stationToken, nil).Handler())
 	t.Cleanup(srv.Close)
-	return st, &testEnv{srv: srv}
+	return st, &testEnv{st: st, srv: srv}
 }
 
-// newFake is newEnv's station: session s2 also has a worktree and branch.
-func newFake(t *testing.T) *apitest.Station {
-	t.Helper()
-	fake := apitest.New()
-	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Concurrency: 1})
-	for _, title := range []string{"first", "second"} {
-		if _, err := fake.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: title}); err != nil {
-			t.Fatal(err)
-		}
+// tok is the token a test names: tok-s1 and tok-s2 are the sessions'
+// real tokens, anything else is itself.
+func (e *testEnv) tok(name string) string {
+	if tok, ok := e.tokens[name]; ok {
+		return tok
 	}
-	fake.SetTaskState("t1", supervisor.TaskWorking, "")
-	fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking, PID: 101}, "tok-s1")
-	fake.AddSession(supervisor.SessionInfo{ID: "s2", TaskID: "t2", Kind: "work", State: supervisor.SessWorking, PID: 102,
-		Dir: "/src/web/.buildstation/worktrees/t2", Branch: "bs/t2"}, "tok-s2")
-	return fake
+	return name
 }
 
-// client calls e with token; a session token (tok-sN) makes an agent's
-// client, which has the station prove it holds that session's token.
+// client calls e with token (tok); a session's (tok-sN) makes an agent's
+// client of session tN.1, which has the station prove it holds its token.
 func (e *testEnv) client(token string) *client.Client {
-	c := &client.Client{BaseURL: e.srv.URL, Token: token}
-	if id, ok := strings.CutPrefix(token, "tok-"); ok {
-		c.SessionID = id
+	c := &client.Client{BaseURL: e.srv.URL, Token: e.tok(token)}
+	if n, ok := strings.CutPrefix(token, "tok-s"); ok {
+		c.SessionID = "t" + n + ".1"
 	}
 	return c
 }
@@ -80,7 +104,7 @@ func (e *testEnv) do(t *testing.T, method, path, token, body string, headers ...
 		t.Fatal(err)
 	}
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Authorization", "Bearer "+e.tok(token))
 	}
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ":")
@@ -97,4 +121,61 @@ func (e *testEnv) do(t *testing.T, method, path, token, body string, headers ...
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// waitTask waits, on the station's events, for task id to be in state
+// want (a session's end settles its task a moment after the call that
+// ended it), and fails the test after a minute.
+func (e *testEnv) waitTask(t testing.TB, id string, want supervisor.TaskState) supervisor.Task {
+	t.Helper()
+	sub := e.st.Subscribe(256)
+	defer sub.Close()
+	timeout := time.NewTimer(time.Minute)
+	defer timeout.Stop()
+	for {
+		tk, err := e.st.Task(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk.State == want {
+			return tk
+		}
+		select {
+		case <-sub.C:
+		case <-timeout.C:
+			t.Fatalf("task %s is %s after a minute, want %s", id, tk.State, want)
+		}
+	}
+}
+
+// snapshot is what the station's verbs change, in a line each: tasks
+// (state, attempt, reason, history), projects (paused) and sessions
+// (state, the last report on the board), so a test sees that a refused
+// request changed nothing.
+func (e *testEnv) snapshot(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	tasks, err := e.st.Tasks(ctx, supervisor.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, tk := range tasks {
+		h, err := e.st.History(ctx, tk.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "task %s %s %d %q history %d\n", tk.ID, tk.State, tk.Attempt, tk.Reason, len(h))
+	}
+	ps, err := e.st.Projects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		fmt.Fprintf(&b, "project %s paused %v\n", p.Name, p.Paused)
+	}
+	for _, s := range e.st.Sessions() {
+		fmt.Fprintf(&b, "session %s %s report %v\n", s.ID, s.State, s.Evidence["board"])
+	}
+	return b.String()
 }

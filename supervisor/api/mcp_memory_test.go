@@ -17,14 +17,14 @@ func TestMCPInitializeFloodKeepsNoMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("20,000 requests")
 	}
-	fake := newFake(t)
-	srv := api.NewServer(fake, stationToken, nil)
-	h := srv.RequireSession(api.NewMCPHandler(fake, nil))
+	e := newStation(t)
+	srv := api.NewServer(e.st, stationToken, nil)
+	h := srv.RequireSession(api.NewMCPHandler(e.st, nil))
 	initialize := func() {
 		req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(initializeBody))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Authorization", "Bearer tok-s1")
+		req.Header.Set("Authorization", "Bearer "+e.tok("tok-s1"))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

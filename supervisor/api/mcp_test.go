@@ -21,15 +21,20 @@ import (
 // mcpEnv is a station served as the daemon serves it: a real loopback
 // listener, the guard, and MCP mounted behind RequireSession.
 type mcpEnv struct {
-	fake *apitest.Station
-	url  string // http://127.0.0.1:PORT
+	*testEnv
+	url string // http://127.0.0.1:PORT
 }
 
+// newMCPEnv serves newEnv's station so.
 func newMCPEnv(t *testing.T) *mcpEnv {
 	t.Helper()
-	fake := newFake(t)
-	srv := api.NewServer(fake, stationToken, nil)
-	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(fake, nil)))
+	return serveMCP(t, newStation(t))
+}
+
+func serveMCP(t *testing.T, e *testEnv) *mcpEnv {
+	t.Helper()
+	srv := api.NewServer(e.st, stationToken, nil)
+	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(e.st, nil)))
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +43,7 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return &mcpEnv{fake: fake, url: "http://" + ln.Addr().String()}
+	return &mcpEnv{testEnv: e, url: "http://" + ln.Addr().String()}
 }
 
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
@@ -54,7 +59,7 @@ func (e *mcpEnv) post(t *testing.T, method, token, body string, headers ...strin
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Authorization", "Bearer "+e.tok(token))
 	}
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ":")
@@ -74,6 +79,7 @@ func (e *mcpEnv) post(t *testing.T, method, token, body string, headers ...strin
 
 func TestMCPRefusals(t *testing.T) {
 	e := newMCPEnv(t)
+	before := e.snapshot(t)
 	port := e.url[strings.LastIndex(e.url, ":")+1:]
 	tests := []struct {
 		name, method, token string
@@ -103,8 +109,8 @@ func TestMCPRefusals(t *testing.T) {
 			}
 		})
 	}
-	if got := agentCalls(e.fake); got != "" {
-		t.Errorf("a refused request reached the station: %s", got)
+	if after := e.snapshot(t); after != before {
+		t.Errorf("a refused request reached the station:\n%s\nwas\n%s", after, before)
 	}
 }
 
@@ -122,13 +128,16 @@ func TestMCPCallActsOnItsOwnToken(t *testing.T) {
 		t.Fatalf("initialize opened an MCP session %q; the station keeps none", sid)
 	}
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"report_progress","arguments":{"message":"mine"}}}`
-	resp = e.post(t, "POST", "tok-s2", call, "Mcp-Session-Id: s1-session-from-before", "Mcp-Protocol-Version: 2025-06-18")
+	resp = e.post(t, "POST", "tok-s2", call, "Mcp-Session-Id: t1.1-session-from-before", "Mcp-Protocol-Version: 2025-06-18")
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("a call with an unknown Mcp-Session-Id: %d %s, want 200", resp.StatusCode, b)
 	}
-	if got := agentCalls(e.fake); !strings.Contains(got, "(s2,") || strings.Contains(got, "(s1,") {
-		t.Errorf("calls %s, want them on s2 only", got)
+	if s, _ := e.st.Session("t2.1"); s.Why != "progress: mine" {
+		t.Errorf("t2.1's last report %q, want the progress", s.Why)
+	}
+	if s, _ := e.st.Session("t1.1"); s.Evidence["board"] != (time.Time{}) {
+		t.Errorf("t1.1 had a report (%q): the call acted on another token's session", s.Why)
 	}
 }
 
@@ -149,7 +158,7 @@ func (e *mcpEnv) connect(t *testing.T, token string) *mcp.ClientSession {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   e.url + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{token}},
+		HTTPClient: &http.Client{Transport: bearer{e.tok(token)}},
 		MaxRetries: -1,
 	}, nil)
 	if err != nil {
@@ -175,16 +184,6 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 	return strings.Join(texts, "\n"), res.IsError
 }
 
-func agentCalls(f *apitest.Station) string {
-	var got []string
-	for _, c := range f.Calls() {
-		if strings.HasPrefix(c.Method, "Agent") {
-			got = append(got, c.Method+"("+c.SessionID+","+c.Arg+")")
-		}
-	}
-	return strings.Join(got, " ")
-}
-
 func TestMCPTools(t *testing.T) {
 	e := newMCPEnv(t)
 	cs := e.connect(t, "tok-s2")
@@ -208,8 +207,9 @@ func TestMCPTools(t *testing.T) {
 	if isErr || json.Unmarshal([]byte(text), &brief) != nil {
 		t.Fatalf("get_task = %q (error %v)", text, isErr)
 	}
-	if brief.ID != "t2" || brief.Title != "second" || brief.Attempt != 1 || brief.Dir != "/src/web/.buildstation/worktrees/t2" || brief.Branch != "bs/t2" || brief.Kind != "work" {
-		t.Errorf("get_task = %+v, want session s2's task t2 with its dir and branch", brief)
+	s2, _ := e.st.Session("t2.1")
+	if brief.ID != "t2" || brief.Title != "second" || brief.Attempt != 1 || brief.Dir == "" || brief.Dir != s2.Dir || brief.Branch != s2.Branch || brief.Kind != "work" {
+		t.Errorf("get_task = %+v, want session t2.1's task t2 with its dir %q and branch %q", brief, s2.Dir, s2.Branch)
 	}
 	if brief.Notes == nil || brief.EarlierReasons == nil {
 		t.Errorf("get_task has null lists: %s", text)
@@ -218,47 +218,54 @@ func TestMCPTools(t *testing.T) {
 	if text, isErr := call(t, cs, "report_progress", map[string]any{"message": "tests pass"}); isErr {
 		t.Fatalf("report_progress: %s", text)
 	}
+	if s, _ := e.st.Session("t2.1"); s.Why != "progress: tests pass" {
+		t.Errorf("t2.1's last report %q after report_progress", s.Why)
+	}
 	if text, isErr := call(t, cs, "set_status", map[string]any{"status": "reviewing"}); isErr || text != "Status set to reviewing." {
 		t.Fatalf("set_status: %s", text)
+	}
+	if s, _ := e.st.Session("t2.1"); s.State != supervisor.SessReviewing {
+		t.Errorf("t2.1 is %s after set_status reviewing", s.State)
 	}
 	if text, isErr := call(t, cs, "complete_task", map[string]any{"summary": "done it"}); isErr || !strings.Contains(text, "stop here") {
 		t.Fatalf("complete_task: %s", text)
 	}
-	// Listing the tools tells the station the agent has them (its held
-	// prompt is typed then), for the caller's own session.
-	want2 := "AgentHook(s2,MCPReady) AgentHook(s2,MCP get_task) AgentHook(s2,MCP report_progress) AgentProgress(s2,tests pass) " +
-		"AgentHook(s2,MCP set_status) AgentStatus(s2,reviewing) AgentHook(s2,MCP complete_task) AgentComplete(s2,done it)"
-	if got := agentCalls(e.fake); got != want2 {
-		t.Errorf("calls:\n got %s\nwant %s", got, want2)
+	if tk := e.waitTask(t, "t2", supervisor.TaskDone); tk.Summary != "done it" {
+		t.Errorf("t2 done with summary %q", tk.Summary)
+	}
+	if tk, err := e.st.Task(t.Context(), "t1"); err != nil || tk.State != supervisor.TaskWorking {
+		t.Errorf("t1 = %+v, %v; the calls acted on another token's task", tk, err)
 	}
 }
 
 func TestMCPReviewAndBlock(t *testing.T) {
-	e := newMCPEnv(t)
-	cs := e.connect(t, "tok-s1")
-	if text, isErr := call(t, cs, "complete_review", map[string]any{"verdict": "changes", "notes": "add a test"}); isErr {
+	r := serveMCP(t, newReviewEnv(t))
+	if text, isErr := call(t, r.connect(t, "tok-r"), "complete_review", map[string]any{"verdict": "changes", "notes": "add a test"}); isErr {
 		t.Fatalf("complete_review: %s", text)
 	}
-	if text, isErr := call(t, cs, "block_task", map[string]any{"reason": "needs a key"}); isErr {
+	if tk := r.waitTask(t, "t1", supervisor.TaskTodo); tk.Attempt != 2 {
+		t.Errorf("t1 = %+v after the review asked for changes, want attempt 2", tk)
+	}
+
+	e := newMCPEnv(t)
+	if text, isErr := call(t, e.connect(t, "tok-s1"), "block_task", map[string]any{"reason": "needs a key"}); isErr {
 		t.Fatalf("block_task: %s", text)
 	}
-	want := "AgentHook(s1,MCP complete_review) AgentReview(s1,changes: add a test) AgentHook(s1,MCP block_task) AgentBlock(s1,needs a key)"
-	if got := agentCalls(e.fake); got != want {
-		t.Errorf("calls:\n got %s\nwant %s", got, want)
+	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: needs a key" {
+		t.Errorf("t1 blocked for %q", tk.Reason)
 	}
 }
 
 // Bad arguments and station refusals come back as tool errors (IsError)
-// holding a sentence that says what to do, and every call still counts as
-// a sign of life.
+// holding a sentence that says what to do, and move no task.
 func TestMCPToolErrors(t *testing.T) {
-	e := newMCPEnv(t)
+	e := serveMCP(t, newStation(t, func(r *apitest.Rig) { r.Faults = true }))
 	cs := e.connect(t, "tok-s1")
 	tests := []struct {
 		name  string
 		tool  string
 		args  map[string]any
-		fail  error  // the station's answer to the tool's Agent* call
+		fail  error  // the board's answer to the tool's move of the task
 		want  string // the whole text, or a part when partial
 		whole bool
 	}{
@@ -269,18 +276,16 @@ func TestMCPToolErrors(t *testing.T) {
 		{"bad status", "set_status", map[string]any{"status": "napping"}, nil, "status", false},
 		{"bad verdict", "complete_review", map[string]any{"verdict": "lgtm", "notes": "x"}, nil, "verdict", false},
 		{"missing summary", "complete_task", map[string]any{}, nil, "summary", false},
-		{"session named in arguments", "complete_task", map[string]any{"summary": "x", "session_id": "s2"}, nil, "session_id", false},
-		{"station refuses", "complete_task", map[string]any{"summary": "x"}, supervisor.Conflictf("task t1 is already done; nothing to do"), "task t1 is already done; nothing to do", true},
-		{"review in a work session", "complete_review", map[string]any{"verdict": "approve", "notes": ""}, supervisor.Invalidf("session s1 is not a review; finish coding with complete_task"), "session s1 is not a review; finish coding with complete_task", true},
-		{"station breaks", "block_task", map[string]any{"reason": "x"}, errors.New("disk full"), "the station failed: disk full; try again in a minute, and if it fails again call block_task with this error", true},
+		{"session named in arguments", "complete_task", map[string]any{"summary": "x", "session_id": "t2.1"}, nil, "session_id", false},
+		{"station refuses", "complete_task", map[string]any{"summary": "x"}, &supervisor.StateError{ID: "t1", Have: supervisor.TaskDone, Want: []supervisor.TaskState{supervisor.TaskWorking}}, "task t1 is already done; nothing to do", true},
+		{"review in a work session", "complete_review", map[string]any{"verdict": "approve", "notes": ""}, nil, "session t1.1 is not a review; finish coding with complete_task", true},
+		{"station breaks", "block_task", map[string]any{"reason": "x"}, errors.New("disk full"), "the station failed: settle task t1: disk full; try again in a minute, and if it fails again call block_task with this error", true},
 	}
-	methods := map[string]string{"complete_task": "AgentComplete", "block_task": "AgentBlock", "complete_review": "AgentReview"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.fail != nil {
-				e.fake.Fail(methods[tt.tool], tt.fail)
+				e.env.BreakNextMove(tt.fail)
 			}
-			before := len(e.fake.Calls())
 			text, isErr := call(t, cs, tt.tool, tt.args)
 			if !isErr {
 				t.Fatalf("%s succeeded: %s", tt.tool, text)
@@ -291,13 +296,9 @@ func TestMCPToolErrors(t *testing.T) {
 			if strings.Contains(text, "\n") {
 				t.Errorf("text is not one line: %q", text)
 			}
-			calls := e.fake.Calls()[before:]
-			for _, c := range calls {
-				if c.SessionID != "s1" {
-					t.Errorf("%s acted on session %s, want s1", c.Method, c.SessionID)
-				}
-				if c.Method != "AgentHook" {
-					t.Errorf("a refused call reached the station as %s(%s)", c.Method, c.Arg)
+			for _, id := range []string{"t1", "t2"} {
+				if tk, err := e.st.Task(t.Context(), id); err != nil || tk.State != supervisor.TaskWorking {
+					t.Errorf("%s = %+v, %v after a refused call; want it working", id, tk, err)
 				}
 			}
 		})

@@ -18,14 +18,14 @@ import (
 // real station does.
 func TestAgentClientVerifiesTheStation(t *testing.T) {
 	e := newEnv(t)
-	c := &client.Client{BaseURL: e.srv.URL, Token: "tok-s1", SessionID: "s1"}
+	c := &client.Client{BaseURL: e.srv.URL, Token: e.tok("tok-s1"), SessionID: "t1.1"}
 	if err := c.AgentProgress(t.Context(), "step"); err != nil {
 		t.Fatal(err)
 	}
-	// A token of another session cannot pass for s1's.
-	c = &client.Client{BaseURL: e.srv.URL, Token: "tok-s2", SessionID: "s1"}
+	// A token of another session cannot pass for t1.1's.
+	c = &client.Client{BaseURL: e.srv.URL, Token: e.tok("tok-s2"), SessionID: "t1.1"}
 	if err := c.AgentProgress(t.Context(), "step"); err == nil || !strings.Contains(err.Error(), "not this session's station") {
-		t.Fatalf("s1's proof checked against s2's token: %v", err)
+		t.Fatalf("t1.1's proof checked against t2.1's token: %v", err)
 	}
 }
 
@@ -34,7 +34,7 @@ func TestAgentClientVerifiesTheStation(t *testing.T) {
 // it holds it, whether it answers itself or relays the challenge to the
 // real station.
 func TestAgentClientRefusesAnImpostor(t *testing.T) {
-	testRefusesImpostor(t, "tok-s1", "s1")
+	testRefusesImpostor(t, "tok-s1", "t1.1")
 }
 
 // The same for the CLI's and the tray's client: the station token goes
@@ -67,7 +67,7 @@ func testRefusesImpostor(t *testing.T, token, session string) {
 				tt.serve(w, r)
 			}))
 			defer thief.Close()
-			c := &client.Client{BaseURL: thief.URL, Token: token, SessionID: session}
+			c := &client.Client{BaseURL: thief.URL, Token: e.tok(token), SessionID: session}
 			err := c.AgentComplete(t.Context(), "done")
 			if session == "" {
 				_, err = c.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"})
@@ -80,7 +80,8 @@ func testRefusesImpostor(t *testing.T, token, session string) {
 			}
 		})
 	}
-	if got := agentCalls(e.fake); got != "" || len(e.fake.Calls()) != 2 {
-		t.Errorf("a call reached the station through the impostor: %s", got)
+	// Nothing reached the station: t1 still works, no task was added.
+	if tasks, err := e.st.Tasks(t.Context(), supervisor.TaskFilter{}); err != nil || len(tasks) != 2 || tasks[0].State != supervisor.TaskWorking {
+		t.Errorf("a call reached the station through the impostor: tasks %+v, %v", tasks, err)
 	}
 }

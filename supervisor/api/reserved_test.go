@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -27,9 +26,9 @@ func (p placer) Places() bool                               { return p.places }
 // them there).
 func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 	reserved := []struct{ method, path, body string }{
-		{"POST", "/v1/sessions/s1/allow", `{"request":"ab"}`},
-		{"POST", "/v1/sessions/s1/deny", `{}`},
-		{"POST", "/v1/sessions/s1/answer", `{"answer":"x","request":"ab"}`},
+		{"POST", "/v1/sessions/t1.1/allow", `{"request":"ab"}`},
+		{"POST", "/v1/sessions/t1.1/deny", `{}`},
+		{"POST", "/v1/sessions/t1.1/answer", `{"answer":"x","request":"ab"}`},
 		{"POST", "/v1/station/stop", `{}`},
 		{"POST", "/v1/projects/web/settings", `{"settings":{"idle_window":"9m"}}`},
 		{"POST", "/v1/projects/web/include", `{"text":".env"}`},
@@ -40,35 +39,37 @@ func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 		{"POST", "/v1/tasks/t1/merge", `{}`},
 		{"POST", "/v1/phone/settings", `{"phone":{"service":"ntfy","url":"https://ntfy.example","topic":"x"}}`},
 	}
-	fake := newFake(t)
-	srv := api.NewServer(fake, stationToken, nil)
+	e := newStation(t)
+	srv := api.NewServer(e.st, stationToken, nil)
 	srv.SetCallers(placer{places: true})
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	e := &testEnv{fake: fake, srv: hs}
-	before := len(fake.Calls())
+	e.serve(t, srv)
+	before := e.snapshot(t)
 	for _, r := range reserved {
 		code, body := e.do(t, r.method, r.path, stationToken, r.body)
 		if code != http.StatusForbidden || !strings.Contains(body, "could not tell which program") {
 			t.Errorf("%s %s from an unplaced caller: %d %s; want 403 and the sentence", r.method, r.path, code, body)
 		}
 	}
-	if calls := fake.Calls()[before:]; len(calls) != 0 {
-		t.Errorf("refused calls reached the station: %+v", calls)
+	if after := e.snapshot(t); after != before {
+		t.Errorf("refused calls reached the station:\n%s\nwas\n%s", after, before)
 	}
 	// Not reserved: goes through (the history says unverified origin).
-	if code, body := e.do(t, "POST", "/v1/sessions/s1/nudge", stationToken, `{}`); code/100 != 2 {
+	if code, body := e.do(t, "POST", "/v1/sessions/t1.1/nudge", stationToken, `{}`); code/100 != 2 {
 		t.Errorf("nudge from an unplaced caller: %d %s", code, body)
 	}
 
 	// An OS that places no caller at all: reserved verbs are taken.
-	fake2 := newFake(t)
-	srv2 := api.NewServer(fake2, stationToken, nil)
+	st2, e2 := newBoardEnv(t)
+	srv2 := api.NewServer(st2, stationToken, nil)
 	srv2.SetCallers(placer{places: false})
-	hs2 := httptest.NewServer(srv2.Handler())
-	defer hs2.Close()
-	e2 := &testEnv{fake: fake2, srv: hs2}
-	if code, body := e2.do(t, "POST", "/v1/sessions/s1/deny", stationToken, `{}`); code/100 != 2 {
-		t.Errorf("deny where the OS places no caller: %d %s", code, body)
+	e2.serve(t, srv2)
+	if err := st2.PauseProject(t.Context(), "web", "flaky"); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := e2.do(t, "POST", "/v1/projects/web/resume", stationToken, `{}`); code/100 != 2 {
+		t.Errorf("resume where the OS places no caller: %d %s", code, body)
+	}
+	if ps, err := st2.Projects(t.Context()); err != nil || ps[0].Paused {
+		t.Errorf("web after the resume: %+v, %v; want it running", ps, err)
 	}
 }

@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // TestEveryRouteIsGuarded reads every route from the package's files (each
@@ -38,16 +35,15 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 	if len(matches) < 30 {
 		t.Fatalf("found only %d routes in the package's files; did their shape change?", len(matches))
 	}
-	fake := apitest.New()
-	fake.PutProject(supervisor.ProjectInfo{Name: "web"})
-	fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1"}, "sess-token")
-	c := serve(t, fake)
+	e := newStation(t)
+	c := serve(t, e.st)
+	before := e.snapshot(t)
 	for _, m := range matches {
 		kind, method := m[1], m[2]
 		path := strings.NewReplacer("{id}", "t1.1", "{name}", "web").Replace(m[3])
-		good, wrongKind := stationToken, "sess-token"
+		good, wrongKind := stationToken, e.tok("tok-s1")
 		if kind == "agent" {
-			good, wrongKind = "sess-token", stationToken
+			good, wrongKind = e.tok("tok-s1"), stationToken
 		}
 		for _, tt := range []struct {
 			name   string
@@ -84,8 +80,8 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 			}
 		}
 	}
-	for _, call := range fake.Calls() {
-		t.Errorf("a refused request reached the station: %+v", call)
+	if after := e.snapshot(t); after != before {
+		t.Errorf("a refused request reached the station:\n%s\nwas\n%s", after, before)
 	}
 }
 

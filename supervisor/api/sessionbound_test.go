@@ -20,8 +20,8 @@ import (
 // meanwhile. (Before, /v1/agent/ask had no deadline and no bound: 15.9k
 // such bodies took the station from 75 MB to 687 MB.)
 func TestSessionRoutesAreBounded(t *testing.T) {
-	fake := newFake(t)
-	srv := api.NewServer(fake, stationToken, nil)
+	e := newStation(t)
+	srv := api.NewServer(e.st, stationToken, nil)
 	srv.SetAgentLimits(4, 300*time.Millisecond)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
@@ -41,12 +41,12 @@ func TestSessionRoutesAreBounded(t *testing.T) {
 		if i%4 == 3 {
 			route = "/v1/agent/hook"
 		}
-		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer tok-s1\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{", route, addr)
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{", route, addr, e.tok("tok-s1"))
 		go func() { answers <- trickleStatus(conn, stop) }()
 	}
-	c := &testEnv{fake: fake, srv: hs}
-	if err := c.client("tok-s2").AgentProgress(t.Context(), "still here"); err != nil {
-		t.Errorf("another session's progress while s1 trickles: %v", err)
+	e.srv = hs
+	if err := e.client("tok-s2").AgentProgress(t.Context(), "still here"); err != nil {
+		t.Errorf("another session's progress while t1.1 trickles: %v", err)
 	}
 	counts := map[string]int{}
 	timeout := time.After(10 * time.Second)

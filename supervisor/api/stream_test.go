@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,66 +61,90 @@ func recv[T any](t *testing.T, c <-chan T) T {
 	}
 }
 
-func TestAttachRoundTrip(t *testing.T) {
-	fake := apitest.New()
-	con := fake.AddConsole("s1", []byte("old screen\r\n"))
-	c := serve(t, fake)
+// screen is what a console shows so far: a goroutine copies r into it.
+func screen(r io.Reader) *testwait.Buffer {
+	var b testwait.Buffer
+	go io.Copy(&b, r)
+	return &b
+}
 
-	a, err := c.Attach(t.Context(), "s1")
+// shows waits for the console to show want.
+func shows(t *testing.T, b *testwait.Buffer, want string) {
+	t.Helper()
+	testwait.Eventually(t, time.Minute, func() error {
+		if !strings.Contains(b.String(), want) {
+			return fmt.Errorf("the console shows %q", b.String())
+		}
+		return nil
+	}, fmt.Sprintf("%q on the console", want))
+}
+
+// A console on a real session (its agent this test binary): the screen
+// so far, then live output; what the viewer types and its size reach the
+// agent whole; the session's end ends the stream.
+func TestAttachRoundTrip(t *testing.T) {
+	e := newStation(t)
+	c := serve(t, e.st)
+
+	a, err := c.Attach(t.Context(), "t1.1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
+	out := screen(a)
+	shows(t, out, "ready\r\n") // the replay: said before the viewer came
 
-	readN(t, a, "old screen\r\n")
-	con.Out <- []byte("live 1")
-	readN(t, a, "live 1")
-	con.Out <- []byte("live 2")
-	readN(t, a, "live 2")
-
-	if err := a.Resize(120, 40); err != nil {
-		t.Fatal(err)
-	}
-	if got := recv(t, con.Resizes); got != [2]uint16{120, 40} {
-		t.Errorf("resize = %v, want 120x40", got)
-	}
 	if _, err := a.Write([]byte("ls\r")); err != nil {
 		t.Fatal(err)
 	}
-	if got := recv(t, con.Input); string(got) != "ls\r" {
-		t.Errorf("input = %q, want %q", got, "ls\r")
-	}
-	// A write larger than one frame arrives whole, in order.
-	big := bytes.Repeat([]byte("abcdefgh"), 10000)
-	if _, err := a.Write(big); err != nil {
+	shows(t, out, apitest.Got([]byte("ls")))
+	if err := a.Resize(97, 31); err != nil {
 		t.Fatal(err)
 	}
-	var got []byte
-	for len(got) < len(big) {
-		got = append(got, recv(t, con.Input)...)
+	if _, err := a.Write([]byte("size\r")); err != nil {
+		t.Fatal(err)
 	}
-	if !bytes.Equal(got, big) {
-		t.Errorf("big input arrived garbled (%d bytes)", len(got))
+	shows(t, out, "size 97x31")
+	// A write larger than one frame arrives whole, in order.
+	big := bytes.Repeat([]byte("abcdefgh"), 10000)
+	if _, err := a.Write(append(big, '\r')); err != nil {
+		t.Fatal(err)
 	}
+	shows(t, out, apitest.Got(big))
 
-	// The session ends: the viewer reads EOF and the attachment is closed.
-	con.End()
-	if rest, err := io.ReadAll(a); err != nil || len(rest) != 0 {
-		t.Errorf("after end: %q, %v; want EOF", rest, err)
+	// The session ends: the viewer reads EOF.
+	if _, err := a.Write([]byte("exit\r")); err != nil {
+		t.Fatal(err)
 	}
-	recv(t, con.Closed)
+	e.env.Ended(t, "t1.1")
+	if _, err := io.ReadAll(a); err != nil {
+		t.Errorf("after the end: %v; want EOF", err)
+	}
 }
 
-func TestAttachDetachClosesAttachment(t *testing.T) {
-	fake := apitest.New()
-	con := fake.AddConsole("s1", nil)
-	c := serve(t, fake)
-	a, err := c.Attach(t.Context(), "s1")
+// A viewer that detaches leaves the session running, and the next one
+// sees its screen.
+func TestAttachDetachLeavesTheSession(t *testing.T) {
+	e := newStation(t)
+	c := serve(t, e.st)
+	a, err := c.Attach(t.Context(), "t1.1")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := a.Write([]byte("one\r")); err != nil {
+		t.Fatal(err)
+	}
+	shows(t, screen(a), apitest.Got([]byte("one")))
 	a.Close()
-	recv(t, con.Closed)
+	if s, ok := e.st.Session("t1.1"); !ok || s.State == supervisor.SessEnded {
+		t.Fatalf("t1.1 after the viewer left: %+v, %v; want it running", s, ok)
+	}
+	b, err := c.Attach(t.Context(), "t1.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	shows(t, screen(b), apitest.Got([]byte("one")))
 }
 
 func TestAttachUnknownSession(t *testing.T) {

@@ -3,6 +3,8 @@ package api_test
 import (
 	"net/http"
 	"testing"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Text reaches the station as every board keeps it: a NUL (which
@@ -17,13 +19,10 @@ func TestRequestTextNUL(t *testing.T) {
 	if code, body := e.do(t, "POST", "/v1/agent/block", "tok-s1", `{"reason":"stuck\u0000here"}`); code != http.StatusNoContent {
 		t.Fatalf("block with a NUL = %d %s", code, body)
 	}
-	want := map[string]string{"AddTask": "a\uFFFDb", "AgentBlock": "stuck\uFFFDhere"}
-	for _, c := range e.fake.Calls() {
-		if w, ok := want[c.Method]; ok && c.Arg == w {
-			delete(want, c.Method)
-		}
+	if tk, err := e.st.Task(t.Context(), "t3"); err != nil || tk.Title != "a\uFFFDb" || tk.Body != "x\uFFFD" {
+		t.Errorf("the task added = %+v, %v; want its NULs as U+FFFD", tk, err)
 	}
-	if len(want) != 0 {
-		t.Errorf("the station was not handed %q; calls: %+v", want, e.fake.Calls())
+	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: stuck\uFFFDhere" {
+		t.Errorf("t1 blocked for %q, want the reason with its NUL as U+FFFD", tk.Reason)
 	}
 }

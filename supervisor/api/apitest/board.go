@@ -35,6 +35,8 @@ func Board(t testing.TB, projects ...string) *station.Station {
 type Env struct {
 	Station *station.Station
 	Board   supervisor.Board
+	spawned *tokens // the tokens of the sessions started (Token)
+	faults  *faults // Rig.Faults' board; nil without
 }
 
 // NewEnv is Board, with its board.
@@ -67,6 +69,12 @@ type Rig struct {
 	Gate string
 	// Dirs, when not nil, is given each project's folder by name.
 	Dirs map[string]string
+	// Concurrency is each project's sessions at once; 0: the default (1).
+	Concurrency int
+	// Review sends each project's completed work to a review session.
+	Review bool
+	// Faults lets the test break the board on demand (Env.BreakNextMove).
+	Faults bool
 }
 
 // Start builds the real station over a real SQLite board as r says.
@@ -113,6 +121,12 @@ func newEnv(t testing.TB, r Rig) Env {
 		}
 		text += "[[projects]]\nname = " + strconv.Quote(name) + "\npath = " + strconv.Quote(dir) +
 			"\ncommand = [" + strings.Join(argv, ", ") + "]\n"
+		if r.Concurrency != 0 {
+			text += "concurrency = " + strconv.Itoa(r.Concurrency) + "\n"
+		}
+		if r.Review {
+			text += "review = true\n"
+		}
 		if r.Gate != "" {
 			text += "gate = " + strconv.Quote(r.Gate) + "\n"
 		}
@@ -135,15 +149,20 @@ func newEnv(t testing.TB, r Rig) Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := station.Options{Home: home, Config: cfg, Board: board, Spawner: pty.New(), Files: files}
+	spawned := &tokens{Spawner: pty.New(), by: map[string]string{}}
+	e := Env{Board: board, spawned: spawned}
+	if r.Faults {
+		e.faults = &faults{Board: board}
+		e.Board = e.faults
+	}
+	o := station.Options{Home: home, Config: cfg, Board: e.Board, Spawner: spawned, Files: files, Environ: os.Environ}
 	if r.Git {
 		o.Workspaces = gitwt.New(board, nil)
 	}
-	st, err := station.New(o)
-	if err != nil {
+	if e.Station, err = station.New(o); err != nil {
 		t.Fatal(err)
 	}
-	return Env{Station: st, Board: board}
+	return e
 }
 
 // gitRepo makes dir a git repository on main with one commit, whose
