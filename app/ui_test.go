@@ -372,53 +372,47 @@ func TestConnFollowsEvents(t *testing.T) {
 	}
 }
 
-// TestConsoleAttaches opens a console on a fake station served over the
-// real API: the replay is rendered, the window's size and the keys typed
-// reach the session.
+// TestMain lets the test binary be its sessions' agent (apitest.Agent).
+func TestMain(m *testing.M) { apitest.Main(m) }
+
+// TestConsoleAttaches opens a console on a real session (the station
+// served over the real API, its agent this test binary): the screen so far
+// is rendered, and the window's size and the keys typed reach the agent.
 func TestConsoleAttaches(t *testing.T) {
-	fake := apitest.New()
-	fake.AddSession(supervisor.SessionInfo{ID: "s1", TaskID: "t1", State: supervisor.SessWorking}, "")
-	con := fake.AddConsole("s1", []byte("\x1b[1mhello\x1b[0m from the replay\r\n"))
-	srv := httptest.NewServer(api.NewServer(fake, "tok", nil).Handler())
+	env := apitest.Start(t, apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: true})
+	if _, err := env.Station.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := env.Session(t, "t1")
+	srv := httptest.NewServer(api.NewServer(env.Station, "tok", nil).Handler())
 	defer srv.Close()
 	client := &client.Client{BaseURL: srv.URL, Token: "tok"}
 	u := newTestUI(t, client, t0)
-	u.OpenConsole("s1")
-	c := u.consoles["s1"]
-	select {
-	case sz := <-con.Resizes:
-		if sz[0] == 0 || sz[1] == 0 {
-			t.Errorf("resize %v", sz)
+	u.OpenConsole(s.ID)
+	c := u.consoles[s.ID]
+	screen := func() string { return RowsText(c.term.Rows()) }
+	shows := func(want string) {
+		t.Helper()
+		// Waiting on the network, not a timer.
+		testwait.Eventually(t, time.Minute, func() bool { return strings.Contains(screen(), want) },
+			fmt.Sprintf("the console to show %q", want), testwait.Later(screen))
+	}
+	shows("ready") // said before the console opened: the replay
+	typeLine := func(text string) {
+		for _, r := range text {
+			c.view.TypedRune(r)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the console never sent its size")
+		c.view.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	}
-	c.view.TypedRune('y')
-	c.view.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	var typed []byte
-	for len(typed) < 2 {
-		select {
-		case p := <-con.Input:
-			typed = append(typed, p...)
-		case <-time.After(5 * time.Second):
-			t.Fatalf("typed %q so far", typed)
-		}
-	}
-	if string(typed) != "y\r" {
-		t.Errorf("typed %q, want %q", typed, "y\r")
-	}
-	con.Out <- []byte("live line\r\n")
-	// Waiting on the network, not a timer.
-	testwait.Eventually(t, 5*time.Second, func() bool { return strings.Contains(RowsText(c.term.Rows()), "live line") },
-		"the console to show the live line", testwait.Later(func() string { return RowsText(c.term.Rows()) }))
-	if got := RowsText(c.term.Rows()); !strings.Contains(got, "hello from the replay") {
-		t.Errorf("replay missing:\n%s", got)
-	}
+	typeLine("y")
+	shows(apitest.Got([]byte("y")))
+	typeLine("size")
+	cols, rows := c.term.Size()
+	shows(fmt.Sprintf("size %dx%d", cols, rows))
+
 	c.win.Close()
-	select {
-	case <-con.Closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("closing the window did not detach")
+	if got, ok := env.Station.Session(s.ID); !ok || got.State == supervisor.SessEnded {
+		t.Errorf("the session after its console closed: %+v, %v; want it running", got, ok)
 	}
 }
 
