@@ -97,14 +97,6 @@ func abs(t *testing.T, path string) string {
 	return a
 }
 
-func abs(t *testing.T, path string) string {
-	a, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
 func TestSessionOptions(t *testing.T) {
 	if o := optionsOf(t, newSessionSendCmd, "t2", "--", "--help", "me"); o.ID != "t2" || o.Text != "--help me" {
 		t.Errorf("session send: %+v", o)

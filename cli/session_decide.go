@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
@@ -28,96 +28,47 @@ import (
 // answer without --request is refused, since nobody saw what it would
 // decide. A deny without --request denies whatever waits.
 
-func (e *env) sessionAllowCmd() *cobra.Command {
-	return e.decideCmd("allow", "Allow once the tool call a session waits on",
-		`Allow once the tool call a session's agent asks permission for (shown by
-"session ls" under DOING, whole below the table, with its request id). The
-decision is in the task's history with who made it. Nothing is ever allowed
-without a person: a request nobody answers in time shows in the agent's own
-dialog instead.
-
---request names the request you read (its id, from "session ls"); if the
-agent has asked something else since, nothing is allowed and the command
-says "the request changed; look again". Without --request, at a terminal,
-the request waiting now is shown whole and you confirm it; a script must
-pass --request.`,
-		`  buildstation session allow t7 --request 3f9a1c0b2d4e
-  buildstation session allow t7.1 --request 3f9a1c0b2d4e --note "fine, but only this once"
-  buildstation session allow t7     # at a terminal: shows the request, asks to confirm`,
-		"a note kept in the task's history",
-		func(c *client.Client, id, request, note string) error { return c.Allow(e.ctx, id, request, note) })
+// sessionDecideOptions are `session allow`'s, `session deny`'s and
+// `session answer`'s: a session, the request and a note (the answer's
+// text for answer).
+type sessionDecideOptions struct {
+	*env
+	Verb              string // allow, deny or answer
+	ID, Request, Text string
+	// decide is the client's verb: (*client.Client).Allow, Deny or Answer.
+	decide func(c *client.Client, ctx context.Context, id, request, text string) error
 }
 
-func (e *env) sessionDenyCmd() *cobra.Command {
-	return e.decideCmd("deny", "Deny the tool call (or question) a session waits on",
-		`Deny the tool call a session's agent asks permission for, or refuse its
-question. The agent reads the denial, with the note, and goes on without it.
-With --request, only that request is denied (a changed one is refused:
-"the request changed; look again"); without it, whatever waits is denied.`,
-		`  buildstation session deny t7
-  buildstation session deny t7 --request 3f9a1c0b2d4e --note "do not publish; open a PR instead"`,
-		"why, for the agent to read",
-		func(c *client.Client, id, request, note string) error { return c.Deny(e.ctx, id, request, note) })
-}
-
-// decideCmd is `session allow` or `session deny`: a session, the request
-// and a note.
-func (e *env) decideCmd(verb, short, long, example, noteHelp string, decide func(c *client.Client, id, request, note string) error) *cobra.Command {
-	var note, request string
+// newDecideCmd is `session allow` or `session deny`: a session, the
+// request and a note.
+func newDecideCmd(e *env, runF func(*sessionDecideOptions) error, o *sessionDecideOptions, short, long, example, noteHelp string) *cobra.Command {
+	o.env = e
 	c := &cobra.Command{
-		Use:               verb + " ID [--request REQUEST] [--note TEXT]",
+		Use:               o.Verb + " ID [--request REQUEST] [--note TEXT]",
 		Short:             short,
 		Long:              long,
 		Example:           example,
 		Args:              positional(1, 1),
 		ValidArgsFunction: e.completeSessions,
-		RunE: func(_ *cobra.Command, args []string) error {
-			c, err := e.client()
-			if err != nil {
-				return err
-			}
-			if request, err = e.requestToDecide(c, verb, args[0], request); err != nil {
-				return err
-			}
-			return decide(c, args[0], request, note)
-		},
+		RunE:              runE(o, firstArg(&o.ID), runF, sessionDecideRun),
 	}
-	c.Flags().StringVar(&note, "note", "", noteHelp)
-	c.Flags().StringVar(&request, "request", "", "the id of the request you decide (session ls shows it); refused if the session asks something else now")
+	c.Flags().StringVar(&o.Text, "note", "", noteHelp)
+	c.Flags().StringVar(&o.Request, "request", "", "the id of the request you decide (session ls shows it); refused if the session asks something else now")
 	return c
 }
 
-func (e *env) sessionAnswerCmd() *cobra.Command {
-	var request string
-	c := &cobra.Command{
-		Use:   "answer ID [--request REQUEST] TEXT...",
-		Short: "Answer the question a session's agent asks",
-		Long: `Answer the question a session's agent asks a person (Claude Code's
-AskUserQuestion): one of the options "session ls" shows, or any text.
-Words are joined with spaces. --request names the question you read, as
-for "session allow"; without it, at a terminal, the question is shown and
-you confirm; a script must pass --request.`,
-		Example: `  buildstation session answer t7 --request 3f9a1c0b2d4e blue
-  buildstation session answer t7 --request 3f9a1c0b2d4e "use the staging database"`,
-		Args:              positional(2, -1),
-		ValidArgsFunction: e.completeSessions,
-		RunE: func(_ *cobra.Command, args []string) error {
-			text := strings.TrimSpace(strings.Join(args[1:], " "))
-			if text == "" {
-				return usagef("session answer needs the answer's text")
-			}
-			c, err := e.client()
-			if err != nil {
-				return err
-			}
-			if request, err = e.requestToDecide(c, "answer", args[0], request); err != nil {
-				return err
-			}
-			return c.Answer(e.ctx, args[0], request, text)
-		},
+// sessionDecideRun binds the decision to a request (requestToDecide) and
+// makes it.
+func sessionDecideRun(o *sessionDecideOptions) error {
+	c, err := o.client()
+	if err != nil {
+		return err
 	}
-	c.Flags().StringVar(&request, "request", "", "the id of the question you answer (session ls shows it); refused if the session asks something else now")
-	return c
+	request, err := o.requestToDecide(c, o.Verb, o.ID, o.Request)
+	if err != nil {
+		return err
+	}
+	return o.decide(c, o.ctx, o.ID, request, o.Text)
 }
 
 // requestToDecide is the request id a decision is bound to: request when
@@ -179,28 +130,4 @@ func indentWrapped(s string, width int) string {
 		}
 	}
 	return b.String()
-}
-
-// doing is what a session does, as one cell: the request it waits on,
-// else its activity.
-func doing(s supervisor.SessionInfo) string {
-	if w := s.WaitingOn; w != nil {
-		return fmt.Sprintf("asks %s", w.Line())
-	}
-	if s.Activity != "" {
-		return s.Activity
-	}
-	return "-"
-}
-
-// costCell is a session's cost and context use: "$1.23 · 41% ctx".
-func costCell(u *supervisor.Usage) string {
-	if u == nil {
-		return "-"
-	}
-	s := u.Cost()
-	if u.ContextPct > 0 {
-		s += fmt.Sprintf(" · %.0f%% ctx", u.ContextPct)
-	}
-	return s
 }

@@ -14,7 +14,14 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-func (e *env) sessionAttachCmd() *cobra.Command {
+// sessionAttachOptions are `session attach`'s.
+type sessionAttachOptions struct {
+	*env
+	ID string
+}
+
+func newSessionAttachCmd(e *env, runF func(*sessionAttachOptions) error) *cobra.Command {
+	o := &sessionAttachOptions{env: e}
 	return &cobra.Command{
 		Use:   "attach ID",
 		Short: "An interactive console on a session in this terminal (Ctrl-] detaches)",
@@ -24,7 +31,7 @@ of the tmux backend is attached with tmux itself.`,
 		Example:           "  buildstation session attach t2.1",
 		Args:              positional(1, 1),
 		ValidArgsFunction: e.completeSessions,
-		RunE:              func(_ *cobra.Command, args []string) error { return e.sessionAttach(args[0]) },
+		RunE:              runE(o, firstArg(&o.ID), runF, sessionAttachRun),
 	}
 }
 
@@ -32,12 +39,13 @@ of the tmux backend is attached with tmux itself.`,
 // other key, Ctrl-C included, can go to the agent.
 const detachKey = 0x1d
 
-// sessionAttach is an interactive console on a session in this terminal.
+// sessionAttachRun is an interactive console on a session in this terminal.
 // A session of the tmux backend is attached with tmux itself (attachTmux).
 // Otherwise, with a terminal on stdin it goes raw (keys go to the session
 // as typed), follows the window size and detaches on Ctrl-]; without one it
 // just copies stdin in and output out until the session ends.
-func (e *env) sessionAttach(id string) error {
+func sessionAttachRun(o *sessionAttachOptions) error {
+	e, id := o.env, o.ID
 	c, err := e.client()
 	if err != nil {
 		return err
