@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
@@ -48,7 +50,35 @@ const maxHookInput = 16 << 20
 // and the station's request limit must never be what fails a hook.
 const maxHookMessage = 4 << 10
 
-func (e *env) agentHook(args []string) error {
+// agentHookOptions are `agent hook`'s: it takes no arguments, but is
+// given whatever the agent passes (never a usage error, exit 2).
+type agentHookOptions struct {
+	*env
+	Args []string
+}
+
+func newAgentHookCmd(e *env, runF func(*agentHookOptions) error) *cobra.Command {
+	o := &agentHookOptions{env: e}
+	return &cobra.Command{Use: "hook", Short: "Forward an agent CLI's hook event (JSON on stdin); exits 1 if not taken",
+		Long: `Forward one hook event of an agent CLI (Claude Code's SessionStart, Stop,
+Notification, …) to the station: one JSON object on stdin. It never gets in
+the agent's way: it prints nothing on stdout and answers within 5s. A report
+the station did not take (busy, not answering) is tried 3 times; if it still
+was not taken, or could not be sent, it exits 1 with one line on stderr
+(never 2, which Claude Code reads as "block this tool call").`,
+		Example:            `  echo '{"hook_event_name":"Stop"}' | buildstation agent hook`,
+		DisableFlagParsing: true, // it must never exit 2 (a usage error), whatever it is given
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+				return c.Help()
+			}
+			o.Args = args
+			return runE(o, nil, runF, agentHookRun)(c, args)
+		}}
+}
+
+func agentHookRun(o *agentHookOptions) error {
+	e, args := o.env, o.Args
 	// A panic would exit 2, the one code that blocks the agent's tool call.
 	defer func() {
 		if r := recover(); r != nil {

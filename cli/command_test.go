@@ -117,3 +117,25 @@ func TestSessionOptions(t *testing.T) {
 		t.Errorf("session ls: %+v", o)
 	}
 }
+
+func TestAgentOptions(t *testing.T) {
+	if o := optionsOf(t, newAgentCompleteCmd, "--summary", "fixed the race"); o.Summary != "fixed the race" {
+		t.Errorf("agent complete: %+v", o)
+	}
+	if o := optionsOf(t, newAgentBlockCmd, "--reason=needs a key"); o.Reason != "needs a key" {
+		t.Errorf("agent block: %+v", o)
+	}
+	if o := optionsOf(t, newAgentProgressCmd, "half", "the", "tests"); o.Message != "half the tests" {
+		t.Errorf("agent progress: %+v", o)
+	}
+	if o := optionsOf(t, newAgentStatusCmd, "reviewing"); o.Status != "reviewing" {
+		t.Errorf("agent status: %+v", o)
+	}
+	if o := optionsOf(t, newAgentReviewCmd, "changes", "--notes", "say what to do"); o.Verdict != "changes" || o.Notes != "say what to do" {
+		t.Errorf("agent review: %+v", o)
+	}
+	// The hook parses nothing: whatever it is given is its to refuse.
+	if o := optionsOf(t, newAgentHookCmd, "--bogus", "x"); strings.Join(o.Args, " ") != "--bogus x" {
+		t.Errorf("agent hook: %+v", o)
+	}
+}

@@ -29,8 +29,15 @@ const (
 // and takes input), and a person reading a log does not need it sooner.
 var followEvery = 500 * time.Millisecond
 
-func (e *env) logsCmd() *cobra.Command {
-	var follow, raw bool
+// logsOptions are `logs`'s.
+type logsOptions struct {
+	*env
+	ID          string
+	Follow, Raw bool
+}
+
+func newLogsCmd(e *env, runF func(*logsOptions) error) *cobra.Command {
+	o := &logsOptions{env: e}
 	c := &cobra.Command{
 		Use:   "logs ID",
 		Short: "Print a session's transcript (ended sessions too), like docker logs",
@@ -47,16 +54,10 @@ sequences removed unless --raw).`,
   buildstation logs -f t3          # follow a live session`,
 		Args:              positional(1, 1),
 		ValidArgsFunction: e.completeTasks,
-		RunE: func(_ *cobra.Command, args []string) error {
-			c, err := e.client()
-			if err != nil {
-				return err
-			}
-			return e.logs(c, args[0], follow, raw)
-		},
+		RunE:              runE(o, firstArg(&o.ID), runF, logsRun),
 	}
-	c.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new output until the session ends")
-	c.Flags().BoolVar(&raw, "raw", false, "the raw bytes, escape sequences and all")
+	c.Flags().BoolVarP(&o.Follow, "follow", "f", false, "keep printing new output until the session ends")
+	c.Flags().BoolVar(&o.Raw, "raw", false, "the raw bytes, escape sequences and all")
 	return c
 }
 
@@ -65,7 +66,12 @@ sequences removed unless --raw).`,
 // garbage collector lets the heap grow to twice what is live.
 const logsMemory = 40 << 20
 
-func (e *env) logs(c *client.Client, id string, follow, raw bool) error {
+func logsRun(o *logsOptions) error {
+	e, id, follow, raw := o.env, o.ID, o.Follow, o.Raw
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(logsMemory))
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	sink := func(_ int64, p []byte) error { _, err := out.Write(p); return err }

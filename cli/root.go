@@ -2,17 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/internal/update"
 )
 
 // commandList is what an unknown verb's error offers: every command the
@@ -86,11 +81,11 @@ config folder's BuildStation.`,
 		&cobra.Group{ID: groupStation, Title: "The station and the tray:"},
 		&cobra.Group{ID: groupAgent, Title: "Inside a session:"},
 	)
-	for _, c := range []*cobra.Command{e.taskCmd(), e.sessionCmd(), e.logsCmd(), e.statusCmd(), e.projectCmd(), e.boardCmd(), e.sourceCmd()} {
+	for _, c := range []*cobra.Command{e.taskCmd(), e.sessionCmd(), newLogsCmd(e, nil), newStatusCmd(e, nil), e.projectCmd(), e.boardCmd(), e.sourceCmd()} {
 		c.GroupID = groupBoard
 		root.AddCommand(c)
 	}
-	for _, c := range append(e.roleCmds(), e.versionCmd(), e.notifyCmd()) {
+	for _, c := range append(e.roleCmds(), newVersionCmd(e, nil), e.notifyCmd()) {
 		c.GroupID = groupStation
 		root.AddCommand(c)
 	}
@@ -131,46 +126,6 @@ func unknownCommand(c *cobra.Command, args []string) error {
 		return usagef("unknown command %q; %suse one of %s", args[0], didYouMean(c, args[0]), commandList(c.Root()))
 	}
 	return nil
-}
-
-func (e *env) versionCmd() *cobra.Command {
-	var check bool
-	c := &cobra.Command{
-		Use: "version [--check]", Short: "Print the version (also --version); --check asks whether a newer release exists",
-		Long: `Print this build's version. With --check, also ask the project's releases
-whether a newer one exists, and say where to get it. Nothing is downloaded.
-BUILDSTATION_UPDATE_URL points the check at another releases API.`,
-		Example: "  buildstation version\n  buildstation version --check",
-		Args:    positional(0, 0),
-		RunE: func(c *cobra.Command, _ []string) error {
-			if _, err := c.OutOrStdout().Write([]byte("buildstation " + Version + "\n")); err != nil || !check {
-				return err
-			}
-			return e.versionCheck(c.OutOrStdout())
-		},
-	}
-	c.Flags().BoolVar(&check, "check", false, "ask whether a newer release exists")
-	return c
-}
-
-// versionCheck says whether a newer release than this build exists.
-func (e *env) versionCheck(out io.Writer) error {
-	ck := update.New(Version)
-	rel, err := ck.Latest(e.ctx)
-	if errors.Is(err, update.ErrOff) {
-		// Turned off on purpose: nothing to try again.
-		_, err = fmt.Fprintf(out, "%v; unset it to check\n", err)
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("could not check for a newer release (%v); try again later", err)
-	}
-	if update.Newer(rel.Version, Version) {
-		_, err = fmt.Fprintf(out, "Update available: v%s %s\n", textsafe.Line(rel.Version), textsafe.Line(rel.URL))
-		return err
-	}
-	_, err = fmt.Fprintf(out, "no newer release (latest: v%s)\n", textsafe.Line(rel.Version))
-	return err
 }
 
 // Command is the command tree as a program's documentation sees it (man

@@ -10,33 +10,37 @@ import (
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-func (e *env) statusCmd() *cobra.Command {
-	var asJSON bool
+// statusOptions are `status`'s.
+type statusOptions struct {
+	*env
+	JSON bool
+}
+
+func newStatusCmd(e *env, runF func(*statusOptions) error) *cobra.Command {
+	o := &statusOptions{env: e}
 	c := &cobra.Command{
 		Use:   "status",
 		Short: "Counts per state, and paused projects",
 		Example: `  buildstation status
   buildstation status --json | jq .tasks.blocked`,
 		Args: positional(0, 0),
-		RunE: func(*cobra.Command, []string) error { return e.status(asJSON) },
+		RunE: runE(o, nil, runF, statusRun),
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as a JSON object")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the counts as a JSON object")
 	return c
 }
 
-func (e *env) status(asJSON bool) error {
-	c, err := e.client()
-	if err != nil {
-		return err
-	}
-	st, err := c.Status(e.ctx)
-	if err != nil {
-		return err
-	}
+func statusRun(o *statusOptions) error {
+	return ask(o.env, func(c *client.Client) (supervisor.Status, error) { return c.Status(o.ctx) }, o.print)
+}
+
+func (o *statusOptions) print(st supervisor.Status) error {
+	e := o.env
 	fillStatus(&st)
-	if asJSON {
+	if o.JSON {
 		return printJSON(e.stdout, st)
 	}
 	if st.Board != nil && !st.Board.Reachable {
