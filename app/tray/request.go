@@ -7,7 +7,7 @@ const AppID = "dev.buildstation.app"
 
 // The tray process shows no window itself: it hands what to show to the
 // dashboard process, one Request a line of JSON on that process's stdin
-// (internal/wiring/tray starts it and reads the requests there).
+// (dashproc.go: Dashboards on the tray's side, RunDashboard on the other).
 
 // Request is what the tray asks the dashboard process to show.
 type Request struct {

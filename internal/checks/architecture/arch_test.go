@@ -213,3 +213,32 @@ func trimAll(ps []string) []string {
 	}
 	return out
 }
+
+// TestWiringRunsNoWindows: the tray lives in one room. The wiring
+// constructs and starts what app/tray runs (the tray process and the
+// dashboard process) and hands it platform/desktop's calls; it imports no
+// GUI toolkit and no C of its own, so what the tray and the dashboard do
+// cannot creep back into it. Direct imports, of the cgo builds that have
+// the tray.
+func TestWiringRunsNoWindows(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH to list the packages")
+	}
+	for _, goos := range []string{"linux", "windows", "darwin"} {
+		for _, pkg := range append(paths("internal/wiring", "internal/wiring/tray", "internal/wiring/daemon", "internal/wiring/demo"), mod[:len(mod)-1]) {
+			cmd := exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", pkg)
+			cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=1")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go list %s (GOOS=%s): %v", pkg, goos, err)
+			}
+			for _, imp := range strings.Fields(string(out)) {
+				for _, bad := range []string{"fyne.io/", "github.com/go-gl/", "C$"} {
+					if under(imp, bad) {
+						t.Errorf("%s (GOOS=%s) imports %s: the wiring constructs and starts; what the tray and the dashboard do is app/tray, the OS's window calls platform/desktop", trim(pkg), goos, imp)
+					}
+				}
+			}
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/buildstation/buildstation/internal/update"
 	"github.com/buildstation/buildstation/internal/wiring/demo"
 	"github.com/buildstation/buildstation/platform/browser"
+	"github.com/buildstation/buildstation/platform/desktop"
 	"github.com/buildstation/buildstation/platform/instance"
 	"github.com/buildstation/buildstation/platform/notifier"
 	"github.com/buildstation/buildstation/platform/service"
@@ -46,11 +47,11 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	}
 	// This process was started by a click (a toast, a link): it may hand
 	// the right to come to the front on to the window that answers it.
-	allowForeground()
+	desktop.AllowForeground()
 	if err := instance.Send(home, instance.Request{Open: open}); err == nil {
 		return 0 // the running tray shows it
 	}
-	if msg := displayProblem(); msg != "" {
+	if msg := desktop.DisplayProblem(); msg != "" {
 		fmt.Fprintf(os.Stderr, "buildstation: cannot show the tray: %s; the station runs without it (\"buildstation daemon\", then the CLI: \"buildstation help\").\n", msg)
 		return 1
 	}
@@ -121,7 +122,7 @@ func handOff(home, open string) int {
 // Demo is `buildstation demo`: a demo station in this process and the
 // tray on its home, the dashboard open.
 func Demo(ctx context.Context, home string, log *slog.Logger, e Edges) int {
-	if msg := displayProblem(); msg != "" {
+	if msg := desktop.DisplayProblem(); msg != "" {
 		fmt.Fprintf(os.Stderr, "buildstation: cannot show the demo's tray: %s; run \"buildstation demo --headless\" for the demo without it.\n", msg)
 		return 1
 	}
@@ -161,7 +162,7 @@ func Demo(ctx context.Context, home string, log *slog.Logger, e Edges) int {
 func serve(ctx context.Context, home string, srv *instance.Server, c apptray.Config) int {
 	self, _ := os.Executable()
 	log := c.Log
-	c.Dashboard = newDashboards(self, home, log)
+	c.Dashboard = apptray.Dashboards(startDashboard(self, home), desktop.YieldTo, log)
 	c.Notices = func(open func(string)) (apptray.Notifier, error) {
 		return notifier.New(notifier.Options{
 			AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: log,
@@ -186,8 +187,8 @@ func serve(ctx context.Context, home string, srv *instance.Server, c apptray.Con
 			})
 		}
 	}
-	c.Links = func(show func(string)) { receiveURLs(log, show) }
-	c.Foreground = allowForeground
+	c.Links = func(show func(string)) { desktop.ReceiveLinks(log, show) }
+	c.Foreground = desktop.AllowForeground
 	c.OpenURL = browser.Open
 	c.UpdateCheck = updateCheck(home, log)
 	return apptray.Serve(ctx, c)

@@ -1,6 +1,4 @@
-//go:build cgo
-
-package tray
+package desktop
 
 import (
 	"slices"
@@ -22,7 +20,7 @@ func TestURLEventsWaitForTheTray(t *testing.T) {
 
 	var mu sync.Mutex
 	var shown []string
-	receiveURLs(nil, func(id string) { mu.Lock(); shown = append(shown, id); mu.Unlock() })
+	ReceiveLinks(nil, func(id string) { mu.Lock(); shown = append(shown, id); mu.Unlock() })
 	deliverURL("buildstation://dashboard")
 	deliverURL("BUILDSTATION://session/t4")
 

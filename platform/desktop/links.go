@@ -1,6 +1,4 @@
-//go:build cgo
-
-package tray
+package desktop
 
 import (
 	"log/slog"
@@ -9,7 +7,7 @@ import (
 	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
-// Links the OS hands the running tray as events rather than arguments
+// Links the OS hands the running program as events rather than arguments
 // (macOS: an Apple Event, kAEGetURL). They go through the parser
 // `buildstation open` uses; what arrives before the tray is up waits.
 var urlEvents struct {
@@ -19,9 +17,10 @@ var urlEvents struct {
 	pending []string
 }
 
-// receiveURLs starts handing links to show (on the OS's event thread:
-// show must hand over to the UI thread itself).
-func receiveURLs(log *slog.Logger, show func(sessionID string)) {
+// ReceiveLinks starts handing links to show (on the OS's event thread:
+// show must hand over to the UI thread itself): a session's ID, or "" for
+// the dashboard.
+func ReceiveLinks(log *slog.Logger, show func(sessionID string)) {
 	urlEvents.mu.Lock()
 	urlEvents.show, urlEvents.log = show, log
 	pending := urlEvents.pending

@@ -1,6 +1,6 @@
 //go:build darwin && cgo
 
-package tray
+package desktop
 
 /*
 #cgo CFLAGS: -x objective-c -fobjc-arc
@@ -8,7 +8,7 @@ package tray
 #import <AppKit/AppKit.h>
 #import <CoreServices/CoreServices.h>
 
-// Defined in Go (url_export_darwin.go): a file with //export may
+// Defined in Go (links_export_darwin.go): a file with //export may
 // only declare C in its preamble, so the Objective-C lives here.
 extern void buildstationURLEvent(char *url);
 
@@ -99,13 +99,13 @@ import "C"
 // have run: a process that was not launched as an app.
 func installURLHandler() { C.bsInstallURLHandler() }
 
-// activate brings this (the dashboard) process forward as it shows what
+// Activate brings this (the dashboard) process forward as it shows what
 // the tray asked for, the way this macOS wants (activation.go).
-func activate() { C.bsActivate(boolInt(activationFor(int(C.bsMacOSMajor())).cooperative)) }
+func Activate() { C.bsActivate(boolInt(activationFor(int(C.bsMacOSMajor())).cooperative)) }
 
-// yieldTo hands the tray's activation to the dashboard process pid, on a
+// YieldTo hands the tray's activation to the dashboard process pid, on a
 // macOS where activation is cooperative.
-func yieldTo(pid int) {
+func YieldTo(pid int) {
 	if activationFor(int(C.bsMacOSMajor())).yield {
 		C.bsYield(C.int(pid))
 	}
@@ -118,6 +118,6 @@ func boolInt(b bool) C.int {
 	return 0
 }
 
-// allowForeground: macOS lets activateIgnoringOtherApps bring a window
+// AllowForeground: macOS lets activateIgnoringOtherApps bring a window
 // forward without a right handed on.
-func allowForeground() {}
+func AllowForeground() {}

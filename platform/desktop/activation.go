@@ -1,4 +1,4 @@
-package tray
+package desktop
 
 // activationSteps is how the dashboard process comes to the front on
 // macOS when the tray shows it.
