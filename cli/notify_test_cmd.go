@@ -8,8 +8,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
-// `notify test`: this file is not notify_test.go, which Go would take
-// for a test.
+// `notify test`: its file ends in _cmd, since Go takes a name that ends
+// in _test for a test file.
 
 // notifyTestOptions are `notify test`'s.
 type notifyTestOptions struct {
