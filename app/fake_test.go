@@ -296,6 +296,9 @@ func (f *fakeClient) Merge(ctx context.Context, id, into string) (supervisor.Mer
 		c.Merged = &supervisor.MergeRecord{Into: cmp.Or(into, w.MergeInto), Commit: "abc1234", At: time.Date(2026, 12, 5, 14, 2, 0, 0, time.Local)}
 		f.works[id] = &c
 	}
+	if w, ok := f.works[id]; ok && w != nil {
+		into = cmp.Or(into, w.MergeInto)
+	}
 	return supervisor.Merged{Into: into, Commit: "abc1234", FastForward: true}, nil
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,7 @@ func next(t *testing.T, got <-chan supervisor.Notice) supervisor.Notice {
 
 // A click on a finished notice lands on the task's card in the pane, and
 // the pane offers what the card does: Merge, one click (the notice says
-// "ready to merge from its card").
+// "ready to merge").
 func TestFinishedNoticeLandsOnMerge(t *testing.T) {
 	fake := newFake()
 	fake.works = map[string]*supervisor.TaskWork{
@@ -85,4 +86,41 @@ func TestFinishedNoticeLandsOnMerge(t *testing.T) {
 		t.Errorf("the pane's Merge called %+v", got)
 	}
 	d.u.acts.Wait()
+}
+
+// A finished notice's buttons act as the card's do: View diff opens the
+// task's diff window, read from the station (the tray hands the dashboard
+// only the task's id), with Merge in it; Merge merges the task's work
+// into its project's branch and says where it went.
+func TestFinishedNoticeButtonsViewDiffAndMerge(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	fake.diffs = map[string]string{"t4": "diff --git a/h.go b/h.go\n+package h\n"}
+	d := openFullBoard(t, fake)
+	d.u.ShowTaskDiff("t4")
+	d.u.acts.Wait()
+	if got := nextCall(t, fake); got.method != "TaskDiff" || got.id != "t4" {
+		t.Fatalf("View diff from the notice called %+v", got)
+	}
+	var win fyne.Window
+	for _, x := range fyne.CurrentApp().Driver().AllWindows() {
+		if strings.HasPrefix(x.Title(), "Diff t4") {
+			win = x
+		}
+	}
+	if win == nil {
+		t.Fatal("View diff from the notice opened no diff window")
+	}
+	defer win.Close()
+	findButton(t, win.Content(), "Merge")
+
+	said, err := MergeTask(context.Background(), fake, "t4")
+	if err != nil || said.Title != "Merged: Task t4" || !strings.Contains(said.Body, "main") {
+		t.Errorf("Merge from the notice said %+v, %v", said, err)
+	}
+	if got := nextCall(t, fake); got != (call{"Merge", "t4", ""}) {
+		t.Errorf("Merge from the notice called %+v", got)
+	}
 }

@@ -55,6 +55,53 @@ func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
 	})
 }
 
+// ShowTaskDiff opens task id's diff window, its work read from the
+// station first: a finished notice's View diff, for which the tray hands
+// over only the task's id. Before the first snapshot it waits for the
+// station, as the dialogs do.
+func (u *UI) ShowTaskDiff(id string) {
+	u.whenConnected(func() {
+		cl := u.conn.Client()
+		if cl == nil {
+			u.showError(u.dashboardWindow(), fmt.Errorf("view the diff of %s: %w", id, errNoStation))
+			return
+		}
+		u.acts.Add(1)
+		u.bg.Go(func() {
+			defer u.acts.Done()
+			ctx, cancel := context.WithTimeout(u.ctx, 30*time.Second)
+			td, err := cl.Task(ctx, id)
+			cancel()
+			fyne.Do(func() {
+				switch {
+				case err != nil:
+					u.showError(u.dashboardWindow(), fmt.Errorf("view the diff of %s: %w", id, err))
+				case td.Work == nil:
+					u.showError(u.dashboardWindow(), fmt.Errorf("task %s has no branch to show", id))
+				default:
+					u.showDiff(td.Task, td.Work)
+				}
+			})
+		})
+	})
+}
+
+// MergeTask merges task id's work into its project's branch (a finished
+// notice's Merge, from the tray) and says what happened as a notice to
+// show: "Merged: TITLE", where the work went.
+func MergeTask(ctx context.Context, cl Client, id string) (supervisor.Notice, error) {
+	m, err := cl.Merge(ctx, id, "")
+	if err != nil {
+		return supervisor.Notice{}, err
+	}
+	title := id
+	if td, err := cl.Task(ctx, id); err == nil && td.Task.Title != "" {
+		title = td.Task.Title
+	}
+	return supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: id, Title: "Merged: " + title,
+		Body: id + " merged: " + mergedLine(m)}, nil
+}
+
 // The diff window's size: inside the smallest screen the dashboard is
 // made for (1280×800), with room for a panel and the window's title.
 const diffWidth, diffHeight = 980, 680

@@ -21,6 +21,9 @@ type Notice struct {
 	// request a person can answer from it (Allow once / Deny, or an
 	// answer); nil when the agent shows its own dialog.
 	Ask *WaitingOn `json:",omitempty"`
+	// Branch, on a finished notice, is the branch whose work waits to be
+	// merged: the notice offers View diff and Merge, as the card does.
+	Branch string `json:",omitempty"`
 }
 
 // Notifier shows notices to a person. The station calls it from session

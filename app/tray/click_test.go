@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,5 +54,31 @@ func TestClickRunsAsTheTraysWork(t *testing.T) {
 	}
 	if tr.work.Go(func() {}) {
 		t.Error("a click after the tray stopped started work")
+	}
+}
+
+// A finished notice's View diff asks the dashboard process for the task's
+// diff window; its Merge runs as the tray's work and, with no station to
+// merge through, says why over the dashboard.
+func TestFinishedNoticeButtons(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := slog.New(slog.DiscardHandler)
+	dash := &sentDash{sent: make(chan Request, 4)}
+	tr := &tray{c: Config{Log: log}, log: log, ctx: ctx, dash: dash,
+		station: app.NewStation(func(context.Context, bool) (app.Client, error) { return nil, errors.New("no station") }, log)}
+	tr.land("t7.1", "t7", "diff")
+	if r := <-dash.sent; r != (Request{Do: DoDiff, ID: "t7"}) {
+		t.Errorf("View diff asked the dashboard for %+v", r)
+	}
+	tr.land("t7.1", "t7", "merge")
+	tr.work.Close()
+	select {
+	case r := <-dash.sent:
+		if r.Do != DoError || !strings.Contains(r.Text, "merge t7") {
+			t.Errorf("Merge with no station showed %+v", r)
+		}
+	default:
+		t.Error("Merge with no station said nothing")
 	}
 }

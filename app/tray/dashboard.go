@@ -112,6 +112,8 @@ func showRequest(ui *app.UI, r Request) {
 	switch r.Do {
 	case DoSession:
 		ui.OpenSession(r.ID)
+	case DoDiff:
+		ui.ShowTaskDiff(r.ID)
 	case DoConsole:
 		ui.Do(app.MenuLine{Action: app.ActConsole, ID: r.ID})
 	case DoAddTask:

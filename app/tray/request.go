@@ -12,7 +12,7 @@ const AppID = "dev.buildstation.app"
 // Request is what the tray asks the dashboard process to show.
 type Request struct {
 	Do   string `json:"do"`
-	ID   string `json:"id,omitempty"`   // DoSession, DoConsole: the session
+	ID   string `json:"id,omitempty"`   // DoSession, DoConsole: the session; DoDiff: the task
 	Text string `json:"text,omitempty"` // DoError: what failed
 }
 
@@ -21,6 +21,7 @@ const (
 	DoDashboard  = "dashboard"
 	DoSession    = "session" // a notice's or a link's session: console while it runs, card after
 	DoConsole    = "console"
+	DoDiff       = "diff" // a task's diff window (ID: the task), from its finished notice
 	DoAddTask    = "add-task"
 	DoSettings   = "settings"
 	DoAddProject = "add-project"

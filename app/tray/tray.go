@@ -38,9 +38,10 @@ type Config struct {
 	Start func(context.Context) error
 	// Dashboard is the dashboard process the tray hands what to show.
 	Dashboard Dashboard
-	// Notices turns the OS's notifications on; open shows a notice's
-	// session when it is clicked. An error leaves notices off.
-	Notices func(open func(sessionID string)) (Notifier, error)
+	// Notices turns the OS's notifications on; h is what a click on a
+	// notice, or a finished notice's View diff or Merge, does. An error
+	// leaves notices off.
+	Notices func(h NoticeHandlers) (Notifier, error)
 	// Requests serves other processes' requests (`buildstation open`)
 	// until ctx ends, handing each one's session ("" for the dashboard)
 	// to show.
@@ -55,6 +56,17 @@ type Config struct {
 	UpdateCheck func(ctx context.Context) app.UpdateNote
 	// OpenURL opens a link in the browser.
 	OpenURL func(link string) error
+}
+
+// NoticeHandlers are what the tray does when a person acts on a notice.
+type NoticeHandlers struct {
+	// Open shows a clicked notice's session: its console while it
+	// runs, its card after.
+	Open func(sessionID string)
+	// Land carries out a finished notice's button on the task its
+	// session finished: verb "diff" opens the task's diff window, "merge"
+	// merges its work.
+	Land func(sessionID, taskID, verb string)
 }
 
 // Dashboard is the dashboard process as the tray sees it: Send queues a
@@ -163,7 +175,7 @@ func (t *tray) startNotices(connect app.Connect) (app.Connect, func()) {
 	if t.c.Notices == nil {
 		return connect, func() {}
 	}
-	n, err := t.c.Notices(func(id string) { t.show(Request{Do: DoSession, ID: id}) })
+	n, err := t.c.Notices(NoticeHandlers{Open: func(id string) { t.show(Request{Do: DoSession, ID: id}) }, Land: t.land})
 	if err != nil {
 		t.log.Warn("notifications are off", "err", err)
 		return connect, func() {}
@@ -340,6 +352,39 @@ func (t *tray) decide(l app.MenuLine) {
 		t.log.Warn("tray action", "what", "decide", "session", l.ID, "err", err)
 		t.show(Request{Do: DoError, Text: fmt.Sprintf("decide %s: %v", l.ID, err)})
 	}
+}
+
+// land carries out a finished notice's View diff (in the dashboard
+// process, where windows are) or Merge (here, as the tray's work).
+func (t *tray) land(sessionID, taskID, verb string) {
+	switch verb {
+	case "diff":
+		t.show(Request{Do: DoDiff, ID: taskID})
+	case "merge":
+		t.work.Go(func() { t.merge(sessionID, taskID) })
+	}
+}
+
+// merge merges a task's work from its finished notice and says where it
+// went in a notice that takes the finished one's place (its group: the
+// same kind and session), with no buttons left to press; a failure (a
+// conflict) is shown over the dashboard. The card follows by the
+// station's event.
+func (t *tray) merge(sessionID, taskID string) {
+	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+	var said supervisor.Notice
+	if cl := t.station.Client(); cl != nil {
+		ctx, cancel := context.WithTimeout(t.ctx, time.Minute)
+		said, err = app.MergeTask(ctx, cl, taskID)
+		cancel()
+	}
+	if err != nil {
+		t.log.Warn("tray action", "what", "merge", "task", taskID, "err", err)
+		t.show(Request{Do: DoError, Text: fmt.Sprintf("merge %s: %v", taskID, err)})
+		return
+	}
+	said.SessionID = sessionID
+	t.notice(said)
 }
 
 // pauseAll pauses or resumes every project's queue; a failure is shown

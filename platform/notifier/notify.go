@@ -25,6 +25,10 @@ type Options struct {
 	// decision on a request that changed since). Only a person presses
 	// it; nil leaves the buttons out.
 	Decide func(sessionID, request, verb, answer string)
+	// Land carries out a finished notice's button (Linux) on the task
+	// its session finished: verb "diff" shows the task's diff, "merge"
+	// merges its work. nil leaves the buttons out.
+	Land func(sessionID, taskID, verb string)
 	// LinkKey is the key of a decision link (deeplink.DecisionKey with the
 	// station's token), for the buttons that are links (Windows toasts);
 	// nil, or "", leaves those buttons out.

@@ -74,7 +74,9 @@ func (n *Notifier) listen() {
 			if !ok {
 				continue
 			}
-			if verb, answer, decided := ParseAction(key); decided && n.o.Decide != nil {
+			if landing(key) && n.o.Land != nil && sh.task != "" {
+				n.o.Land(sh.session, sh.task, key)
+			} else if verb, answer, decided := ParseAction(key); decided && n.o.Decide != nil {
 				n.o.Decide(sh.session, sh.request, verb, answer)
 			} else if n.o.Open != nil {
 				n.o.Open(sh.session)
@@ -104,7 +106,7 @@ func (n *Notifier) forget(id uint32) {
 // click on it opens the session's console.
 func (n *Notifier) Notify(nt supervisor.Notice) error {
 	m := newMessage(nt)
-	if n.o.Decide == nil {
+	if (m.Task == "" && n.o.Decide == nil) || (m.Task != "" && n.o.Land == nil) {
 		m.Actions = nil
 	}
 	n.mu.Lock()
@@ -127,7 +129,7 @@ func (n *Notifier) Notify(nt supervisor.Notice) error {
 	n.mu.Lock()
 	n.groups[m.Group] = id
 	if nt.SessionID != "" {
-		n.sessions[id] = shown{session: nt.SessionID, request: m.Request}
+		n.sessions[id] = shown{session: nt.SessionID, request: m.Request, task: m.Task}
 	}
 	n.mu.Unlock()
 	return nil
@@ -159,6 +161,6 @@ func (n *Notifier) Close() error {
 	return n.conn.Close()
 }
 
-// shown is what a notification on screen is about: its session and the
-// request its buttons decide.
-type shown struct{ session, request string }
+// shown is what a notification on screen is about: its session, the
+// request its buttons decide, or the task whose work they land.
+type shown struct{ session, request, task string }

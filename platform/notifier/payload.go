@@ -35,6 +35,9 @@ type message struct {
 	Actions []Action
 	// Request is the id of the request the buttons decide (WaitingOn.ID).
 	Request string
+	// Task is the task a finished notice's buttons (View diff, Merge)
+	// act on.
+	Task string
 }
 
 // Action is one button: ID is what a press decides ("allow", "deny",
@@ -95,9 +98,25 @@ func newMessage(n supervisor.Notice) message {
 		if n.Ask != nil {
 			m.Request = n.Ask.ID
 		}
+		if n.Kind == supervisor.NoticeFinished && n.Branch != "" && n.TaskID != "" {
+			m.Actions, m.Task = landActions, n.TaskID
+		}
 	}
 	return m
 }
+
+// landActions are a finished notice's buttons when its work waits on a
+// branch: the card's View diff and Merge.
+var landActions = []Action{{ID: ActionDiff, Label: "View diff"}, {ID: ActionMerge, Label: "Merge"}}
+
+// The IDs of a finished notice's buttons (Options.Land's verbs).
+const (
+	ActionDiff  = "diff"
+	ActionMerge = "merge"
+)
+
+// landing reports whether a pressed button's ID is a finished notice's.
+func landing(id string) bool { return id == ActionDiff || id == ActionMerge }
 
 // Group names a notice for withdrawal: the same kind for the same session
 // (or task) replaces and withdraws the one before it.

@@ -54,6 +54,9 @@ func TestFinishedWorkIsTold(t *testing.T) {
 		if !strings.Contains(n.Body, "the login page remembers the last user") || !strings.Contains(n.Body, "ready to merge") {
 			t.Errorf("the finished notice's body %q: want the summary and that it is ready to merge", n.Body)
 		}
+		if n.Branch != "bs/b1/"+task.ID {
+			t.Errorf("the finished notice names branch %q, want the task's (its View diff and Merge act on it)", n.Branch)
+		}
 	})
 	synctest.Test(t, func(t *testing.T) {
 		pr := project("web", 5*time.Minute, 5*time.Minute)
@@ -78,8 +81,8 @@ func TestFinishedWorkIsTold(t *testing.T) {
 			t.Fatalf("after the review approved: %+v, want one finished notice with the coder's summary", got)
 		}
 		// Not on a branch: nothing to merge, and the notice says nothing of it.
-		if strings.Contains(got[0].Body, "merge") {
-			t.Errorf("the finished notice of work with no branch speaks of a merge: %q", got[0].Body)
+		if strings.Contains(got[0].Body, "merge") || got[0].Branch != "" {
+			t.Errorf("the finished notice of work with no branch speaks of a merge: %q, branch %q", got[0].Body, got[0].Branch)
 		}
 	})
 }

@@ -136,7 +136,8 @@ func finishedNotice(taskID, title, summary string, s *session) supervisor.Notice
 		body = append(body, summary)
 	}
 	if s.spec.Branch != "" {
-		body = append(body, "Not merged yet: it is ready to merge from its card (View diff, Merge).")
+		body = append(body, "Not merged yet: it is ready to merge (View diff, Merge).")
+		n.Branch = s.spec.Branch
 	}
 	body = append(body, taskID+" · "+title+" ("+s.spec.Project+")")
 	n.Body = strings.Join(body, "\n")

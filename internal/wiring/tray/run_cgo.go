@@ -163,10 +163,11 @@ func serve(ctx context.Context, home string, srv *instance.Server, c apptray.Con
 	self, _ := os.Executable()
 	log := c.Log
 	c.Dashboard = apptray.Dashboards(startDashboard(self, home), desktop.YieldTo, log)
-	c.Notices = func(open func(string)) (apptray.Notifier, error) {
+	c.Notices = func(h apptray.NoticeHandlers) (apptray.Notifier, error) {
 		return notifier.New(notifier.Options{
 			AppName: "Build Station", Icon: assets.Icon.Content(), Self: self, Log: log,
-			Open:    open,
+			Open:    h.Open,
+			Land:    h.Land,
 			Decide:  notifier.DecideWith(self, home, log),
 			LinkKey: notifier.LinkKeyOf(home),
 		})
