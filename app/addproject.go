@@ -74,7 +74,7 @@ func (u *UI) showAddProjectNow() {
 // the form before anything is written, and Add stays off until the
 // station agrees; a refused Add keeps what was typed.
 type addProject struct {
-	u       *UI
+	projectForm
 	cl      Client
 	win     fyne.Window
 	dlg     dialog.Dialog
@@ -84,14 +84,11 @@ type addProject struct {
 	agent   *widget.Select
 	command *widget.Entry
 	windows map[string]*widget.Entry // by config key
-	// gate and setup are the project's gate and setup; suggest holds a
-	// box per suggestion of the folder's files (gate, setup, include),
-	// ticked to take it; suggested is the newest dry run's suggestion.
+	// gate and setup are the project's gate and setup; suggested is the
+	// newest dry run's suggestion (projectForm.suggest its boxes).
 	gate      *widget.Entry
 	setup     *widget.Entry
-	suggest   map[string]*widget.Check
 	suggested supervisor.SetupSuggestion
-	sugBox    *fyne.Container
 	scroll    *container.Scroll // the column the form, suggestions and status share
 	form      *widget.Form
 	status    *widget.Label
@@ -103,12 +100,6 @@ type addProject struct {
 	// settle is how long typing must pause before the form is checked:
 	// one check per pause, not one per key (0: at once, in tests).
 	settle time.Duration
-	// recheckEvery is how often the open dialog asks the station again,
-	// unasked: a step taken (Claude Code told to trust the folder) or an
-	// agent installed meanwhile shows without a field being edited (0:
-	// never; tests call recheck).
-	recheckEvery time.Duration
-	closed       bool
 }
 
 // windowKeys are the windows the dialog shows, in order, with their labels.
@@ -119,7 +110,7 @@ var windowKeys = []struct{ key, label string }{
 }
 
 func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentCLI, run func(func())) *addProject {
-	a := &addProject{u: u, cl: cl, win: win, agents: agents, windows: map[string]*widget.Entry{}, run: run}
+	a := &addProject{projectForm: newProjectForm(u), cl: cl, win: win, agents: agents, windows: map[string]*widget.Entry{}, run: run}
 	a.folder = widget.NewEntry()
 	a.folder.SetPlaceHolder("the project's folder, e.g. " + filepath.Join(userHome(), "src", "web"))
 	a.name = widget.NewEntry()
@@ -129,8 +120,6 @@ func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentC
 	a.gate.SetPlaceHolder("what makes a commit green, e.g. make test (none: every commit is)")
 	a.setup = widget.NewEntry()
 	a.setup.SetPlaceHolder("run in each new worktree before work starts, e.g. npm ci (optional)")
-	a.suggest = map[string]*widget.Check{}
-	a.sugBox = container.NewVBox()
 	var options []string
 	for _, c := range agents {
 		options = append(options, agentLabel(c))
@@ -201,33 +190,11 @@ func (a *addProject) show() {
 	body := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), cancel, a.add), nil, nil, a.scroll)
 	a.dlg = dialog.NewCustomWithoutButtons("Add project", body, a.win)
 	a.dlg.Resize(fitIn(a.win, fyne.NewSize(720, 720)))
-	stop := a.keepChecking()
+	stop := a.keepChecking(a.recheck)
 	a.dlg.SetOnClosed(func() { a.closed = true; stop() })
 	a.dlg.Show()
 	a.win.Canvas().Focus(a.folder)
 	a.check()
-}
-
-// keepChecking re-checks the form every recheckEvery while the dialog is
-// open; the func it returns stops it.
-func (a *addProject) keepChecking() func() {
-	if a.recheckEvery <= 0 {
-		return func() {}
-	}
-	ctx, cancel := context.WithCancel(a.u.ctx)
-	a.u.bg.Go(func() {
-		tick := time.NewTicker(a.recheckEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				fyne.Do(a.recheck)
-			}
-		}
-	})
-	return cancel
 }
 
 // recheck asks the station again what it makes of the form, as a check
@@ -301,7 +268,6 @@ func (a *addProject) showSuggested(s *supervisor.SetupSuggestion) {
 	}
 	a.suggested = sug
 	a.suggest = map[string]*widget.Check{}
-	a.sugBox.Objects = nil
 	if sug.Gate != "" {
 		a.suggest["gate"] = suggestCheck(fmt.Sprintf("Gate: %s (found %s)", sug.Gate, sug.GateBecause), a.gate, sug.Gate)
 	}
@@ -311,15 +277,7 @@ func (a *addProject) showSuggested(s *supervisor.SetupSuggestion) {
 	if len(sug.Include) > 0 {
 		a.suggest["include"] = widget.NewCheck(fmt.Sprintf("Write a .worktreeinclude with %s: the ignored .env files each task's worktree needs", strings.Join(sug.Include, " ")), nil)
 	}
-	if len(a.suggest) > 0 {
-		head := widget.NewLabelWithStyle("Suggested from the folder's files (tick to take):", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		a.sugBox.Add(head)
-		for _, k := range []string{"gate", "setup", "include"} {
-			if c := a.suggest[k]; c != nil {
-				a.sugBox.Add(c)
-			}
-		}
-	}
+	a.showSuggestions(widget.NewLabelWithStyle(suggestHead, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	a.relayout()
 }
 
@@ -379,14 +337,7 @@ func userHome() string {
 
 // agentChanged turns the command field on for a custom command.
 func (a *addProject) agentChanged() {
-	if a.agent.Selected == customAgent {
-		a.command.Enable()
-	} else {
-		a.command.Disable()
-	}
-	if a.form != nil {
-		a.form.Refresh() // the field's label follows it: grey only while it is off
-	}
+	commandFollows(a.agent, a.command, a.form)
 	a.check()
 }
 

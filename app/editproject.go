@@ -62,7 +62,7 @@ var keyFields = []keyField{
 // changed: project set for the keys (an emptied field goes back to the
 // default), and the .worktreeinclude on its own.
 type editProject struct {
-	u       *UI
+	projectForm
 	cl      Client
 	win     fyne.Window
 	dlg     dialog.Dialog
@@ -73,27 +73,21 @@ type editProject struct {
 	checks  map[string]*widget.Check
 	include *widget.Entry
 	wasInc  string
-	suggest map[string]*widget.Check
-	sugBox  *fyne.Container
 	steps   *widget.Label
 	body    *fyne.Container // the dialog's: laid out again when its head changes height
 	status  *widget.Label
 	form    *widget.Form
 	save    *widget.Button
 	run     func(func())
-	// recheckEvery: see addProject's.
-	recheckEvery time.Duration
-	closed       bool
 }
 
 func newEditProject(u *UI, cl Client, win fyne.Window, p supervisor.ProjectInfo, run func(func())) *editProject {
-	e := &editProject{u: u, cl: cl, win: win, p: p, run: run, fields: map[string]fyne.CanvasObject{}, was: map[string]string{},
-		checks: map[string]*widget.Check{}, suggest: map[string]*widget.Check{}}
+	e := &editProject{projectForm: newProjectForm(u), cl: cl, win: win, p: p, run: run, fields: map[string]fyne.CanvasObject{}, was: map[string]string{},
+		checks: map[string]*widget.Check{}}
 	e.include = widget.NewMultiLineEntry()
 	e.include.SetPlaceHolder("none: worktrees get no ignored file\ne.g. .env*\nnode_modules/")
 	e.include.SetMinRowsVisible(3)
 	e.include.Disable() // until the folder's is read
-	e.sugBox = container.NewVBox()
 	e.steps = widget.NewLabel("")
 	e.steps.Wrapping = fyne.TextWrapWord
 	e.steps.Importance = widget.WarningImportance
@@ -161,7 +155,7 @@ func (e *editProject) show() {
 		container.NewVScroll(e.form))
 	e.dlg = dialog.NewCustomWithoutButtons("Edit "+e.p.Name, e.body, e.win)
 	e.dlg.Resize(fitIn(e.win, fyne.NewSize(820, 760)))
-	stop := e.keepChecking()
+	stop := e.keepChecking(e.recheck)
 	e.dlg.SetOnClosed(func() { e.closed = true; stop() })
 	e.dlg.Show()
 	e.recheck()
@@ -232,36 +226,7 @@ func (e *editProject) agentChanged() {
 	if en == nil || e.agent == nil {
 		return
 	}
-	if e.agent.Selected == customAgent {
-		en.Enable()
-	} else {
-		en.Disable()
-	}
-	if e.form != nil {
-		e.form.Refresh()
-	}
-}
-
-// keepChecking re-reads the folder every recheckEvery while the dialog is
-// open; the func it returns stops it.
-func (e *editProject) keepChecking() func() {
-	if e.recheckEvery <= 0 {
-		return func() {}
-	}
-	ctx, cancel := context.WithCancel(e.u.ctx)
-	e.u.bg.Go(func() {
-		tick := time.NewTicker(e.recheckEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				fyne.Do(e.recheck)
-			}
-		}
-	})
-	return cancel
+	commandFollows(e.agent, en, e.form)
 }
 
 // recheck reads the project's folder again: its .worktreeinclude (the
@@ -330,15 +295,7 @@ func (e *editProject) showSuggested(s supervisor.SetupSuggestion) {
 			}
 		})
 	}
-	if len(e.suggest) == 0 {
-		return
-	}
-	e.sugBox.Add(widget.NewLabel("Suggested from the folder's files (tick to take):"))
-	for _, k := range []string{"gate", "setup", "include"} {
-		if c := e.suggest[k]; c != nil {
-			e.sugBox.Add(c)
-		}
-	}
+	e.showSuggestions(widget.NewLabel(suggestHead))
 }
 
 // relayout lays the dialog out again after its head (the steps, the
