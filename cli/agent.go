@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,20 +13,6 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 	"github.com/buildstation/buildstation/supervisor/client"
 )
-
-// agentCmd is `agent`; each of its commands is in agent_<verb>.go.
-func (e *env) agentCmd() *cobra.Command {
-	return group("agent", "Report from inside a session (what agents and their hooks run)",
-		"These run inside a session: they reach the station through BUILDSTATION_URL\nwith the session's own token (BUILDSTATION_TOKEN), which acts on its own\ntask only. Agents with the station's MCP tools may call those instead.",
-		"  buildstation agent progress \"half the tests pass\"\n  buildstation agent complete --summary \"done: see the commits\"",
-		newAgentCompleteCmd(e, nil),
-		newAgentBlockCmd(e, nil),
-		newAgentProgressCmd(e, nil),
-		newAgentStatusCmd(e, nil),
-		newAgentReviewCmd(e, nil),
-		newAgentHookCmd(e, nil),
-	)
-}
 
 // report is an agent verb: it reaches the station through
 // BUILDSTATION_URL, acts with the session's own token, and makes one
@@ -73,4 +60,32 @@ func (e *env) retry(what string, call func(ctx context.Context) error) error {
 		}
 		wait = min(wait*2, 5*time.Second)
 	}
+}
+
+// agentReportOptions are `agent complete`'s and `agent block`'s: the one
+// text their report carries, given with a flag.
+type agentReportOptions struct {
+	*env
+	Text string
+	// The verb's own: its flag, what the flag must say, what a retry
+	// names, and the client's call ((*client.Client).AgentComplete).
+	verb, flag, need, what string
+	call                   func(c *client.Client, ctx context.Context, text string) error
+}
+
+// newAgentReportCmd is `agent complete` or `agent block`.
+func newAgentReportCmd(e *env, runF func(*agentReportOptions) error, o *agentReportOptions, short, example, flagHelp string) *cobra.Command {
+	o.env = e
+	c := &cobra.Command{Use: o.verb + " --" + o.flag + " TEXT", Short: short, Example: example,
+		Args: positional(0, 0),
+		RunE: runE(o, nil, runF, agentReportRun)}
+	c.Flags().StringVar(&o.Text, o.flag, "", flagHelp)
+	return c
+}
+
+func agentReportRun(o *agentReportOptions) error {
+	if strings.TrimSpace(o.Text) == "" {
+		return usagef("agent %s needs --%s saying %s", o.verb, o.flag, o.need)
+	}
+	return o.report(o.what, func(ctx context.Context, c *client.Client) error { return o.call(c, ctx, o.Text) })
 }

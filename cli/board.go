@@ -12,15 +12,19 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
-// boardCmd is `board`; each of its commands is in board_<verb>.go.
-func (e *env) boardCmd() *cobra.Command {
-	return group("board", "Migrate the board, or show its schema, integrity and stations",
-		"These open the board config.toml names (station.db, or a shared PostgreSQL)\nthemselves, so they work with no station running.",
-		"  buildstation board status\n  buildstation board migrate --json",
-		newBoardMigrateCmd(e, nil),
-		newBoardStatusCmd(e, nil),
-		newBoardCapCmd(e, nil),
-	)
+// boardOptions are `board migrate`'s and `board status`'s.
+type boardOptions struct {
+	*env
+	JSON bool
+}
+
+// newBoardJSONCmd is a board verb whose one flag is --json.
+func newBoardJSONCmd(e *env, runF func(*boardOptions) error, run func(*boardOptions) error, use, short, example string) *cobra.Command {
+	o := &boardOptions{env: e}
+	c := &cobra.Command{Use: use, Short: short, Example: example, Args: positional(0, 0),
+		RunE: runE(o, nil, runF, run)}
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the result as a JSON object")
+	return c
 }
 
 // The board verbs open the board config.toml names themselves (through

@@ -119,10 +119,10 @@ func TestSessionOptions(t *testing.T) {
 }
 
 func TestAgentOptions(t *testing.T) {
-	if o := optionsOf(t, newAgentCompleteCmd, "--summary", "fixed the race"); o.Summary != "fixed the race" {
+	if o := optionsOf(t, newAgentCompleteCmd, "--summary", "fixed the race"); o.Text != "fixed the race" || o.flag != "summary" {
 		t.Errorf("agent complete: %+v", o)
 	}
-	if o := optionsOf(t, newAgentBlockCmd, "--reason=needs a key"); o.Reason != "needs a key" {
+	if o := optionsOf(t, newAgentBlockCmd, "--reason=needs a key"); o.Text != "needs a key" || o.flag != "reason" {
 		t.Errorf("agent block: %+v", o)
 	}
 	if o := optionsOf(t, newAgentProgressCmd, "half", "the", "tests"); o.Message != "half the tests" {
@@ -137,5 +137,40 @@ func TestAgentOptions(t *testing.T) {
 	// The hook parses nothing: whatever it is given is its to refuse.
 	if o := optionsOf(t, newAgentHookCmd, "--bogus", "x"); strings.Join(o.Args, " ") != "--bogus x" {
 		t.Errorf("agent hook: %+v", o)
+	}
+}
+
+func TestOtherOptions(t *testing.T) {
+	if o := optionsOf(t, newStatusCmd, "--json"); !o.JSON {
+		t.Errorf("status: %+v", o)
+	}
+	if o := optionsOf(t, newLogsCmd, "-f", "t2", "--raw"); o.ID != "t2" || !o.Follow || !o.Raw {
+		t.Errorf("logs: %+v", o)
+	}
+	if o := optionsOf(t, newVersionCmd, "--check"); !o.Check {
+		t.Errorf("version: %+v", o)
+	}
+	if o := optionsOf(t, newSourceLoginCmd, "github", "--host", "ghe.example.com"); o.Kind != "github" || o.Host != "ghe.example.com" {
+		t.Errorf("source login: %+v", o)
+	}
+	if o := optionsOf(t, newSourceLsCmd, "--json"); !o.JSON {
+		t.Errorf("source ls: %+v", o)
+	}
+	if o := optionsOf(t, newNotifyTestCmd, "--json"); !o.JSON {
+		t.Errorf("notify test: %+v", o)
+	}
+	optionsOf(t, newNotifyLoginCmd)
+	if o := optionsOf(t, newBoardMigrateCmd, "--json"); !o.JSON {
+		t.Errorf("board migrate: %+v", o)
+	}
+	if o := optionsOf(t, newBoardStatusCmd); o.JSON {
+		t.Errorf("board status: %+v", o)
+	}
+	o := optionsOf(t, newBoardCapCmd, "web", "3", "--stations", "buildbox,laptop", "--block-window", "10m")
+	if o.Project != "web" || o.Concurrency != "3" || !o.StationsGiven || strings.Join(o.Stations, " ") != "buildbox laptop" || o.Windows != [3]string{"", "10m", ""} {
+		t.Errorf("board cap: %+v", o)
+	}
+	if o := optionsOf(t, newBoardCapCmd, "web"); o.Concurrency != "" || o.StationsGiven {
+		t.Errorf("board cap web: %+v", o)
 	}
 }

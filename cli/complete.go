@@ -13,6 +13,7 @@ import (
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/agent"
+	"github.com/buildstation/buildstation/supervisor/client"
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
@@ -29,32 +30,26 @@ func fixedCompletions(words ...string) completion {
 	}
 }
 
-// completeFirst offers names for the first argument only.
-func (e *env) completeFirst(list func(context.Context) []string) completion {
+// completeFirst offers, for the first argument only, the names list
+// finds through the running station.
+func (e *env) completeFirst(list func(context.Context, *client.Client) []string) completion {
 	return func(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		cl, err := e.client()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
 		ctx, cancel := context.WithTimeout(e.ctx, completeTimeout)
 		defer cancel()
-		var out []string
-		for _, n := range list(ctx) {
-			if strings.HasPrefix(n, prefix) {
-				out = append(out, n)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return withPrefix(list(ctx, cl), prefix), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
 func (e *env) completeTasks(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
-	return e.completeFirst(func(ctx context.Context) []string {
-		cl, err := e.client()
-		if err != nil {
-			return nil
-		}
+	return e.completeFirst(func(ctx context.Context, cl *client.Client) (ids []string) {
 		ts, _ := cl.Tasks(ctx, supervisor.TaskFilter{})
-		var ids []string
 		for _, t := range ts {
 			ids = append(ids, t.ID+"\t"+t.Title)
 		}
@@ -63,13 +58,8 @@ func (e *env) completeTasks(c *cobra.Command, args []string, prefix string) ([]s
 }
 
 func (e *env) completeSessions(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
-	return e.completeFirst(func(ctx context.Context) []string {
-		cl, err := e.client()
-		if err != nil {
-			return nil
-		}
+	return e.completeFirst(func(ctx context.Context, cl *client.Client) (ids []string) {
 		ss, _ := cl.Sessions(ctx)
-		var ids []string
 		for _, s := range ss {
 			ids = append(ids, s.ID+"\t"+s.State.String())
 		}
@@ -78,13 +68,8 @@ func (e *env) completeSessions(c *cobra.Command, args []string, prefix string) (
 }
 
 func (e *env) completeProjects(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
-	return e.completeFirst(func(ctx context.Context) []string {
-		cl, err := e.client()
-		if err != nil {
-			return nil
-		}
+	return e.completeFirst(func(ctx context.Context, cl *client.Client) (names []string) {
 		ps, _ := cl.Projects(ctx)
-		var names []string
 		for _, p := range ps {
 			names = append(names, p.Name)
 		}

@@ -81,15 +81,15 @@ config folder's BuildStation.`,
 		&cobra.Group{ID: groupStation, Title: "The station and the tray:"},
 		&cobra.Group{ID: groupAgent, Title: "Inside a session:"},
 	)
-	for _, c := range []*cobra.Command{e.taskCmd(), e.sessionCmd(), newLogsCmd(e, nil), newStatusCmd(e, nil), e.projectCmd(), e.boardCmd(), e.sourceCmd()} {
+	for _, c := range e.boardCommands() {
 		c.GroupID = groupBoard
 		root.AddCommand(c)
 	}
-	for _, c := range append(e.roleCmds(), newVersionCmd(e, nil), e.notifyCmd()) {
+	for _, c := range e.stationCommands() {
 		c.GroupID = groupStation
 		root.AddCommand(c)
 	}
-	agent := e.agentCmd()
+	agent := e.agentCommand()
 	agent.GroupID = groupAgent
 	root.AddCommand(agent)
 	root.SetHelpCommandGroupID(groupStation)

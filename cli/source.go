@@ -6,22 +6,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/supervisor"
 )
-
-// sourceCmd is `source`; each of its commands is in source_<verb>.go.
-func (e *env) sourceCmd() *cobra.Command {
-	return group("source", "Connect GitHub repositories and Linear teams whose issues become tasks",
-		"Sources are the [[sources]] tables of config.toml: the open issues of a\nrepository or a team that carry a label become tasks, and the station\nwrites its progress back to them (docs/sources.md).",
-		"  buildstation source login github\n  buildstation source ls",
-		newSourceLoginCmd(e, nil),
-		newSourceLsCmd(e, nil),
-	)
-}
 
 // readToken reads one line: without echo from a terminal, as is from a
 // pipe.

@@ -112,3 +112,11 @@ func (o *taskLsOptions) printTasks(tasks []supervisor.Task) error {
 	}
 	return t.flush()
 }
+
+func taskStates() string {
+	names := make([]string, len(supervisor.TaskStates))
+	for i, s := range supervisor.TaskStates {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
