@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,14 +16,8 @@ import (
 // never 0, which hid lost usage, activity and asks; never 2, which Claude
 // Code reads as "block this tool call" (or, for Stop, "keep going").
 func TestAgentHookRetriesThenSaysItFailed(t *testing.T) {
-	var calls, busyFor atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/v1/agent/prove" {
-			proveAs(w, r, "tok")
-			return
-		}
-		n := calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
+	var busyFor atomic.Int32
+	calls := agentStation(t, func(n int32, w http.ResponseWriter) {
 		if n <= busyFor.Load() {
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -32,11 +25,7 @@ func TestAgentHookRetriesThenSaysItFailed(t *testing.T) {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer srv.Close()
-	t.Setenv("BUILDSTATION_URL", srv.URL)
-	t.Setenv("BUILDSTATION_TOKEN", "tok")
-	t.Setenv("BUILDSTATION_SESSION_ID", "t1.1")
+	})
 	hook := func() (int, string, time.Duration) {
 		var out, errb bytes.Buffer
 		start := time.Now()

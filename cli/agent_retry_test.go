@@ -19,15 +19,8 @@ import (
 // board away), saying so on stderr, and lands when it can; a refusal (409:
 // the lease is lost) is not retried.
 func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
-	var calls atomic.Int32
 	refuse := atomic.Bool{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/v1/agent/prove" {
-			proveAs(w, r, "tok")
-			return
-		}
-		n := calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
+	calls := agentStation(t, func(n int32, w http.ResponseWriter) {
 		switch {
 		case refuse.Load():
 			w.WriteHeader(http.StatusConflict)
@@ -39,11 +32,7 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 		default:
 			w.WriteHeader(http.StatusNoContent)
 		}
-	}))
-	defer srv.Close()
-	t.Setenv("BUILDSTATION_URL", srv.URL)
-	t.Setenv("BUILDSTATION_TOKEN", "tok")
-	t.Setenv("BUILDSTATION_SESSION_ID", "t1.1")
+	})
 	old := agentDeadline
 	agentDeadline = 30 * time.Second
 	defer func() { agentDeadline = old }()
@@ -64,6 +53,29 @@ func TestAgentReportRetriesWhileBoardAway(t *testing.T) {
 	if code == 0 || calls.Load() != 1 || !strings.Contains(errb.String(), "lease was lost") {
 		t.Fatalf("fenced agent: exit %d after %d calls, stderr %q; want a failure at once that tells the truth", code, calls.Load(), errb.String())
 	}
+}
+
+// agentStation serves a session's calls as a station would that answers
+// each with answer (n counts the calls from 1), proving itself with the
+// token "tok", and points the session's environment at it. The count it
+// returns may be reset between runs.
+func agentStation(t *testing.T, answer func(n int32, w http.ResponseWriter)) *atomic.Int32 {
+	t.Helper()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/agent/prove" {
+			proveAs(w, r, "tok")
+			return
+		}
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		answer(n, w)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("BUILDSTATION_URL", srv.URL)
+	t.Setenv("BUILDSTATION_TOKEN", "tok")
+	t.Setenv("BUILDSTATION_SESSION_ID", "t1.1")
+	return &calls
 }
 
 // proveAs answers the agent's proof request as a station holding token

@@ -8,4 +8,15 @@
 // session, with tmux itself), Boards (the board verbs, which work with no
 // station running), Agents and Keychain. No package variable is set from
 // outside.
+//
+// A command is one file, named for it: `task accept` is task_accept.go,
+// `status` is status.go (the shape of gh's pkg/cmd/pr/close/close.go). The
+// file holds the command's options struct (the invocation's *env, then
+// what the command line says), its constructor newTaskAcceptCmd(e, runF),
+// which fills the options from the flags and the arguments, and its run
+// function taskAcceptRun(opts). A test hands the constructor a runF to see
+// the options a command line makes, with no station and no terminal
+// (command_test.go). A command that is one API verb is a few lines through
+// ask and tell (command.go). groups.go registers every constructor, one
+// line per group.
 package cli
