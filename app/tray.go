@@ -45,6 +45,9 @@ type MenuLine struct {
 	ID        string // ActConsole: the session
 	Request   string // ActAllow, ActDeny: the id of the request the line shows
 	Separator bool
+	// Sub are the lines of the submenu this line opens (a live
+	// session's: Console and, while it asks, Allow once and Deny).
+	Sub []MenuLine
 }
 
 // TrayLines is the tray's menu for a snapshot: the counts, one line per
@@ -92,18 +95,21 @@ func TrayLines(s Snapshot) []MenuLine {
 			} else if d := Doing(si); d != "" {
 				label += " · " + clip(d, 60)
 			}
-			lines = append(lines, MenuLine{Label: label, Action: ActConsole, ID: si.ID})
-			// A menu line cannot wrap: a request longer than it holds is
-			// decided where it is shown whole (the console's card), never
+			// The session's line opens its submenu: its console and,
+			// while it asks a permission, the decision. A menu line
+			// cannot wrap: a request longer than it holds is decided
+			// where it is shown whole (the console's card), never
 			// allowed from a clipped line.
+			sub := []MenuLine{{Label: "Console", Action: ActConsole, ID: si.ID}}
 			if w := si.WaitingOn; w != nil && w.Kind == supervisor.AskPermission {
 				if line := w.Line(); utf8.RuneCountInString(line) <= menuAsk {
-					lines = append(lines, MenuLine{Label: "    Allow once: " + line, Action: ActAllow, ID: si.ID, Request: w.ID},
-						MenuLine{Label: "    Deny", Action: ActDeny, ID: si.ID, Request: w.ID})
+					sub = append(sub, MenuLine{Label: "Allow once: " + line, Action: ActAllow, ID: si.ID, Request: w.ID},
+						MenuLine{Label: "Deny", Action: ActDeny, ID: si.ID, Request: w.ID})
 				} else {
-					lines = append(lines, MenuLine{Label: "    Read the whole request to decide…", Action: ActConsole, ID: si.ID})
+					sub[0].Label = "Console (read the whole request to decide)"
 				}
 			}
+			lines = append(lines, MenuLine{Label: label, Action: ActConsole, ID: si.ID, Sub: sub})
 		}
 	}
 	lines = append(lines, sep,
@@ -138,6 +144,9 @@ func MenuSignature(lines []MenuLine) string {
 		}
 		b.WriteString(l.Label)
 		b.WriteByte('\n')
+		for _, c := range l.Sub {
+			b.WriteString("\t" + c.Label + "\n")
+		}
 	}
 	return b.String()
 }
@@ -172,6 +181,13 @@ func (u *UI) TrayMenu() *fyne.Menu {
 		}
 		it := fyne.NewMenuItem(l.Label, func() { u.Do(l) })
 		it.IsQuit = l.Action == ActQuit
+		if len(l.Sub) > 0 {
+			var sub []*fyne.MenuItem
+			for _, c := range l.Sub {
+				sub = append(sub, fyne.NewMenuItem(c.Label, func() { u.Do(c) }))
+			}
+			it.ChildMenu = fyne.NewMenu("", sub...)
+		}
 		items = append(items, it)
 	}
 	return fyne.NewMenu("Build Station", items...)

@@ -287,12 +287,19 @@ func (t *tray) draw() {
 			it := systray.AddMenuItem(l.Label, "")
 			// ResetMenu closes the channel: the goroutine ends with
 			// its item.
-			go func() {
-				for range it.ClickedCh {
-					t.click(l)
-				}
-			}()
+			go t.clicks(it, l)
+			for _, c := range l.Sub {
+				go t.clicks(it.AddSubMenuItem(c.Label, ""), c)
+			}
 		}
+	}
+}
+
+// clicks carries out line l each time its item is clicked, until
+// ResetMenu closes the item's channel.
+func (t *tray) clicks(it *systray.MenuItem, l app.MenuLine) {
+	for range it.ClickedCh {
+		t.click(l)
 	}
 }
 

@@ -29,7 +29,8 @@ import (
 // clicked (main fast-forwarded), the station restarted from the tray, and
 // the diff still there. Clicks on windows are the pointer's (xdotool, the
 // button found by its colour on the screen), the tray's menu lines are
-// clicked over D-Bus as the panel does. SCREENSHOTS=DIR keeps a PNG per
+// clicked over D-Bus as the panel does; the session's line opens a
+// submenu with Console, Allow once and Deny on the panel. SCREENSHOTS=DIR keeps a PNG per
 // step (evening-NN-*.png; make screenshots sets it).
 func TestFirstEvening(t *testing.T) {
 	d := newDesktop(t)
@@ -220,6 +221,33 @@ buildstation agent complete --summary "added hello.txt; make test passes"
 		t.Fatalf("no task %q in project %s: %+v", title, name, tasks)
 	}
 	d.shoot("asks")
+	// The tray's line for the session opens a submenu with Console, Allow
+	// once and Deny: read over D-Bus as the panel reads it, and shown by
+	// the panel (the menu opened with a click, the line reached with the
+	// keys, its submenu opened with Right).
+	var line entry
+	rig.Eventually(t, 30*time.Second, func() error {
+		for _, e := range w.menuTree(t, it) {
+			if strings.HasPrefix(e.Label, title) && len(e.Children) > 0 {
+				line = e
+				return nil
+			}
+		}
+		return fmt.Errorf("no line for the session with a submenu")
+	}, "the session's line in the tray's menu")
+	var sub []string
+	for _, c := range line.Children {
+		sub = append(sub, c.Label)
+	}
+	if want := []string{"Console", "Allow once: Bash: echo hello > hello.txt", "Deny"}; !line.Submenu || !slices.Equal(sub, want) {
+		t.Errorf("the session's line %q: submenu %v %q, want %q", line.Label, line.Submenu, sub, want)
+	}
+	d.openMenu()
+	time.Sleep(1500 * time.Millisecond) // the panel draws the menu
+	d.xdo("key", "--delay", "300", "Down", "Down", "Right")
+	time.Sleep(time.Second)
+	d.shoot("tray-submenu")
+	d.xdo("key", "--delay", "200", "Escape", "Escape")
 	d.click(d.stableButton(d.windowRect(dash), 10*time.Second, "Allow once on the card", first))
 	time.Sleep(time.Second)
 	d.shoot("allowed")

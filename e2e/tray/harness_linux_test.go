@@ -317,6 +317,63 @@ func (w *watcher) click(t *testing.T, it item, label string) {
 	t.Fatalf("the menu has no %q line: %q", label, labels)
 }
 
+// entry is a line of the item's menu as a tray host reads it, with the
+// lines of the submenu it opens.
+type entry struct {
+	ID       int32
+	Label    string
+	Submenu  bool // children-display is "submenu": the host opens the children
+	Children []entry
+}
+
+// menuTree reads the item's whole menu (GetLayout from the root, every
+// level), as a host does before it shows the menu.
+func (w *watcher) menuTree(t *testing.T, it item) []entry {
+	t.Helper()
+	mv, err := w.conn.Object(it.service, dbus.ObjectPath(it.path)).GetProperty("org.kde.StatusNotifierItem.Menu")
+	if err != nil {
+		t.Fatalf("read Menu: %v", err)
+	}
+	menuPath, _ := mv.Value().(dbus.ObjectPath)
+	var rev uint32
+	var layout menuNode
+	if err := w.conn.Object(it.service, menuPath).Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &layout); err != nil {
+		t.Fatalf("GetLayout: %v", err)
+	}
+	var walk func(kids []dbus.Variant) []entry
+	walk = func(kids []dbus.Variant) []entry {
+		var out []entry
+		for _, c := range kids {
+			var n menuNode
+			if err := dbus.Store([]any{c.Value()}, &n); err != nil {
+				t.Fatalf("decode a menu item: %v", err)
+			}
+			e := entry{ID: n.ID}
+			e.Label, _ = n.Props["label"].Value().(string)
+			d, _ := n.Props["children-display"].Value().(string)
+			e.Submenu = d == "submenu"
+			e.Children = walk(n.Children)
+			out = append(out, e)
+		}
+		return out
+	}
+	return walk(layout.Children)
+}
+
+// clickID sends the item's menu a click on the line with id, as a host
+// does when a person picks it (in a submenu too).
+func (w *watcher) clickID(t *testing.T, it item, id int32) {
+	t.Helper()
+	mv, err := w.conn.Object(it.service, dbus.ObjectPath(it.path)).GetProperty("org.kde.StatusNotifierItem.Menu")
+	if err != nil {
+		t.Fatalf("read Menu: %v", err)
+	}
+	menuPath, _ := mv.Value().(dbus.ObjectPath)
+	if call := w.conn.Object(it.service, menuPath).Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix())); call.Err != nil {
+		t.Fatalf("click line %d: %v", id, call.Err)
+	}
+}
+
 // windowTitled says whether the display has a window titled title
 // (xwininfo, from x11-utils).
 func windowTitled(t *testing.T, display, title string) bool {
