@@ -70,20 +70,7 @@ func TestPhoneAllowsAPermission(t *testing.T) {
 	ntfy.Token = "tk_e2ephonetoken0001"
 	ntfy.AnonWrite = []string{"builds-e2e-reply"}
 	mark := filepath.Join(t.TempDir(), "ran")
-	cfg := fmt.Sprintf(`
-[[projects]]
-name = "web"
-path = %q
-command = ["sh", %q]
-idle_window = "12s"
-block_window = "60s"
-
-[phone]
-service = "ntfy"
-url = %q
-topic = "builds-e2e"
-token_env = "NTFY_TOKEN"
-`, t.TempDir(), askingAgent(t, mark), ntfy.URL)
+	cfg := rig.PhoneTOML(t, "web", askingAgent(t, mark), "12s", "60s", ntfy.URL, "builds-e2e", `token_env = "NTFY_TOKEN"`)
 	s := rig.StartOn(t, rig.WriteConfig(t, cfg), "NTFY_TOKEN="+ntfy.Token)
 
 	// notify test sends one real notice and says what the service answered.
@@ -196,21 +183,8 @@ func TestPhoneQuietHours(t *testing.T) {
 	ntfy := ntfyapi.New(t)
 	now := time.Now().UTC()
 	quiet := now.Add(-time.Hour).Format("15:04") + "-" + now.Add(2*time.Hour).Format("15:04")
-	cfg := rig.ProjectTOML("web", t.TempDir(), "30s", "60s") + fmt.Sprintf(`
-[[projects]]
-name = "api"
-path = %q
-command = ["sh", %q]
-idle_window = "30s"
-block_window = "60s"
-
-[phone]
-service = "ntfy"
-url = %q
-topic = "quiet-e2e"
-quiet = %q
-quiet_kinds = ["permission"]
-`, t.TempDir(), askingAgent(t, filepath.Join(t.TempDir(), "ran")), ntfy.URL, quiet)
+	cfg := rig.ProjectTOML("web", t.TempDir(), "30s", "60s") + rig.PhoneTOML(t, "api", askingAgent(t, filepath.Join(t.TempDir(), "ran")), "30s", "60s", ntfy.URL, "quiet-e2e",
+		fmt.Sprintf("quiet = %q", quiet), `quiet_kinds = ["permission"]`)
 	s := rig.StartOn(t, rig.WriteConfig(t, cfg), "TZ=UTC")
 	blocked := s.AddTask("web", "stuck", "block cannot reach the database")
 	s.WaitState(blocked, "blocked", 30*time.Second)
@@ -232,28 +206,9 @@ func TestPhoneNoticeKeptThroughARestart(t *testing.T) {
 	t.Parallel()
 	ntfy := ntfyapi.New(t)
 	ntfy.Fail(1000, http.StatusServiceUnavailable)
-	mark := filepath.Join(t.TempDir(), "asked")
-	script := filepath.Join(t.TempDir(), "agent.sh")
 	// The agent asks once, ever: a second run (after the restart) waits.
-	writeFile(t, script, `#!/bin/sh
-if [ -e "`+mark+`" ]; then sleep 600; fi
-touch "`+mark+`"
-printf '{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make release"}}' | buildstation agent hook
-sleep 600
-`)
-	home := rig.WriteConfig(t, fmt.Sprintf(`
-[[projects]]
-name = "web"
-path = %q
-command = ["sh", %q]
-idle_window = "60s"
-block_window = "120s"
-
-[phone]
-service = "ntfy"
-url = %q
-topic = "kept-e2e"
-`, t.TempDir(), script, ntfy.URL))
+	script := rig.AskingAgent(t, "make release", filepath.Join(t.TempDir(), "asked"))
+	home := rig.WriteConfig(t, rig.PhoneTOML(t, "web", script, "60s", "120s", ntfy.URL, "kept-e2e"))
 	s := rig.StartOn(t, home)
 	s.AddTask("web", "release", "")
 	rig.Eventually(t, 30*time.Second, func() bool { return strings.Contains(s.Log.String(), "does not take notices") }, "the refused notice kept")

@@ -4,10 +4,8 @@ package tray_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,24 +28,8 @@ func TestTrayShowsPhoneNotAnswering(t *testing.T) {
 	display := startXvfb(t)
 	bus := privateBus(t)
 	w := newWatcher(t, bus)
-	script := filepath.Join(t.TempDir(), "agent.sh")
-	writeExec(t, script, `#!/bin/sh
-printf '{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make release"}}' | buildstation agent hook
-sleep 600
-`)
-	home := rig.WriteConfig(t, fmt.Sprintf(`
-[[projects]]
-name = "web"
-path = %q
-command = ["sh", %q]
-idle_window = "60s"
-block_window = "120s"
-
-[phone]
-service = "ntfy"
-url = %q
-topic = "tray-e2e"
-`, t.TempDir(), script, ntfy.URL))
+	script := rig.AskingAgent(t, "make release", "")
+	home := rig.WriteConfig(t, rig.PhoneTOML(t, "web", script, "60s", "120s", ntfy.URL, "tray-e2e"))
 	s := rig.StartOn(t, home)
 	out := startTray(t, home, display, bus, "--hidden")
 	it := w.waitItem(t, 60*time.Second, out)
