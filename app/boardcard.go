@@ -39,7 +39,7 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	c := CardFor(t, si, now)
 	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	meta := widget.NewLabel(c.Meta)
+	meta := widget.NewLabel(c.Brief)
 	meta.Truncation = fyne.TextTruncateEllipsis
 	parts := []fyne.CanvasObject{title, container.NewBorder(nil, nil, container.NewCenter(stateBadge(c.Badge, c.Level)), nil, meta)}
 	if si != nil {
@@ -54,7 +54,7 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	if c.Asks != nil && !strings.HasPrefix(c.Timing, "asks you: ") {
 		parts = append(parts, wrapped("Asks: "+c.Asks.Line(), widget.WarningImportance))
 	}
-	if line := d.works[t.ID].lineOf(false); line != "" {
+	if line := d.works[t.ID].brief(); line != "" {
 		wl := widget.NewLabel(line)
 		wl.Truncation = fyne.TextTruncateEllipsis
 		wl.Importance = widget.LowImportance
@@ -269,22 +269,28 @@ type workEntry struct {
 	cost float64
 }
 
-// line is the card's line for the work: "bs/t3 · 2 commits · 3 files
-// changed, 40 insertions(+) · $1.20".
+// line is the detail view's line for the work: "bs/t3 · 2 commits · 3
+// files changed, 40 insertions(+) · setup 42s · $1.20".
 func (e workEntry) line() string { return e.lineOf(true) }
 
-// lineOf is line, with the setup's time or without it (the board's card
-// shows it on a line of its own).
-func (e workEntry) lineOf(withSetup bool) string {
+// brief is the board card's line for the work: its commits, diff stat and
+// cost, without the branch (the detail view's) or the setup (a line of
+// its own on the card).
+func (e workEntry) brief() string { return e.lineOf(false) }
+
+func (e workEntry) lineOf(detail bool) string {
 	w := e.work
 	if w == nil {
 		return ""
 	}
-	parts := []string{w.Branch, commitCount(len(w.Commits))}
+	parts := []string{commitCount(len(w.Commits))}
+	if detail {
+		parts = append([]string{w.Branch}, parts...)
+	}
 	if w.DiffStat != "" {
 		parts = append(parts, strings.TrimSpace(w.DiffStat))
 	}
-	if l := setupLine(w.Setup); l != "" && withSetup {
+	if l := setupLine(w.Setup); l != "" && detail {
 		parts = append(parts, l)
 	}
 	if e.cost > 0 {

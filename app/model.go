@@ -297,8 +297,12 @@ func SessionFor(s Snapshot, taskID string) (supervisor.SessionInfo, bool) {
 
 // Card is the text of one task's card.
 type Card struct {
-	Title   string
-	Meta    string // "t3 · demo · attempt 2", then " · on buildbox" for a shared board's session
+	Title string
+	Meta  string // "t3 · demo · attempt 2", then " · on buildbox" for a shared board's session: the detail view's
+	// Brief is what the board's card says beside its badge: the project,
+	// a second attempt, the issue and the station ("demo · attempt 2");
+	// the task's id and branch are the detail view's.
+	Brief   string
 	Badge   string // the state, as the badge says it
 	Level   Level  // the badge's colour
 	Timing  string // "silent 3m12s · nudge in 1m48s"; empty when no session
@@ -327,8 +331,12 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	c := Card{
 		Title: t.Title,
 		Meta:  fmt.Sprintf("%s · %s · attempt %d", t.ID, t.Project, max(t.Attempt, 1)),
+		Brief: t.Project,
 		Badge: TaskWords(t.State),
 		Level: taskLevel(t.State),
+	}
+	if t.Attempt > 1 {
+		c.Brief += fmt.Sprintf(" · attempt %d", t.Attempt)
 	}
 	if t.State == supervisor.TaskBlocked {
 		c.Reason = t.Reason
@@ -337,6 +345,7 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	if !t.External.IsZero() {
 		c.Issue, c.IssueURL = t.External.ID, t.External.URL
 		c.Meta += " · " + t.External.ID
+		c.Brief += " · " + t.External.ID
 		if t.State != supervisor.TaskBlocked {
 			c.Upstream = t.Reason
 		}
@@ -348,6 +357,7 @@ func CardFor(t supervisor.Task, si *supervisor.SessionInfo, now time.Time) Card 
 	if si.Station != "" {
 		// A shared board: the console is on that machine only.
 		c.Meta += " · on " + si.Station
+		c.Brief += " · on " + si.Station
 	}
 	c.Badge = SessionWords(si.State)
 	c.Level = sessionLevel(si.State)

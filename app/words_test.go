@@ -66,3 +66,30 @@ func TestBadgesSayTheStateInWords(t *testing.T) {
 		}
 	}
 }
+
+// The board's card says what a person scans for — title, state, project —
+// and leaves the task's id and its branch to the detail view (the pane):
+// no "t4 · web · attempt 1" beside the badge, no "bs/t4" under the title.
+func TestIdsAndBranchLiveInTheDetailView(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/fb1mwi/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)"},
+	}
+	d := openFullBoard(t, fake)
+	card := strings.Join(texts(cardOf(t, d, "t4")), "\n")
+	for _, code := range []string{"t4 ·", "bs/fb1mwi", "attempt 1"} { // its title is "Task t4"
+		if strings.Contains(card, code) {
+			t.Errorf("the board's card shows %q:\n%s", code, card)
+		}
+	}
+	if !strings.Contains(card, "web") || !strings.Contains(card, "1 commit") {
+		t.Errorf("the board's card lost its project or its commits:\n%s", card)
+	}
+	d.focus("t4")
+	pane := strings.Join(texts(d.pane.root), "\n")
+	for _, detail := range []string{"t4 ·", "bs/fb1mwi/t4"} {
+		if !strings.Contains(pane, detail) {
+			t.Errorf("the detail view does not show %q:\n%s", detail, pane)
+		}
+	}
+}
