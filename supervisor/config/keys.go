@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -50,6 +51,25 @@ type dst struct {
 	h      *Hooks
 	ph     *Phone
 	agents map[string]Agent
+}
+
+// into is the read of a key whose value parse checks and which is kept
+// in the field at picks, when it is right: the shape of most keys.
+func into[T any](parse func(c *checker, k keyPath, v any) (T, bool), at func(d dst) *T) func(c *checker, d dst, k keyPath, v any) {
+	return func(c *checker, d dst, k keyPath, v any) { keep(at(d))(parse(c, k, v)) }
+}
+
+// tokenEnv is the read of a token_env key: the name of the environment
+// variable that holds a token (example, in the hint), kept in the field at
+// picks.
+func tokenEnv(example string, at func(d dst) *string) func(c *checker, d dst, k keyPath, v any) {
+	return func(c *checker, d dst, k keyPath, v any) {
+		if e, ok := c.str(k, v); ok && !envVarRe().MatchString(e) {
+			c.fail(k, nil, fmt.Sprintf("%q is not a variable name", e), fmt.Sprintf("name the environment variable that holds the token, like token_env = %q", example))
+		} else {
+			*at(d) = e
+		}
+	}
 }
 
 // readKey reads v, written for table's key name, into d, as the key's
@@ -107,9 +127,7 @@ logged; it never holds up a session.`},
 // Keys are every key config.toml takes, table by table in Tables' order.
 var Keys = []Key{
 	{Name: "max_sessions", Type: "integer", Default: "4", About: "sessions running at once, across all projects",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.cfg.MaxSessions)(c.sessions(k, v))
-		}},
+		read: into((*checker).sessions, func(d dst) *int { return &d.cfg.MaxSessions })},
 	{Name: "board", Type: "string", Example: `"postgres://user@host/db"`, About: "a team's shared board; default: station.db beside this file",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.cfg.Board, _ = c.str(k, v)
@@ -124,21 +142,13 @@ var Keys = []Key{
 			}
 		}},
 	{Name: "lease", Type: "duration", Default: `"60s"`, About: "how long a dead station's claims last (shared board)",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.cfg.Lease)(c.duration(k, v))
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.cfg.Lease })},
 	{Name: "stop_grace", Type: "duration", Default: `"2m"`, About: "on a stop (Ctrl-C), how long running sessions get to finish; a second Ctrl-C ends them now",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.cfg.StopGrace)(c.duration(k, v))
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.cfg.StopGrace })},
 	{Name: "update_check", Type: "boolean", Default: "true", About: "the tray asks once a day whether a newer release exists (never downloads)",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.cfg.UpdateCheck)(c.boolean(k, v))
-		}},
+		read: into((*checker).boolean, func(d dst) *bool { return &d.cfg.UpdateCheck })},
 	{Name: "transcript_max", Type: "size", Default: `"64MiB"`, About: "the most a session's transcript keeps; older output is dropped, with a line saying so",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.cfg.TranscriptMax)(c.size(k, v))
-		}},
+		read: into((*checker).size, func(d dst) *int64 { return &d.cfg.TranscriptMax })},
 
 	{Table: "defaults", Name: "agent", Type: "string", Default: `"claude"`, Setting: true, Editable: true, About: "an [agents.NAME] table, or a built-in: @builtins@",
 		read: func(c *checker, d dst, k keyPath, v any) {
@@ -161,26 +171,14 @@ var Keys = []Key{
 			return s.Backend
 		}},
 	{Table: "defaults", Name: "idle_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "console silence that starts the liveness check",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			d.s.IdleWindow, _ = c.duration(k, v)
-		},
-		show: func(s Settings) string {
-			return ShortDuration(s.IdleWindow)
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.s.IdleWindow }),
+		show: func(s Settings) string { return ShortDuration(s.IdleWindow) }},
 	{Table: "defaults", Name: "block_window", Type: "duration", Default: `"5m"`, Setting: true, Editable: true, About: "still no sign of life this long after the nudge: block the task",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			d.s.BlockWindow, _ = c.duration(k, v)
-		},
-		show: func(s Settings) string {
-			return ShortDuration(s.BlockWindow)
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.s.BlockWindow }),
+		show: func(s Settings) string { return ShortDuration(s.BlockWindow) }},
 	{Table: "defaults", Name: "review_idle_window", Type: "duration", Default: `"10m"`, Setting: true, Editable: true, About: "idle_window for review sessions, which read quietly",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			d.s.ReviewIdleWindow, _ = c.duration(k, v)
-		},
-		show: func(s Settings) string {
-			return ShortDuration(s.ReviewIdleWindow)
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.s.ReviewIdleWindow }),
+		show: func(s Settings) string { return ShortDuration(s.ReviewIdleWindow) }},
 	{Table: "defaults", Name: "cpu_alive", Type: "percentage", Default: `"10%"`, Setting: true, Editable: true, About: "descendants' CPU, share of one core over the window, that counts as life",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			if str, ok := c.str(k, v); ok {
@@ -296,9 +294,7 @@ for a person (0: none)`,
 			}
 		}},
 	{Table: "projects", Name: "concurrency", Type: "integer", Default: "1", About: "sessions at once for this project",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.p.Concurrency)(c.sessions(k, v))
-		}},
+		read: into((*checker).sessions, func(d dst) *int { return &d.p.Concurrency })},
 	{Table: "projects", Name: "setup", Type: "string", Example: `"npm ci"`, About: `a shell command run in each new task worktree and gate checkout, after
 .worktreeinclude's files are copied in (see docs/configuration.md); one that fails blocks the task
 and is not counted against the agent`,
@@ -306,9 +302,7 @@ and is not counted against the agent`,
 			d.p.Setup, _ = c.str(k, v)
 		}},
 	{Table: "projects", Name: "setup_timeout", Type: "duration", Default: `"10m"`, About: "a setup still running then has failed",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.p.SetupTimeout)(c.duration(k, v))
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.p.SetupTimeout })},
 	{Table: "projects", Name: "base", Type: "string", Example: `"main"`, About: "branch new worktrees start from (default: current HEAD)",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.p.Base, _ = c.str(k, v)
@@ -361,34 +355,18 @@ on a shared board when the repository has it, else off)`,
 			d.src.APIURL = c.apiURL(k, v)
 		}},
 	{Table: "sources", Name: "poll", Type: "duration", Example: `"1m"`, About: "time between polls: at least 1m (default), only a stand-in on a loopback api_url may go lower",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.src.Poll)(c.duration(k, v))
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.src.Poll })},
 	{Table: "sources", Name: "token_env", Type: "string", Example: `"GITHUB_TOKEN"`, About: "read the token from this variable instead of the keychain",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			if e, ok := c.str(k, v); ok && !envVarRe().MatchString(e) {
-				c.fail(k, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "GITHUB_TOKEN"`)
-			} else {
-				d.src.TokenEnv = e
-			}
-		}},
+		read: tokenEnv("GITHUB_TOKEN", func(d dst) *string { return &d.src.TokenEnv })},
 
 	{Table: `prices."MODEL"`, Name: "input_per_mtok", Type: "number", Example: "3", About: "US dollars per million input tokens",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.pr.InputPerMTok)(c.money(k, v))
-		}},
+		read: into((*checker).money, func(d dst) *float64 { return &d.pr.InputPerMTok })},
 	{Table: `prices."MODEL"`, Name: "output_per_mtok", Type: "number", Example: "15", About: "per million output tokens",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.pr.OutputPerMTok)(c.money(k, v))
-		}},
+		read: into((*checker).money, func(d dst) *float64 { return &d.pr.OutputPerMTok })},
 	{Table: `prices."MODEL"`, Name: "cache_read_per_mtok", Type: "number", Example: "0.30", About: "per million tokens read from the cache",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.pr.CacheReadPerMTok)(c.money(k, v))
-		}},
+		read: into((*checker).money, func(d dst) *float64 { return &d.pr.CacheReadPerMTok })},
 	{Table: `prices."MODEL"`, Name: "cache_write_per_mtok", Type: "number", Example: "3.75", About: "per million tokens written to the cache",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.pr.CacheWritePerMTok)(c.money(k, v))
-		}},
+		read: into((*checker).money, func(d dst) *float64 { return &d.pr.CacheWritePerMTok })},
 	{Table: `prices."MODEL"`, Name: "context_window", Type: "integer", Example: "200000", About: "the model's context window in tokens (default 200000)",
 		read: func(c *checker, d dst, k keyPath, v any) {
 			if f, ok := c.money(k, v); ok {
@@ -413,13 +391,7 @@ on a shared board when the repository has it, else off)`,
 			}
 		}},
 	{Table: "phone", Name: "token_env", Type: "string", Example: `"NTFY_TOKEN"`, About: "read the access token from this variable instead of the keychain",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			if e, ok := c.str(k, v); ok && !envVarRe().MatchString(e) {
-				c.fail(k, nil, fmt.Sprintf("%q is not a variable name", e), `name the environment variable that holds the token, like token_env = "NTFY_TOKEN"`)
-			} else {
-				d.ph.TokenEnv = e
-			}
-		}},
+		read: tokenEnv("NTFY_TOKEN", func(d dst) *string { return &d.ph.TokenEnv })},
 	{Table: "phone", Name: "shape", Type: "string", Example: `"slack"`, About: `webhook: the body, "json" (default), "slack" or "discord"`,
 		read: func(c *checker, d dst, k keyPath, v any) {
 			d.ph.Shape, _ = c.oneOf(k, v, "a webhook shape", PhoneShapes)
@@ -464,9 +436,7 @@ on a shared board when the repository has it, else off)`,
 			d.h.OnDone = c.hook(k, v)
 		}},
 	{Table: "hooks", Name: "timeout", Type: "duration", Default: `"30s"`, About: "a hook still running then is killed",
-		read: func(c *checker, d dst, k keyPath, v any) {
-			keep(&d.h.Timeout)(c.duration(k, v))
-		}},
+		read: into((*checker).duration, func(d dst) *time.Duration { return &d.h.Timeout })},
 }
 
 // declared reports whether Keys has name in table, or, at the top level,
