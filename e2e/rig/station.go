@@ -4,6 +4,7 @@ package rig
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -137,4 +138,29 @@ func (s *Station) Transcript(taskID string, attempt int) string {
 func ProjectTOML(name, path, idle, block string, extra ...string) string {
 	return fmt.Sprintf("\n[[projects]]\nname = %q\npath = %q\ncommand = [\"buildstation\", \"fake-agent\"]\nidle_window = %q\nblock_window = %q\n%s\n",
 		name, path, idle, block, strings.Join(extra, "\n"))
+}
+
+// Imported waits until n of the board's tasks came from an issue tracker
+// (a source), and returns each one's task ID by its issue's ID.
+func (s *Station) Imported(n int, within time.Duration, what string) map[string]string {
+	s.T.Helper()
+	ids := map[string]string{}
+	Eventually(s.T, within, func() error {
+		var tasks []struct {
+			ID       string
+			External struct{ ID string } `json:"external"`
+		}
+		out := s.Must("task", "ls", "--json")
+		json.Unmarshal([]byte(out), &tasks)
+		for _, tk := range tasks {
+			if tk.External.ID != "" {
+				ids[tk.External.ID] = tk.ID
+			}
+		}
+		if len(ids) != n {
+			return fmt.Errorf("tasks %s", out)
+		}
+		return nil
+	}, what, "station log:", s.Log)
+	return ids
 }

@@ -3,7 +3,6 @@
 package station_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,22 +91,7 @@ func TestBoardLoopEndToEnd(t *testing.T) {
 	for _, id := range linIDs {
 		lin.Edit(id, time.Time{}, func(is *linearapi.Issue) { is.Labels = append(is.Labels, "agent") })
 	}
-	ids := map[string]string{} // issue id → task id
-	rig.Eventually(t, 60*time.Second, func() error {
-		var tasks []struct {
-			ID       string
-			External struct{ ID string } `json:"external"`
-		}
-		out := s.Must("task", "ls", "--json")
-		json.Unmarshal([]byte(out), &tasks)
-		for _, tk := range tasks {
-			ids[tk.External.ID] = tk.ID
-		}
-		if len(ids) != 6 {
-			return fmt.Errorf("tasks %s", out)
-		}
-		return nil
-	}, "six tasks imported through the faults", "station log:", s.Log)
+	ids := s.Imported(6, 60*time.Second, "six tasks imported through the faults") // issue id → task id
 	pages := 0
 	for _, r := range gh.Requests() {
 		if strings.Contains(r, "/issues?") && strings.Contains(r, "state=all") && strings.Contains(r, "page=3") {

@@ -3,7 +3,6 @@
 package station_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -143,22 +142,7 @@ func TestLinearIssueMovingIsLife(t *testing.T) {
 	cfg := rig.ProjectTOML("web", t.TempDir(), "4s", "60s", "concurrency = 2") +
 		fmt.Sprintf("\n[[sources]]\nkind = \"linear\"\nproject = \"web\"\nteam = \"ENG\"\napi_url = %q\ntoken_env = \"BS_TEST_LINEAR_KEY\"\n", lin.APIURL())
 	s := rig.StartOn(t, rig.WriteConfig(t, cfg), "BS_TEST_LINEAR_KEY=lin_key")
-	ids := map[string]string{}
-	rig.Eventually(t, 20*time.Second, func() error {
-		var tasks []struct {
-			ID       string
-			External struct{ ID string } `json:"external"`
-		}
-		out := s.Must("task", "ls", "--json")
-		json.Unmarshal([]byte(out), &tasks)
-		for _, tk := range tasks {
-			ids[tk.External.ID] = tk.ID
-		}
-		if len(ids) != 2 {
-			return fmt.Errorf("tasks %s", out)
-		}
-		return nil
-	}, "both issues imported")
+	ids := s.Imported(2, 20*time.Second, "both issues imported") // issue id → task id
 	s.WaitSession(ids[moving], 20*time.Second, nil)
 	// Someone (the agent, through Linear) moves its issue on.
 	lin.Edit(moving, time.Time{}, func(is *linearapi.Issue) { is.State = "In Review" })
