@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/buildstation/buildstation/internal/testsupport/torn"
 )
 
 // damagedOutbox keeps enough tokens to span many pages, closes the file
@@ -28,17 +30,7 @@ func damagedOutbox(t *testing.T) string {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	page := int64(4096)
-	mid := (st.Size() / page / 2) * page
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xa5garbage", 512)), mid); err != nil {
-		t.Fatal(err)
-	}
+	torn.MiddlePage(t, path)
 	return path
 }
 

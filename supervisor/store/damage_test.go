@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/buildstation/buildstation/internal/testsupport/torn"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -29,17 +30,7 @@ func damagedBoard(t *testing.T) string {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	page := int64(4096)
-	mid := (st.Size() / page / 2) * page
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xa5garbage", 512)), mid); err != nil {
-		t.Fatal(err)
-	}
+	torn.MiddlePage(t, path)
 	return path
 }
 
