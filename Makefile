@@ -112,7 +112,9 @@ windows:
 
 ## screenshots: the real tray app under Xvfb on the demo, as PNGs in
 ## screenshots/, then a desktop user's first evening a step a shot
-## (evening-NN-*.png); screenshots-evening: the evening alone (~2 min)
+## (evening-NN-*.png): about 7 min on 2 loaded cores with the build cache
+## warm, more with the Claude Code shots (.cache/claude);
+## screenshots-evening: the evening alone (about 2 min)
 screenshots:
 	@echo "make screenshots: the tray (cgo build, slow the first time) under Xvfb, into screenshots/"
 	bash scripts/screenshots.sh screenshots
