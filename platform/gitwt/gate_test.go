@@ -19,10 +19,7 @@ func TestHeadGatePassFailAndCache(t *testing.T) {
 	cache := newCache()
 	m := New(cache, nil)
 	p := project(repo, gate)
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 
 	v, ran, err := m.HeadGate(ctx, p, "t1", true)
 	if err != nil || !ran {
@@ -55,10 +52,7 @@ func TestHeadGateNeverRunsInLiveWorktree(t *testing.T) {
 	repo := newRepo(t)
 	m := New(nil, nil)
 	p := project(repo, "touch gate-was-here; test -f ok.txt")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	writeFile(t, ws.Dir, "ok.txt", "uncommitted\n")
 
 	v, ran, err := m.HeadGate(ctx, p, "t1", true)
@@ -124,10 +118,7 @@ func TestSubfolderProject(t *testing.T) {
 	p := project(filepath.Join(repo, "web"), "test -f here.txt")
 	m := New(nil, nil)
 
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	if want := filepath.Join(repo, "web", ".buildstation", "worktrees", "t1", "web"); ws.Dir != want {
 		t.Errorf("Dir = %s, want %s", ws.Dir, want)
 	}

@@ -149,3 +149,14 @@ func (c *fakeCache) SaveGateResult(_ context.Context, project, sha string, passe
 	c.saves++
 	return nil
 }
+
+// prepare is m's worktree of project p for task id, which the test needs
+// to go on.
+func prepare(t *testing.T, m *Manager, p supervisor.Repo, id string) supervisor.Workspace {
+	t.Helper()
+	ws, err := m.Prepare(context.Background(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}

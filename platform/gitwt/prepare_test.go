@@ -16,10 +16,7 @@ func TestPrepareCreatesWorktreeFromHead(t *testing.T) {
 	m := New(newCache(), nil)
 	p := project(repo, "")
 
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	want := filepath.Join(repo, ".buildstation", "worktrees", "t1")
 	if ws.Dir != want || !ws.Git || ws.Branch != "bs/t1" || ws.Base != head {
 		t.Fatalf("Prepare = %+v, want dir %s on bs/t1 from %s", ws, want, head)
@@ -127,10 +124,7 @@ func TestPrepareReusesBranchAfterRemove(t *testing.T) {
 	base := rev(t, repo, "rev-parse", "HEAD")
 	m := New(nil, nil)
 	p := project(repo, "")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	work := commitFile(t, ws.Dir, "a.txt", "a\n", "task work")
 	commitFile(t, repo, "main.txt", "m\n", "main moves on")
 
@@ -195,10 +189,7 @@ func TestRemoveSavesUncommittedWork(t *testing.T) {
 	repo := newRepo(t)
 	m := New(nil, nil)
 	p := project(repo, "")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	commitFile(t, ws.Dir, "a.txt", "a\n", "task work")
 	writeFile(t, ws.Dir, "a.txt", "a\nchanged\n")
 	writeFile(t, ws.Dir, "new.txt", "untracked\x00bytes")

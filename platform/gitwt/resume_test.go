@@ -29,10 +29,7 @@ func resumeRepo(t *testing.T, gate string) (m *Manager, ctx context.Context, dir
 	repo := newRepo(t)
 	m = New(newCache(), nil)
 	p = project(repo, gate)
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	dir = ws.Dir
 	writeFile(t, dir, "tracked.txt", "original\n")
 	run(t, dir, "add", "tracked.txt")
@@ -158,10 +155,7 @@ func TestResumeNothingGreen(t *testing.T) {
 	base := rev(t, repo, "rev-parse", "HEAD")
 	m := New(newCache(), nil)
 	p := project(repo, "false")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	c1 := commitFile(t, ws.Dir, "a", "a\n", "c1")
 	c2 := commitFile(t, ws.Dir, "b", "b\n", "c2")
 
@@ -188,10 +182,7 @@ func TestResumeWithoutIdentity(t *testing.T) {
 	repo := newRepo(t)
 	m := New(nil, nil)
 	p := project(repo, "")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	run(t, repo, "config", "--unset", "user.name")
 	run(t, repo, "config", "--unset", "user.email")
 	writeFile(t, ws.Dir, "wip.txt", "wip")
@@ -213,10 +204,7 @@ func TestResumeFromSideBranch(t *testing.T) {
 	repo := newRepo(t)
 	m := New(nil, nil)
 	p := project(repo, "")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	c1 := commitFile(t, ws.Dir, "a", "a\n", "c1")
 	run(t, ws.Dir, "switch", "-q", "-c", "feature")
 	c2 := commitFile(t, ws.Dir, "b", "b\n", "c2")
@@ -245,10 +233,7 @@ func TestResumeRefusesToDropBranchCommits(t *testing.T) {
 	repo := newRepo(t)
 	m := New(nil, nil)
 	p := project(repo, "")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	c1 := commitFile(t, ws.Dir, "a", "a\n", "c1")
 	run(t, ws.Dir, "switch", "-q", "--detach", "HEAD~1")
 
@@ -269,10 +254,7 @@ func TestResumeToABaseTheGateFails(t *testing.T) {
 	repo := newRepo(t)
 	m := New(newCache(), nil)
 	p := project(repo, "echo FAIL: no ok.txt; test -f ok.txt")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	base := rev(t, ws.Dir, "rev-parse", "HEAD")
 	res, err := m.Resume(ctx, p, "t1", 1)
 	if err != nil {

@@ -21,10 +21,7 @@ func TestWorkAndDiffAfterTheWorktreeIsGone(t *testing.T) {
 	base := rev(t, repo, "rev-parse", "HEAD")
 	m := New(newTimedCache(), nil)
 	p := project(repo, "test -f a.txt")
-	ws, err := m.Prepare(ctx, p, "t1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := prepare(t, m, p, "t1")
 	commitFile(t, ws.Dir, "a.txt", "one\n", "add a")
 	head := commitFile(t, ws.Dir, "b.txt", "two\n", "add b")
 	if _, _, err := m.HeadGate(ctx, p, "t1", true); err != nil {
