@@ -112,6 +112,11 @@ func SessionEvidence(si supervisor.SessionInfo) evidence {
 	if !si.LastOutputAt.IsZero() {
 		console = EvidenceRow{Layer: "console", Showed: "output", When: si.LastOutputAt.Local().Format(time.TimeOnly)}
 	}
+	if si.LastLine != "" {
+		// The nudge notice's words: what a person read there, they
+		// find here.
+		console.Showed += ", last line '" + si.LastLine + "'"
+	}
 	ev.Rows = append(ev.Rows, console)
 	layers := slices.Clone(knownLayers)
 	for l := range si.Evidence {

@@ -50,3 +50,23 @@ func TestSessionEvidence(t *testing.T) {
 		t.Errorf("table:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A nudged card's evidence is the nudge notice's: the console's last line
+// before the nudge, as the notice quoted it, on the card's console row.
+func TestNudgedCardQuotesTheNoticesLastLine(t *testing.T) {
+	fake := newFake()
+	d := openFullBoard(t, fake)
+	s := fullBoard(t0)
+	for i := range s.Sessions {
+		if s.Sessions[i].TaskID == "t2" {
+			nudged := t0.Add(-time.Minute)
+			s.Sessions[i].State, s.Sessions[i].NudgedAt = supervisor.SessNudged, &nudged
+			s.Sessions[i].LastLine = "Running migration 0042..."
+		}
+	}
+	d.u.apply(s)
+	card := strings.Join(texts(cardOf(t, d, "t2")), "\n")
+	if !strings.Contains(card, "last line 'Running migration 0042...'") {
+		t.Errorf("the nudged card does not quote the line its notice did:\n%s", card)
+	}
+}

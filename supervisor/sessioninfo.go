@@ -72,6 +72,10 @@ type SessionInfo struct {
 	NextAction string     `json:"next_action,omitempty"`
 	// Why says what the last verdict rests on ("quiet: progress 12s ago").
 	Why string `json:"why,omitempty"`
+	// LastLine, once the session was nudged, is the console's last line
+	// before the nudge, as the nudge notice quotes it: the card shows the
+	// evidence the notice did.
+	LastLine string `json:"last_line,omitempty"`
 	// Evidence is when each layer last showed life, by layer name.
 	Evidence map[string]time.Time `json:"evidence,omitempty"`
 	Dir      string               `json:"dir,omitempty"`

@@ -44,14 +44,21 @@ func (s *session) lastLife() time.Time {
 // lastLineText is " — last line: 'line'" (cut to a readable length), or
 // end when the session printed nothing.
 func lastLineText(line, end string) string {
-	line = strings.TrimSpace(line)
+	line = quotedLine(line)
 	if line == "" {
 		return " — it printed nothing" + end
 	}
+	return " — last line: '" + line + "'"
+}
+
+// quotedLine is a console line as a notice quotes it: trimmed, and cut to
+// a readable length.
+func quotedLine(line string) string {
+	line = strings.TrimSpace(line)
 	if r := []rune(line); len(r) > 80 {
 		line = strings.TrimSpace(string(r[:79])) + "…"
 	}
-	return " — last line: '" + line + "'"
+	return line
 }
 
 // spoken says a duration the way a person would (supervisor.Spoken).

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -81,4 +82,30 @@ func TestLastLineText(t *testing.T) {
 	if got := lastLineText(strings.Repeat("x", 200), ""); len([]rune(got)) != len([]rune(" — last line: ''"))+80 {
 		t.Errorf("a long line is not cut: %q", got)
 	}
+}
+
+// The card and the notice say the same: a nudged session's record carries
+// the console's last line as the nudge notice quotes it, so the card's
+// evidence shows what the notice showed.
+func TestNudgedSessionCarriesTheNoticesLastLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		task := h.add("web", "migrate")
+		p := h.proc()
+		p.say("Running migration 0042...\r\n")
+		advance(5*time.Minute + time.Millisecond)
+		var nudge supervisor.Notice
+		for _, n := range h.notes.all() {
+			if n.Kind == supervisor.NoticeNudge {
+				nudge = n
+			}
+		}
+		if !strings.Contains(nudge.Body, "last line: 'Running migration 0042...'") {
+			t.Fatalf("the nudge notice says %q", nudge.Body)
+		}
+		s := h.session(task.ID)
+		if s.State != supervisor.SessNudged || s.LastLine != "Running migration 0042..." {
+			t.Errorf("the nudged session (%s) carries last line %q; the notice quoted 'Running migration 0042...'", s.State, s.LastLine)
+		}
+	})
 }

@@ -870,6 +870,7 @@ func (s *session) snapshot() supervisor.SessionInfo {
 	if !s.nudgedAt.IsZero() {
 		t := s.nudgedAt
 		info.NudgedAt = &t
+		info.LastLine = quotedLine(s.lineAtNudge)
 	}
 	if s.wd.State != supervisor.SessEnded {
 		t := s.deadline()
