@@ -15,6 +15,7 @@ command -v tmux >/dev/null || { echo "bench: tmux is needed for the idle baselin
 echo "bench: building buildstation and the bench" >&2
 CGO_ENABLED=0 "$GO" build -o "$out/buildstation" .
 CGO_ENABLED=0 "$GO" build -o "$out/bench" ./bench
+CGO_ENABLED=0 "$GO" build -o "$out/rusage" ./bench/rusage
 # The build users install: the command line (cmd/buildstation, no cgo)
 # with the app beside it (the tray linked in, cgo), as the packages ship
 # them; its CLI start is measured too, where a C compiler is at hand.
@@ -27,7 +28,7 @@ if [ "${BENCH_TRAY:-1}" != 0 ] && command -v "${CC:-cc}" >/dev/null; then
 	cli=(-cli-bin "$out/installed/buildstation")
 fi
 start=$(date +%s)
-"$out/bench" -bin "$out/buildstation" "${cli[@]}" "$@"
+"$out/bench" -bin "$out/buildstation" -rusage-bin "$out/rusage" "${cli[@]}" "$@"
 # The tray's figures need cgo (Fyne) and Xvfb: a console under 1 MB/s of
 # ANSI against the console closed, and the tray's idle cost against an
 # empty Fyne app.
