@@ -2,38 +2,52 @@ package cli_test
 
 import (
 	"net"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// agentEnv starts a station with session s7 (task t1) and points the agent
-// side's environment at it.
-func agentEnv(t *testing.T) *station {
+// agentEnv starts a station running task t1 in session t1.1 (its agent
+// this test binary) and points the agent side's environment at it, as
+// the station does for its agent; each edit changes what the station is
+// started with.
+func agentEnv(t *testing.T, edits ...func(*apitest.Rig)) *station {
 	t.Helper()
-	s := startStation(t)
+	s := startAgents(t, edits...)
 	s.addTask(t, "one")
-	s.fake.AddSession(supervisor.SessionInfo{ID: "s7", TaskID: "t1", State: supervisor.SessWorking}, "tok-s7")
+	sess, tok := s.env.Session(t, "t1")
+	s.agentIs(t, sess.ID, tok)
+	return s
+}
+
+// agentIs points the agent side's environment at session id.
+func (s *station) agentIs(t *testing.T, id, token string) {
+	t.Helper()
 	sf, err := apitype.ReadStationFile(s.home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("BUILDSTATION_URL", sf.URL)
-	t.Setenv("BUILDSTATION_TOKEN", "tok-s7")
-	t.Setenv("BUILDSTATION_SESSION_ID", "s7")
-	return s
+	t.Setenv("BUILDSTATION_TOKEN", token)
+	t.Setenv("BUILDSTATION_SESSION_ID", id)
 }
 
-func agentCalls(s *station) string {
-	var got []string
-	for _, c := range s.fake.Calls() {
-		if strings.HasPrefix(c.Method, "Agent") {
-			got = append(got, c.Method+"("+c.SessionID+","+c.Arg+")")
-		}
+// reviewEnv is agentEnv for a project whose finished work is reviewed:
+// t1's work session completed, the agent side is its review session's.
+func reviewEnv(t *testing.T) *station {
+	t.Helper()
+	s := agentEnv(t, func(r *apitest.Rig) { r.Review = true })
+	if r := run(t, "", "agent", "complete", "--summary", "wrote it"); r.code != 0 {
+		t.Fatalf("agent complete: exit %d %q", r.code, r.stderr)
 	}
-	return strings.Join(got, " ")
+	sess, tok := s.env.Review(t, "t1")
+	s.agentIs(t, sess.ID, tok)
+	return s
 }
 
 func TestAgentHookSends(t *testing.T) {
@@ -44,21 +58,25 @@ func TestAgentHookSends(t *testing.T) {
 		`{"session_id":"c0ffee","hook_event_name":"Notification","message":"` + strings.Repeat("x", 2<<20) + `"}`,
 		"{\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}\n",
 	}
-	for _, in := range hooks {
+	// What the station read of each (a long message cut to 4 KiB), and
+	// each a sign of life on the board.
+	want := []string{
+		"needs permission: Claude needs your permission",
+		"", // a tool's hook is life, nothing to say
+		"notification: " + strings.Repeat("x", 4<<10) + "…",
+		"turn ended",
+	}
+	var last time.Time
+	for i, in := range hooks {
 		r := run(t, in, "agent", "hook")
 		if r.code != 0 || r.stdout != "" || r.stderr != "" {
 			t.Errorf("hook %.60s…: exit %d stdout %q stderr %q", in, r.code, r.stdout, r.stderr)
 		}
-	}
-	got := agentCalls(s)
-	want := []string{
-		"AgentHook(s7,Notification permission_prompt Claude needs your permission)",
-		"AgentHook(s7,PostToolUse Bash)",
-		"AgentHook(s7,Notification " + strings.Repeat("x", 4<<10) + "…)",
-		"AgentHook(s7,Stop)",
-	}
-	if got != strings.Join(want, " ") {
-		t.Errorf("calls = %.300s\nwant %.300s", got, strings.Join(want, " "))
+		info, _ := s.env.Station.Session("t1.1")
+		if info.Why != want[i] || !info.Evidence["board"].After(last) {
+			t.Errorf("hook %.60s…: the station read %.100q (life at %v, before %v), want %.100q", in, info.Why, info.Evidence["board"], last, want[i])
+		}
+		last = info.Evidence["board"]
 	}
 }
 
@@ -85,7 +103,7 @@ func TestAgentHookNeverDisturbs(t *testing.T) {
 		{"no url", map[string]string{"BUILDSTATION_URL": ""}, good, nil, "BUILDSTATION_URL is not set"},
 		{"no token", map[string]string{"BUILDSTATION_TOKEN": ""}, good, nil, "BUILDSTATION_TOKEN is not set"},
 		{"station down", map[string]string{"BUILDSTATION_URL": deadURL}, good, nil, "does not answer"},
-		{"ended session", map[string]string{"BUILDSTATION_TOKEN": "tok-gone", "BUILDSTATION_SESSION_ID": "s9"}, good, nil, "no live session s9"},
+		{"ended session", map[string]string{"BUILDSTATION_TOKEN": "tok-gone", "BUILDSTATION_SESSION_ID": "t9.1"}, good, nil, "no live session t9.1"},
 		{"not its station", map[string]string{"BUILDSTATION_TOKEN": "tok-other"}, good, nil, "not this session's station"},
 		{"bad json", nil, `{"hook_event_name":`, nil, "not valid"},
 		{"not an object", nil, `["Stop"]`, nil, "not valid"},
@@ -111,20 +129,25 @@ func TestAgentHookNeverDisturbs(t *testing.T) {
 }
 
 func TestAgentReview(t *testing.T) {
-	s := agentEnv(t)
-	for _, args := range [][]string{
-		{"agent", "review", "approve"},
-		{"agent", "review", "changes", "--notes", "add a test"},
-		{"agent", "review", "--notes", "clean", "approve"},
+	for _, tt := range []struct {
+		args  []string
+		state supervisor.TaskState
+		note  string // among t1's notes after
+	}{
+		{[]string{"agent", "review", "approve"}, supervisor.TaskDone, ""},
+		{[]string{"agent", "review", "changes", "--notes", "add a test"}, supervisor.TaskTodo, "review asked for changes: add a test"},
+		{[]string{"agent", "review", "--notes", "clean", "approve"}, supervisor.TaskDone, "review approved: clean"},
 	} {
-		if r := run(t, "", args...); r.code != 0 || r.stdout != "" || r.stderr != "" {
-			t.Fatalf("%v: exit %d %q %q", args, r.code, r.stdout, r.stderr)
+		s := reviewEnv(t)
+		if r := run(t, "", tt.args...); r.code != 0 || r.stdout != "" || r.stderr != "" {
+			t.Fatalf("%v: exit %d %q %q", tt.args, r.code, r.stdout, r.stderr)
+		}
+		tk := s.env.WaitTask(t, "t1", tt.state)
+		if tt.note != "" && !slices.Contains(tk.Notes, tt.note) {
+			t.Errorf("%v: t1's notes %q, want %q among them", tt.args, tk.Notes, tt.note)
 		}
 	}
-	want := "AgentReview(s7,approve: ) AgentReview(s7,changes: add a test) AgentReview(s7,approve: clean)"
-	if got := agentCalls(s); got != want {
-		t.Errorf("calls = %s, want %s", got, want)
-	}
+	agentEnv(t) // a work session's
 
 	tests := []struct {
 		args []string
@@ -141,8 +164,7 @@ func TestAgentReview(t *testing.T) {
 			t.Errorf("%v: exit %d stderr %q, want %d %q", tt.args, r.code, r.stderr, tt.code, tt.want)
 		}
 	}
-	s.fake.Fail("AgentReview", supervisor.Invalidf("session s7 is not a review; finish coding with complete_task"))
-	if r := run(t, "", "agent", "review", "approve"); r.code != 1 || r.stderr != "buildstation: session s7 is not a review; finish coding with complete_task\n" {
+	if r := run(t, "", "agent", "review", "approve"); r.code != 1 || r.stderr != "buildstation: session t1.1 is not a review; finish coding with complete_task\n" {
 		t.Errorf("refused review: exit %d stderr %q", r.code, r.stderr)
 	}
 }

@@ -4,48 +4,59 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // On a terminal, attach goes raw, sends the window size, forwards keys and
-// detaches on Ctrl-].
+// detaches on Ctrl-], leaving the session running. The session is real,
+// its agent this test binary (apitest.Agent), which says what it reads.
 func TestSessionAttachTerminal(t *testing.T) {
-	s := startStation(t)
-	con := s.fake.AddConsole("s1", []byte("screen"))
+	s := startAgents(t)
+	s.addTask(t, "one")
+	s.env.Session(t, "t1")
 	ptmx, tty := ptytest.Open(t, 100, 30)
-	go io.Copy(io.Discard, ptmx) // the terminal's screen
+	var screen testwait.Buffer
+	go io.Copy(&screen, ptmx) // the terminal's screen
+	shows := func(want string) {
+		t.Helper()
+		testwait.Eventually(t, time.Minute, func() bool { return strings.Contains(screen.String(), want) },
+			fmt.Sprintf("%q on the terminal", want), testwait.Later(screen.String))
+	}
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "s1"}, tty, tty, &errb)
+		done <- cli.Run(t.Context(), wired, []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
 	}()
-	if got := recv(t, con.Resizes); got != [2]uint16{100, 30} {
-		t.Errorf("size = %v, want 100x30", got)
-	}
-	// Raw mode: a Ctrl-C byte reaches the session instead of signalling.
-	if _, err := ptmx.Write([]byte("ab\x03")); err != nil {
+	shows("ready") // the session's screen so far
+	if _, err := ptmx.Write([]byte("size\r")); err != nil {
 		t.Fatal(err)
 	}
-	var in []byte
-	for len(in) < 3 {
-		in = append(in, recv(t, con.Input)...)
+	shows("size 100x30")
+	// Raw mode: a Ctrl-C byte reaches the session instead of signalling,
+	// and Enter goes as typed.
+	if _, err := ptmx.Write([]byte("ab\x03\r")); err != nil {
+		t.Fatal(err)
 	}
-	if string(in) != "ab\x03" {
-		t.Errorf("input = %q", in)
-	}
+	shows(apitest.Got([]byte("ab\x03")))
 	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
 		t.Fatal(err)
 	}
 	if code := recv(t, done); code != 0 || !strings.HasSuffix(errb.String(), "detached\n") {
 		t.Errorf("detach: exit %d, stderr %q", code, errb.String())
 	}
-	recv(t, con.Closed)
+	if info, ok := s.env.Station.Session("t1.1"); !ok || info.State == supervisor.SessEnded {
+		t.Errorf("t1.1 after the detach: %+v, %v; want it running", info, ok)
+	}
 }
 
 // A session of the tmux backend is attached with tmux itself, through the
@@ -53,8 +64,7 @@ func TestSessionAttachTerminal(t *testing.T) {
 // home and the session's id and says how to detach once tmux takes the
 // terminal. (e2e/tmux attaches a real one, by its task id.)
 func TestSessionAttachTmux(t *testing.T) {
-	s := startStation(t)
-	s.fake.AddSession(supervisor.SessionInfo{ID: "t1.1", TaskID: "t1", State: supervisor.SessWorking, PID: 7}, "tok")
+	s := startBoard(t)
 	_, tty := ptytest.Open(t, 0, 0)
 	var home, id string
 	d := wired

@@ -4,24 +4,30 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
+// TestMain lets the test binary be its sessions' agent (apitest.Agent).
+func TestMain(m *testing.M) { apitest.Main(m) }
+
 type station struct {
 	home  string
-	fake  *apitest.Station
-	board supervisor.Board // under the real station (startBoard)
+	board supervisor.Board // under the real station
+	env   apitest.Env
 }
 
 // startBoard runs a real API server on loopback over the real station on
@@ -30,7 +36,20 @@ type station struct {
 func startBoard(t *testing.T) *station {
 	t.Helper()
 	env := apitest.NewEnv(t, "web")
-	return &station{home: serve(t, env.Station), board: env.Board}
+	return &station{home: serve(t, env.Station), board: env.Board, env: env}
+}
+
+// startAgents is startBoard with the station running: each task added
+// starts a session whose agent is this test binary (apitest.Agent); each
+// edit changes what the station is started with.
+func startAgents(t *testing.T, edits ...func(*apitest.Rig)) *station {
+	t.Helper()
+	rig := apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: true}
+	for _, edit := range edits {
+		edit(&rig)
+	}
+	env := apitest.Start(t, rig)
+	return &station{home: serve(t, env.Station), board: env.Board, env: env}
 }
 
 // block moves task id to blocked on the board, as its session's end would.
@@ -40,15 +59,6 @@ func (s *station) block(t *testing.T, id, reason string) {
 	if _, err := s.board.Move(t.Context(), id, m); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// startStation is startBoard's frozen fake (apitest.Station), for the
-// tests that still need a live session without running one.
-func startStation(t *testing.T) *station {
-	t.Helper()
-	fake := apitest.New()
-	fake.PutProject(supervisor.ProjectInfo{Name: "web", Path: "/src/web", Agent: "claude", IdleWindow: "5m", BlockWindow: "5m", ReviewIdleWindow: "10m", Concurrency: 1})
-	return &station{home: serve(t, fake), fake: fake}
 }
 
 // serve runs a real API server on loopback over st and returns the home
@@ -246,17 +256,51 @@ func TestStatusAndProjects(t *testing.T) {
 }
 
 // A window set shorter than the shared board's is saved but does not take
-// effect: project set says so on stderr, and says nothing otherwise.
+// effect: project set says so on stderr, and says nothing otherwise. The
+// board is a real shared board (PostgreSQL) whose floor `board cap` set.
 func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
-	s := startStation(t)
-	s.fake.IdleFloor = 15 * time.Minute
-	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle_window = 20m (was 5 min)\nweb: idle 20 min, block 5 min, review idle 10 min\n" {
+	board := pgtest.NewDB(t, 4)
+	admin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(admin, "config.toml"), fmt.Appendf(nil, "board = %q\nstation = \"admin\"\n", board), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, "", "--home", admin, "board", "cap", "web", "--idle-window", "15m"); r.code != 0 {
+		t.Fatalf("board cap: exit %d %q", r.code, r.stderr)
+	}
+	s := startShared(t, board, "here", true)
+	// The station reads the board's windows as it joins the board.
+	waitProject(t, s, func(p supervisor.ProjectInfo) bool { return p.IdleWindow == "15m0s" })
+	if out := s.ok(t, "project", "set", "web", "idle_window=20m"); out != "web: idle_window = 20m (was 15 min)\nweb: idle 20 min, block 5 min, review idle 10 min\n" {
 		t.Errorf("project set above the floor: %q", out)
 	}
 	r := run(t, "", "--home", s.home, "project", "set", "web", "idle_window=1m")
 	want := "note: the shared board keeps web's idle window at 15 min or longer (buildstation board cap), so this station's 1 min is saved but waits until the board's is lowered\n"
 	if r.code != 0 || r.stdout != "web: idle_window = 1m (was 20 min)\nweb: idle 15 min, block 5 min, review idle 10 min\n" || r.stderr != want {
 		t.Errorf("project set below the floor: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// waitProject waits, on the station's events, until project web is as
+// ok says.
+func waitProject(t *testing.T, s *station, ok func(supervisor.ProjectInfo) bool) {
+	t.Helper()
+	sub := s.env.Station.Subscribe(256)
+	defer sub.Close()
+	timeout := time.NewTimer(time.Minute)
+	defer timeout.Stop()
+	for {
+		ps, err := s.env.Station.Projects(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 1 && ok(ps[0]) {
+			return
+		}
+		select {
+		case <-sub.C:
+		case <-timeout.C:
+			t.Fatalf("project web is %+v after a minute", ps)
+		}
 	}
 }
 

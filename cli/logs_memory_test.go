@@ -13,7 +13,7 @@ import (
 // scrollback: what the issue measured (200,000 short lines: 74 MB; one
 // 3 MB line: 386 MB) renders in a few megabytes of heap, every line kept.
 func TestLogsBoundedMemory(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	var raw bytes.Buffer
 	const short = 200_000
 	for i := range short {
@@ -24,7 +24,7 @@ func TestLogsBoundedMemory(t *testing.T) {
 	const long = 3 << 20
 	raw.WriteString(strings.Repeat("y", long))
 	raw.WriteString("\r\n")
-	s.fake.SetTranscript("t2.1", "t2", raw.Bytes(), false)
+	s.env.Transcript(t, "t2.1", raw.Bytes())
 
 	runtime.GC()
 	var base runtime.MemStats
@@ -58,8 +58,9 @@ func TestLogsBoundedMemory(t *testing.T) {
 	if !strings.HasPrefix(out, "line\nline x\n") || !strings.HasSuffix(out, strings.Repeat("y", long%120)+"\n") {
 		t.Errorf("logs printed %q … %q", out[:40], out[len(out)-40:])
 	}
-	// The transcript itself is in this process three times over (the fake
-	// station's copy, its JSON, the client's), and the output once.
+	// The transcript itself is in this process three times over (the
+	// station's read of its file, its JSON, the client's), and the output
+	// once.
 	grew := int64(peak.Load()) - int64(base.HeapInuse)
 	if limit := int64(64 << 20); grew > limit {
 		t.Errorf("logs of a %d MB transcript grew the heap by %d MB, want under %d MB", raw.Len()>>20, grew>>20, limit>>20)

@@ -15,7 +15,7 @@ import (
 func TestLogsRendersTheTail(t *testing.T) {
 	const tail = 64 << 10
 	defer cli.SetLogsTail(cli.SetLogsTail(tail))
-	s := startStation(t)
+	s := startBoard(t)
 	var raw strings.Builder
 	for i := 0; raw.Len() < 3*tail; i++ {
 		fmt.Fprintf(&raw, "old line %06d\r\n", i)
@@ -28,7 +28,7 @@ func TestLogsRendersTheTail(t *testing.T) {
 	all := raw.String()
 	skipped := len(all) - tail
 	skipped += strings.IndexByte(all[skipped:], '\n') + 1 // from the first whole line
-	s.fake.SetTranscript("t2.1", "t2", []byte(all), false)
+	s.env.Transcript(t, "t2.1", []byte(all))
 
 	out := s.ok(t, "logs", "t2")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

@@ -9,9 +9,9 @@ import (
 // and cursor moves gone; --raw gives the bytes; a task id picks its
 // session; an unknown id says what ids look like.
 func TestLogs(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	raw := "\x1b[31mcompiling\x1b[0m 10%\rcompiling 100%\r\n\x1b]0;title\x07done: 3 files\r\n\x1b[?25l"
-	s.fake.SetTranscript("t2.1", "t2", []byte(raw), false)
+	s.env.Transcript(t, "t2.1", []byte(raw))
 	want := "compiling 100%\ndone: 3 files\n"
 	for _, id := range []string{"t2.1", "t2"} {
 		if out := s.ok(t, "logs", id); out != want {

@@ -11,9 +11,9 @@ import (
 // A bare `task ls` shows the newest 100 tasks, oldest first, and says
 // older ones are left out; --all shows every one.
 func TestTaskLsShowsTheNewest100(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	for range 105 {
-		if _, err := s.fake.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
+		if _, err := s.env.Station.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

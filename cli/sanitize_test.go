@@ -12,10 +12,10 @@ import (
 // clipboard, and OSC 0, which sets the window title: the human output never
 // carries an escape to the terminal; --json keeps the board's exact text.
 func TestBoardStringsCannotReachTheTerminal(t *testing.T) {
-	s := startStation(t)
+	s := startBoard(t)
 	hostile := "wedged\x1b]52;c;cm0gLXJmIH4K\x07 on\x1b]0;owned\x1b\\ purpose\x1b[2K\r\u009b31m"
 	s.ok(t, "task", "add", "--project", "web", "--title", "title\x1b]0;owned\x07", "--body", "line one\n\x1b]52;c;eA==\x07line two")
-	s.fake.SetTaskState("t1", supervisor.TaskBlocked, hostile)
+	s.block(t, "t1", hostile)
 	for _, args := range [][]string{{"task", "ls"}, {"task", "show", "t1"}} {
 		out := s.ok(t, args...)
 		if strings.ContainsAny(out, "\x1b\x07\r\u009b") {

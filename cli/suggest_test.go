@@ -36,10 +36,10 @@ func TestServiceHelpNamesDryRun(t *testing.T) {
 
 // project set confirms what it changed, not the windows it did not touch.
 func TestProjectSetConfirmsTheChange(t *testing.T) {
-	s := startStation(t)
-	out := s.ok(t, "project", "set", "web", "agent=forget")
-	if !strings.HasPrefix(out, "web: agent = forget") || strings.Contains(out, "idle") {
-		t.Errorf("project set agent=forget printed %q", out)
+	s := startBoard(t)
+	out := s.ok(t, "project", "set", "web", "agent=codex")
+	if !strings.HasPrefix(out, "web: agent = codex") || strings.Contains(out, "idle") {
+		t.Errorf("project set agent=codex printed %q", out)
 	}
 	out = s.ok(t, "project", "set", "web", "gate=")
 	if out != "web: gate removed (the default applies)\n" {

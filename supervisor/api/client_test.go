@@ -41,7 +41,7 @@ func TestClientRoundTrip(t *testing.T) {
 	if err := c.Block(ctx, "t2.1", "why"); err != nil {
 		t.Fatal(err)
 	}
-	e.waitTask(t, "t2", supervisor.TaskBlocked)
+	e.env.WaitTask(t, "t2", supervisor.TaskBlocked)
 	if tk, err := c.Requeue(ctx, "t2", "try again"); err != nil || tk.State != supervisor.TaskTodo || tk.Attempt != 2 {
 		t.Fatalf("Requeue = %+v, %v", tk, err)
 	}
@@ -76,7 +76,7 @@ func TestClientRoundTrip(t *testing.T) {
 	if err := e.client("tok-s1").AgentBlock(ctx, "need a key"); err != nil {
 		t.Fatal(err)
 	}
-	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); !strings.Contains(tk.Reason, "need a key") {
+	if tk := e.env.WaitTask(t, "t1", supervisor.TaskBlocked); !strings.Contains(tk.Reason, "need a key") {
 		t.Errorf("t1 blocked for %q, want the agent's reason", tk.Reason)
 	}
 	if tk, err := e.st.Task(ctx, "t2"); err != nil || !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "try again") }) {

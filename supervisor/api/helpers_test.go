@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
@@ -121,31 +120,6 @@ func (e *testEnv) do(t *testing.T, method, path, token, body string, headers ...
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
-}
-
-// waitTask waits, on the station's events, for task id to be in state
-// want (a session's end settles its task a moment after the call that
-// ended it), and fails the test after a minute.
-func (e *testEnv) waitTask(t testing.TB, id string, want supervisor.TaskState) supervisor.Task {
-	t.Helper()
-	sub := e.st.Subscribe(256)
-	defer sub.Close()
-	timeout := time.NewTimer(time.Minute)
-	defer timeout.Stop()
-	for {
-		tk, err := e.st.Task(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tk.State == want {
-			return tk
-		}
-		select {
-		case <-sub.C:
-		case <-timeout.C:
-			t.Fatalf("task %s is %s after a minute, want %s", id, tk.State, want)
-		}
-	}
 }
 
 // snapshot is what the station's verbs change, in a line each: tasks

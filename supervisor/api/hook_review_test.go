@@ -107,7 +107,7 @@ func TestReviewRoute(t *testing.T) {
 				t.Fatalf("got %d %s, want %d", status, body, tt.status)
 			}
 			if tt.status == 204 {
-				tk := e.waitTask(t, "t1", tt.state)
+				tk := e.env.WaitTask(t, "t1", tt.state)
 				if tt.note != "" && !slices.Contains(tk.Notes, tt.note) {
 					t.Errorf("t1's notes %q; want %q among them", tk.Notes, tt.note)
 				}
@@ -153,7 +153,7 @@ func TestClientHookAndReview(t *testing.T) {
 	if err := c.AgentReview(t.Context(), "changes", "rename it"); err != nil {
 		t.Fatal(err)
 	}
-	tk := e.waitTask(t, "t1", supervisor.TaskTodo)
+	tk := e.env.WaitTask(t, "t1", supervisor.TaskTodo)
 	if tk.Attempt != 2 {
 		t.Errorf("t1 = %+v after changes, want attempt 2", tk)
 	}

@@ -230,7 +230,7 @@ func TestMCPTools(t *testing.T) {
 	if text, isErr := call(t, cs, "complete_task", map[string]any{"summary": "done it"}); isErr || !strings.Contains(text, "stop here") {
 		t.Fatalf("complete_task: %s", text)
 	}
-	if tk := e.waitTask(t, "t2", supervisor.TaskDone); tk.Summary != "done it" {
+	if tk := e.env.WaitTask(t, "t2", supervisor.TaskDone); tk.Summary != "done it" {
 		t.Errorf("t2 done with summary %q", tk.Summary)
 	}
 	if tk, err := e.st.Task(t.Context(), "t1"); err != nil || tk.State != supervisor.TaskWorking {
@@ -243,7 +243,7 @@ func TestMCPReviewAndBlock(t *testing.T) {
 	if text, isErr := call(t, r.connect(t, "tok-r"), "complete_review", map[string]any{"verdict": "changes", "notes": "add a test"}); isErr {
 		t.Fatalf("complete_review: %s", text)
 	}
-	if tk := r.waitTask(t, "t1", supervisor.TaskTodo); tk.Attempt != 2 {
+	if tk := r.env.WaitTask(t, "t1", supervisor.TaskTodo); tk.Attempt != 2 {
 		t.Errorf("t1 = %+v after the review asked for changes, want attempt 2", tk)
 	}
 
@@ -251,7 +251,7 @@ func TestMCPReviewAndBlock(t *testing.T) {
 	if text, isErr := call(t, e.connect(t, "tok-s1"), "block_task", map[string]any{"reason": "needs a key"}); isErr {
 		t.Fatalf("block_task: %s", text)
 	}
-	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: needs a key" {
+	if tk := e.env.WaitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: needs a key" {
 		t.Errorf("t1 blocked for %q", tk.Reason)
 	}
 }

@@ -51,7 +51,7 @@ func TestRoutesHappyPath(t *testing.T) {
 	}
 	// What the verbs did is on the board.
 	for id, want := range map[string]supervisor.TaskState{"t1": supervisor.TaskDone, "t2": supervisor.TaskBlocked, "t3": supervisor.TaskBlocked, "t4": supervisor.TaskCancelled} {
-		e.waitTask(t, id, want)
+		e.env.WaitTask(t, id, want)
 	}
 }
 
@@ -133,7 +133,7 @@ func TestSessionTokenActsOnOwnSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	// t2 is done, t1 still working.
-	e.waitTask(t, "t2", supervisor.TaskDone)
+	e.env.WaitTask(t, "t2", supervisor.TaskDone)
 	if tk, err := e.st.Task(ctx, "t1"); err != nil || tk.State != supervisor.TaskWorking {
 		t.Errorf("t1 = %+v, %v; want it working still", tk, err)
 	}

@@ -92,7 +92,7 @@ func TestAttachRoundTrip(t *testing.T) {
 	}
 	defer a.Close()
 	out := screen(a)
-	shows(t, out, "ready\r\n") // the replay: said before the viewer came
+	shows(t, out, "ready") // the replay: said before the viewer came
 
 	if _, err := a.Write([]byte("ls\r")); err != nil {
 		t.Fatal(err)

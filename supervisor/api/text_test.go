@@ -22,7 +22,7 @@ func TestRequestTextNUL(t *testing.T) {
 	if tk, err := e.st.Task(t.Context(), "t3"); err != nil || tk.Title != "a\uFFFDb" || tk.Body != "x\uFFFD" {
 		t.Errorf("the task added = %+v, %v; want its NULs as U+FFFD", tk, err)
 	}
-	if tk := e.waitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: stuck\uFFFDhere" {
+	if tk := e.env.WaitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: stuck\uFFFDhere" {
 		t.Errorf("t1 blocked for %q, want the reason with its NUL as U+FFFD", tk.Reason)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/config"
+	"github.com/buildstation/buildstation/supervisor/pgstore"
 	"github.com/buildstation/buildstation/supervisor/station"
 	"github.com/buildstation/buildstation/supervisor/store"
 )
@@ -22,8 +23,7 @@ import (
 // (supervisor/store) in a temp home whose config.toml has the projects
 // named (each in a folder of its own), with its scheduler not running: the
 // API's verbs answer as a station's do, and no session starts. A new verb
-// is tested with it, so it needs nothing here; the hand-written Station
-// fake below is frozen and answers only the verbs it had.
+// is tested with it, so it needs nothing here.
 func Board(t testing.TB, projects ...string) *station.Station {
 	t.Helper()
 	return NewEnv(t, projects...).Station
@@ -35,6 +35,9 @@ func Board(t testing.TB, projects ...string) *station.Station {
 type Env struct {
 	Station *station.Station
 	Board   supervisor.Board
+	// Files are the station's files (platform/stationfs): a test leaves a
+	// transcript there as an earlier run's session would have.
+	Files   supervisor.Files
 	spawned *tokens // the tokens of the sessions started (Token)
 	faults  *faults // Rig.Faults' board; nil without
 }
@@ -75,6 +78,10 @@ type Rig struct {
 	Review bool
 	// Faults lets the test break the board on demand (Env.BreakNextMove).
 	Faults bool
+	// Board is a shared board's URL (PostgreSQL, supervisor/pgstore: a
+	// test's from internal/testsupport/pgtest), which the station joins as
+	// Station; "": the station's own SQLite board in its home.
+	Board, Station string
 }
 
 // Start builds the real station over a real SQLite board as r says.
@@ -108,6 +115,9 @@ func newEnv(t testing.TB, r Rig) Env {
 		argv = append(argv, strconv.Quote(a))
 	}
 	text := ""
+	if r.Board != "" {
+		text = "board = " + strconv.Quote(r.Board) + "\nstation = " + strconv.Quote(r.Station) + "\n\n"
+	}
 	for _, name := range r.Projects {
 		dir := filepath.Join(t.TempDir(), name)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -140,7 +150,16 @@ func newEnv(t testing.TB, r Rig) Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	board, err := store.Open(filepath.Join(home, "station.db"))
+	var board interface {
+		supervisor.Board
+		supervisor.GateCache
+		Close() error
+	}
+	if r.Board != "" {
+		board, err = pgstore.Open(context.Background(), r.Board, r.Station)
+	} else {
+		board, err = store.Open(filepath.Join(home, "station.db"))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +169,7 @@ func newEnv(t testing.TB, r Rig) Env {
 		t.Fatal(err)
 	}
 	spawned := &tokens{Spawner: pty.New(), by: map[string]string{}}
-	e := Env{Board: board, spawned: spawned}
+	e := Env{Board: board, Files: files, spawned: spawned}
 	if r.Faults {
 		e.faults = &faults{Board: board}
 		e.Board = e.faults
@@ -181,5 +200,22 @@ func gitRepo(t testing.TB, dir string) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
+	}
+}
+
+// Transcript leaves data as session id's transcript in the station's
+// files, as a session of an earlier run would have (its output, escapes
+// and all): what `logs` and the API's transcript route read.
+func (e Env) Transcript(t testing.TB, id string, data []byte) {
+	t.Helper()
+	w, err := e.Files.AppendTranscript(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
