@@ -120,7 +120,7 @@ func SessionEvidence(si supervisor.SessionInfo) evidence {
 	ev.Rows = append(ev.Rows, console)
 	layers := slices.Clone(knownLayers)
 	for l := range si.Evidence {
-		if !slices.Contains(layers, l) {
+		if l != "console" && !slices.Contains(layers, l) { // the console has its row
 			layers = append(layers, l)
 		}
 	}
@@ -171,11 +171,9 @@ func evidenceView(ev evidence, compact bool) []fyne.CanvasObject {
 			}
 		}
 		what := widget.NewLabel(text)
-		if compact {
-			what.Truncation = fyne.TextTruncateEllipsis
-		} else {
-			what.Wrapping = fyne.TextWrapWord
-		}
+		// Wrapped, on the board's narrow cards too: a quoted line cut
+		// to "…" would not say what the notice said.
+		what.Wrapping = fyne.TextWrapWord
 		if r.When == "" {
 			what.Importance = widget.LowImportance
 		}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +70,39 @@ func TestNudgedCardQuotesTheNoticesLastLine(t *testing.T) {
 	card := strings.Join(texts(cardOf(t, d, "t2")), "\n")
 	if !strings.Contains(card, "last line 'Running migration 0042...'") {
 		t.Errorf("the nudged card does not quote the line its notice did:\n%s", card)
+	}
+}
+
+// The card's evidence reads whole at the board's width: the quoted line
+// wraps instead of ending in "…", and the console is one row, not two
+// (the station's console layer is the row's own).
+func TestNudgedCardEvidenceReadsWhole(t *testing.T) {
+	fake := newFake()
+	d := openFullBoard(t, fake)
+	d.win.Resize(fyne.NewSize(1280, 800))
+	s := fullBoard(t0)
+	for i := range s.Sessions {
+		if s.Sessions[i].TaskID == "t2" {
+			nudged := t0.Add(-time.Minute)
+			s.Sessions[i].State, s.Sessions[i].NudgedAt = supervisor.SessNudged, &nudged
+			s.Sessions[i].LastLine = "Running migration 0042 of 0050 on the orders table..."
+			s.Sessions[i].Evidence = map[string]time.Time{"console": t0.Add(-time.Minute)}
+		}
+	}
+	d.u.apply(s)
+	var consoles int
+	walk(cardOf(t, d, "t2"), func(o fyne.CanvasObject) bool {
+		if l, ok := o.(*widget.Label); ok {
+			if l.Text == "console" {
+				consoles++
+			}
+			if strings.Contains(l.Text, "last line") && l.Wrapping == fyne.TextWrapOff {
+				t.Errorf("the quoted line is cut to the column: %q", l.Text)
+			}
+		}
+		return false
+	})
+	if consoles != 1 {
+		t.Errorf("the nudged card has %d console rows, want 1", consoles)
 	}
 }
