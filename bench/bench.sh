@@ -28,7 +28,10 @@ if [ "${BENCH_TRAY:-1}" != 0 ] && command -v "${CC:-cc}" >/dev/null; then
 	cli=(-cli-bin "$out/installed/buildstation")
 fi
 start=$(date +%s)
-"$out/bench" -bin "$out/buildstation" -rusage-bin "$out/rusage" "${cli[@]}" "$@"
+# A figure that failed makes the exit code, after the
+# tray's figures have run too: the table is whole either way.
+rc=0
+"$out/bench" -bin "$out/buildstation" -rusage-bin "$out/rusage" "${cli[@]}" "$@" || rc=$?
 # The tray's figures need cgo (Fyne) and Xvfb: a console under 1 MB/s of
 # ANSI against the console closed, and the tray's idle cost against an
 # empty Fyne app.
@@ -37,6 +40,7 @@ if [ "${BENCH_TRAY:-1}" != 0 ] && [ $# -eq 0 ]; then
 	echo "bench: building the tray bench (cgo)" >&2
 	CGO_ENABLED=1 "$GO" build -o "$out/bench-tray" ./bench/tray
 	[ -x "$out/installed/buildstation-app" ] || { mkdir -p "$out/installed" && CGO_ENABLED=1 "$GO" build -o "$out/installed/buildstation-app" .; }
-	"$out/bench-tray" -bin "$out/buildstation" -tray-bin "$out/installed/buildstation-app"
+	"$out/bench-tray" -bin "$out/buildstation" -tray-bin "$out/installed/buildstation-app" || rc=$?
 fi
 echo "make bench took $(( $(date +%s) - start ))s after the build" >&2
+exit $rc
