@@ -339,3 +339,37 @@ func TestKeyboardMovesBetweenCards(t *testing.T) {
 		t.Errorf("r on a running card opened %T", top)
 	}
 }
+
+// With the card pane open at 1280×800 the columns narrow, and a card's
+// lines wrap rather than end in "…": its project and attempt, its commits
+// and diff stat read whole.
+func TestCardsCutNothingWithThePaneOpen(t *testing.T) {
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 a", "5555555 b"}, DiffStat: "12 files changed, 400 insertions(+), 36 deletions(-)"},
+	}
+	d := openFullBoard(t, fake)
+	d.u.app.Settings().SetTheme(theme.DefaultTheme())
+	d.win.Resize(fyne.NewSize(1280, 800))
+	s := fullBoard(t0)
+	for i := range s.Tasks {
+		s.Tasks[i].Attempt = 3
+	}
+	d.u.apply(s)
+	d.focus("t4")
+	for _, st := range Columns {
+		for _, card := range d.columns[st].Objects {
+			walk(card, func(o fyne.CanvasObject) bool {
+				l, ok := o.(*widget.Label)
+				if !ok || l.Text == "" || l.Truncation == fyne.TextTruncateOff {
+					return false
+				}
+				need := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+				if need > l.Size().Width+0.5 {
+					t.Errorf("column %s cuts %q to %.0f px (it needs %.0f)", st, l.Text, l.Size().Width, need)
+				}
+				return false
+			})
+		}
+	}
+}

@@ -39,8 +39,9 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 	c := CardFor(t, si, now)
 	title := widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
+	// Wrapped, never cut: with the card pane open a column is ~150 px.
 	meta := widget.NewLabel(c.Brief)
-	meta.Truncation = fyne.TextTruncateEllipsis
+	meta.Wrapping = fyne.TextWrapWord
 	parts := []fyne.CanvasObject{title, container.NewBorder(nil, nil, container.NewCenter(stateBadge(c.Badge, c.Level)), nil, meta)}
 	if si != nil {
 		tl := widget.NewLabel(c.Timing)
@@ -55,10 +56,7 @@ func (d *dashboard) card(t supervisor.Task, now time.Time) fyne.CanvasObject {
 		parts = append(parts, wrapped("Asks: "+c.Asks.Line(), widget.WarningImportance))
 	}
 	if line := d.works[t.ID].brief(); line != "" {
-		wl := widget.NewLabel(line)
-		wl.Truncation = fyne.TextTruncateEllipsis
-		wl.Importance = widget.LowImportance
-		parts = append(parts, wl)
+		parts = append(parts, wrapped(line, widget.LowImportance))
 	}
 	if w := d.works[t.ID].work; w != nil && setupLine(w.Setup) != "" {
 		// Its own line: the branch's line is cut to the column's width.
