@@ -298,7 +298,7 @@ func (e workEntry) lineOf(detail bool) string {
 }
 
 // setupLine says how long the worktree's setup took before the agent
-// could start: "setup 42s", "setup failed after 3s"; "" when it had none.
+// could start: "setup 42 s", "setup failed after 3 s"; "" when it had none.
 func setupLine(r *supervisor.SetupRun) string {
 	if r == nil || r.Command == "" {
 		return ""

@@ -169,16 +169,16 @@ func TestCardSaysHowLongSetupTook(t *testing.T) {
 		Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+) and a long stat that the column cuts",
 		Setup: &supervisor.SetupRun{Command: "npm ci", Took: 42 * time.Second, OK: true}}}
 	d := openFullBoard(t, fake)
-	if all := texts(cardOf(t, d, "t4")); !slices.Contains(all, "setup 42s") {
+	if all := texts(cardOf(t, d, "t4")); !slices.Contains(all, "setup 42 s") {
 		t.Errorf("the card does not say how long setup took:\n%s", strings.Join(all, "\n"))
 	}
 	w := &supervisor.TaskWork{Branch: "bs/b1/t3", Commits: []string{"abc one"},
 		Setup: &supervisor.SetupRun{Command: "npm ci", Took: 42 * time.Second, OK: true}}
-	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup 42s") {
+	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup 42 s") {
 		t.Errorf("card line %q, want the setup's time", got)
 	}
 	w.Setup = &supervisor.SetupRun{Command: "npm ci", Took: 3 * time.Second}
-	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup failed after 3s") {
+	if got := (workEntry{work: w}).line(); !strings.Contains(got, "setup failed after 3 s") {
 		t.Errorf("card line %q, want the failed setup said", got)
 	}
 }

@@ -305,7 +305,7 @@ type Card struct {
 	Brief   string
 	Badge   string // the state, as the badge says it
 	Level   Level  // the badge's colour
-	Timing  string // "silent 3m12s · nudge in 1m48s"; empty when no session
+	Timing  string // "silent 3 min · nudge in 2 min"; empty when no session
 	Reason  string // blocked cards: why
 	Pinned  string // a waiting task only one station may run: "pinned to station buildbox: its work is only there"
 	Session string // the live session's id, when there is one
@@ -417,7 +417,7 @@ func Doing(si supervisor.SessionInfo) string {
 }
 
 // Timing is how long the console has been silent and what the watchdog
-// does next: "silent 3m12s · nudge in 1m48s", or "quiet: building" when
+// does next: "silent 3 min · nudge in 2 min", or "quiet: building" when
 // other evidence says the silence is healthy.
 func Timing(si supervisor.SessionInfo, now time.Time) string {
 	var parts []string
@@ -455,17 +455,15 @@ func Timing(si supervisor.SessionInfo, now time.Time) string {
 	return strings.Join(parts, " · ")
 }
 
-// Short writes a duration the way the cards do: "45s", "1m48s", "3m02s",
-// "2h05m".
+// Short says a duration the way the cards do, in the plain words of
+// supervisor.Spoken: under a minute to the second ("40 s"), longer to the
+// nearest minute ("5 min", "1 h 5 min"), so a clock that counts down reads
+// "nudge in 5 min", not "4m59s".
 func Short(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	if d.Round(time.Second) >= time.Minute {
+		d = d.Round(time.Minute)
 	}
-	return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	return supervisor.Spoken(d)
 }
 
 func taskLevel(s supervisor.TaskState) Level {

@@ -95,22 +95,22 @@ func TestCardFor(t *testing.T) {
 		{"working, nudge coming", task("t2", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessWorking, LastOutputAt: t0, NextAt: at(108 * time.Second), NextAction: "nudge"},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Brief: "web", Badge: "working", Level: LevelWorking, Session: "s2",
-				Timing: "silent 3m12s · nudge in 1m48s"}},
+				Timing: "silent 3 min · nudge in 2 min"}},
 		{"nudged, block coming", task("t2", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNudged, LastOutputAt: t0, NextAt: at(182 * time.Second), NextAction: "block"},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Brief: "web", Badge: "idle · nudged", Level: LevelAttention, Session: "s2",
-				Timing: "silent 3m12s · blocks in 3m02s"}},
+				Timing: "silent 3 min · blocks in 3 min"}},
 		{"quiet: building", task("t2", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessQuiet, LastOutputAt: t0, Why: "quiet: building", NextAt: at(time.Minute), NextAction: "check"},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Brief: "web", Badge: "working quietly", Level: LevelWorking, Session: "s2",
-				Timing: "silent 3m12s · quiet: building · check in 1m00s"}},
+				Timing: "silent 3 min · quiet: building · check in 1 min"}},
 		{"printing", task("t2", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessWorking, LastOutputAt: now.Add(-time.Second)},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Brief: "web", Badge: "working", Level: LevelWorking, Session: "s2", Timing: "printing"}},
 		{"reviewing", task("t5", supervisor.TaskReview),
 			&supervisor.SessionInfo{ID: "s5", TaskID: "t5", State: supervisor.SessReviewing, LastOutputAt: t0, NextAt: at(-time.Second), NextAction: "nudge"},
 			Card{Title: "Task t5", Meta: "t5 · web · attempt 1", Brief: "web", Badge: "reviewing", Level: LevelReviewing, Session: "s5",
-				Timing: "silent 3m12s · nudge now"}},
+				Timing: "silent 3 min · nudge now"}},
 		{"needs permission", task("t2", supervisor.TaskWorking),
 			&supervisor.SessionInfo{ID: "s2", TaskID: "t2", State: supervisor.SessNeedsPermission, LastOutputAt: t0},
 			Card{Title: "Task t2", Meta: "t2 · web · attempt 1", Brief: "web", Badge: "needs you", Level: LevelAttention, Session: "s2",
@@ -143,8 +143,8 @@ func TestCardFor(t *testing.T) {
 
 func TestShort(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		0: "0s", 45 * time.Second: "45s", 108 * time.Second: "1m48s", 182 * time.Second: "3m02s",
-		2*time.Hour + 5*time.Minute: "2h05m", 1499 * time.Millisecond: "1s",
+		0: "0 s", 45 * time.Second: "45 s", 108 * time.Second: "2 min", 182 * time.Second: "3 min",
+		2*time.Hour + 5*time.Minute: "2 h 5 min", 1499 * time.Millisecond: "1 s", 59600 * time.Millisecond: "1 min",
 	} {
 		if got := Short(d); got != want {
 			t.Errorf("Short(%v) = %q, want %q", d, got, want)

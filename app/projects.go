@@ -42,9 +42,9 @@ func (d *dashboard) updateProjects() {
 func ProjectSummary(p supervisor.ProjectInfo) string {
 	parts := []string{
 		"agent " + p.Agent,
-		"idle " + p.IdleWindow,
-		"block " + p.BlockWindow,
-		"review idle " + p.ReviewIdleWindow,
+		"idle " + supervisor.SpokenText(p.IdleWindow),
+		"block " + supervisor.SpokenText(p.BlockWindow),
+		"review idle " + supervisor.SpokenText(p.ReviewIdleWindow),
 		fmt.Sprintf("concurrency %d", p.Concurrency),
 	}
 	if p.Review {

@@ -222,15 +222,15 @@ func TestDashboardShowsBoard(t *testing.T) {
 	}
 	all := texts(d.win.Content())
 	for _, want := range []string{"To Do (1)", "In progress (1)", "Review (1)", "Blocked (1)", "Done (1)",
-		"Task t2", "silent 3m12s · nudge in 1m48s", "idle for 10m; no commits, no CPU", "Requeue…"} {
+		"Task t2", "silent 3 min · nudge in 2 min", "idle for 10m; no commits, no CPU", "Requeue…"} {
 		if !contains(all, want) {
 			t.Errorf("dashboard lacks %q; it shows %q", want, all)
 		}
 	}
-	// One tick later the countdown moved.
-	u.o.Now = func() time.Time { return now.Add(time.Second) }
+	// A tick half a minute later the countdown moved.
+	u.o.Now = func() time.Time { return now.Add(30 * time.Second) }
 	d.tick()
-	if !contains(texts(d.win.Content()), "silent 3m13s · nudge in 1m47s") {
+	if !contains(texts(d.win.Content()), "silent 4 min · nudge in 1 min") {
 		t.Errorf("tick did not move the countdown: %q", texts(d.win.Content()))
 	}
 }
@@ -597,7 +597,7 @@ func TestOutputDoesNotRebuildTheBoard(t *testing.T) {
 	if working.Objects[0] != card || d.projects.Objects[0] != projects {
 		t.Error("a snapshot in which only a session's output time moved rebuilt the board")
 	}
-	if all := texts(d.win.Content()); !contains(all, "silent 7s · nudge in 1m48s") {
+	if all := texts(d.win.Content()); !contains(all, "silent 7 s · nudge in 2 min") {
 		t.Errorf("the countdown did not take the new output time: %q", all)
 	}
 
