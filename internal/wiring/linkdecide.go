@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/buildstation/buildstation/internal/deeplink"
@@ -15,19 +14,6 @@ import (
 // decideTimeout bounds the call a notice's button makes: the station
 // answers a decision at once, or is not there.
 const decideTimeout = 15 * time.Second
-
-// linkDecision is the decision a notice's button carries when "buildstation
-// open" is handed its link (a Windows toast's Allow once or Deny:
-// buildstation://session/ID?do=allow), read by the same parser as every
-// other link. decide is false for anything else; bad is true for a
-// buildstation: link the parser refuses, which nothing may act on.
-func linkDecision(args []string) (l deeplink.Link, decide, bad bool) {
-	if len(args) != 1 || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(args[0])), deeplink.Scheme+":") {
-		return deeplink.Link{}, false, false
-	}
-	l, ok := deeplink.ParseLink(args[0])
-	return l, ok && l.Verb != "", !ok
-}
 
 // decideFromLink makes l's decision as the person who pressed the button:
 // with the station's token, from outside any session, as "session allow"
@@ -66,17 +52,6 @@ func openLink(ctx context.Context, homeFlag string, l deeplink.Link, stdout, std
 		fmt.Fprintf(stderr, "buildstation: the notice's %s did not reach session %s (%v); opening its console instead\n", l.Verb, l.SessionID, err)
 		return false
 	}
-	fmt.Fprintf(stdout, "%s: %s\n", l.SessionID, decided(l))
+	fmt.Fprintf(stdout, "%s: %s\n", l.SessionID, l.Decided())
 	return true
-}
-
-// decided says what a link's decision did, for its output.
-func decided(l deeplink.Link) string {
-	switch l.Verb {
-	case "allow":
-		return "allowed once"
-	case "deny":
-		return "denied"
-	}
-	return "answered " + l.Answer
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/internal/faces"
 	"github.com/buildstation/buildstation/internal/wiring/daemon"
 	"github.com/buildstation/buildstation/internal/wiring/demo"
@@ -160,9 +161,9 @@ func Guard(ctx context.Context, home string, args []string) int {
 
 // Open asks the running tray to show a session (or the dashboard). A
 // notice's button hands it a link with a decision (a Windows toast's Allow
-// once or Deny), which is made here instead (linkdecide.go).
+// once or Deny), which is made here instead (deeplink.OpenArgs, linkdecide.go).
 func Open(ctx context.Context, home string, args []string) int {
-	l, decide, bad := linkDecision(args)
+	l, decide, bad := deeplink.OpenArgs(args)
 	if bad {
 		fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", args[0])
 		return 2

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
 // LaunchAgent labels (reverse DNS, the app's bundle id as prefix).
@@ -166,7 +168,7 @@ func InfoPlistAdditions() string {
 			<string>dev.buildstation.app</string>
 			<key>CFBundleURLSchemes</key>
 			<array>
-				<string>` + Scheme + `</string>
+				<string>` + deeplink.Scheme + `</string>
 			</array>
 		</dict>
 	</array>

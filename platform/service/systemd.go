@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/buildstation/buildstation/internal/deeplink"
 )
 
 // Linux file names.
@@ -43,7 +45,7 @@ func (l Linux) Install(c Config) (Plan, error) {
 		p = append(p,
 			WriteFile{Path: l.autostartPath(c), Mode: 0o644, Data: AutostartDesktop(c), What: "tray autostart entry"},
 			WriteFile{Path: l.handlerPath(c), Mode: 0o644, Data: HandlerDesktop(c), What: "buildstation:// handler"},
-			Run{Argv: []string{"xdg-mime", "default", DesktopName, "x-scheme-handler/" + Scheme}, Tolerate: true, Note: "links may not open the console until xdg-utils is installed"},
+			Run{Argv: []string{"xdg-mime", "default", DesktopName, "x-scheme-handler/" + deeplink.Scheme}, Tolerate: true, Note: "links may not open the console until xdg-utils is installed"},
 		)
 	} else {
 		p = append(p, noTray)
@@ -165,7 +167,7 @@ Type=Application
 Name=Build Station
 Comment=Open a Build Station console from a link
 Exec=` + desktopExec(append(args, "open")...) + ` %u
-MimeType=x-scheme-handler/` + Scheme + `;
+MimeType=x-scheme-handler/` + deeplink.Scheme + `;
 NoDisplay=true
 Terminal=false
 `)

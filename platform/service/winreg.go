@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/buildstation/buildstation/internal/deeplink"
 	"github.com/buildstation/buildstation/platform/winargs"
 )
 
 // Registry keys under HKEY_CURRENT_USER.
 const (
 	RunKey    = `Software\Microsoft\Windows\CurrentVersion\Run`
-	SchemeKey = `Software\Classes\` + Scheme
+	SchemeKey = `Software\Classes\` + deeplink.Scheme
 )
 
 // Windows installs, without admin rights and without the user's password:
