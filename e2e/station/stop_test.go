@@ -34,7 +34,7 @@ func TestFirstStopLetsRunningAgentsFinish(t *testing.T) {
 	id := s.AddTask("web", "finishing", "print working; sleep 4s; complete finished in the grace")
 	s.WaitTranscript(id, "working", 20*time.Second)
 	s.Daemon.Drain()
-	want := "buildstation: draining: no new task starts; 1 running session (" + id + ".1) has up to 45s to finish; press Ctrl-C again to end them now"
+	want := "buildstation: draining: no new task starts; 1 running session (" + id + ".1) has up to 45 s to finish; press Ctrl-C again to end them now"
 	rig.Eventually(t, 10*time.Second, func() bool { return strings.Contains(s.Log.String(), want) }, "the drain's message", s.Log)
 	later := s.AddTask("web", "later", "complete never started")
 	rig.Eventually(t, 30*time.Second, func() bool { return !s.Daemon.Running() }, "the station to stop once drained", s.Log)
@@ -67,7 +67,7 @@ func TestAskedStopDrainsLikeAFirstCtrlC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "the station drains, then stops: no new task starts; 1 running session (" + id + ".1) has up to 45s to finish"; msg != want {
+	if want := "the station drains, then stops: no new task starts; 1 running session (" + id + ".1) has up to 45 s to finish"; msg != want {
 		t.Errorf("the stop said %q, want %q", msg, want)
 	}
 	later := s.AddTask("web", "later", "complete never started")

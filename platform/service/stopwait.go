@@ -1,6 +1,10 @@
 package service
 
-import "time"
+import (
+	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
+)
 
 // StopMargin is how much longer than stop_grace a service manager waits
 // for a stopping station before it kills it: the drain ends at stop_grace,
@@ -46,13 +50,13 @@ func stopPending(wait time.Duration, done <-chan struct{}, report func(checkpoin
 // the station drain (systemctl waits for it: a quiet terminal is not a
 // hang).
 func (c Config) drainNote() Note {
-	return Note{Text: "the station drains first: the sessions it would end get up to " + max(c.StopGrace, 0).String() + " (stop_grace) to finish"}
+	return Note{Text: "the station drains first: the sessions it would end get up to " + supervisor.Spoken(max(c.StopGrace, 0)) + " (stop_grace) to finish"}
 }
 
 // askFirstNote is the logon task's: schtasks /end can only terminate the
 // station, so the station is asked to drain before it.
 func (c Config) askFirstNote() Note {
-	return Note{Text: "the station is asked to drain first: the sessions it would end get up to " + max(c.StopGrace, 0).String() + " (stop_grace) to finish, then the task is ended"}
+	return Note{Text: "the station is asked to drain first: the sessions it would end get up to " + supervisor.Spoken(max(c.StopGrace, 0)) + " (stop_grace) to finish, then the task is ended"}
 }
 
 // AskToStop is the logon task's drain, between disabling the task (so its

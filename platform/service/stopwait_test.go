@@ -91,10 +91,10 @@ func TestServiceStopSaysItDrains(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"linux", Linux{}, linuxDefault, "up to 2m0s (stop_grace)"},
-		{"macos", MacOS{}, macCfg, "up to 2m0s (stop_grace)"},
-		{"windows --system", Windows{}, winSystem, "up to 2m0s (stop_grace)"},
-		{"windows logon task", Windows{}, winCfg, "asked to drain first: the sessions it would end get up to 2m0s (stop_grace)"},
+		{"linux", Linux{}, linuxDefault, "up to 2 min (stop_grace)"},
+		{"macos", MacOS{}, macCfg, "up to 2 min (stop_grace)"},
+		{"windows --system", Windows{}, winSystem, "up to 2 min (stop_grace)"},
+		{"windows logon task", Windows{}, winCfg, "asked to drain first: the sessions it would end get up to 2 min (stop_grace)"},
 	} {
 		p := c.inst.Stop(c.cfg)
 		if len(p) == 0 || !strings.Contains(p[0].Describe(), c.want) {

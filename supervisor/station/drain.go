@@ -26,7 +26,7 @@ func (st *Station) Drain(grace time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("draining: no new task starts; %s (%s) %s up to %s to finish; press Ctrl-C again to end them now",
-		count(len(ending), "running session"), strings.Join(ending, ", "), plural(len(ending), "has", "have"), grace)
+		count(len(ending), "running session"), strings.Join(ending, ", "), plural(len(ending), "has", "have"), spoken(grace))
 }
 
 // Drained waits until no session a stop would end is running, or ctx
@@ -81,7 +81,7 @@ func (st *Station) RequestStop(ctx context.Context) (string, error) {
 		return "the station stops now: no session needs time to finish", nil
 	}
 	return fmt.Sprintf("the station drains, then stops: no new task starts; %s (%s) %s up to %s to finish",
-		count(len(ending), "running session"), strings.Join(ending, ", "), plural(len(ending), "has", "have"), st.Config().StopGrace), nil
+		count(len(ending), "running session"), strings.Join(ending, ", "), plural(len(ending), "has", "have"), spoken(st.Config().StopGrace)), nil
 }
 
 // StopRequested is closed once RequestStop was called.
