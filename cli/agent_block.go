@@ -6,6 +6,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
+func init() { subcommand("agent", newAgentBlockCmd) }
+
 func newAgentBlockCmd(e *env, runF func(*agentReportOptions) error) *cobra.Command {
 	return newAgentReportCmd(e, runF, &agentReportOptions{verb: "block", flag: "reason", need: "what a person must do",
 		what: "report the task blocked", call: (*client.Client).AgentBlock},

@@ -6,6 +6,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
+func init() { subcommand("agent", newAgentCompleteCmd) }
+
 func newAgentCompleteCmd(e *env, runF func(*agentReportOptions) error) *cobra.Command {
 	return newAgentReportCmd(e, runF, &agentReportOptions{verb: "complete", flag: "summary", need: "what was done",
 		what: "report the task done", call: (*client.Client).AgentComplete},

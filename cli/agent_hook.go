@@ -57,6 +57,8 @@ type agentHookOptions struct {
 	Args []string
 }
 
+func init() { subcommand("agent", newAgentHookCmd) }
+
 func newAgentHookCmd(e *env, runF func(*agentHookOptions) error) *cobra.Command {
 	o := &agentHookOptions{env: e}
 	return &cobra.Command{Use: "hook", Short: "Forward an agent CLI's hook event (JSON on stdin); exits 1 if not taken",

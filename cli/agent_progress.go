@@ -15,6 +15,8 @@ type agentProgressOptions struct {
 	Message string
 }
 
+func init() { subcommand("agent", newAgentProgressCmd) }
+
 func newAgentProgressCmd(e *env, runF func(*agentProgressOptions) error) *cobra.Command {
 	o := &agentProgressOptions{env: e}
 	return &cobra.Command{Use: "progress TEXT...", Short: "Report progress (a sign of life the watchdog counts)",

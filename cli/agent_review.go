@@ -17,6 +17,8 @@ type agentReviewOptions struct {
 	Verdict, Notes string
 }
 
+func init() { subcommand("agent", newAgentReviewCmd) }
+
 func newAgentReviewCmd(e *env, runF func(*agentReviewOptions) error) *cobra.Command {
 	o := &agentReviewOptions{env: e}
 	c := &cobra.Command{Use: "review approve|changes", Short: "Settle a review session: approve, or ask for changes",

@@ -14,6 +14,8 @@ type agentStatusOptions struct {
 	Status string // working or reviewing
 }
 
+func init() { subcommand("agent", newAgentStatusCmd) }
+
 func newAgentStatusCmd(e *env, runF func(*agentStatusOptions) error) *cobra.Command {
 	o := &agentStatusOptions{env: e}
 	return &cobra.Command{Use: "status working|reviewing", Short: "Say whether the session is coding or reviewing",

@@ -62,22 +62,10 @@ func capWindows(c ProjectCap) string {
 		d   time.Duration
 	}{{"idle_window", c.IdleWindow}, {"block_window", c.BlockWindow}, {"review_idle_window", c.ReviewIdleWindow}} {
 		if w.d > 0 {
-			parts = append(parts, w.key+" "+shortDur(w.d))
+			parts = append(parts, w.key+" "+config.ShortDuration(w.d))
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// shortDur writes a window as a person would: "15m", "1h30m", "90s".
-func shortDur(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // boardConfig loads the home's config.toml, which names the board.

@@ -16,6 +16,8 @@ type boardCapOptions struct {
 	Windows              [3]string // idle, block, review idle: "" when not given
 }
 
+func init() { subcommand("board", newBoardCapCmd) }
+
 func newBoardCapCmd(e *env, runF func(*boardCapOptions) error) *cobra.Command {
 	o := &boardCapOptions{env: e}
 	c := &cobra.Command{

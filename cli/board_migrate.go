@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+func init() { subcommand("board", newBoardMigrateCmd) }
+
 func newBoardMigrateCmd(e *env, runF func(*boardOptions) error) *cobra.Command {
 	return newBoardJSONCmd(e, runF, boardMigrateRun, "migrate", "Bring the board to this build's schema and print its version", "  buildstation board migrate")
 }

@@ -5,7 +5,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/buildstation/buildstation/supervisor/config"
 )
+
+func init() { subcommand("board", newBoardStatusCmd) }
 
 func newBoardStatusCmd(e *env, runF func(*boardOptions) error) *cobra.Command {
 	return newBoardJSONCmd(e, runF, boardStatusRun, "status", "The board's schema version and integrity; a shared board's live stations and leases", "  buildstation board status --json")
@@ -86,7 +90,7 @@ func capsJSON(caps []ProjectCap) []capJSON {
 		if d <= 0 {
 			return ""
 		}
-		return shortDur(d)
+		return config.ShortDuration(d)
 	}
 	for _, c := range caps {
 		out = append(out, capJSON{Project: c.Project, Concurrency: c.Concurrency, Stations: c.Stations,

@@ -17,6 +17,6 @@
 // function taskAcceptRun(opts). A test hands the constructor a runF to see
 // the options a command line makes, with no station and no terminal
 // (command_test.go). A command that is one API verb is a few lines through
-// ask and tell (command.go). groups.go registers every constructor, one
-// line per group.
+// ask and tell (command.go). The file registers the command in its group
+// (func init, subcommand in groups.go), so a new command is one file.
 package cli

@@ -12,6 +12,8 @@ type notifyLoginOptions struct {
 	*env
 }
 
+func init() { subcommand("notify", newNotifyLoginCmd) }
+
 func newNotifyLoginCmd(e *env, runF func(*notifyLoginOptions) error) *cobra.Command {
 	o := &notifyLoginOptions{env: e}
 	return &cobra.Command{Use: "login", Short: "Store the [phone] service's access token in the OS keychain",

@@ -17,6 +17,8 @@ type notifyTestOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("notify", newNotifyTestCmd) }
+
 func newNotifyTestCmd(e *env, runF func(*notifyTestOptions) error) *cobra.Command {
 	o := &notifyTestOptions{env: e}
 	c := &cobra.Command{Use: "test", Short: "Send one real notice to the [phone] service and say what it answered",

@@ -26,6 +26,8 @@ type projectAddOptions struct {
 	SetupGiven bool // --setup was given (perhaps "")
 }
 
+func init() { subcommand("project", newProjectAddCmd) }
+
 func newProjectAddCmd(e *env, runF func(*projectAddOptions) error) *cobra.Command {
 	o := &projectAddOptions{env: e}
 	return &cobra.Command{

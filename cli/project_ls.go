@@ -15,6 +15,8 @@ type projectLsOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("project", newProjectLsCmd) }
+
 func newProjectLsCmd(e *env, runF func(*projectLsOptions) error) *cobra.Command {
 	o := &projectLsOptions{env: e}
 	c := &cobra.Command{Use: "ls", Short: "Projects, their effective windows, slots, queue, paused or not",

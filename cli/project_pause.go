@@ -12,6 +12,8 @@ type projectPauseOptions struct {
 	Name, Reason string
 }
 
+func init() { subcommand("project", newProjectPauseCmd) }
+
 func newProjectPauseCmd(e *env, runF func(*projectPauseOptions) error) *cobra.Command {
 	o := &projectPauseOptions{env: e}
 	c := &cobra.Command{Use: "pause NAME", Short: "Stop starting a project's tasks (running sessions go on)",

@@ -12,6 +12,8 @@ type projectResumeOptions struct {
 	Name string
 }
 
+func init() { subcommand("project", newProjectResumeCmd) }
+
 func newProjectResumeCmd(e *env, runF func(*projectResumeOptions) error) *cobra.Command {
 	o := &projectResumeOptions{env: e}
 	return &cobra.Command{Use: "resume NAME", Short: "Start a paused project's tasks again (also after its breaker tripped)",

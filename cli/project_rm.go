@@ -18,6 +18,8 @@ type projectRmOptions struct {
 	Name string
 }
 
+func init() { subcommand("project", newProjectRmCmd) }
+
 func newProjectRmCmd(e *env, runF func(*projectRmOptions) error) *cobra.Command {
 	o := &projectRmOptions{env: e}
 	return &cobra.Command{Use: "rm NAME", Short: "Remove a project from config.toml (its folder and tasks stay)",

@@ -24,6 +24,8 @@ type projectSetOptions struct {
 	Set  map[string]string
 }
 
+func init() { subcommand("project", newProjectSetCmd) }
+
 func newProjectSetCmd(e *env, runF func(*projectSetOptions) error) *cobra.Command {
 	o := &projectSetOptions{env: e}
 	return &cobra.Command{Use: "set NAME KEY=VALUE...", Short: "Edit a project's overrides in config.toml, validated and applied live",

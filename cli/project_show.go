@@ -16,6 +16,8 @@ type projectShowOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("project", newProjectShowCmd) }
+
 func newProjectShowCmd(e *env, runF func(*projectShowOptions) error) *cobra.Command {
 	o := &projectShowOptions{env: e}
 	c := &cobra.Command{Use: "show NAME", Short: "One project: its folder, agent, effective windows, slots, queue, paused or not",

@@ -7,47 +7,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// roleCmds are the role verbs. Their arguments go to the role unparsed (it
-// has its own few flags); --help and -h are answered here.
-func (e *env) roleCmds() []*cobra.Command {
-	mk := e.roleCmd
-	fake := mk("fake-agent [SCRIPT]", "A scripted agent for the demo and the tests", "", "  buildstation fake-agent 'print hello; sleep 1s; complete done'", e.deps.Roles.FakeAgent)
-	fake.Hidden = true
-	return []*cobra.Command{
-		mk("daemon [--home DIR]", "Run the station in the foreground",
-			`Run the station in this terminal: the board, the scheduler, the sessions,
-the watchdog and the local API. It logs to stderr and to logs/station.log in
-the home. Ctrl-C stops it and says what happens to the running sessions
-(pty sessions end and their tasks are blocked to be requeued; tmux sessions
-live on and are adopted by the next station).`,
-			"  buildstation daemon\n  buildstation daemon --home ~/bs-test", e.deps.Roles.Daemon),
-		mk("demo [--headless [--keep]]", "The whole lifecycle in a minute, with scripted agents",
-			`Start a station on a fresh demo home with five scripted agents and short
-windows, and narrate what happens: healthy work, a silent builder kept alive
-by its CPU, a forgetful agent woken by a nudge, a wedged one blocked and
-requeued. With --headless it exits 0 once every demo task has settled
-(--keep keeps the station running for a look around, until Ctrl-C). With a
-cgo build and no --headless, the tray shows it too.`,
-			"  buildstation demo --headless\n  buildstation demo --headless --keep", e.deps.Roles.Demo),
-		mk("service install|uninstall|start|stop|status|pause|resume [--dry-run]", "Install the station as a background service, and the tray at login",
-			`Install (or remove, start, stop, inspect) the station as the user's
-background service — macOS: LaunchAgents; Linux: a systemd user unit and an
-XDG autostart entry; Windows: a Task Scheduler task of the installing user,
-no admin needed (--system: a Windows service instead, which needs admin) —
-and register the buildstation:// link scheme. --dry-run prints every file
-and command instead. Install and uninstall are idempotent. pause asks a
-running tray and station to quit and records which ran, keeping the
-autostart; resume starts them again from this program (what the Windows
-installer runs around replacing the files).`,
-			"  buildstation service install --dry-run\n  buildstation service status", e.deps.Roles.Service),
-		mk("open [SESSION-ID]", "Ask the running tray to show a session's console (or the dashboard)",
-			`Ask the running tray to show that session's console, or with no id the
-dashboard; starts the tray when none runs. What notification clicks and
-buildstation:// links call.`,
-			"  buildstation open t2.1", e.deps.Roles.Open),
-		fake,
-	}
-}
+// The role verbs (daemon.go, demo.go, service.go, open.go,
+// fake_agent.go) are main's to run: their arguments go to the role
+// unparsed (it has its own few flags); --help and -h are answered here.
 
 // roleCmd is one role verb: it takes --home and --help itself and hands the
 // rest of the line to run untouched.

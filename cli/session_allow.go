@@ -6,6 +6,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
+func init() { subcommand("session", newSessionAllowCmd) }
+
 func newSessionAllowCmd(e *env, runF func(*sessionDecideOptions) error) *cobra.Command {
 	return newDecideCmd(e, runF, &sessionDecideOptions{Verb: "allow", decide: (*client.Client).Allow},
 		"Allow once the tool call a session waits on",

@@ -8,6 +8,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
+func init() { subcommand("session", newSessionAnswerCmd) }
+
 func newSessionAnswerCmd(e *env, runF func(*sessionDecideOptions) error) *cobra.Command {
 	o := &sessionDecideOptions{env: e, Verb: "answer", decide: (*client.Client).Answer}
 	c := &cobra.Command{

@@ -20,6 +20,8 @@ type sessionAttachOptions struct {
 	ID string
 }
 
+func init() { subcommand("session", newSessionAttachCmd) }
+
 func newSessionAttachCmd(e *env, runF func(*sessionAttachOptions) error) *cobra.Command {
 	o := &sessionAttachOptions{env: e}
 	return &cobra.Command{

@@ -6,6 +6,8 @@ import (
 	"github.com/buildstation/buildstation/supervisor/client"
 )
 
+func init() { subcommand("session", newSessionDenyCmd) }
+
 func newSessionDenyCmd(e *env, runF func(*sessionDecideOptions) error) *cobra.Command {
 	return newDecideCmd(e, runF, &sessionDecideOptions{Verb: "deny", decide: (*client.Client).Deny},
 		"Deny the tool call (or question) a session waits on",

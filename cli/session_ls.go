@@ -16,6 +16,8 @@ type sessionLsOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("session", newSessionLsCmd) }
+
 func newSessionLsCmd(e *env, runF func(*sessionLsOptions) error) *cobra.Command {
 	o := &sessionLsOptions{env: e}
 	c := &cobra.Command{

@@ -14,6 +14,8 @@ type sessionSendOptions struct {
 	ID, Text string
 }
 
+func init() { subcommand("session", newSessionSendCmd) }
+
 func newSessionSendCmd(e *env, runF func(*sessionSendOptions) error) *cobra.Command {
 	o := &sessionSendOptions{env: e}
 	return &cobra.Command{

@@ -15,6 +15,8 @@ type sourceLoginOptions struct {
 	Host string
 }
 
+func init() { subcommand("source", newSourceLoginCmd) }
+
 func newSourceLoginCmd(e *env, runF func(*sourceLoginOptions) error) *cobra.Command {
 	o := &sourceLoginOptions{env: e}
 	c := &cobra.Command{Use: "login github|linear", Short: "Store a GitHub or Linear token in the OS keychain",

@@ -17,6 +17,8 @@ type sourceLsOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("source", newSourceLsCmd) }
+
 func newSourceLsCmd(e *env, runF func(*sourceLsOptions) error) *cobra.Command {
 	o := &sourceLsOptions{env: e}
 	c := &cobra.Command{Use: "ls", Short: "Each source's state: its project, its last poll, its problem if any",

@@ -14,6 +14,8 @@ type taskAcceptOptions struct {
 	ID, Note string
 }
 
+func init() { subcommand("task", newTaskAcceptCmd) }
+
 func newTaskAcceptCmd(e *env, runF func(*taskAcceptOptions) error) *cobra.Command {
 	o := &taskAcceptOptions{env: e}
 	c := &cobra.Command{

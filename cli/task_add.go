@@ -18,6 +18,8 @@ type taskAddOptions struct {
 	JSON                           bool
 }
 
+func init() { subcommand("task", newTaskAddCmd) }
+
 func newTaskAddCmd(e *env, runF func(*taskAddOptions) error) *cobra.Command {
 	o := &taskAddOptions{env: e}
 	c := &cobra.Command{

@@ -14,6 +14,8 @@ type taskCancelOptions struct {
 	ID string
 }
 
+func init() { subcommand("task", newTaskCancelCmd) }
+
 func newTaskCancelCmd(e *env, runF func(*taskCancelOptions) error) *cobra.Command {
 	o := &taskCancelOptions{env: e}
 	return &cobra.Command{

@@ -17,6 +17,8 @@ type taskDiffOptions struct {
 	Stat, Raw bool
 }
 
+func init() { subcommand("task", newTaskDiffCmd) }
+
 func newTaskDiffCmd(e *env, runF func(*taskDiffOptions) error) *cobra.Command {
 	o := &taskDiffOptions{env: e}
 	c := &cobra.Command{

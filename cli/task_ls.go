@@ -20,6 +20,8 @@ type taskLsOptions struct {
 	All, JSON             bool
 }
 
+func init() { subcommand("task", newTaskLsCmd) }
+
 func newTaskLsCmd(e *env, runF func(*taskLsOptions) error) *cobra.Command {
 	o := &taskLsOptions{env: e}
 	c := &cobra.Command{

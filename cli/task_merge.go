@@ -14,6 +14,8 @@ type taskMergeOptions struct {
 	ID, Into string
 }
 
+func init() { subcommand("task", newTaskMergeCmd) }
+
 func newTaskMergeCmd(e *env, runF func(*taskMergeOptions) error) *cobra.Command {
 	o := &taskMergeOptions{env: e}
 	c := &cobra.Command{

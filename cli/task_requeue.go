@@ -15,6 +15,8 @@ type taskRequeueOptions struct {
 	Anywhere bool
 }
 
+func init() { subcommand("task", newTaskRequeueCmd) }
+
 func newTaskRequeueCmd(e *env, runF func(*taskRequeueOptions) error) *cobra.Command {
 	o := &taskRequeueOptions{env: e}
 	c := &cobra.Command{

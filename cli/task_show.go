@@ -22,6 +22,8 @@ type taskShowOptions struct {
 	JSON bool
 }
 
+func init() { subcommand("task", newTaskShowCmd) }
+
 func newTaskShowCmd(e *env, runF func(*taskShowOptions) error) *cobra.Command {
 	o := &taskShowOptions{env: e}
 	c := &cobra.Command{
