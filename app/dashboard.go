@@ -260,10 +260,20 @@ func (d *dashboard) updateConn(s Snapshot) {
 	} else if s.Connected {
 		d.conn.SetText("connected")
 	} else if s.Err != "" {
-		d.conn.SetText(clip(s.Err, 90))
+		d.conn.SetText(stationDown(s))
 	} else {
 		d.conn.SetText("connecting…")
 	}
+}
+
+// stationDown is the status line while no station answers: a few words
+// a desktop user acts on (the tray starts a stopped station), not the
+// CLI's hint with the home's path; any other error, short enough to fit.
+func stationDown(s Snapshot) string {
+	if !s.StoppedAt.IsZero() || strings.Contains(s.Err, "no station is running") {
+		return StationGone(s) + " — " + StartStationLine + " from the tray"
+	}
+	return clip(s.Err, 60)
 }
 
 // updateColumns redraws the board's columns of cards, the done column cut
@@ -299,7 +309,11 @@ func (d *dashboard) updateColumns(s Snapshot) {
 	}
 	for _, st := range Columns {
 		tasks := byCol[st]
-		d.heads[st].SetText(fmt.Sprintf("%s (%d)", ColumnTitle(st), len(tasks)))
+		if s.Connected {
+			d.heads[st].SetText(fmt.Sprintf("%s (%d)", ColumnTitle(st), len(tasks)))
+		} else {
+			d.heads[st].SetText(ColumnTitle(st)) // no count it cannot know
+		}
 		objs := make([]fyne.CanvasObject, 0, len(tasks)+1)
 		if len(tasks) == 0 && s.Connected {
 			empty := widget.NewLabel(emptyColumn[st])

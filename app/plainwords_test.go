@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -43,4 +44,58 @@ func TestProjectSummarySaysWindowsInPlainWords(t *testing.T) {
 	if strings.Contains(got, "0s") {
 		t.Errorf("ProjectSummary = %q says a Go duration", got)
 	}
+}
+
+// With the station down the dashboard's status line says so in a few
+// words a desktop user can act on (Start station is the tray's), never
+// the CLI's hint with the home's path, and it is not cut at the window's
+// edge; the columns claim no counts they cannot know.
+func TestDashboardSaysTheStationStoppedInWordsThatFit(t *testing.T) {
+	u := newTestUI(t, newFake(), t0)
+	u.apply(boardSnapshot(t0))
+	u.ShowDashboard()
+	d := u.dash
+	defer d.hide()
+	stopped := time.Date(2026, 12, 5, 13, 9, 0, 0, time.Local)
+	for _, s := range []Snapshot{
+		{Err: `no station is running for /tmp/TestFirstEvening591121271/004/home; start one with "buildstation daemon"`, StoppedAt: stopped},
+		{Err: `no station is running for /tmp/TestFirstEvening591121271/004/home; start one with "buildstation daemon"`},
+	} {
+		u.apply(s)
+		got := d.conn.Text
+		want := "No station running — Start station from the tray"
+		if !s.StoppedAt.IsZero() {
+			want = "The station stopped at 13:09 — Start station from the tray"
+		}
+		if got != want {
+			t.Errorf("status line %q, want %q", got, want)
+		}
+		// The toolbar is as wide as its buttons and the line together:
+		// wider than the window, the line is cut at its edge.
+		if bar := parentOf(d.win.Content(), d.conn); bar == nil || bar.MinSize().Width > DashboardWidth {
+			t.Errorf("the toolbar with status line %q does not fit in %d px", got, DashboardWidth)
+		}
+		for st, head := range d.heads {
+			if strings.Contains(head.Text, "(0)") {
+				t.Errorf("with no station the %s column says %q", st, head.Text)
+			}
+		}
+	}
+}
+
+// parentOf is the container in tree that holds o.
+func parentOf(tree fyne.CanvasObject, o fyne.CanvasObject) *fyne.Container {
+	c, ok := tree.(*fyne.Container)
+	if !ok {
+		return nil
+	}
+	for _, child := range c.Objects {
+		if child == o {
+			return c
+		}
+		if p := parentOf(child, o); p != nil {
+			return p
+		}
+	}
+	return nil
 }
