@@ -380,11 +380,11 @@ func TestMain(m *testing.M) { apitest.Main(m) }
 // is rendered, and the window's size and the keys typed reach the agent.
 func TestConsoleAttaches(t *testing.T) {
 	env := apitest.Start(t, apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: true})
-	if _, err := env.Station.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
+	if _, err := env.Station.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := env.Session(t, "t1")
-	srv := httptest.NewServer(api.NewServer(env.Station, "tok", nil).Handler())
+	srv := httptest.NewServer(api.NewServer(apitest.Areas(env.Station), "tok", nil).Handler())
 	defer srv.Close()
 	client := &client.Client{BaseURL: srv.URL, Token: "tok"}
 	u := newTestUI(t, client, t0)
@@ -411,7 +411,7 @@ func TestConsoleAttaches(t *testing.T) {
 	shows(fmt.Sprintf("size %dx%d", cols, rows))
 
 	c.win.Close()
-	if got, ok := env.Station.Session(s.ID); !ok || got.State == supervisor.SessEnded {
+	if got, ok := env.Station.Sessions.Session(s.ID); !ok || got.State == supervisor.SessEnded {
 		t.Errorf("the session after its console closed: %+v, %v; want it running", got, ok)
 	}
 }

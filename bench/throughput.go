@@ -286,7 +286,7 @@ block_window = "1h"
 	if err != nil {
 		return sessionRun{}, err
 	}
-	sub := st.Subscribe(1024)
+	sub := st.Sessions.Subscribe(1024)
 	defer sub.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	runErr := make(chan error, 1)
@@ -294,7 +294,7 @@ block_window = "1h"
 	defer func() { cancel(); <-runErr }()
 
 	cpu0 := selfCPU()
-	task, err := st.AddTask(ctx, supervisor.NewTask{Project: "tp", Title: "throughput"})
+	task, err := st.Tasks.AddTask(ctx, supervisor.NewTask{Project: "tp", Title: "throughput"})
 	if err != nil {
 		return sessionRun{}, err
 	}

@@ -48,13 +48,13 @@ func TestAgentHookAsksAPerson(t *testing.T) {
 			}
 			if tt.decision == (supervisor.Decision{}) {
 				// Nobody answers: the session ends while it waits.
-				if err := s.env.Station.Block(t.Context(), "t1.1", "gone"); err != nil {
+				if err := s.env.Station.Sessions.Block(t.Context(), "t1.1", "gone"); err != nil {
 					t.Fatal(err)
 				}
 			} else {
 				d := tt.decision
 				d.Request = w.ID
-				if err := s.env.Station.Decide(t.Context(), "t1.1", d); err != nil {
+				if err := s.env.Station.Asks.Decide(t.Context(), "t1.1", d); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -80,7 +80,7 @@ func TestAgentHookLeavesATooLargeRequestToTheAgent(t *testing.T) {
 	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "too large to show a person whole") {
 		t.Errorf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if info, _ := s.env.Station.Session("t1.1"); info.WaitingOn != nil || strings.HasPrefix(info.Why, "asks: ") {
+	if info, _ := s.env.Station.Sessions.Session("t1.1"); info.WaitingOn != nil || strings.HasPrefix(info.Why, "asks: ") {
 		t.Errorf("the station was asked: %.200s", info.Why)
 	}
 }
@@ -89,12 +89,12 @@ func TestAgentHookLeavesATooLargeRequestToTheAgent(t *testing.T) {
 // person's decision, and returns what it asks.
 func (s *station) asked(t *testing.T, id string) supervisor.WaitingOn {
 	t.Helper()
-	sub := s.env.Station.Subscribe(256)
+	sub := s.env.Station.Sessions.Subscribe(256)
 	defer sub.Close()
 	timeout := time.NewTimer(time.Minute)
 	defer timeout.Stop()
 	for {
-		if info, ok := s.env.Station.Session(id); ok && info.WaitingOn != nil {
+		if info, ok := s.env.Station.Sessions.Session(id); ok && info.WaitingOn != nil {
 			return *info.WaitingOn
 		}
 		select {

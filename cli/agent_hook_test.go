@@ -72,7 +72,7 @@ func TestAgentHookSends(t *testing.T) {
 		if r.code != 0 || r.stdout != "" || r.stderr != "" {
 			t.Errorf("hook %.60s…: exit %d stdout %q stderr %q", in, r.code, r.stdout, r.stderr)
 		}
-		info, _ := s.env.Station.Session("t1.1")
+		info, _ := s.env.Station.Sessions.Session("t1.1")
 		if info.Why != want[i] || !info.Evidence["board"].After(last) {
 			t.Errorf("hook %.60s…: the station read %.100q (life at %v, before %v), want %.100q", in, info.Why, info.Evidence["board"], last, want[i])
 		}

@@ -54,7 +54,7 @@ func TestSessionAttachTerminal(t *testing.T) {
 	if code := recv(t, done); code != 0 || !strings.HasSuffix(errb.String(), "detached\n") {
 		t.Errorf("detach: exit %d, stderr %q", code, errb.String())
 	}
-	if info, ok := s.env.Station.Session("t1.1"); !ok || info.State == supervisor.SessEnded {
+	if info, ok := s.env.Station.Sessions.Session("t1.1"); !ok || info.State == supervisor.SessEnded {
 		t.Errorf("t1.1 after the detach: %+v, %v; want it running", info, ok)
 	}
 }

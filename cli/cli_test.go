@@ -36,7 +36,7 @@ type station struct {
 func startBoard(t *testing.T) *station {
 	t.Helper()
 	env := apitest.NewEnv(t, "web")
-	return &station{home: serve(t, env.Station), board: env.Board, env: env}
+	return &station{home: serve(t, apitest.Areas(env.Station)), board: env.Board, env: env}
 }
 
 // startAgents is startBoard with the station running: each task added
@@ -49,7 +49,7 @@ func startAgents(t *testing.T, edits ...func(*apitest.Rig)) *station {
 		edit(&rig)
 	}
 	env := apitest.Start(t, rig)
-	return &station{home: serve(t, env.Station), board: env.Board, env: env}
+	return &station{home: serve(t, apitest.Areas(env.Station)), board: env.Board, env: env}
 }
 
 // block moves task id to blocked on the board, as its session's end would.
@@ -63,7 +63,7 @@ func (s *station) block(t *testing.T, id, reason string) {
 
 // serve runs a real API server on loopback over st and returns the home
 // whose station.json and token lead to it.
-func serve(t *testing.T, st api.Station) string {
+func serve(t *testing.T, a api.Areas) string {
 	t.Helper()
 	home := t.TempDir()
 	tok, err := apitype.LoadOrCreateToken(home)
@@ -76,7 +76,7 @@ func serve(t *testing.T, st api.Station) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(st, tok, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(a, tok, nil).Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid(), StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -284,12 +284,12 @@ func TestProjectSetBelowTheBoardsFloor(t *testing.T) {
 // ok says.
 func waitProject(t *testing.T, s *station, ok func(supervisor.ProjectInfo) bool) {
 	t.Helper()
-	sub := s.env.Station.Subscribe(256)
+	sub := s.env.Station.Sessions.Subscribe(256)
 	defer sub.Close()
 	timeout := time.NewTimer(time.Minute)
 	defer timeout.Stop()
 	for {
-		ps, err := s.env.Station.Projects(t.Context())
+		ps, err := s.env.Station.Projects.Projects(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

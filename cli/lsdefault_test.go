@@ -13,7 +13,7 @@ import (
 func TestTaskLsShowsTheNewest100(t *testing.T) {
 	s := startBoard(t)
 	for range 105 {
-		if _, err := s.env.Station.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
+		if _, err := s.env.Station.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

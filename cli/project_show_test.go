@@ -13,7 +13,7 @@ import (
 // a line per field (or --json); a name that is no project fails with the
 // station's sentence saying where to look.
 func TestProjectShow(t *testing.T) {
-	home := serve(t, apitest.Board(t, "web"))
+	home := serve(t, apitest.Areas(apitest.Board(t, "web")))
 	r := run(t, "", "--home", home, "project", "show", "web")
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("project show web: exit %d, stderr %q", r.code, r.stderr)

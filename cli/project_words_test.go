@@ -11,7 +11,7 @@ import (
 // cards say them ("6 min", not Go's "6m0s"): project set, ls and show
 // over the real station.
 func TestProjectWindowsInPlainWords(t *testing.T) {
-	home := serve(t, apitest.Board(t, "web"))
+	home := serve(t, apitest.Areas(apitest.Board(t, "web")))
 	set := run(t, "", "--home", home, "project", "set", "web", "idle_window=6m")
 	if set.code != 0 || !strings.Contains(set.stdout, "web: idle 6 min, block ") {
 		t.Errorf("project set web idle_window=6m: exit %d, stdout %q, stderr %q", set.code, set.stdout, set.stderr)

@@ -30,7 +30,7 @@ func startSessions(t *testing.T) (s *station, dir string) {
 	t.Helper()
 	dir = t.TempDir()
 	env := apitest.Sessions(t, []string{"sh", "-c", agentScript, dir}, "web")
-	return &station{home: serve(t, env.Station), board: env.Board}, dir
+	return &station{home: serve(t, apitest.Areas(env.Station)), board: env.Board}, dir
 }
 
 // session waits for the session agentScript started to say its id and

@@ -40,5 +40,5 @@ func TestSessionLsNamesStations(t *testing.T) {
 func startShared(t *testing.T, url, name string, running bool) *station {
 	t.Helper()
 	env := apitest.Start(t, apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: running, Board: url, Station: name})
-	return &station{home: serve(t, env.Station), board: env.Board, env: env}
+	return &station{home: serve(t, apitest.Areas(env.Station)), board: env.Board, env: env}
 }

@@ -37,7 +37,7 @@ func startGit(t *testing.T, gate, work string) (s *station, dir, repo string) {
 	}
 	dirs := map[string]string{}
 	env := apitest.Start(t, apitest.Rig{Projects: []string{"web"}, Command: []string{"sh", "-c", gitAgent, dir}, Run: true, Git: true, Gate: gate, Dirs: dirs})
-	return &station{home: serve(t, env.Station), board: env.Board}, dir, dirs["web"]
+	return &station{home: serve(t, apitest.Areas(env.Station)), board: env.Board}, dir, dirs["web"]
 }
 
 // asAgent makes the CLI's agent commands speak as session id.

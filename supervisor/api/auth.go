@@ -98,7 +98,7 @@ func (s *Server) authenticate(r *http.Request) (principal, bool) {
 	if s.token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 {
 		return principal{station: true}, true
 	}
-	if info, ok := s.st.SessionByToken(tok); ok {
+	if info, ok := s.areas.Agent.SessionByToken(tok); ok {
 		return principal{session: info}, true
 	}
 	return principal{}, false

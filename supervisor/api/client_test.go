@@ -61,7 +61,7 @@ func TestClientRoundTrip(t *testing.T) {
 	}
 	// The agent read what was sent.
 	testwait.Eventually(t, time.Minute, func() bool {
-		tr, err := e.st.Transcript("t1.1", 0)
+		tr, err := e.st.Sessions.Transcript("t1.1", 0)
 		return err == nil && strings.Contains(string(tr.Data), apitest.Got([]byte("hi")))
 	}, "the agent to say it read hi")
 	if st, err := c.Status(ctx); err != nil || st.Tasks[supervisor.TaskCancelled] != 1 {
@@ -79,7 +79,7 @@ func TestClientRoundTrip(t *testing.T) {
 	if tk := e.env.WaitTask(t, "t1", supervisor.TaskBlocked); !strings.Contains(tk.Reason, "need a key") {
 		t.Errorf("t1 blocked for %q, want the agent's reason", tk.Reason)
 	}
-	if tk, err := e.st.Task(ctx, "t2"); err != nil || !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "try again") }) {
+	if tk, err := e.st.Tasks.Task(ctx, "t2"); err != nil || !slices.ContainsFunc(tk.Notes, func(n string) bool { return strings.Contains(n, "try again") }) {
 		t.Errorf("t2 = %+v, %v; want the requeue's note among its notes", tk, err)
 	}
 
@@ -124,7 +124,7 @@ func TestDial(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go api.NewServer(apitest.Board(t, "web"), tok, nil).Serve(ctx, ln)
+	go api.NewServer(apitest.Areas(apitest.Board(t, "web")), tok, nil).Serve(ctx, ln)
 	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + ln.Addr().String(), PID: os.Getpid()}); err != nil {
 		t.Fatal(err)
 	}

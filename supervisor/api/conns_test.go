@@ -28,7 +28,7 @@ func TestStrangersCannotHoldConnections(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(st, stationToken, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(apitest.Areas(st), stationToken, nil).Serve(ctx, ln) }()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
 	owner := &client.Client{BaseURL: "http://" + addr, Token: stationToken}

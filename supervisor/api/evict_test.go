@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // ownPorts is a stand-in for the OS's answer (platform/peer on Linux):
@@ -51,7 +52,7 @@ func TestAnotherUsersFloodCannotEvictAnAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := &ownPorts{ports: map[uint16]bool{}}
-	srv := api.NewServer(e.st, stationToken, nil)
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
 	srv.SetConnOwners(own.SameUser)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

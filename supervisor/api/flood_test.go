@@ -12,6 +12,7 @@ import (
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // Any local user may reach the unauthenticated challenge route. Seventy
@@ -21,7 +22,7 @@ import (
 // trickling connections are cut off.
 func TestStrangersCannotHoldTheAPI(t *testing.T) {
 	e := newStation(t)
-	srv := api.NewServer(e.st, stationToken, nil)
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
 	// The same 64 slots as the station, but a short wait for one: a
 	// request refused for want of a slot shows within the test.
 	srv.SetInFlight(64, 200*time.Millisecond)

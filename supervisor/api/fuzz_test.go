@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"testing"
+
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // FuzzRequestBodies sends arbitrary bodies to every route that decodes one,
@@ -23,7 +25,7 @@ func FuzzRequestBodies(f *testing.F) {
 		}
 	}
 	e := newStation(f)
-	c := serve(f, e.st)
+	c := serve(f, apitest.Areas(e.st))
 	sess := e.tok("tok-s1")
 	routes := []struct{ path, token string }{
 		{"/v1/tasks", stationToken}, {"/v1/tasks/t1/requeue", stationToken}, {"/v1/tasks/t1/cancel", stationToken},

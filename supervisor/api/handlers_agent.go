@@ -10,8 +10,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// agentStation is what the agent side's verbs serve.
-type agentStation interface {
+// Agent is the station's agent verbs' area, what the agent side's
+// routes serve (*station.AgentVerbs).
+type Agent interface {
 	// SessionByToken finds the live session a session token belongs to.
 	SessionByToken(token string) (supervisor.SessionInfo, bool)
 	// SessionProof is HMAC-SHA256 of msg keyed with the token of live
@@ -25,9 +26,6 @@ type agentStation interface {
 	// AgentHook records one of the agent CLI's hooks: evidence of life, and
 	// what the agent waits for (a person, its next turn).
 	AgentHook(ctx context.Context, sessionID string, h supervisor.HookEvent) error
-	// AgentAsk is an agent asking a person (a permission, a question); it
-	// waits for Decide, or returns an empty decision when nobody decided.
-	AgentAsk(ctx context.Context, sessionID string, req supervisor.AskRequest) (supervisor.Decision, error)
 	// AgentReview settles a review session's task: verdict approve or
 	// changes, with the reviewer's notes.
 	AgentReview(ctx context.Context, sessionID, verdict, notes string) error
@@ -43,9 +41,6 @@ func (s *Server) agentRoutes() {
 	s.agent("GET /v1/agent/task", s.agentTask)
 	s.agent("POST /v1/agent/hook", s.agentHook)
 	s.agent("POST /v1/agent/review", verb(s, ownSession, 0, sessionEnded, s.agentReview))
-	// A request waits for a person: slots of its own (held while it
-	// waits), two per session, its body read within the deadline first.
-	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(s.bounded(s.asks, http.HandlerFunc(s.agentAsk))))
 }
 
 // The agent routes take the session from the token (RequireSession put it
@@ -58,21 +53,21 @@ func (s *Server) agentComplete(r *http.Request, id string, req apitype.SummaryRe
 	if strings.TrimSpace(req.Summary) == "" {
 		return none{}, supervisor.Invalidf(`complete needs a summary of the work; send {"summary": …}`)
 	}
-	return done(s.st.AgentComplete(r.Context(), id, req.Summary))
+	return done(s.areas.Agent.AgentComplete(r.Context(), id, req.Summary))
 }
 
 func (s *Server) agentBlock(r *http.Request, id string, req apitype.ReasonRequest) (none, error) {
 	if strings.TrimSpace(req.Reason) == "" {
 		return none{}, supervisor.Invalidf(`block needs a reason a person can act on; send {"reason": …}`)
 	}
-	return done(s.st.AgentBlock(r.Context(), id, req.Reason))
+	return done(s.areas.Agent.AgentBlock(r.Context(), id, req.Reason))
 }
 
 func (s *Server) agentProgress(r *http.Request, id string, req apitype.MessageRequest) (none, error) {
 	if strings.TrimSpace(req.Message) == "" {
 		return none{}, supervisor.Invalidf(`progress needs a message; send {"message": …}`)
 	}
-	return done(s.st.AgentProgress(r.Context(), id, req.Message))
+	return done(s.areas.Agent.AgentProgress(r.Context(), id, req.Message))
 }
 
 // agentStatus accepts any session state name: the CLI offers working and
@@ -82,7 +77,7 @@ func (s *Server) agentStatus(r *http.Request, id string, req apitype.StatusReque
 	if _, ok := supervisor.ParseSessionState(req.Status); !ok {
 		return none{}, supervisor.Invalidf("unknown status %s; use working or reviewing", req.Status)
 	}
-	return done(s.st.AgentStatus(r.Context(), id, req.Status))
+	return done(s.areas.Agent.AgentStatus(r.Context(), id, req.Status))
 }
 
 // agentHook takes a hook's JSON as the agent CLI wrote it: the station reads
@@ -98,7 +93,7 @@ func (s *Server) agentHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := ownSession(r)
-	if err := s.st.AgentHook(r.Context(), id, h); err != nil {
+	if err := s.areas.Agent.AgentHook(r.Context(), id, h); err != nil {
 		s.stationError(w, r, err, sessionEnded(id))
 		return
 	}
@@ -109,7 +104,7 @@ func (s *Server) agentReview(r *http.Request, id string, req apitype.ReviewReque
 	if req.Verdict != supervisor.VerdictApprove && req.Verdict != supervisor.VerdictChanges {
 		return none{}, supervisor.Invalidf("unknown verdict %s; use approve or changes", strconv.Quote(req.Verdict))
 	}
-	return done(s.st.AgentReview(r.Context(), id, req.Verdict, req.Notes))
+	return done(s.areas.Agent.AgentReview(r.Context(), id, req.Verdict, req.Notes))
 }
 
 func (s *Server) agentTask(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -8,6 +9,27 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
+
+// Asks is the station's asks' area (*station.Asks): a session asking a
+// person, and the person's decision.
+type Asks interface {
+	// AgentAsk is an agent asking a person (a permission, a question); it
+	// waits for Decide, or returns an empty decision when nobody decided.
+	AgentAsk(ctx context.Context, sessionID string, req supervisor.AskRequest) (supervisor.Decision, error)
+	// Decide is a person's answer to what a session asks.
+	Decide(ctx context.Context, sessionID string, d supervisor.Decision) error
+}
+
+// askRoutes are a session's request for a person and the person's
+// answers to it.
+func (s *Server) askRoutes() {
+	// A request waits for a person: slots of its own (held while it
+	// waits), two per session, its body read within the deadline first.
+	s.mux.Handle("POST /v1/agent/ask", s.RequireSession(s.bounded(s.asks, http.HandlerFunc(s.agentAsk))))
+	s.personOnly("POST /v1/sessions/{id}/allow", s.decideSession(supervisor.DecideAllow))
+	s.personOnly("POST /v1/sessions/{id}/deny", s.decideSession(supervisor.DecideDeny))
+	s.personOnly("POST /v1/sessions/{id}/answer", s.decideSession("answer"))
+}
 
 // agentAsk is an agent's PermissionRequest hook asking a person: it answers
 // when a person decides, or with an empty decision when nobody did in time.
@@ -23,7 +45,7 @@ func (s *Server) agentAsk(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess, _ := SessionFromContext(r.Context())
-	d, err := s.st.AgentAsk(r.Context(), sess.ID, req)
+	d, err := s.areas.Asks.AgentAsk(r.Context(), sess.ID, req)
 	if err != nil {
 		s.stationError(w, r, err, "session "+sess.ID+" has ended; stop and ask the user")
 		return
@@ -41,6 +63,6 @@ func (s *Server) decideSession(behavior string) http.HandlerFunc {
 			}
 			d.Behavior = supervisor.DecideAllow
 		}
-		return done(s.st.Decide(r.Context(), id, d))
+		return done(s.areas.Asks.Decide(r.Context(), id, d))
 	})
 }

@@ -23,7 +23,7 @@ func (s *Server) attachSession(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	// Attach before the upgrade so an unknown session is an ordinary 404.
-	att, err := s.st.Attach(id)
+	att, err := s.areas.Sessions.Attach(id)
 	if err != nil {
 		s.stationError(w, r, err, sessionNotFound(id))
 		return

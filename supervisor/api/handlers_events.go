@@ -20,7 +20,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	_ = rc.SetWriteDeadline(time.Time{})
 	_ = rc.SetReadDeadline(time.Time{})
 
-	sub := s.st.Subscribe(256)
+	sub := s.areas.Sessions.Subscribe(256)
 	defer sub.Close()
 	if r.Header.Get(apitype.HeaderShowsNotices) == "1" {
 		s.noticeShowers.Add(1)

@@ -7,8 +7,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// phoneStation is what the phone settings' routes serve.
-type phoneStation interface {
+// Phone is the station's phone area, what the phone settings' routes
+// serve (*station.Phone).
+type Phone interface {
 	// PhoneSettings is config.toml's [phone] table; nil: none.
 	PhoneSettings(ctx context.Context) map[string]any
 	// SetPhoneSettings writes the [phone] table to config.toml
@@ -25,12 +26,12 @@ func (s *Server) phoneRoutes() {
 }
 
 func (s *Server) getPhoneSettings(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, apitype.PhoneSettings{Phone: s.st.PhoneSettings(r.Context())})
+	writeJSON(w, http.StatusOK, apitype.PhoneSettings{Phone: s.areas.Phone.PhoneSettings(r.Context())})
 }
 
 // setPhoneSettings takes {"phone": {"service": "ntfy", …}} and answers the
 // table as saved; a table that does not check is a 400 naming the key.
 func (s *Server) setPhoneSettings(r *http.Request, _ string, req apitype.PhoneSettings) (apitype.PhoneSettings, error) {
-	t, err := s.st.SetPhoneSettings(r.Context(), req.Phone)
+	t, err := s.areas.Phone.SetPhoneSettings(r.Context(), req.Phone)
 	return apitype.PhoneSettings{Phone: t}, err
 }

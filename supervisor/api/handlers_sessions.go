@@ -9,8 +9,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// sessionStation is what the session verbs serve.
-type sessionStation interface {
+// Sessions is the station's sessions' area, what the session verbs and
+// the event stream serve (*station.Sessions).
+type Sessions interface {
 	Sessions() []supervisor.SessionInfo
 	Session(id string) (supervisor.SessionInfo, bool)
 	// Send types text into a session, then Enter as a separate write.
@@ -26,8 +27,6 @@ type sessionStation interface {
 	// Nudge and Block are the tray's "Nudge now" and "Block".
 	Nudge(ctx context.Context, sessionID string) error
 	Block(ctx context.Context, sessionID, reason string) error
-	// Decide is a person's answer to what a session asks.
-	Decide(ctx context.Context, sessionID string, d supervisor.Decision) error
 	Subscribe(buffer int) *supervisor.Subscription
 }
 
@@ -41,17 +40,16 @@ func (s *Server) sessionRoutes() {
 			if req.Text == "" {
 				return none{}, supervisor.Invalidf(`send needs text to type; send {"text": …}`)
 			}
-			return done(s.st.Send(r.Context(), id, req.Text))
+			return done(s.areas.Sessions.Send(r.Context(), id, req.Text))
 		}))
 	s.person("POST /v1/sessions/{id}/nudge", verb(s, session, 0, sessionNotFound,
-		func(r *http.Request, id string, _ none) (none, error) { return done(s.st.Nudge(r.Context(), id)) }))
+		func(r *http.Request, id string, _ none) (none, error) {
+			return done(s.areas.Sessions.Nudge(r.Context(), id))
+		}))
 	s.person("POST /v1/sessions/{id}/block", verb(s, session, 0, sessionNotFound,
 		func(r *http.Request, id string, req apitype.ReasonRequest) (none, error) {
-			return done(s.st.Block(r.Context(), id, req.Reason))
+			return done(s.areas.Sessions.Block(r.Context(), id, req.Reason))
 		}))
-	s.personOnly("POST /v1/sessions/{id}/allow", s.decideSession(supervisor.DecideAllow))
-	s.personOnly("POST /v1/sessions/{id}/deny", s.decideSession(supervisor.DecideDeny))
-	s.personOnly("POST /v1/sessions/{id}/answer", s.decideSession("answer"))
 	s.stream("GET /v1/sessions/{id}/attach", s.attachSession)
 	s.person("GET /v1/sessions/{id}/transcript", verb(s, session, http.StatusOK,
 		func(id string) string {
@@ -62,7 +60,7 @@ func (s *Server) sessionRoutes() {
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
-	list := s.st.Sessions()
+	list := s.areas.Sessions.Sessions()
 	if list == nil {
 		list = []supervisor.SessionInfo{}
 	}
@@ -71,7 +69,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	info, ok := s.st.Session(id)
+	info, ok := s.areas.Sessions.Session(id)
 	if !ok {
 		writeError(w, http.StatusNotFound, sessionNotFound(id))
 		return
@@ -92,5 +90,5 @@ func (s *Server) sessionTranscript(r *http.Request, id string, _ none) (supervis
 		}
 		from = n
 	}
-	return s.st.Transcript(id, from)
+	return s.areas.Sessions.Transcript(id, from)
 }

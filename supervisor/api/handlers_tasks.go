@@ -11,8 +11,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
-// taskStation is what the task verbs serve.
-type taskStation interface {
+// Tasks is the station's tasks' area, what the task verbs serve
+// (*station.Tasks).
+type Tasks interface {
 	AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error)
 	Task(ctx context.Context, id string) (supervisor.Task, error)
 	Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error)
@@ -39,19 +40,21 @@ func (s *Server) taskRoutes() {
 		func(r *http.Request, id string, _ none) (apitype.TaskDetail, error) { return s.taskDetail(r, id) }))
 	s.person("POST /v1/tasks/{id}/requeue", verb(s, task, http.StatusOK, taskNotFound, s.requeueTask))
 	s.person("POST /v1/tasks/{id}/cancel", verb(s, task, http.StatusOK, taskNotFound,
-		func(r *http.Request, id string, _ none) (supervisor.Task, error) { return s.st.Cancel(r.Context(), id) }))
+		func(r *http.Request, id string, _ none) (supervisor.Task, error) {
+			return s.areas.Tasks.Cancel(r.Context(), id)
+		}))
 	s.person("GET /v1/tasks/{id}/diff", verb(s, task, http.StatusOK, taskNotFound,
 		func(r *http.Request, id string, _ none) (apitype.DiffAnswer, error) {
-			diff, err := s.st.TaskDiff(r.Context(), id, r.URL.Query().Get("stat") == "1")
+			diff, err := s.areas.Tasks.TaskDiff(r.Context(), id, r.URL.Query().Get("stat") == "1")
 			return apitype.DiffAnswer{Diff: diff}, err
 		}))
 	s.personOnly("POST /v1/tasks/{id}/accept", verb(s, task, http.StatusOK, taskNotFound,
 		func(r *http.Request, id string, req apitype.NoteRequest) (supervisor.Task, error) {
-			return s.st.Accept(r.Context(), id, req.Note)
+			return s.areas.Tasks.Accept(r.Context(), id, req.Note)
 		}))
 	s.personOnly("POST /v1/tasks/{id}/merge", verb(s, task, http.StatusOK, taskNotFound,
 		func(r *http.Request, id string, req apitype.MergeRequest) (supervisor.Merged, error) {
-			return s.st.Merge(r.Context(), id, strings.TrimSpace(req.Into))
+			return s.areas.Tasks.Merge(r.Context(), id, strings.TrimSpace(req.Into))
 		}))
 }
 
@@ -65,7 +68,7 @@ func (s *Server) addTask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `a task needs a project and a title; send {"project": …, "title": …}`)
 		return
 	}
-	t, err := s.st.AddTask(r.Context(), supervisor.NewTask{Project: req.Project, Title: req.Title, Body: req.Body})
+	t, err := s.areas.Tasks.AddTask(r.Context(), supervisor.NewTask{Project: req.Project, Title: req.Title, Body: req.Body})
 	if err != nil {
 		s.stationError(w, r, err, projectNotFound(req.Project))
 		return
@@ -117,7 +120,7 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		page = maxTaskPage
 	}
 	f.Limit = page + 1
-	tasks, err := s.st.Tasks(r.Context(), f)
+	tasks, err := s.areas.Tasks.Tasks(r.Context(), f)
 	if err != nil {
 		s.stationError(w, r, err, projectNotFound(f.Project))
 		return
@@ -139,19 +142,19 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 
 // taskDetail is a task and its history, history never null.
 func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, error) {
-	t, err := s.st.Task(r.Context(), id)
+	t, err := s.areas.Tasks.Task(r.Context(), id)
 	if err != nil {
 		return apitype.TaskDetail{}, err
 	}
-	h, err := s.st.History(r.Context(), id)
+	h, err := s.areas.Tasks.History(r.Context(), id)
 	if err != nil && !errors.Is(err, supervisor.ErrNotFound) {
 		return apitype.TaskDetail{}, err
 	}
 	if h == nil {
 		h = []supervisor.Transition{}
 	}
-	d := apitype.TaskDetail{Task: t, History: h, CostUSD: s.st.TaskCost(id)}
-	if w, ok, err := s.st.TaskWork(r.Context(), id); err == nil && ok {
+	d := apitype.TaskDetail{Task: t, History: h, CostUSD: s.areas.Tasks.TaskCost(id)}
+	if w, ok, err := s.areas.Tasks.TaskWork(r.Context(), id); err == nil && ok {
 		d.Work = &w
 	} else if err != nil {
 		s.log.Debug("task work", "task", id, "err", err) // the task still shows
@@ -163,9 +166,9 @@ func (s *Server) taskDetail(r *http.Request, id string) (apitype.TaskDetail, err
 // shared board take it.
 func (s *Server) requeueTask(r *http.Request, id string, req apitype.RequeueRequest) (supervisor.Task, error) {
 	if req.Anywhere {
-		return s.st.RequeueAnywhere(r.Context(), id, req.Note)
+		return s.areas.Tasks.RequeueAnywhere(r.Context(), id, req.Note)
 	}
-	return s.st.Requeue(r.Context(), id, req.Note)
+	return s.areas.Tasks.Requeue(r.Context(), id, req.Note)
 }
 
 func taskStateList() string {

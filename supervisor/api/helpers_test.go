@@ -35,7 +35,7 @@ type testEnv struct {
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
 	e := newStation(t)
-	e.serve(t, api.NewServer(e.st, stationToken, nil))
+	e.serve(t, api.NewServer(apitest.Areas(e.st), stationToken, nil))
 	return e
 }
 
@@ -50,7 +50,7 @@ func newStation(t testing.TB, edits ...func(*apitest.Rig)) *testEnv {
 	env := apitest.Start(t, rig)
 	e := &testEnv{env: env, st: env.Station, tokens: map[string]string{}}
 	for i, title := range []string{"first", "second"} {
-		tk, err := env.Station.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: title})
+		tk, err := env.Station.Tasks.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: title})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func (e *testEnv) serve(t testing.TB, s *api.Server) {
 func newBoardEnv(t *testing.T) (*station.Station, *testEnv) {
 	t.Helper()
 	st := apitest.Board(t, "web")
-	srv := httptest.NewServer(api.NewServer(st, stationToken, nil).Handler())
+	srv := httptest.NewServer(api.NewServer(apitest.Areas(st), stationToken, nil).Handler())
 	t.Cleanup(srv.Close)
 	return st, &testEnv{st: st, srv: srv}
 }
@@ -129,26 +129,26 @@ func (e *testEnv) do(t *testing.T, method, path, token, body string, headers ...
 func (e *testEnv) snapshot(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
-	tasks, err := e.st.Tasks(ctx, supervisor.TaskFilter{})
+	tasks, err := e.st.Tasks.Tasks(ctx, supervisor.TaskFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	for _, tk := range tasks {
-		h, err := e.st.History(ctx, tk.ID)
+		h, err := e.st.Tasks.History(ctx, tk.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "task %s %s %d %q history %d\n", tk.ID, tk.State, tk.Attempt, tk.Reason, len(h))
 	}
-	ps, err := e.st.Projects(ctx)
+	ps, err := e.st.Projects.Projects(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range ps {
 		fmt.Fprintf(&b, "project %s paused %v\n", p.Name, p.Paused)
 	}
-	for _, s := range e.st.Sessions() {
+	for _, s := range e.st.Sessions.Sessions() {
 		fmt.Fprintf(&b, "session %s %s report %v\n", s.ID, s.State, s.Evidence["board"])
 	}
 	return b.String()

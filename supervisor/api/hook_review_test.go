@@ -23,8 +23,8 @@ func newReviewEnv(t *testing.T) *testEnv {
 	t.Helper()
 	env := apitest.Start(t, apitest.Rig{Projects: []string{"web"}, Command: apitest.Agent(t), Run: true, Review: true})
 	e := &testEnv{env: env, st: env.Station, tokens: map[string]string{}}
-	e.serve(t, api.NewServer(e.st, stationToken, nil))
-	if _, err := e.st.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "first"}); err != nil {
+	e.serve(t, api.NewServer(apitest.Areas(e.st), stationToken, nil))
+	if _, err := e.st.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "first"}); err != nil {
 		t.Fatal(err)
 	}
 	_, e.tokens["tok-s1"] = env.Session(t, "t1")
@@ -64,7 +64,7 @@ func TestHookRoutes(t *testing.T) {
 			}
 			if tt.status == 204 {
 				id := "t" + strings.TrimPrefix(tt.token, "tok-s") + ".1"
-				if s, _ := e.st.Session(id); !strings.Contains(s.Why, tt.why) || s.Evidence["board"].IsZero() {
+				if s, _ := e.st.Sessions.Session(id); !strings.Contains(s.Why, tt.why) || s.Evidence["board"].IsZero() {
 					t.Errorf("session %s: why %q, last report %v; want the hook as a sign of life (why %q)", id, s.Why, s.Evidence["board"], tt.why)
 				}
 				return
@@ -113,7 +113,7 @@ func TestReviewRoute(t *testing.T) {
 				}
 				return
 			}
-			if tk, err := e.st.Task(t.Context(), "t1"); err != nil || tk.State != tt.state {
+			if tk, err := e.st.Tasks.Task(t.Context(), "t1"); err != nil || tk.State != tt.state {
 				t.Errorf("t1 = %+v, %v after a refused review; want it %s", tk, err, tt.state)
 			}
 			var eb struct{ Error string }
@@ -137,7 +137,7 @@ func TestClientHookAndReview(t *testing.T) {
 	e := newReviewEnv(t)
 	c := e.client("tok-r")
 	c.SessionID = "" // set below, once known
-	for _, s := range e.st.Sessions() {
+	for _, s := range e.st.Sessions.Sessions() {
 		if s.Kind == supervisor.KindReview {
 			c.SessionID = s.ID
 		}

@@ -11,29 +11,31 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
-	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 // slowStation answers task listings only when released, so a test can hold
 // requests in flight.
 type slowStation struct {
-	*station.Station // the real one (apitest.Board), one verb wrapped
-	entered          chan struct{}
-	release          chan struct{}
+	taskArea // the real station's (apitest.Board), one verb wrapped
+	entered  chan struct{}
+	release  chan struct{}
 }
 
 func (s *slowStation) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
 	s.entered <- struct{}{}
 	<-s.release
-	return s.Station.Tasks(ctx, f)
+	return s.taskArea.Tasks(ctx, f)
 }
 
 // Past the in-flight bound a request is refused at once with 503 and
 // Retry-After, instead of queueing without limit until clients time out;
 // the requests in flight finish, and the station answers again after.
 func TestInFlightBound(t *testing.T) {
-	st := &slowStation{Station: apitest.Board(t, "web"), entered: make(chan struct{}, 8), release: make(chan struct{})}
-	srv := api.NewServer(st, stationToken, nil)
+	board := apitest.Board(t, "web")
+	st := &slowStation{taskArea: board.Tasks, entered: make(chan struct{}, 8), release: make(chan struct{})}
+	a := apitest.Areas(board)
+	a.Tasks = st
+	srv := api.NewServer(a, stationToken, nil)
 	srv.SetInFlight(4, 50*time.Millisecond)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

@@ -18,11 +18,11 @@ import (
 //
 // Every tool acts on the session of the token that made the call, never on
 // anything named in its arguments.
-func NewMCPHandler(st Station, log *slog.Logger) http.Handler {
+func NewMCPHandler(a Areas, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv := newMCPServer(st, log)
+	srv := newMCPServer(a, log)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Logger: log,
 		// Stateless: the station keeps no MCP session between requests.

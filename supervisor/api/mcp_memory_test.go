@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // A loop of initialize calls with one session token costs the station no
@@ -18,8 +19,8 @@ func TestMCPInitializeFloodKeepsNoMemory(t *testing.T) {
 		t.Skip("20,000 requests")
 	}
 	e := newStation(t)
-	srv := api.NewServer(e.st, stationToken, nil)
-	h := srv.RequireSession(api.NewMCPHandler(e.st, nil))
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
+	h := srv.RequireSession(api.NewMCPHandler(apitest.Areas(e.st), nil))
 	initialize := func() {
 		req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(initializeBody))
 		req.Header.Set("Content-Type", "application/json")

@@ -33,8 +33,8 @@ func newMCPEnv(t *testing.T) *mcpEnv {
 
 func serveMCP(t *testing.T, e *testEnv) *mcpEnv {
 	t.Helper()
-	srv := api.NewServer(e.st, stationToken, nil)
-	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(e.st, nil)))
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
+	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(apitest.Areas(e.st), nil)))
 	ln, err := api.Listen()
 	if err != nil {
 		t.Fatal(err)
@@ -133,10 +133,10 @@ func TestMCPCallActsOnItsOwnToken(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("a call with an unknown Mcp-Session-Id: %d %s, want 200", resp.StatusCode, b)
 	}
-	if s, _ := e.st.Session("t2.1"); s.Why != "progress: mine" {
+	if s, _ := e.st.Sessions.Session("t2.1"); s.Why != "progress: mine" {
 		t.Errorf("t2.1's last report %q, want the progress", s.Why)
 	}
-	if s, _ := e.st.Session("t1.1"); s.Evidence["board"] != (time.Time{}) {
+	if s, _ := e.st.Sessions.Session("t1.1"); s.Evidence["board"] != (time.Time{}) {
 		t.Errorf("t1.1 had a report (%q): the call acted on another token's session", s.Why)
 	}
 }
@@ -207,7 +207,7 @@ func TestMCPTools(t *testing.T) {
 	if isErr || json.Unmarshal([]byte(text), &brief) != nil {
 		t.Fatalf("get_task = %q (error %v)", text, isErr)
 	}
-	s2, _ := e.st.Session("t2.1")
+	s2, _ := e.st.Sessions.Session("t2.1")
 	if brief.ID != "t2" || brief.Title != "second" || brief.Attempt != 1 || brief.Dir == "" || brief.Dir != s2.Dir || brief.Branch != s2.Branch || brief.Kind != "work" {
 		t.Errorf("get_task = %+v, want session t2.1's task t2 with its dir %q and branch %q", brief, s2.Dir, s2.Branch)
 	}
@@ -218,13 +218,13 @@ func TestMCPTools(t *testing.T) {
 	if text, isErr := call(t, cs, "report_progress", map[string]any{"message": "tests pass"}); isErr {
 		t.Fatalf("report_progress: %s", text)
 	}
-	if s, _ := e.st.Session("t2.1"); s.Why != "progress: tests pass" {
+	if s, _ := e.st.Sessions.Session("t2.1"); s.Why != "progress: tests pass" {
 		t.Errorf("t2.1's last report %q after report_progress", s.Why)
 	}
 	if text, isErr := call(t, cs, "set_status", map[string]any{"status": "reviewing"}); isErr || text != "Status set to reviewing." {
 		t.Fatalf("set_status: %s", text)
 	}
-	if s, _ := e.st.Session("t2.1"); s.State != supervisor.SessReviewing {
+	if s, _ := e.st.Sessions.Session("t2.1"); s.State != supervisor.SessReviewing {
 		t.Errorf("t2.1 is %s after set_status reviewing", s.State)
 	}
 	if text, isErr := call(t, cs, "complete_task", map[string]any{"summary": "done it"}); isErr || !strings.Contains(text, "stop here") {
@@ -233,7 +233,7 @@ func TestMCPTools(t *testing.T) {
 	if tk := e.env.WaitTask(t, "t2", supervisor.TaskDone); tk.Summary != "done it" {
 		t.Errorf("t2 done with summary %q", tk.Summary)
 	}
-	if tk, err := e.st.Task(t.Context(), "t1"); err != nil || tk.State != supervisor.TaskWorking {
+	if tk, err := e.st.Tasks.Task(t.Context(), "t1"); err != nil || tk.State != supervisor.TaskWorking {
 		t.Errorf("t1 = %+v, %v; the calls acted on another token's task", tk, err)
 	}
 }
@@ -297,7 +297,7 @@ func TestMCPToolErrors(t *testing.T) {
 				t.Errorf("text is not one line: %q", text)
 			}
 			for _, id := range []string{"t1", "t2"} {
-				if tk, err := e.st.Task(t.Context(), id); err != nil || tk.State != supervisor.TaskWorking {
+				if tk, err := e.st.Tasks.Task(t.Context(), id); err != nil || tk.State != supervisor.TaskWorking {
 					t.Errorf("%s = %+v, %v after a refused call; want it working", id, tk, err)
 				}
 			}

@@ -58,14 +58,14 @@ type TaskBrief struct {
 // arguments change.
 const mcpServerVersion = "1"
 
-func newMCPServer(st Station, log *slog.Logger) *mcp.Server {
+func newMCPServer(a Areas, log *slog.Logger) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "buildstation", Title: "Build Station", Version: mcpServerVersion}, &mcp.ServerOptions{
 		Logger:       log,
 		Instructions: "Build Station runs this session for one task. Report progress as you go, and end with complete_task (or complete_review in a review session), or block_task if a person must act.",
 		// Tools only, and they never change while a session runs.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
-	t := &mcpTools{st: st, log: log}
+	t := &mcpTools{areas: a, log: log}
 	srv.AddReceivingMiddleware(t.toolsListed)
 	handlers := t.handlers()
 	for _, d := range agent.Tools {
@@ -90,8 +90,8 @@ func newMCPServer(st Station, log *slog.Logger) *mcp.Server {
 
 // mcpTools are the tool handlers; each gets the calling session's id.
 type mcpTools struct {
-	st  Station
-	log *slog.Logger
+	areas Areas
+	log   *slog.Logger
 }
 
 // toolAdder adds one tool, declared in agent.Tools, with its handler.
@@ -128,7 +128,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcpTools, tool *mcp.Tool, enums ma
 		if id == "" {
 			return nil, zero, errors.New("this call carries no session token; the station's tools serve Build Station sessions only")
 		}
-		if err := t.st.AgentHook(ctx, id, supervisor.HookEvent{Event: "MCP", Tool: tool.Name}); err != nil {
+		if err := t.areas.Agent.AgentHook(ctx, id, supervisor.HookEvent{Event: "MCP", Tool: tool.Name}); err != nil {
 			t.log.DebugContext(ctx, "mcp: record call", "session", id, "tool", tool.Name, "err", err)
 		}
 		res, out, err := h(ctx, id, in)
@@ -149,7 +149,7 @@ func (t *mcpTools) toolsListed(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		if x := req.GetExtra(); x != nil && x.TokenInfo != nil && x.TokenInfo.UserID != "" {
-			if herr := t.st.AgentHook(ctx, x.TokenInfo.UserID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); herr != nil {
+			if herr := t.areas.Agent.AgentHook(ctx, x.TokenInfo.UserID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); herr != nil {
 				t.log.DebugContext(ctx, "mcp: record tools listed", "session", x.TokenInfo.UserID, "err", herr)
 			}
 		}
@@ -201,18 +201,18 @@ func (t *mcpTools) toolError(ctx context.Context, sessionID, tool string, err er
 }
 
 func (t *mcpTools) getTask(ctx context.Context, id string, _ noInput) (*mcp.CallToolResult, TaskBrief, error) {
-	sess, ok := t.st.Session(id)
+	sess, ok := t.areas.Sessions.Session(id)
 	if !ok {
 		return nil, TaskBrief{}, supervisor.NotFoundf("session %s has ended; stop and ask the user", id)
 	}
-	task, err := t.st.Task(ctx, sess.TaskID)
+	task, err := t.areas.Tasks.Task(ctx, sess.TaskID)
 	if err != nil {
 		if errors.Is(err, supervisor.ErrNotFound) {
 			return nil, TaskBrief{}, supervisor.NotFoundf("this session's task %s is gone; stop and ask the user", sess.TaskID)
 		}
 		return nil, TaskBrief{}, err
 	}
-	hist, err := t.st.History(ctx, task.ID)
+	hist, err := t.areas.Tasks.History(ctx, task.ID)
 	if err != nil && !errors.Is(err, supervisor.ErrNotFound) {
 		return nil, TaskBrief{}, err
 	}
@@ -243,28 +243,28 @@ func (t *mcpTools) reportProgress(ctx context.Context, id string, in progressInp
 	if strings.TrimSpace(in.Message) == "" {
 		return nil, nil, supervisor.Invalidf("report_progress needs a message saying what you are doing")
 	}
-	return act(t.st.AgentProgress(ctx, id, in.Message), "Progress noted; carry on.")
+	return act(t.areas.Agent.AgentProgress(ctx, id, in.Message), "Progress noted; carry on.")
 }
 
 func (t *mcpTools) setStatus(ctx context.Context, id string, in statusInput) (*mcp.CallToolResult, any, error) {
 	if in.Status != "working" && in.Status != "reviewing" {
 		return nil, nil, supervisor.Invalidf("unknown status %q; use working or reviewing", in.Status)
 	}
-	return act(t.st.AgentStatus(ctx, id, in.Status), "Status set to "+in.Status+".")
+	return act(t.areas.Agent.AgentStatus(ctx, id, in.Status), "Status set to "+in.Status+".")
 }
 
 func (t *mcpTools) completeTask(ctx context.Context, id string, in completeInput) (*mcp.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Summary) == "" {
 		return nil, nil, supervisor.Invalidf("complete_task needs a summary of what you did and how you checked it")
 	}
-	return act(t.st.AgentComplete(ctx, id, in.Summary), "The task is complete and this session is ending; stop here.")
+	return act(t.areas.Agent.AgentComplete(ctx, id, in.Summary), "The task is complete and this session is ending; stop here.")
 }
 
 func (t *mcpTools) blockTask(ctx context.Context, id string, in blockInput) (*mcp.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Reason) == "" {
 		return nil, nil, supervisor.Invalidf("block_task needs a reason saying what a person must do")
 	}
-	return act(t.st.AgentBlock(ctx, id, in.Reason), "The task is blocked for a person to look at and this session is ending; stop here.")
+	return act(t.areas.Agent.AgentBlock(ctx, id, in.Reason), "The task is blocked for a person to look at and this session is ending; stop here.")
 }
 
 func (t *mcpTools) completeReview(ctx context.Context, id string, in reviewInput) (*mcp.CallToolResult, any, error) {
@@ -274,7 +274,7 @@ func (t *mcpTools) completeReview(ctx context.Context, id string, in reviewInput
 	if in.Verdict == supervisor.VerdictChanges && strings.TrimSpace(in.Notes) == "" {
 		return nil, nil, supervisor.Invalidf("a review asking for changes needs notes saying what must change")
 	}
-	return act(t.st.AgentReview(ctx, id, in.Verdict, in.Notes), "Review recorded ("+in.Verdict+") and this session is ending; stop here.")
+	return act(t.areas.Agent.AgentReview(ctx, id, in.Verdict, in.Notes), "Review recorded ("+in.Verdict+") and this session is ending; stop here.")
 }
 
 // act answers an action: err as is, else one sentence for the agent.

@@ -15,7 +15,7 @@ import (
 func TestTasksNewestFirst(t *testing.T) {
 	st, e := newBoardEnv(t)
 	for _, title := range []string{"first", "second"} {
-		if _, err := st.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: title}); err != nil {
+		if _, err := st.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: title}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ type keptPage struct {
 // generation is the board's generation; keep is false when the station
 // cannot tell it, and then nothing may be kept.
 func (s *Server) generation(ctx context.Context) (gen uint64, keep bool) {
-	g, ok := s.st.(generational)
+	g, ok := s.areas.Tasks.(generational)
 	if !ok {
 		return 0, false
 	}

@@ -12,35 +12,40 @@ import (
 	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/api/apitest"
 	"github.com/buildstation/buildstation/supervisor/apitype"
-	"github.com/buildstation/buildstation/supervisor/station"
 )
 
 // generational is a station whose board tells its generation, and which
 // counts the listings it is asked for.
 type generational struct {
-	*station.Station // the real one (apitest.Board), one verb wrapped
-	gen, lists       atomic.Uint64
-	can              bool
+	taskArea   // the real station's (apitest.Board), one verb wrapped
+	gen, lists atomic.Uint64
+	can        bool
 }
+
+// taskArea names the embedded area apart from its Tasks verb.
+type taskArea = api.Tasks
 
 func (g *generational) BoardGeneration(context.Context) (uint64, bool) { return g.gen.Load(), g.can }
 
 func (g *generational) Tasks(ctx context.Context, f supervisor.TaskFilter) ([]supervisor.Task, error) {
 	g.lists.Add(1)
-	return g.Station.Tasks(ctx, f)
+	return g.taskArea.Tasks(ctx, f)
 }
 
 // A page asked for again while the board's generation holds is the same
 // answer without reading the board again; a new generation, a board that
 // cannot tell, or another query reads it afresh.
 func TestListAnswerKeptWhileTheBoardHolds(t *testing.T) {
-	g := &generational{Station: apitest.Board(t, "web"), can: true}
+	st := apitest.Board(t, "web")
+	g := &generational{taskArea: st.Tasks, can: true}
 	for range 150 {
 		if _, err := g.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(api.NewServer(g, stationToken, nil).Handler())
+	a := apitest.Areas(st)
+	a.Tasks = g
+	srv := httptest.NewServer(api.NewServer(a, stationToken, nil).Handler())
 	t.Cleanup(srv.Close)
 	get := func(query string) (string, string) {
 		t.Helper()

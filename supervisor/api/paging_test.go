@@ -16,7 +16,7 @@ import (
 func TestUnpagedListIsCapped(t *testing.T) {
 	st, e := newBoardEnv(t)
 	for range 1100 {
-		if _, err := st.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
+		if _, err := st.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -39,7 +39,7 @@ func (s *Server) proveStation(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, apitype.ProveResponse{Proof: hex.EncodeToString(m.Sum(nil))})
 		return
 	}
-	proof, ok := s.st.SessionProof(req.Session, msg)
+	proof, ok := s.areas.Agent.SessionProof(req.Session, msg)
 	if !ok {
 		writeError(w, http.StatusNotFound, "no live session "+req.Session+" on this station")
 		return

@@ -81,7 +81,7 @@ func testRefusesImpostor(t *testing.T, token, session string) {
 		})
 	}
 	// Nothing reached the station: t1 still works, no task was added.
-	if tasks, err := e.st.Tasks(t.Context(), supervisor.TaskFilter{}); err != nil || len(tasks) != 2 || tasks[0].State != supervisor.TaskWorking {
+	if tasks, err := e.st.Tasks.Tasks(t.Context(), supervisor.TaskFilter{}); err != nil || len(tasks) != 2 || tasks[0].State != supervisor.TaskWorking {
 		t.Errorf("a call reached the station through the impostor: tasks %+v, %v", tasks, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // placer is an api.Callers: places says whether this OS can name the
@@ -40,7 +41,7 @@ func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 		{"POST", "/v1/phone/settings", `{"phone":{"service":"ntfy","url":"https://ntfy.example","topic":"x"}}`},
 	}
 	e := newStation(t)
-	srv := api.NewServer(e.st, stationToken, nil)
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
 	srv.SetCallers(placer{places: true})
 	e.serve(t, srv)
 	before := e.snapshot(t)
@@ -60,16 +61,16 @@ func TestReservedVerbsRefuseAnUnplacedCaller(t *testing.T) {
 
 	// An OS that places no caller at all: reserved verbs are taken.
 	st2, e2 := newBoardEnv(t)
-	srv2 := api.NewServer(st2, stationToken, nil)
+	srv2 := api.NewServer(apitest.Areas(st2), stationToken, nil)
 	srv2.SetCallers(placer{places: false})
 	e2.serve(t, srv2)
-	if err := st2.PauseProject(t.Context(), "web", "flaky"); err != nil {
+	if err := st2.Projects.PauseProject(t.Context(), "web", "flaky"); err != nil {
 		t.Fatal(err)
 	}
 	if code, body := e2.do(t, "POST", "/v1/projects/web/resume", stationToken, `{}`); code/100 != 2 {
 		t.Errorf("resume where the OS places no caller: %d %s", code, body)
 	}
-	if ps, err := st2.Projects(t.Context()); err != nil || ps[0].Paused {
+	if ps, err := st2.Projects.Projects(t.Context()); err != nil || ps[0].Paused {
 		t.Errorf("web after the resume: %+v, %v; want it running", ps, err)
 	}
 }

@@ -9,9 +9,11 @@ import (
 // routes registers every route: each area's own (taskRoutes in
 // handlers_tasks.go, and so on), then the two that belong to none.
 func (s *Server) routes() {
+	s.stationRoutes()
 	s.projectRoutes()
 	s.taskRoutes()
 	s.sessionRoutes()
+	s.askRoutes()
 	s.agentRoutes()
 	s.phoneRoutes()
 	// The one route open to anyone: slots and a body deadline of its own

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // TestEveryRouteIsGuarded reads every route from the package's files (each
@@ -36,7 +38,7 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		t.Fatalf("found only %d routes in the package's files; did their shape change?", len(matches))
 	}
 	e := newStation(t)
-	c := serve(t, e.st)
+	c := serve(t, apitest.Areas(e.st))
 	before := e.snapshot(t)
 	for _, m := range matches {
 		kind, method := m[1], m[2]

@@ -14,7 +14,7 @@ import (
 
 // Server serves the station's API over HTTP.
 type Server struct {
-	st      Station
+	areas   Areas
 	token   string
 	log     *slog.Logger
 	mux     *http.ServeMux
@@ -75,14 +75,14 @@ const (
 	shutdownGrace     = 5 * time.Second
 )
 
-// NewServer returns a server for st that accepts stationToken as the token
-// allowed to do everything. log may be nil.
-func NewServer(st Station, stationToken string, log *slog.Logger) *Server {
+// NewServer returns a server for the station's areas that accepts
+// stationToken as the token allowed to do everything. log may be nil.
+func NewServer(a Areas, stationToken string, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		st:        st,
+		areas:     a,
 		token:     stationToken,
 		log:       log,
 		mux:       http.NewServeMux(),

@@ -37,7 +37,7 @@ func TestRoutesHappyPath(t *testing.T) {
 		{"POST", "/v1/agent/block", "tok-s2", `{"reason":"need a key"}`, 204, ""},
 	}
 	e := newEnv(t)
-	if _, err := e.st.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "third"}); err != nil {
+	if _, err := e.st.Tasks.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "third"}); err != nil {
 		t.Fatal(err)
 	}
 	e.env.Session(t, "t3")
@@ -134,7 +134,7 @@ func TestSessionTokenActsOnOwnSession(t *testing.T) {
 	}
 	// t2 is done, t1 still working.
 	e.env.WaitTask(t, "t2", supervisor.TaskDone)
-	if tk, err := e.st.Task(ctx, "t1"); err != nil || tk.State != supervisor.TaskWorking {
+	if tk, err := e.st.Tasks.Task(ctx, "t1"); err != nil || tk.State != supervisor.TaskWorking {
 		t.Errorf("t1 = %+v, %v; want it working still", tk, err)
 	}
 	d, err := c.AgentTask(ctx)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor/api"
+	"github.com/buildstation/buildstation/supervisor/api/apitest"
 )
 
 // An agent holds its session's token. Forty asks it starts and never
@@ -21,7 +22,7 @@ import (
 // such bodies took the station from 75 MB to 687 MB.)
 func TestSessionRoutesAreBounded(t *testing.T) {
 	e := newStation(t)
-	srv := api.NewServer(e.st, stationToken, nil)
+	srv := api.NewServer(apitest.Areas(e.st), stationToken, nil)
 	srv.SetAgentLimits(4, 300*time.Millisecond)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

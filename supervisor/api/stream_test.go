@@ -20,7 +20,7 @@ import (
 )
 
 // serve runs a real Server on a loopback listener, as the station does.
-func serve(t testing.TB, st api.Station) *client.Client {
+func serve(t testing.TB, a api.Areas) *client.Client {
 	t.Helper()
 	ln, err := api.Listen()
 	if err != nil {
@@ -28,7 +28,7 @@ func serve(t testing.TB, st api.Station) *client.Client {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(st, stationToken, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(a, stationToken, nil).Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -84,7 +84,7 @@ func shows(t *testing.T, b *testwait.Buffer, want string) {
 // agent whole; the session's end ends the stream.
 func TestAttachRoundTrip(t *testing.T) {
 	e := newStation(t)
-	c := serve(t, e.st)
+	c := serve(t, apitest.Areas(e.st))
 
 	a, err := c.Attach(t.Context(), "t1.1")
 	if err != nil {
@@ -126,7 +126,7 @@ func TestAttachRoundTrip(t *testing.T) {
 // sees its screen.
 func TestAttachDetachLeavesTheSession(t *testing.T) {
 	e := newStation(t)
-	c := serve(t, e.st)
+	c := serve(t, apitest.Areas(e.st))
 	a, err := c.Attach(t.Context(), "t1.1")
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestAttachDetachLeavesTheSession(t *testing.T) {
 	}
 	shows(t, screen(a), apitest.Got([]byte("one")))
 	a.Close()
-	if s, ok := e.st.Session("t1.1"); !ok || s.State == supervisor.SessEnded {
+	if s, ok := e.st.Sessions.Session("t1.1"); !ok || s.State == supervisor.SessEnded {
 		t.Fatalf("t1.1 after the viewer left: %+v, %v; want it running", s, ok)
 	}
 	b, err := c.Attach(t.Context(), "t1.1")
@@ -148,7 +148,7 @@ func TestAttachDetachLeavesTheSession(t *testing.T) {
 }
 
 func TestAttachUnknownSession(t *testing.T) {
-	c := serve(t, apitest.Board(t, "web"))
+	c := serve(t, apitest.Areas(apitest.Board(t, "web")))
 	_, err := c.Attach(t.Context(), "s9")
 	var ae *apitype.Error
 	if !asError(err, &ae) || ae.Status != 404 {
@@ -160,16 +160,16 @@ func TestAttachUnknownSession(t *testing.T) {
 // a project paused.
 func TestEventsDelivered(t *testing.T) {
 	st := apitest.Board(t, "web")
-	c := serve(t, st)
+	c := serve(t, apitest.Areas(st))
 	ctx, cancel := context.WithCancel(t.Context())
 	events, err := c.Events(ctx) // subscribed before its headers came
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddTask(ctx, supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
+	if _, err := st.Tasks.AddTask(ctx, supervisor.NewTask{Project: "web", Title: "one"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PauseProject(ctx, "web", "flaky"); err != nil {
+	if err := st.Projects.PauseProject(ctx, "web", "flaky"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -193,7 +193,7 @@ func TestEventsEndOnShutdown(t *testing.T) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.NewServer(fake, stationToken, nil).Serve(ctx, ln) }()
+	go func() { done <- api.NewServer(apitest.Areas(fake), stationToken, nil).Serve(ctx, ln) }()
 	c := &client.Client{BaseURL: "http://" + ln.Addr().String(), Token: stationToken}
 	events, err := c.Events(t.Context())
 	if err != nil {
@@ -209,7 +209,7 @@ func TestEventsEndOnShutdown(t *testing.T) {
 
 func TestEventsKeepalive(t *testing.T) {
 	fake := apitest.Board(t, "web")
-	s := api.NewServer(fake, stationToken, nil)
+	s := api.NewServer(apitest.Areas(fake), stationToken, nil)
 	s.SetKeepalive(10 * time.Millisecond)
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
@@ -234,7 +234,7 @@ func TestNoticesShownWhileATrayListens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := api.NewServer(fake, stationToken, nil)
+	srv := api.NewServer(apitest.Areas(fake), stationToken, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()

@@ -19,7 +19,7 @@ func TestRequestTextNUL(t *testing.T) {
 	if code, body := e.do(t, "POST", "/v1/agent/block", "tok-s1", `{"reason":"stuck\u0000here"}`); code != http.StatusNoContent {
 		t.Fatalf("block with a NUL = %d %s", code, body)
 	}
-	if tk, err := e.st.Task(t.Context(), "t3"); err != nil || tk.Title != "a\uFFFDb" || tk.Body != "x\uFFFD" {
+	if tk, err := e.st.Tasks.Task(t.Context(), "t3"); err != nil || tk.Title != "a\uFFFDb" || tk.Body != "x\uFFFD" {
 		t.Errorf("the task added = %+v, %v; want its NULs as U+FFFD", tk, err)
 	}
 	if tk := e.env.WaitTask(t, "t1", supervisor.TaskBlocked); tk.Reason != "agent: stuck\uFFFDhere" {

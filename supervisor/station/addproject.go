@@ -17,11 +17,11 @@ import (
 // that folder (Claude Code's folder trust), which a person must take.
 // np.DryRun does every check and answers the project as it would run,
 // writing nothing.
-func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
-	st.cfgMu.Lock()
-	defer st.cfgMu.Unlock()
-	cur := st.Config()
-	data, err := st.files.ReadConfig(cur.Path)
+func (ps *Projects) AddProject(ctx context.Context, np supervisor.NewProject) (supervisor.AddedProject, error) {
+	ps.st.cfgMu.Lock()
+	defer ps.st.cfgMu.Unlock()
+	cur := ps.st.Config()
+	data, err := ps.st.files.ReadConfig(cur.Path)
 	if err != nil {
 		return supervisor.AddedProject{}, fmt.Errorf("read %s: %w", cur.Path, err)
 	}
@@ -30,10 +30,10 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 		return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
 	}
 	p := cfg.Projects[len(cfg.Projects)-1]
-	if st.opt.Setup != nil {
+	if ps.st.opt.Setup != nil {
 		// Another user's folder, or one git refuses for its owner:
 		// what they plant there would run as this user.
-		if err := st.opt.Setup.CheckFolder(ctx, p.Path); err != nil {
+		if err := ps.st.opt.Setup.CheckFolder(ctx, p.Path); err != nil {
 			return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
 		}
 	}
@@ -42,39 +42,39 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 		return supervisor.AddedProject{}, supervisor.Invalidf("project %s has no agent to run; pass --agent or --command", p.Name)
 	}
 	var steps []string
-	if f := st.opt.Agents; f != nil {
+	if f := ps.st.opt.Agents; f != nil {
 		if _, err := f.Find(a.Command[0]); err != nil {
 			return supervisor.AddedProject{}, supervisor.Invalidf("%s; install it (or add its folder to the station's PATH), or pass --command with the program to run", err.Error())
 		}
 		steps = f.Steps(a.Profile, p.Path)
 	}
 	var sug *supervisor.SetupSuggestion
-	if st.opt.Setup != nil {
-		if s := st.opt.Setup.Suggest(ctx, p.Path); s.Setup != "" || len(s.Include) > 0 || s.Gate != "" {
+	if ps.st.opt.Setup != nil {
+		if s := ps.st.opt.Setup.Suggest(ctx, p.Path); s.Setup != "" || len(s.Include) > 0 || s.Gate != "" {
 			sug = &s
 		}
 	}
 	if np.DryRun {
-		return supervisor.AddedProject{Project: st.info(p, nil, nil), Steps: steps, Suggested: sug}, nil
+		return supervisor.AddedProject{Project: ps.info(p, nil, nil), Steps: steps, Suggested: sug}, nil
 	}
 	if len(np.Include) > 0 {
-		if st.opt.Setup == nil {
+		if ps.st.opt.Setup == nil {
 			return supervisor.AddedProject{}, supervisor.Invalidf("this station cannot write a .worktreeinclude; write it by hand in %s", p.Path)
 		}
-		if err := st.opt.Setup.WriteInclude(p.Path, np.Include); err != nil {
+		if err := ps.st.opt.Setup.WriteInclude(p.Path, np.Include); err != nil {
 			return supervisor.AddedProject{}, supervisor.Invalidf("%s", err.Error())
 		}
 	}
-	if err := st.files.WriteConfig(cur.Path, out); err != nil {
+	if err := ps.st.files.WriteConfig(cur.Path, out); err != nil {
 		return supervisor.AddedProject{}, err
 	}
-	st.mu.Lock()
-	st.cfg = cfg
-	st.mu.Unlock()
-	st.log.Info("project added", "project", p.Name, "path", p.Path, "agent", a.Command[0], "steps", len(steps))
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
-	st.poke()
-	info, err := st.Project(ctx, p.Name)
+	ps.st.mu.Lock()
+	ps.st.cfg = cfg
+	ps.st.mu.Unlock()
+	ps.st.log.Info("project added", "project", p.Name, "path", p.Path, "agent", a.Command[0], "steps", len(steps))
+	ps.st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
+	ps.st.poke()
+	info, err := ps.Project(ctx, p.Name)
 	return supervisor.AddedProject{Project: info, Steps: steps, Suggested: sug}, err
 }
 
@@ -82,19 +82,19 @@ func (st *Station) AddProject(ctx context.Context, np supervisor.NewProject) (su
 // rest of the file kept). A project with a session running is refused:
 // end or wait for its tasks first. Its tasks stay on the board, and run
 // again if a project of that name comes back.
-func (st *Station) RemoveProject(ctx context.Context, name string) error {
-	st.cfgMu.Lock()
-	defer st.cfgMu.Unlock()
-	cur := st.Config()
+func (ps *Projects) RemoveProject(ctx context.Context, name string) error {
+	ps.st.cfgMu.Lock()
+	defer ps.st.cfgMu.Unlock()
+	cur := ps.st.Config()
 	if _, ok := cur.Project(name); !ok {
-		return supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+		return supervisor.NotFoundf("no project named %q; use one of %s", name, ps.st.Tasks.projectNames())
 	}
-	for _, s := range st.liveSessions() {
+	for _, s := range ps.st.liveSessions() {
 		if s.spec.Project == name {
 			return supervisor.Conflictf("project %s has a session running (%s); cancel its task or wait for it, then remove the project", name, s.spec.ID)
 		}
 	}
-	data, err := st.files.ReadConfig(cur.Path)
+	data, err := ps.st.files.ReadConfig(cur.Path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", cur.Path, err)
 	}
@@ -102,41 +102,41 @@ func (st *Station) RemoveProject(ctx context.Context, name string) error {
 	if err != nil {
 		return supervisor.Invalidf("%s", err.Error())
 	}
-	if err := st.files.WriteConfig(cur.Path, out); err != nil {
+	if err := ps.st.files.WriteConfig(cur.Path, out); err != nil {
 		return err
 	}
-	st.mu.Lock()
-	st.cfg = cfg
-	st.mu.Unlock()
-	st.log.Info("project removed", "project", name)
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
-	st.poke()
+	ps.st.mu.Lock()
+	ps.st.cfg = cfg
+	ps.st.mu.Unlock()
+	ps.st.log.Info("project removed", "project", name)
+	ps.st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
+	ps.st.poke()
 	return nil
 }
 
 // AgentCLIs lists the agent CLIs found on the station's machine, for the
 // dashboard's Add project; none when the wiring gave no finder.
-func (st *Station) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
-	if st.opt.Agents == nil {
+func (ct *Control) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
+	if ct.st.opt.Agents == nil {
 		return nil
 	}
-	return st.opt.Agents.Installed(ctx)
+	return ct.st.opt.Agents.Installed(ctx)
 }
 
 // info is project p's line of Projects, given the paused projects and the
 // queued tasks.
-func (st *Station) info(p config.Project, paused map[string]string, todo []supervisor.Task) supervisor.ProjectInfo {
+func (ps *Projects) info(p config.Project, paused map[string]string, todo []supervisor.Task) supervisor.ProjectInfo {
 	agent := p.Agent
 	if len(p.Command) > 0 {
 		agent = strings.Join(p.Command, " ")
 	}
 	reason, isPaused := paused[p.Name]
-	set := st.effective(p)
+	set := ps.effective(p)
 	info := supervisor.ProjectInfo{Name: p.Name, Path: p.Path, Agent: agent,
 		IdleWindow: set.IdleWindow.String(), BlockWindow: set.BlockWindow.String(),
 		ReviewIdleWindow: set.ReviewIdleWindow.String(), Concurrency: p.Concurrency,
-		Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: st.reg.runningIn(p.Name),
-		Settings: st.Config().ProjectSettings(p)}
+		Review: p.Review, Gate: p.Gate, Paused: isPaused, PauseReason: reason, Running: ps.st.reg.runningIn(p.Name),
+		Settings: ps.st.Config().ProjectSettings(p)}
 	for _, t := range todo {
 		if t.Project == p.Name {
 			info.Queued++
@@ -149,21 +149,21 @@ func (st *Station) info(p config.Project, paused map[string]string, todo []super
 // .worktreeinclude, what its files suggest (setup, include, gate), and
 // the one-time steps its agent still needs there. The dialog asks again
 // every few seconds while it is open, so a step taken meanwhile goes.
-func (st *Station) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
-	cfg := st.Config()
+func (ps *Projects) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+	cfg := ps.st.Config()
 	p, ok := cfg.Project(name)
 	if !ok {
-		return supervisor.ProjectSetup{}, supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+		return supervisor.ProjectSetup{}, supervisor.NotFoundf("no project named %q; use one of %s", name, ps.st.Tasks.projectNames())
 	}
 	var out supervisor.ProjectSetup
-	if adv := st.opt.Setup; adv != nil {
+	if adv := ps.st.opt.Setup; adv != nil {
 		inc, err := adv.Include(p.Path)
 		if err != nil {
 			return supervisor.ProjectSetup{}, err
 		}
 		out.Include, out.Suggested = inc, adv.Suggest(ctx, p.Path)
 	}
-	if f := st.opt.Agents; f != nil {
+	if f := ps.st.opt.Agents; f != nil {
 		if a, err := cfg.AgentFor(p); err == nil {
 			out.Steps = f.Steps(a.Profile, p.Path)
 		}
@@ -174,18 +174,18 @@ func (st *Station) ProjectSetup(ctx context.Context, name string) (supervisor.Pr
 // SetInclude replaces project name's .worktreeinclude with text (a
 // person's edit from Edit project); blank text removes it. New worktrees
 // and gate checkouts read it from then on.
-func (st *Station) SetInclude(ctx context.Context, name, text string) error {
-	p, ok := st.Config().Project(name)
+func (ps *Projects) SetInclude(ctx context.Context, name, text string) error {
+	p, ok := ps.st.Config().Project(name)
 	if !ok {
-		return supervisor.NotFoundf("no project named %q; use one of %s", name, st.projectNames())
+		return supervisor.NotFoundf("no project named %q; use one of %s", name, ps.st.Tasks.projectNames())
 	}
-	if st.opt.Setup == nil {
+	if ps.st.opt.Setup == nil {
 		return supervisor.Invalidf("this station cannot write a .worktreeinclude; edit it by hand in %s", p.Path)
 	}
-	if err := st.opt.Setup.SetInclude(p.Path, text); err != nil {
+	if err := ps.st.opt.Setup.SetInclude(p.Path, text); err != nil {
 		return supervisor.Invalidf("%s; check the folder's permissions", err.Error())
 	}
-	st.log.Info("project .worktreeinclude changed", "project", name)
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
+	ps.st.log.Info("project .worktreeinclude changed", "project", name)
+	ps.st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
 	return nil
 }

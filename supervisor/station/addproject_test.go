@@ -30,7 +30,7 @@ func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
 	}
 	h := startWith(t, func(o *Options) { o.Config = cfg })
 	np := supervisor.NewProject{Name: "web", Path: folder, Command: []string{"agent"}, DryRun: true}
-	got, err := h.st.AddProject(h.ctx, np)
+	got, err := h.st.Projects.AddProject(h.ctx, np)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,11 +41,11 @@ func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
 		t.Fatal("a dry run wrote config.toml or added the project")
 	}
 	np.Settings = map[string]string{"idle_window": "soon"}
-	if _, err := h.st.AddProject(h.ctx, np); err == nil || !strings.Contains(err.Error(), "idle_window") {
+	if _, err := h.st.Projects.AddProject(h.ctx, np); err == nil || !strings.Contains(err.Error(), "idle_window") {
 		t.Fatalf("a bad window in a dry run: %v", err)
 	}
 	np.DryRun, np.Settings = false, map[string]string{"idle_window": "15m"}
-	got, err = h.st.AddProject(h.ctx, np)
+	got, err = h.st.Projects.AddProject(h.ctx, np)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,12 +97,12 @@ func TestAddProjectSuggestsSetupAndWritesOnlyWhatIsAccepted(t *testing.T) {
 	adv := &recAdvisor{sug: supervisor.SetupSuggestion{Setup: "npm ci", Because: "package-lock.json", Include: []string{".env*"}}}
 	h := startWith(t, func(o *Options) { o.Config, o.Setup = cfg, adv })
 	np := supervisor.NewProject{Name: "web", Path: folder, Command: []string{"agent"}, DryRun: true}
-	got, err := h.st.AddProject(h.ctx, np)
+	got, err := h.st.Projects.AddProject(h.ctx, np)
 	if err != nil || got.Suggested == nil || got.Suggested.Setup != "npm ci" || adv.written != nil {
 		t.Fatalf("dry run: %+v %v, written %v", got.Suggested, err, adv.written)
 	}
 	np.DryRun, np.Setup, np.Include = false, got.Suggested.Setup, got.Suggested.Include
-	if _, err := h.st.AddProject(h.ctx, np); err != nil {
+	if _, err := h.st.Projects.AddProject(h.ctx, np); err != nil {
 		t.Fatal(err)
 	}
 	if p, ok := h.st.Config().Project("web"); !ok || p.Setup != "npm ci" || len(adv.written) != 1 {
@@ -120,7 +120,7 @@ func TestEditProjectReadsEveryKeyAndTheInclude(t *testing.T) {
 	p.Written = map[string]string{"setup": "npm ci"}
 	adv := &recAdvisor{sug: supervisor.SetupSuggestion{Gate: "npm test", GateBecause: "package.json"}, include: ".env\n"}
 	h := startWith(t, func(o *Options) { o.Setup = adv }, p)
-	info, err := h.st.Project(h.ctx, "web")
+	info, err := h.st.Projects.Project(h.ctx, "web")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,14 +134,14 @@ func TestEditProjectReadsEveryKeyAndTheInclude(t *testing.T) {
 	if !slices.Equal(keys, config.ProjectKeys) {
 		t.Errorf("settings offered %v, want every key project set takes %v", keys, config.ProjectKeys)
 	}
-	ps, err := h.st.ProjectSetup(h.ctx, "web")
+	ps, err := h.st.Projects.ProjectSetup(h.ctx, "web")
 	if err != nil || ps.Include != ".env\n" || ps.Suggested.Gate != "npm test" {
 		t.Fatalf("project setup: %+v %v", ps, err)
 	}
-	if err := h.st.SetInclude(h.ctx, "web", ".env*\nnode_modules/\n"); err != nil || adv.include != ".env*\nnode_modules/\n" {
+	if err := h.st.Projects.SetInclude(h.ctx, "web", ".env*\nnode_modules/\n"); err != nil || adv.include != ".env*\nnode_modules/\n" {
 		t.Fatalf("set include: %v, %q", err, adv.include)
 	}
-	if err := h.st.SetInclude(h.ctx, "nope", ""); err == nil || !strings.Contains(err.Error(), "no project named") {
+	if err := h.st.Projects.SetInclude(h.ctx, "nope", ""); err == nil || !strings.Contains(err.Error(), "no project named") {
 		t.Errorf("an unknown project: %v", err)
 	}
 }

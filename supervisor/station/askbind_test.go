@@ -23,7 +23,7 @@ func TestDecisionBindsTheRequestShown(t *testing.T) {
 		h.proc()
 		s := h.session(task.ID)
 		ask := func(ctx context.Context, input string, got chan<- supervisor.Decision) {
-			d, _ := h.st.AgentAsk(ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: input})
+			d, _ := h.st.Asks.AgentAsk(ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: input})
 			got <- d
 		}
 		first := make(chan supervisor.Decision, 1)
@@ -44,18 +44,18 @@ func TestDecisionBindsTheRequestShown(t *testing.T) {
 		if now == nil || now.ID == "" || now.ID == shown.ID {
 			t.Fatalf("a new request kept the old id: first %+v, now %+v", shown, now)
 		}
-		err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: shown.ID})
+		err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: shown.ID})
 		if err == nil || !strings.Contains(err.Error(), "the request changed; look again") || !errors.Is(err, supervisor.ErrConflict) {
 			t.Fatalf("allowing the request shown, after it changed: %v", err)
 		}
 		// Allow and answer must name the request; deny may deny whatever waits.
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow}); err == nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow}); err == nil {
 			t.Fatal("an allow that names no request was taken")
 		}
 		if w := h.session(task.ID).WaitingOn; w == nil || w.ID != now.ID {
 			t.Fatalf("a refused decision took the request: %+v", w)
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: now.ID}); err != nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: now.ID}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -94,12 +94,12 @@ func TestDecisionRecordedAfterTheClientLeft(t *testing.T) {
 		task := h.add("web", "test")
 		h.proc()
 		s := h.session(task.ID)
-		go h.st.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm test"})
+		go h.st.Asks.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm test"})
 		advance(time.Second)
 		w := h.session(task.ID).WaitingOn
 		gone, cancel := context.WithCancel(h.ctx)
 		cancel() // the client closed its connection
-		if err := h.st.Decide(gone, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err != nil {
+		if err := h.st.Asks.Decide(gone, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()

@@ -21,10 +21,10 @@ const askWaitMin = 5 * time.Second
 // askWait is how long a session's request waits for a person before its
 // agent shows its own dialog: the idle window of the session's project,
 // the time the station would otherwise let it sit silent.
-func (st *Station) askWait(s *session) time.Duration {
+func (ak *Asks) askWait(s *session) time.Duration {
 	d := s.spec.IdleWindow
-	if p, ok := st.Config().Project(s.spec.Project); ok {
-		d = st.effective(p).IdleWindow
+	if p, ok := ak.st.Config().Project(s.spec.Project); ok {
+		d = ak.st.Projects.effective(p).IdleWindow
 	}
 	return max(d, askWaitMin)
 }
@@ -35,8 +35,8 @@ func (st *Station) askWait(s *session) time.Duration {
 // askWait, it returns an empty Decision and the agent shows its own dialog
 // (its Notification hook then keeps the session needs-permission). Nothing
 // is ever decided here but by a person.
-func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRequest) (supervisor.Decision, error) {
-	s, err := st.agentSession(id)
+func (ak *Asks) AgentAsk(ctx context.Context, id string, req supervisor.AskRequest) (supervisor.Decision, error) {
+	s, err := ak.st.Sessions.agentSession(id)
 	if err != nil {
 		return supervisor.Decision{}, err
 	}
@@ -56,12 +56,12 @@ func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRe
 		// One dialog at a time: the agent asks this one itself.
 		return supervisor.Decision{}, nil
 	}
-	st.log.Info("session asks a person", "session", s.spec.ID, "kind", req.Kind, "tool", req.Tool, "input", req.Input)
+	ak.st.log.Info("session asks a person", "session", s.spec.ID, "kind", req.Kind, "tool", req.Tool, "input", req.Input)
 	if err := s.send(ctx, command{kind: cmdReport, input: inPermission, layer: "board", text: "asks: " + a.w.Line()}); err != nil {
 		s.meter.clearAsk(a)
 		return supervisor.Decision{}, err
 	}
-	timer := time.NewTimer(st.askWait(s))
+	timer := time.NewTimer(ak.askWait(s))
 	defer timer.Stop()
 	select {
 	case d := <-a.reply:
@@ -74,8 +74,8 @@ func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRe
 		// A decision took it as the wait ended: it is on its way.
 		return <-a.reply, nil
 	}
-	st.log.Info("nobody answered the request; the agent shows its own dialog", "session", s.spec.ID, "tool", req.Tool)
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: ptr(s.Info())})
+	ak.st.log.Info("nobody answered the request; the agent shows its own dialog", "session", s.spec.ID, "tool", req.Tool)
+	ak.st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: ptr(s.Info())})
 	return supervisor.Decision{}, ctx.Err()
 }
 
@@ -84,11 +84,11 @@ func (st *Station) AgentAsk(ctx context.Context, id string, req supervisor.AskRe
 // question. Only a person decides: an operator action made from inside a
 // session is refused (a session's own token cannot reach here at all).
 // The decision is in the task's history with who made it.
-func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision) error {
+func (ak *Asks) Decide(ctx context.Context, id string, d supervisor.Decision) error {
 	if sid, ok := supervisor.Origin(ctx); ok {
 		return supervisor.Conflictf("session %s may not decide a permission or a question; only a person may, from outside any session", sid)
 	}
-	s, err := st.localSession(id, "decide")
+	s, err := ak.st.Sessions.localSession(id, "decide")
 	if err != nil {
 		return err
 	}
@@ -111,12 +111,12 @@ func (st *Station) Decide(ctx context.Context, id string, d supervisor.Decision)
 	d.By = operator(ctx)
 	a.reply <- d
 	what := decisionText(a.w, d)
-	st.log.Info("a person decided", "session", s.spec.ID, "decision", what, "by", d.By)
+	ak.st.log.Info("a person decided", "session", s.spec.ID, "decision", what, "by", d.By)
 	// The decision is taken: its record must not depend on the client,
 	// which may have left already. The station's own context owns it.
-	rctx, cancel := context.WithTimeout(st.life, recordTimeout)
+	rctx, cancel := context.WithTimeout(ak.st.life, recordTimeout)
 	defer cancel()
-	st.recordDecision(rctx, s, what, d.By)
+	ak.recordDecision(rctx, s, what, d.By)
 	_ = s.send(rctx, command{kind: cmdReport, input: inReport, layer: "board", text: what})
 	return nil
 }
@@ -187,18 +187,18 @@ func decisionText(w supervisor.WaitingOn, d supervisor.Decision) string {
 // keeps the task where it is, with the decision as its reason and the
 // person as its actor. A task that moved meanwhile keeps its state; the
 // decision is then only in the log.
-func (st *Station) recordDecision(ctx context.Context, s *session, what, by string) {
-	t, err := st.board.Task(ctx, s.spec.TaskID)
+func (ak *Asks) recordDecision(ctx context.Context, s *session, what, by string) {
+	t, err := ak.st.board.Task(ctx, s.spec.TaskID)
 	if err != nil {
-		st.log.Warn("read the task to record a decision", "task", s.spec.TaskID, "err", err)
+		ak.st.log.Warn("read the task to record a decision", "task", s.spec.TaskID, "err", err)
 		return
 	}
 	if t.State != supervisor.TaskWorking && t.State != supervisor.TaskReview {
 		return
 	}
 	m := supervisor.Move{From: []supervisor.TaskState{t.State}, To: t.State, Reason: what, Actor: by, Attempt: s.spec.Attempt}
-	if _, err := st.board.Move(ctx, t.ID, m); err != nil {
-		st.log.Warn("record a decision in the task's history", "task", t.ID, "err", err)
+	if _, err := ak.st.board.Move(ctx, t.ID, m); err != nil {
+		ak.st.log.Warn("record a decision in the task's history", "task", t.ID, "err", err)
 	}
 }
 

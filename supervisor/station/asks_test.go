@@ -23,7 +23,7 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 		s := h.session(task.ID)
 		got := make(chan supervisor.Decision, 1)
 		go func() {
-			d, err := h.st.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish"})
+			d, err := h.st.Asks.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish"})
 			if err != nil {
 				t.Error(err)
 			}
@@ -49,13 +49,13 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 			t.Errorf("nobody was told what is asked: %+v", h.notes.all())
 		}
 		// From inside a session, even with the station's token: refused.
-		if err := h.st.Decide(supervisor.WithOrigin(h.ctx, "t9.1"), s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
+		if err := h.st.Asks.Decide(supervisor.WithOrigin(h.ctx, "t9.1"), s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
 			t.Fatal("a session decided a request")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Answer: "blue", Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Answer: "blue", Behavior: supervisor.DecideAllow, Request: info.WaitingOn.ID}); err == nil {
 			t.Fatal("a permission was answered as a question")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Note: "once", Request: info.WaitingOn.ID}); err != nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Note: "once", Request: info.WaitingOn.ID}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -72,7 +72,7 @@ func TestAskWaitsForAPersonAndIsRecorded(t *testing.T) {
 		if last.Reason != "allowed once Bash: npm publish (note: once)" || last.Actor != "person" || last.To != supervisor.TaskWorking {
 			t.Errorf("history ends with %+v", last)
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideDeny}); err == nil || !strings.Contains(err.Error(), "waits on no request") {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideDeny}); err == nil || !strings.Contains(err.Error(), "waits on no request") {
 			t.Errorf("a second decision: %v", err)
 		}
 	})
@@ -87,7 +87,7 @@ func TestAskNobodyAnswers(t *testing.T) {
 		h.proc()
 		s := h.session(task.ID)
 		start := time.Now()
-		d, err := h.st.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}})
+		d, err := h.st.Asks.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}})
 		if err != nil || d.Behavior != "" {
 			t.Fatalf("got %+v, %v; want no decision", d, err)
 		}
@@ -97,7 +97,7 @@ func TestAskNobodyAnswers(t *testing.T) {
 		if info := h.session(task.ID); info.WaitingOn != nil || info.State != supervisor.SessNeedsPermission {
 			t.Errorf("after the wait: %v %+v; want needs-permission, no request", info.State, info.WaitingOn)
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "red"}); err == nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "red"}); err == nil {
 			t.Error("a withdrawn request was answered")
 		}
 	})
@@ -112,7 +112,7 @@ func TestAskQuestionAnswered(t *testing.T) {
 		s := h.session(task.ID)
 		got := make(chan supervisor.Decision, 1)
 		go func() {
-			d, _ := h.st.AgentAsk(context.Background(), s.ID, supervisor.AskRequest{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}})
+			d, _ := h.st.Asks.AgentAsk(context.Background(), s.ID, supervisor.AskRequest{Kind: supervisor.AskQuestion, Tool: "AskUserQuestion", Input: "Which colour?", Options: []string{"red", "blue"}})
 			got <- d
 		}()
 		advance(time.Second)
@@ -120,10 +120,10 @@ func TestAskQuestionAnswered(t *testing.T) {
 		if w == nil || w.Kind != supervisor.AskQuestion || strings.Join(w.Options, ",") != "red,blue" {
 			t.Fatalf("waiting on %+v", w)
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err == nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Request: w.ID}); err == nil {
 			t.Fatal("a question was allowed without an answer")
 		}
-		if err := h.st.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "blue", Request: w.ID}); err != nil {
+		if err := h.st.Asks.Decide(h.ctx, s.ID, supervisor.Decision{Behavior: supervisor.DecideAllow, Answer: "blue", Request: w.ID}); err != nil {
 			t.Fatal(err)
 		}
 		if d := <-got; d.Answer != "blue" {

@@ -62,7 +62,7 @@ func TestBoardWindowsAreTheFloor(t *testing.T) {
 		if s := h.session(tw.ID); s.IdleWindow.String() != "15m0s" || s.BlockWindow.String() != "10m0s" {
 			t.Errorf("web's session runs with idle %s, block %s; want the board's 15m0s and 10m0s", s.IdleWindow, s.BlockWindow)
 		}
-		ps, err := h.st.Projects(context.Background())
+		ps, err := h.st.Projects.Projects(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -164,9 +164,9 @@ func (b *branches) warnings() []string {
 // checkpoint pushes a live session's branches when its HEAD is green (a
 // sessionHost method: the session's goroutine calls it on the agent's
 // reports).
-func (st *Station) checkpoint(spec sessionSpec) {
-	if p, ok := st.Config().Project(spec.Project); ok && spec.Branch != "" {
-		st.branches.checkpoint(p, spec.TaskID)
+func (ho *host) checkpoint(spec sessionSpec) {
+	if p, ok := ho.st.Config().Project(spec.Project); ok && spec.Branch != "" {
+		ho.st.branches.checkpoint(p, spec.TaskID)
 	}
 }
 

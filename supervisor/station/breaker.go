@@ -38,7 +38,7 @@ func (st *Station) breakerTrip(ctx context.Context, t supervisor.Task, actor str
 	}
 	st.log.Warn("project paused by its circuit breaker", "project", p.Name, "reason", reason)
 	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
-	st.notify(supervisor.Notice{Kind: supervisor.NoticeBreaker, TaskID: t.ID, Title: "Paused: " + p.Name, Body: reason})
+	st.host.notify(supervisor.Notice{Kind: supervisor.NoticeBreaker, TaskID: t.ID, Title: "Paused: " + p.Name, Body: reason})
 }
 
 // breaker counts each project's recent blocks.

@@ -83,27 +83,27 @@ func today(now time.Time) string { return now.Local().Format(time.DateOnly) }
 // spend counts usd of s's cost toward its project's day and its task; a
 // project crossing its daily_budget_usd is paused the way the breaker
 // pauses it (running sessions finish their task) and a person is told.
-func (st *Station) spend(s *session, usd float64) {
+func (co *costs) spend(s *session, usd float64) {
 	budget := 0.0
-	if p, ok := st.Config().Project(s.spec.Project); ok {
-		budget = st.effective(p).DailyBudgetUSD
+	if p, ok := co.st.Config().Project(s.spec.Project); ok {
+		budget = co.st.Projects.effective(p).DailyBudgetUSD
 	}
-	spent, pause := st.addSpend(today(time.Now()), s.spec.Project, s.spec.TaskID, usd, budget)
+	spent, pause := co.addSpend(today(time.Now()), s.spec.Project, s.spec.TaskID, usd, budget)
 	if !pause {
 		return
 	}
 	name := s.spec.Project
 	said := fmt.Sprintf("%s spent %s of %s today", name, dollars(spent), dollars(budget))
 	reason := "budget: " + said + "; running sessions finish their task; \"buildstation project resume " + name + "\" lifts it for today"
-	ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
+	ctx, cancel := context.WithTimeout(co.st.life, co.st.host.writeTimeout())
 	defer cancel()
-	if err := st.board.SetPaused(ctx, name, true, reason); err != nil {
-		st.log.Error("budget: pause project", "project", name, "err", err)
+	if err := co.st.board.SetPaused(ctx, name, true, reason); err != nil {
+		co.st.log.Error("budget: pause project", "project", name, "err", err)
 		return
 	}
-	st.log.Warn("project paused by its daily budget", "project", name, "reason", reason)
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
-	st.notify(supervisor.Notice{Kind: supervisor.NoticeBudget, TaskID: s.spec.TaskID, Title: "Paused: " + said, Body: reason})
+	co.st.log.Warn("project paused by its daily budget", "project", name, "reason", reason)
+	co.st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: name})
+	co.st.host.notify(supervisor.Notice{Kind: supervisor.NoticeBudget, TaskID: s.spec.TaskID, Title: "Paused: " + said, Body: reason})
 }
 
 // dollars is an amount as a person writes it: "$20", "$20.40".
@@ -118,23 +118,23 @@ func dollars(usd float64) string {
 func roundCents(usd float64) float64 { return float64(int64(usd*100+0.5)) / 100 }
 
 // TaskCost is what task id's sessions cost so far, to the cent.
-func (st *Station) TaskCost(id string) float64 {
-	if sb := st.spendBoard(); sb != nil {
-		ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
+func (ts *Tasks) TaskCost(id string) float64 {
+	if sb := ts.st.costs.spendBoard(); sb != nil {
+		ctx, cancel := context.WithTimeout(ts.st.life, ts.st.host.writeTimeout())
 		defer cancel()
 		m, err := sb.TaskSpent(ctx, id)
 		if err == nil {
-			return roundCents(dollarsOf(m) + st.budget.task(id))
+			return roundCents(dollarsOf(m) + ts.st.budget.task(id))
 		}
-		st.log.Warn("budget: read a task's cost from the board", "task", id, "err", err)
+		ts.st.log.Warn("budget: read a task's cost from the board", "task", id, "err", err)
 	}
-	return roundCents(st.budget.task(id))
+	return roundCents(ts.st.budget.task(id))
 }
 
 // spendBoard is the board's record of what was spent, or nil when the
 // board keeps none.
-func (st *Station) spendBoard() supervisor.SpendBoard {
-	sb, _ := st.board.(supervisor.SpendBoard)
+func (co *costs) spendBoard() supervisor.SpendBoard {
+	sb, _ := co.st.board.(supervisor.SpendBoard)
 	return sb
 }
 
@@ -143,42 +143,42 @@ func (st *Station) spendBoard() supervisor.SpendBoard {
 // and survives a restart), else in memory; pause says this addition
 // crossed budget. A spend the board does not take is counted in memory,
 // and the log says so.
-func (st *Station) addSpend(day, project, task string, usd, budget float64) (spent float64, pause bool) {
-	if sb := st.spendBoard(); sb != nil {
-		ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
+func (co *costs) addSpend(day, project, task string, usd, budget float64) (spent float64, pause bool) {
+	if sb := co.spendBoard(); sb != nil {
+		ctx, cancel := context.WithTimeout(co.st.life, co.st.host.writeTimeout())
 		defer cancel()
 		total, pause, err := sb.AddSpend(ctx, supervisor.Spend{Day: day, Project: project, TaskID: task, Micro: microOf(usd), Budget: microOf(budget)})
 		if err == nil {
 			return dollarsOf(total), pause
 		}
-		st.log.Warn("budget: the board did not keep a spend; it is counted in memory until the station restarts", "project", project, "err", err)
+		co.st.log.Warn("budget: the board did not keep a spend; it is counted in memory until the station restarts", "project", project, "err", err)
 	}
-	return st.budget.add(day, project, task, usd, budget)
+	return co.st.budget.add(day, project, task, usd, budget)
 }
 
 // liftBudget lets project run past its budget for the rest of day.
-func (st *Station) liftBudget(ctx context.Context, day, project string) {
-	st.budget.lift(day, project)
-	if sb := st.spendBoard(); sb != nil {
+func (co *costs) liftBudget(ctx context.Context, day, project string) {
+	co.st.budget.lift(day, project)
+	if sb := co.spendBoard(); sb != nil {
 		if err := sb.LiftBudget(ctx, day, project); err != nil {
-			st.log.Warn("budget: the board did not keep a lift; the budget may pause the project again after a restart", "project", project, "err", err)
+			co.st.log.Warn("budget: the board did not keep a lift; the budget may pause the project again after a restart", "project", project, "err", err)
 		}
 	}
 }
 
 // spentToday is each project's cost on day, to the cent: the board's
 // count (with what it did not take) when it keeps one.
-func (st *Station) spentToday(day string) map[string]float64 {
-	out := st.budget.today(day)
-	sb := st.spendBoard()
+func (co *costs) spentToday(day string) map[string]float64 {
+	out := co.st.budget.today(day)
+	sb := co.spendBoard()
 	if sb == nil {
 		return out
 	}
-	ctx, cancel := context.WithTimeout(st.life, st.writeTimeout())
+	ctx, cancel := context.WithTimeout(co.st.life, co.st.host.writeTimeout())
 	defer cancel()
 	m, err := sb.SpentOn(ctx, day)
 	if err != nil {
-		st.log.Warn("budget: read today's spend from the board", "err", err)
+		co.st.log.Warn("budget: read today's spend from the board", "err", err)
 		return out
 	}
 	for p, v := range m {

@@ -117,7 +117,7 @@ func (l *link) pending() int {
 
 // Link reports the shared board's reachability; nil on a station's own
 // board.
-func (st *Station) Link() *supervisor.BoardLink { return st.writes.state() }
+func (sh *Shared) Link() *supervisor.BoardLink { return sh.st.writes.state() }
 
 // state is the board link as it stands; nil on a station's own board.
 func (w *writes) state() *supervisor.BoardLink {
@@ -154,8 +154,8 @@ func unreachable(err error) bool {
 // writeTimeout bounds one write to a shared board: long enough for a busy
 // server, short enough that an agent's report is queued well before its
 // station's leases run out.
-func (st *Station) writeTimeout() time.Duration {
-	return min(max(st.Config().Lease/4, 500*time.Millisecond), 10*time.Second)
+func (ho *host) writeTimeout() time.Duration {
+	return min(max(ho.st.Config().Lease/4, 500*time.Millisecond), 10*time.Second)
 }
 
 // queueing reports whether writes go to the outbox first: a shared board
@@ -307,9 +307,9 @@ func (w *writes) replayOne(ctx context.Context, sb supervisor.SharedBoard, e sup
 }
 
 // delivered tells about a queued move that reached the board.
-func (st *Station) delivered(t supervisor.Task) {
-	st.publishTask(t)
+func (ho *host) delivered(t supervisor.Task) {
+	ho.publishTask(t)
 	if t.State == supervisor.TaskBlocked {
-		st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+		ho.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
 	}
 }

@@ -80,17 +80,17 @@ func TestSharedBoardSelfFencesWhenRenewalsFail(t *testing.T) {
 			t.Fatal("session ended while its lease was still proven")
 		}
 		advance(500 * time.Millisecond)
-		if p.stopCount() == 0 || len(h.st.Sessions()) != 0 {
+		if p.stopCount() == 0 || len(h.st.Sessions.Sessions()) != 0 {
 			t.Fatal("session still runs past lease - margin with no renewal")
 		}
 		if box.len() == 0 {
 			t.Fatal("nothing queued for the board while it was away")
 		}
-		if l := h.st.Link(); l == nil || l.Reachable || l.Queued == 0 || l.DownSince.IsZero() {
+		if l := h.st.Shared.Link(); l == nil || l.Reachable || l.Queued == 0 || l.DownSince.IsZero() {
 			t.Fatalf("link = %+v, want unreachable with writes queued", l)
 		}
 		// Status degrades instead of failing.
-		if st, err := h.st.Status(h.ctx); err != nil || st.Board == nil || st.Board.Reachable || st.Board.Queued == 0 {
+		if st, err := h.st.Control.Status(h.ctx); err != nil || st.Board == nil || st.Board.Reachable || st.Board.Queued == 0 {
 			t.Fatalf("status while the board is away = %+v, %v; want the link, not an error", st, err)
 		}
 		if got := h.task(task.ID); got.State != supervisor.TaskWorking {
@@ -125,7 +125,7 @@ func TestSharedBoardQueuesCompletionDuringOutage(t *testing.T) {
 		h.proc()
 		id := h.session(task.ID).ID
 		setDown(b, true)
-		if err := h.st.AgentComplete(h.ctx, id, "did it"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, id, "did it"); err != nil {
 			t.Fatalf("completion during an outage: %v", err)
 		}
 		advance(100 * time.Millisecond)

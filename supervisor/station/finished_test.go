@@ -36,7 +36,7 @@ func TestFinishedWorkIsTold(t *testing.T) {
 		task := h.add("web", "Make the login page remember the last user across restarts")
 		h.proc().say("working\r\n")
 		s := h.session(task.ID)
-		if err := h.st.AgentComplete(h.ctx, s.ID, "the login page remembers the last user"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, s.ID, "the login page remembers the last user"); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -64,7 +64,7 @@ func TestFinishedWorkIsTold(t *testing.T) {
 		h := start(t, pr)
 		task := h.add("web", "fix it")
 		h.proc().say("working\r\n")
-		if err := h.st.AgentComplete(h.ctx, h.session(task.ID).ID, "fixed"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, h.session(task.ID).ID, "fixed"); err != nil {
 			t.Fatal(err)
 		}
 		h.proc().say("reading the diff\r\n")
@@ -72,7 +72,7 @@ func TestFinishedWorkIsTold(t *testing.T) {
 		if got := finishedNotices(h); len(got) != 0 {
 			t.Fatalf("a task in review was told finished: %+v", got)
 		}
-		if err := h.st.AgentReview(h.ctx, h.session(task.ID).ID, supervisor.VerdictApprove, "reads well"); err != nil {
+		if err := h.st.Agent.AgentReview(h.ctx, h.session(task.ID).ID, supervisor.VerdictApprove, "reads well"); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -148,9 +148,9 @@ func TestFinishedWorkIsToldOnceOnRecord(t *testing.T) {
 		p := h.proc()
 		p.say("working\r\n")
 		s := h.session(task.ID)
-		sub := h.st.Subscribe(256)
+		sub := h.st.Sessions.Subscribe(256)
 		defer sub.Close()
-		if err := h.st.AgentComplete(h.ctx, s.ID, "added /healthz"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, s.ID, "added /healthz"); err != nil {
 			t.Fatal(err)
 		}
 		p.exit(0)
@@ -171,7 +171,7 @@ func TestFinishedWorkIsToldOnceOnRecord(t *testing.T) {
 		if !told {
 			t.Error("no event about the task came once its work was on record: a card that read its work at the session's end keeps what it found")
 		}
-		w, ok, err := h.st.TaskWork(h.ctx, task.ID)
+		w, ok, err := h.st.Tasks.TaskWork(h.ctx, task.ID)
 		if err != nil || !ok || len(w.Commits) != 1 {
 			t.Errorf("the finished task's work: %+v %v %v, want its one commit on record", w, ok, err)
 		}

@@ -12,13 +12,13 @@ import (
 
 // gateVerdict returns the project's gate verdict on a session's HEAD from
 // the cache only: the session goroutine must never wait for a build.
-func (st *Station) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) {
-	ws := st.opt.Workspaces
-	p, ok := st.Config().Project(spec.Project)
+func (ga *gates) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) {
+	ws := ga.st.opt.Workspaces
+	p, ok := ga.st.Config().Project(spec.Project)
 	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
 		return supervisor.GateVerdict{}, false
 	}
-	ctx, cancel := context.WithTimeout(st.life, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ga.st.life, 2*time.Second)
 	defer cancel()
 	v, ran, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, false)
 	if err != nil || !ran {
@@ -29,45 +29,45 @@ func (st *Station) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) 
 
 // gateNote is what the nudge adds when the gate already failed on HEAD: an
 // agent stuck on a red build is told so, not just asked whether it is done.
-func (st *Station) gateNote(spec sessionSpec) string {
-	v, ok := st.gateVerdict(spec)
+func (ho *host) gateNote(spec sessionSpec) string {
+	v, ok := ho.st.gates.gateVerdict(spec)
 	if !ok || v.Passed {
 		return ""
 	}
-	p, _ := st.Config().Project(spec.Project)
+	p, _ := ho.st.Config().Project(spec.Project)
 	return agent.GateNote(spec.Profile, p.Gate, supervisor.ShortSHA(v.SHA), strings.TrimSpace(lastLine([]byte(v.Tail))))
 }
 
 // judgeHead runs the gate on a nudged session's HEAD in the background, so
 // that by the block its verdict is known and named in the reason. A stop
 // ends the run (owner.go).
-func (st *Station) judgeHead(spec sessionSpec) {
-	ws := st.opt.Workspaces
-	p, ok := st.Config().Project(spec.Project)
+func (ho *host) judgeHead(spec sessionSpec) {
+	ws := ho.st.opt.Workspaces
+	p, ok := ho.st.Config().Project(spec.Project)
 	if ws == nil || !ok || spec.Branch == "" {
 		return
 	}
 	if p.Gate == "" {
-		st.checkpoint(spec) // every commit is green
+		ho.checkpoint(spec) // every commit is green
 		return
 	}
-	st.goWork(func() {
-		ctx, cancel := context.WithTimeout(st.running, gateTimeout)
+	ho.st.goWork(func() {
+		ctx, cancel := context.WithTimeout(ho.st.running, gateTimeout)
 		defer cancel()
 		v, _, err := ws.HeadGate(ctx, p.Repo, spec.TaskID, true)
 		if err != nil {
-			st.log.Warn("gate on nudged session's HEAD", "task", spec.TaskID, "err", err)
+			ho.st.log.Warn("gate on nudged session's HEAD", "task", spec.TaskID, "err", err)
 			return
 		}
 		if v.Passed && p.Remote != "" {
-			st.branches.push(p, spec.TaskID, "gate passed", false)
+			ho.st.branches.push(p, spec.TaskID, "gate passed", false)
 		}
 	})
 }
 
 // gateReason is the gate's part of a block reason.
-func (st *Station) gateReason(spec sessionSpec) string {
-	v, ok := st.gateVerdict(spec)
+func (ho *host) gateReason(spec sessionSpec) string {
+	v, ok := ho.st.gates.gateVerdict(spec)
 	if !ok {
 		return ""
 	}
@@ -96,10 +96,10 @@ const gateWait = 20 * time.Second
 // the project's setup at fault, not the agent's work: the task blocks
 // for a person, naming the file and .worktreeinclude, without counting
 // toward the breaker, and the agent is told to stop.
-func (st *Station) refuseRed(ctx context.Context, s *session, verb string) error {
+func (ga *gates) refuseRed(ctx context.Context, s *session, verb string) error {
 	spec := s.spec
-	ws := st.opt.Workspaces
-	p, ok := st.Config().Project(spec.Project)
+	ws := ga.st.opt.Workspaces
+	p, ok := ga.st.Config().Project(spec.Project)
 	if ws == nil || !ok || p.Gate == "" || spec.Branch == "" {
 		return nil
 	}
@@ -109,11 +109,11 @@ func (st *Station) refuseRed(ctx context.Context, s *session, verb string) error
 		err error
 	}
 	done := make(chan answer, 1)
-	started := st.goWork(func() {
+	started := ga.st.goWork(func() {
 		// Not the request's context: a verdict that comes late is still
 		// worth caching for the agent's next call. The station's: a stop
 		// ends it (owner.go).
-		gctx, cancel := context.WithTimeout(st.running, gateTimeout)
+		gctx, cancel := context.WithTimeout(ga.st.running, gateTimeout)
 		defer cancel()
 		v, ran, err := ws.HeadGate(gctx, p.Repo, spec.TaskID, true)
 		done <- answer{v, ran, err}
@@ -136,9 +136,9 @@ func (st *Station) refuseRed(ctx context.Context, s *session, verb string) error
 		return nil
 	}
 	if len(a.v.Missing) > 0 {
-		return st.blockLacking(ctx, s, p.Gate, a.v)
+		return ga.blockLacking(ctx, s, p.Gate, a.v)
 	}
-	st.log.Info("completion refused: the gate fails on HEAD", "task", spec.TaskID, "sha", a.v.SHA)
+	ga.st.log.Info("completion refused: the gate fails on HEAD", "task", spec.TaskID, "sha", a.v.SHA)
 	return supervisor.Conflictf("the gate (%s) fails on your HEAD %s, so the task is not done and stays in progress; fix it and commit, then call %s again, or call block_task if you cannot. The end of its output:\n%s",
 		p.Gate, supervisor.ShortSHA(a.v.SHA), verb, lastLines(a.v.Tail, 12))
 }
@@ -162,21 +162,21 @@ func lastLines(s string, n int) string {
 
 // blockLacking blocks s's task because its gate failed for ignored files
 // the checkout lacked (v.Missing), and answers the agent.
-func (st *Station) blockLacking(ctx context.Context, s *session, gate string, v supervisor.GateVerdict) error {
+func (ga *gates) blockLacking(ctx context.Context, s *session, gate string, v supervisor.GateVerdict) error {
 	files := strings.Join(v.Missing, ", ")
 	reason := fmt.Sprintf("the gate (%s) fails on HEAD %s for want of %s, which git ignores: the project's folder has it, but worktrees and gate checkouts start without it. Not the agent: add %s to the project's .worktreeinclude (or have its setup make it), then requeue. The end of its output:\n%s",
 		gate, supervisor.ShortSHA(v.SHA), files, files, lastLines(v.Tail, 8))
-	st.log.Warn("gate fails for a file its checkout lacks", "task", s.spec.TaskID, "missing", v.Missing)
+	ga.st.log.Warn("gate fails for a file its checkout lacks", "task", s.spec.TaskID, "missing", v.Missing)
 	from := []supervisor.TaskState{s.spec.Kind.TaskState()}
-	t, queued, err := st.writes.move(ctx, s.spec.TaskID, supervisor.Move{From: from, To: supervisor.TaskBlocked, Reason: reason, Actor: "station", KeepLease: true, Attempt: s.spec.Attempt})
+	t, queued, err := ga.st.writes.move(ctx, s.spec.TaskID, supervisor.Move{From: from, To: supervisor.TaskBlocked, Reason: reason, Actor: "station", KeepLease: true, Attempt: s.spec.Attempt})
 	if err != nil {
-		return st.agentMoveErr(s, err)
+		return ga.st.Agent.agentMoveErr(s, err)
 	}
 	if !queued {
-		st.publishTask(t)
-		st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, SessionID: s.spec.ID, Title: "Blocked: " + t.Title,
+		ga.st.host.publishTask(t)
+		ga.st.host.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, SessionID: s.spec.ID, Title: "Blocked: " + t.Title,
 			Body: fmt.Sprintf("The gate needs %s, which task worktrees do not get: add it to the project's .worktreeinclude, then requeue.", files)})
 	}
-	st.endLater(s, outEnded)
+	ga.st.Agent.endLater(s, outEnded)
 	return supervisor.Conflictf("the gate (%s) fails because its checkout lacks %s, a file git ignores that the project's folder has: not your work. The task is blocked for a person to add it to .worktreeinclude; stop now, your commits are kept", gate, files)
 }

@@ -45,8 +45,8 @@ func hookInput(h supervisor.HookEvent) (wdInput, string) {
 }
 
 // AgentHook records one hook of a session.
-func (st *Station) AgentHook(ctx context.Context, id string, h supervisor.HookEvent) error {
-	s, err := st.agentSession(id)
+func (av *AgentVerbs) AgentHook(ctx context.Context, id string, h supervisor.HookEvent) error {
+	s, err := av.st.Sessions.agentSession(id)
 	if err != nil {
 		return err
 	}
@@ -56,14 +56,14 @@ func (st *Station) AgentHook(ctx context.Context, id string, h supervisor.HookEv
 	if h.Event == supervisor.HookMCPReady {
 		return s.send(ctx, command{kind: cmdMCPReady})
 	}
-	st.meterHook(s, h)
+	av.st.costs.meterHook(s, h)
 	in, why := hookInput(h)
 	return s.send(ctx, command{kind: cmdReport, input: in, layer: "board", text: why})
 }
 
 // meterHook records what a hook says beyond life: the activity its tool
 // hooks show, the usage its transcript reports.
-func (st *Station) meterHook(s *session, h supervisor.HookEvent) {
+func (co *costs) meterHook(s *session, h supervisor.HookEvent) {
 	now := time.Now()
 	switch h.Event {
 	case "PreToolUse":
@@ -75,6 +75,6 @@ func (st *Station) meterHook(s *session, h supervisor.HookEvent) {
 		s.meter.setActivity("waiting for input", now)
 	}
 	if h.Usage != nil {
-		st.recordUsage(s, *h.Usage)
+		co.recordUsage(s, *h.Usage)
 	}
 }

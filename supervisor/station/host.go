@@ -50,33 +50,33 @@ type sessionHost interface {
 	wall() time.Time
 }
 
-// The station is its sessions' host.
-var _ sessionHost = (*Station)(nil)
+// The station's host area is its sessions' host.
+var _ sessionHost = (*host)(nil)
 
 // publishSession tells the bus's subscribers a session's new info.
-func (st *Station) publishSession(info supervisor.SessionInfo) {
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &info})
+func (ho *host) publishSession(info supervisor.SessionInfo) {
+	ho.st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &info})
 }
 
 // wall reads the wall clock without its monotonic reading.
-func (st *Station) wall() time.Time { return st.opt.Wall().Round(0) }
+func (ho *host) wall() time.Time { return ho.st.opt.Wall().Round(0) }
 
-func (st *Station) notify(n supervisor.Notice) {
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventNotice, Notice: &n})
-	st.opt.Notifier.Notify(st.life, n)
+func (ho *host) notify(n supervisor.Notice) {
+	ho.st.bus.Publish(supervisor.Event{Kind: supervisor.EventNotice, Notice: &n})
+	ho.st.opt.Notifier.Notify(ho.st.life, n)
 }
 
-func (st *Station) publishTask(t supervisor.Task) {
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventTask, Task: &t})
+func (ho *host) publishTask(t supervisor.Task) {
+	ho.st.bus.Publish(supervisor.Event{Kind: supervisor.EventTask, Task: &t})
 }
 
 // probe asks every pull layer whether the session showed life after since.
-func (st *Station) probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) []supervisor.Life {
+func (ho *host) probe(ctx context.Context, t supervisor.ProbeTarget, since time.Time) []supervisor.Life {
 	var lives []supervisor.Life
-	for _, p := range st.opt.Probers {
+	for _, p := range ho.st.opt.Probers {
 		l, ok, err := p.Probe(ctx, t, since)
 		if err != nil {
-			st.log.Warn("probe evidence", "layer", p.Layer(), "session", t.SessionID, "err", err)
+			ho.st.log.Warn("probe evidence", "layer", p.Layer(), "session", t.SessionID, "err", err)
 			continue
 		}
 		if ok {
@@ -88,20 +88,20 @@ func (st *Station) probe(ctx context.Context, t supervisor.ProbeTarget, since ti
 }
 
 // observe gives every prober that wants one a baseline for a new session.
-func (st *Station) observe(t supervisor.ProbeTarget) {
-	for _, p := range st.opt.Probers {
+func (ho *host) observe(t supervisor.ProbeTarget) {
+	for _, p := range ho.st.opt.Probers {
 		if o, ok := p.(supervisor.Observer); ok {
 			if err := o.Observe(t); err != nil {
-				st.log.Debug("observe", "layer", p.Layer(), "session", t.SessionID, "err", err)
+				ho.st.log.Debug("observe", "layer", p.Layer(), "session", t.SessionID, "err", err)
 			}
 		}
 	}
 }
 
 // layers names every layer besides the console, for block reasons.
-func (st *Station) layers() []string {
+func (ho *host) layers() []string {
 	names := []string{"board"}
-	for _, p := range st.opt.Probers {
+	for _, p := range ho.st.opt.Probers {
 		names = append(names, p.Layer())
 	}
 	return names

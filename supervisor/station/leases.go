@@ -313,64 +313,64 @@ func (l *leases) reconcile(ctx context.Context) {
 // settleOrphan settles a lease this station holds with no session here: a
 // working task goes back to todo, anything else just gives its lease back.
 // A review waiting for its session to start is left to the scheduler.
-func (st *Station) settleOrphan(ctx context.Context, sb supervisor.SharedBoard, id string) {
-	t, err := st.board.Task(ctx, id)
+func (sh *Shared) settleOrphan(ctx context.Context, sb supervisor.SharedBoard, id string) {
+	t, err := sh.st.board.Task(ctx, id)
 	if err != nil {
 		return
 	}
 	switch t.State {
 	case supervisor.TaskReview:
-		if p, ok := st.Config().Project(t.Project); ok && p.Review {
+		if p, ok := sh.st.Config().Project(t.Project); ok && p.Review {
 			return
 		}
-		err = st.writes.releaseTask(ctx, id)
+		err = sh.st.writes.releaseTask(ctx, id)
 	case supervisor.TaskWorking:
-		st.log.Warn("a lease no session holds; requeueing its task", "task", id)
-		_, _, err = st.writes.move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station",
+		sh.st.log.Warn("a lease no session holds; requeueing its task", "task", id)
+		_, _, err = sh.st.writes.move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station",
 			Note: fmt.Sprintf("Station %s held this task's lease with no session running it (lost in an outage); requeued.", sb.Station())})
 	default:
-		err = st.writes.releaseTask(ctx, id)
+		err = sh.st.writes.releaseTask(ctx, id)
 	}
 	if err != nil {
-		st.log.Warn("settle a lease no session holds", "task", id, "err", err)
+		sh.st.log.Warn("settle a lease no session holds", "task", id, "err", err)
 	}
 }
 
 // boardUp follows a renewal: the link is up again, the outbox is
 // delivered, the board's windows are read.
-func (st *Station) boardUp(ctx context.Context, sb supervisor.SharedBoard) error {
-	if !st.Link().Reachable {
-		st.log.Info("board reachable again", "station", sb.Station())
-		st.writes.link.up()
-		st.writes.publish()
+func (sh *Shared) boardUp(ctx context.Context, sb supervisor.SharedBoard) error {
+	if !sh.Link().Reachable {
+		sh.st.log.Info("board reachable again", "station", sb.Station())
+		sh.st.writes.link.up()
+		sh.st.writes.publish()
 	}
-	if err := st.writes.replay(ctx); err != nil && ctx.Err() == nil {
-		st.writes.link.down(err)
-		st.writes.publish()
+	if err := sh.st.writes.replay(ctx); err != nil && ctx.Err() == nil {
+		sh.st.writes.link.down(err)
+		sh.st.writes.publish()
 		return err
 	}
-	st.writes.publish()
-	st.refreshWindows(ctx)
+	sh.st.writes.publish()
+	sh.refreshWindows(ctx)
 	return nil
 }
 
 // boardDown notes a renewal that did not reach the board: the link goes
 // down (logged once, not every beat).
-func (st *Station) boardDown(sb supervisor.SharedBoard, err error) {
-	first := st.Link().Reachable
-	st.writes.link.down(err)
+func (sh *Shared) boardDown(sb supervisor.SharedBoard, err error) {
+	first := sh.Link().Reachable
+	sh.st.writes.link.down(err)
 	if first {
-		st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
+		sh.st.log.Error("board unreachable; retrying", "station", sb.Station(), "err", err)
 	}
-	st.writes.publish()
+	sh.st.writes.publish()
 }
 
 // endFenced ends a session whose lease is lost or cannot be proven.
-func (st *Station) endFenced(s *session) { st.endLater(s, outFenced) }
+func (sh *Shared) endFenced(s *session) { sh.st.Agent.endLater(s, outFenced) }
 
 // reaped tells about a task the reaper blocked.
-func (st *Station) reaped(t supervisor.Task) {
-	st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
-	st.publishTask(t)
-	st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
+func (sh *Shared) reaped(t supervisor.Task) {
+	sh.st.log.Warn("task blocked: its station stopped renewing its lease", "task", t.ID, "reason", t.Reason)
+	sh.st.host.publishTask(t)
+	sh.st.host.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: t.ID, Title: "Blocked: " + t.Title, Body: t.Reason})
 }

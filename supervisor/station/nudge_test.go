@@ -39,7 +39,7 @@ func TestDefaultNudgeSaysTheWindowAndTheAgentsOwnWayToComplete(t *testing.T) {
 				typed := 0
 				if tc.agent == "claude" {
 					// Claude's prompt is typed once it has listed the tools.
-					if err := h.st.AgentHook(h.ctx, h.session(task.ID).ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
+					if err := h.st.Agent.AgentHook(h.ctx, h.session(task.ID).ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
 						t.Fatal(err)
 					}
 					// Past the prompt's echo grace too: output then is life.

@@ -21,13 +21,13 @@ func TestOneNoticePerRequest(t *testing.T) {
 		task := h.add("web", "Make the login page remember the last user across restarts")
 		h.proc()
 		s := h.session(task.ID)
-		sub := h.st.Subscribe(256)
+		sub := h.st.Sessions.Subscribe(256)
 		defer sub.Close()
 		go func() {
-			_, _ = h.st.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish --tag next"})
+			_, _ = h.st.Asks.AgentAsk(h.ctx, s.ID, supervisor.AskRequest{Kind: supervisor.AskPermission, Tool: "Bash", Input: "npm publish --tag next"})
 		}()
 		advance(time.Second)
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "Notification", NotificationType: "permission_prompt", Message: "Claude needs your permission to use Bash"}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "Notification", NotificationType: "permission_prompt", Message: "Claude needs your permission to use Bash"}); err != nil {
 			t.Fatal(err)
 		}
 		advance(6 * time.Second)

@@ -16,7 +16,7 @@ func TestCancelFromInsideASessionSaysSo(t *testing.T) {
 		h := start(t, project("web", time.Hour, time.Hour))
 		victim := h.add("web", "someone else's task")
 		byPerson := h.add("web", "cancelled by hand")
-		got, err := h.st.Cancel(supervisor.WithOrigin(h.ctx, "t9.1"), victim.ID)
+		got, err := h.st.Tasks.Cancel(supervisor.WithOrigin(h.ctx, "t9.1"), victim.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +27,7 @@ func TestCancelFromInsideASessionSaysSo(t *testing.T) {
 		if last := hist[len(hist)-1]; last.Actor != "session t9.1" {
 			t.Errorf("actor %q, want session t9.1", last.Actor)
 		}
-		got, err = h.st.Cancel(h.ctx, byPerson.ID)
+		got, err = h.st.Tasks.Cancel(h.ctx, byPerson.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestRunLeavesNoGoroutineBehind(t *testing.T) {
 		task := h.add("web", "a")
 		advance(time.Second)
 		s := h.session(task.ID)
-		err := h.st.AgentComplete(h.ctx, s.ID, "done")
+		err := h.st.Agent.AgentComplete(h.ctx, s.ID, "done")
 		if err == nil || !strings.Contains(err.Error(), "still running") {
 			t.Fatalf("complete answered %v; want the agent told the gate is still running", err)
 		}

@@ -26,13 +26,13 @@ func TestPromptThroughAPasteDropperIsOneLine(t *testing.T) {
 			opts(o)
 			o.Spawner = conptySpawner{o.Spawner.(*fakeSpawner)}
 		}, p)
-		task, err := h.st.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "t", Body: hostileBody()})
+		task, err := h.st.Tasks.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "t", Body: hostileBody()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		proc := h.proc()
 		s := h.session(task.ID)
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
 			t.Fatal(err)
 		}
 		advance(promptSettle + enterDelay)

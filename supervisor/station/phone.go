@@ -12,16 +12,16 @@ import (
 // tells it when the service starts or stops taking notices): Status
 // carries it, and trays hear of it at once (EventPhone) rather than at
 // their next read.
-func (st *Station) ReportPhone(l supervisor.PhoneLink) {
-	st.phone.Store(&l)
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventPhone, Phone: &l})
+func (ph *Phone) ReportPhone(l supervisor.PhoneLink) {
+	ph.st.phone.Store(&l)
+	ph.st.bus.Publish(supervisor.Event{Kind: supervisor.EventPhone, Phone: &l})
 }
 
 // phoneLink is the phone's service as Status says it: nil when config.toml
 // has no [phone] table (any more), or nothing was reported yet.
-func (st *Station) phoneLink() *supervisor.PhoneLink {
-	l := st.phone.Load()
-	if l == nil || !st.Config().Phone.Enabled() {
+func (ph *Phone) phoneLink() *supervisor.PhoneLink {
+	l := ph.st.phone.Load()
+	if l == nil || !ph.st.Config().Phone.Enabled() {
 		return nil
 	}
 	c := *l
@@ -30,8 +30,8 @@ func (st *Station) phoneLink() *supervisor.PhoneLink {
 
 // PhoneSettings is config.toml's [phone] table as the dashboard's Phone
 // settings show it; nil when there is none.
-func (st *Station) PhoneSettings(ctx context.Context) map[string]any {
-	return st.Config().Phone.Table()
+func (ph *Phone) PhoneSettings(ctx context.Context) map[string]any {
+	return ph.st.Config().Phone.Table()
 }
 
 // SetPhoneSettings writes t as config.toml's [phone] table (the rest of
@@ -39,11 +39,11 @@ func (st *Station) PhoneSettings(ctx context.Context) map[string]any {
 // is refused in one sentence and nothing is written. It applies at once:
 // the phone forwarder reads the table for each notice. A t without a
 // service removes the table.
-func (st *Station) SetPhoneSettings(ctx context.Context, t map[string]any) (map[string]any, error) {
-	st.cfgMu.Lock()
-	defer st.cfgMu.Unlock()
-	cur := st.Config()
-	data, err := st.files.ReadConfig(cur.Path)
+func (ph *Phone) SetPhoneSettings(ctx context.Context, t map[string]any) (map[string]any, error) {
+	ph.st.cfgMu.Lock()
+	defer ph.st.cfgMu.Unlock()
+	cur := ph.st.Config()
+	data, err := ph.st.files.ReadConfig(cur.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", cur.Path, err)
 	}
@@ -51,12 +51,12 @@ func (st *Station) SetPhoneSettings(ctx context.Context, t map[string]any) (map[
 	if err != nil {
 		return nil, supervisor.Invalidf("%s", err.Error())
 	}
-	if err := st.files.WriteConfig(cur.Path, out); err != nil {
+	if err := ph.st.files.WriteConfig(cur.Path, out); err != nil {
 		return nil, err
 	}
-	st.mu.Lock()
-	st.cfg = cfg
-	st.mu.Unlock()
-	st.log.Info("phone settings changed", "service", cfg.Phone.Service, "url", cfg.Phone.URL)
+	ph.st.mu.Lock()
+	ph.st.cfg = cfg
+	ph.st.mu.Unlock()
+	ph.st.log.Info("phone settings changed", "service", cfg.Phone.Service, "url", cfg.Phone.URL)
 	return cfg.Phone.Table(), nil
 }

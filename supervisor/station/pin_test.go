@@ -64,7 +64,7 @@ func TestRequeueOfATaskPinnedElsewhere(t *testing.T) {
 			t.Fatalf("PinNote = %q", got)
 		}
 
-		_, err := h.st.Requeue(ctx, task.ID, "")
+		_, err := h.st.Tasks.Requeue(ctx, task.ID, "")
 		want := "task " + task.ID + " is pinned to station buildbox: its work is only there; requeue it at that station, or with --anywhere"
 		if !errors.Is(err, supervisor.ErrConflict) || !strings.Contains(err.Error(), want) {
 			t.Fatalf("Requeue = %v; want %q", err, want)
@@ -73,7 +73,7 @@ func TestRequeueOfATaskPinnedElsewhere(t *testing.T) {
 			t.Fatalf("refused requeue changed the task: %+v", got)
 		}
 
-		got, err := h.st.RequeueAnywhere(ctx, task.ID, "its station burned down")
+		got, err := h.st.Tasks.RequeueAnywhere(ctx, task.ID, "its station burned down")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestFailedPushKeepsThePin(t *testing.T) {
 		if got := h.task(task.ID); got.State != supervisor.TaskBlocked || got.Pinned != "B" {
 			t.Fatalf("after a failed push: %s, pinned %q; want blocked, pinned to B", got.State, got.Pinned)
 		}
-		st, err := h.st.Status(h.ctx)
+		st, err := h.st.Control.Status(h.ctx)
 		want := "cannot push task " + task.ID + ": push bs/b1/t1 to origin: could not read from remote; its work is safe on this station"
 		if err != nil || !slices.ContainsFunc(st.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
 			t.Fatalf("status warnings %q (%v); want %q", st.Warnings, err, want)

@@ -41,8 +41,8 @@ func (st *Station) recover(ctx context.Context) error {
 	st.endUnrecorded(keep)
 	// An adopted session still reads its files; the rest were left by a
 	// crash.
-	st.sweepSessionDirs(keep)
-	tasks, err := st.recoverable(ctx)
+	st.Sessions.sweepSessionDirs(keep)
+	tasks, err := st.Shared.recoverable(ctx)
 	if err != nil {
 		return fmt.Errorf("recover: list working tasks: %w", err)
 	}
@@ -59,7 +59,7 @@ func (st *Station) recover(ctx context.Context) error {
 			return fmt.Errorf("recover: block task %s: %w", t.ID, err)
 		}
 		st.log.Warn("task lost its session in a restart", "task", t.ID)
-		st.publishTask(nt)
+		st.host.publishTask(nt)
 	}
 	return nil
 }
@@ -141,8 +141,8 @@ func (st *Station) adopt(ctx context.Context, r supervisor.SessionRecord) bool {
 	}
 	task, err := st.board.Task(ctx, r.TaskID)
 	want := r.Kind.TaskState()
-	_, lost := st.shared()
-	if sb, ok := st.shared(); ok {
+	_, lost := st.Shared.shared()
+	if sb, ok := st.Shared.shared(); ok {
 		lost = !slices.Contains(sb.Held(), r.TaskID)
 	}
 	p, known := st.Config().Project(task.Project)

@@ -14,50 +14,50 @@ import (
 // station keeps saying why (log and status) until the file is fixed.
 // Keys that shape the station itself (board, station, lease) take effect
 // at the next start, which the log says.
-func (st *Station) ReloadConfig(ctx context.Context) error {
-	st.cfgMu.Lock()
-	defer st.cfgMu.Unlock()
-	cur := st.Config()
-	data, err := st.files.ReadConfig(cur.Path)
+func (ct *Control) ReloadConfig(ctx context.Context) error {
+	ct.st.cfgMu.Lock()
+	defer ct.st.cfgMu.Unlock()
+	cur := ct.st.Config()
+	data, err := ct.st.files.ReadConfig(cur.Path)
 	var cfg *config.Config
 	if err == nil {
 		cfg, err = config.Parse(cur.Path, data, cur.Platform)
 	}
 	if err != nil {
 		msg := fmt.Sprintf("%s: the station keeps the config it had until the file is fixed", err)
-		st.mu.Lock()
-		changed := st.cfgErr != msg
-		st.cfgErr = msg
-		st.mu.Unlock()
+		ct.st.mu.Lock()
+		changed := ct.st.cfgErr != msg
+		ct.st.cfgErr = msg
+		ct.st.mu.Unlock()
 		if changed {
-			st.log.Error("config.toml changed but cannot be used; keeping the config the station had", "err", err)
+			ct.st.log.Error("config.toml changed but cannot be used; keeping the config the station had", "err", err)
 		}
 		return err
 	}
 	if cfg.Board != cur.Board || cfg.Station != cur.Station || cfg.Lease != cur.Lease {
-		st.log.Warn("config.toml: board, station and lease take effect when the station restarts; restart the station to apply them")
+		ct.st.log.Warn("config.toml: board, station and lease take effect when the station restarts; restart the station to apply them")
 		cfg.Board, cfg.Station, cfg.Lease = cur.Board, cur.Station, cur.Lease
 	}
-	st.mu.Lock()
-	st.cfg, st.cfgErr = cfg, ""
-	st.mu.Unlock()
-	for _, s := range st.liveSessions() {
+	ct.st.mu.Lock()
+	ct.st.cfg, ct.st.cfgErr = cfg, ""
+	ct.st.mu.Unlock()
+	for _, s := range ct.st.liveSessions() {
 		if p, ok := cfg.Project(s.spec.Project); ok {
-			_ = s.send(ctx, command{kind: cmdSettings, settings: st.effective(p)})
+			_ = s.send(ctx, command{kind: cmdSettings, settings: ct.st.Projects.effective(p)})
 		}
 	}
-	st.log.Info("config.toml reloaded", "projects", len(cfg.Projects))
+	ct.st.log.Info("config.toml reloaded", "projects", len(cfg.Projects))
 	for _, p := range cfg.Projects {
-		st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
+		ct.st.bus.Publish(supervisor.Event{Kind: supervisor.EventProject, Project: p.Name})
 	}
-	st.poke()
+	ct.st.poke()
 	return nil
 }
 
 // configWarning is the status line for a config.toml the station could
 // not apply, or "".
-func (st *Station) configWarning() string {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.cfgErr
+func (ct *Control) configWarning() string {
+	ct.st.mu.Lock()
+	defer ct.st.mu.Unlock()
+	return ct.st.cfgErr
 }

@@ -73,8 +73,8 @@ func (w *stateWriter) Serve(ctx context.Context) error {
 }
 
 // stationName is the name on a shared board, "" on this station's own.
-func (st *Station) stationName() string {
-	if sb, ok := st.shared(); ok {
+func (ho *host) stationName() string {
+	if sb, ok := ho.st.Shared.shared(); ok {
 		return sb.Station()
 	}
 	return ""
@@ -82,37 +82,37 @@ func (st *Station) stationName() string {
 
 // recordState queues a live session's new state for the shared board; on
 // this station's own board it does nothing. It never blocks.
-func (st *Station) recordState(id string, state supervisor.SessionState) {
-	if st.states == nil || state == supervisor.SessEnded {
+func (ho *host) recordState(id string, state supervisor.SessionState) {
+	if ho.st.states == nil || state == supervisor.SessEnded {
 		return // the end is recorded by settle, with its time
 	}
-	st.states.record(id, state)
+	ho.st.states.record(id, state)
 }
 
 // remoteSessions lists the other stations' live sessions, or none on this
 // station's own board or when the shared board does not answer in time (a
 // board known to be away is not asked: status says so, with since when).
-func (st *Station) remoteSessions() []supervisor.SessionInfo {
-	sb, ok := st.shared()
-	if !ok || !st.Link().Reachable {
+func (sh *Shared) remoteSessions() []supervisor.SessionInfo {
+	sb, ok := sh.shared()
+	if !ok || !sh.Link().Reachable {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(st.life, min(remoteTimeout, st.writeTimeout()))
+	ctx, cancel := context.WithTimeout(sh.st.life, min(remoteTimeout, sh.st.host.writeTimeout()))
 	defer cancel()
 	list, err := sb.OtherSessions(ctx)
 	if err != nil {
 		if unreachable(err) {
-			st.writes.link.down(err)
+			sh.st.writes.link.down(err)
 		}
-		st.log.Warn("list the other stations' sessions", "err", err)
+		sh.st.log.Warn("list the other stations' sessions", "err", err)
 		return nil
 	}
 	return list
 }
 
 // remoteSession finds a live session of another station by id.
-func (st *Station) remoteSession(id string) (supervisor.SessionInfo, bool) {
-	for _, si := range st.remoteSessions() {
+func (sh *Shared) remoteSession(id string) (supervisor.SessionInfo, bool) {
+	for _, si := range sh.remoteSessions() {
 		if si.ID == id {
 			return si, true
 		}
@@ -122,16 +122,16 @@ func (st *Station) remoteSession(id string) (supervisor.SessionInfo, bool) {
 
 // RemoteTask republishes a task another station moved on the shared board,
 // so this station's subscribers (trays, event streams) see it live.
-func (st *Station) RemoteTask(ctx context.Context, id string) {
-	t, err := st.board.Task(ctx, id)
+func (sh *Shared) RemoteTask(ctx context.Context, id string) {
+	t, err := sh.st.board.Task(ctx, id)
 	if err != nil {
-		st.log.Debug("read a task another station moved", "task", id, "err", err)
+		sh.st.log.Debug("read a task another station moved", "task", id, "err", err)
 		return
 	}
-	st.publishTask(t)
+	sh.st.host.publishTask(t)
 }
 
 // RemoteSession republishes a state change of another station's session.
-func (st *Station) RemoteSession(si supervisor.SessionInfo) {
-	st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &si})
+func (sh *Shared) RemoteSession(si supervisor.SessionInfo) {
+	sh.st.bus.Publish(supervisor.Event{Kind: supervisor.EventSession, Session: &si})
 }

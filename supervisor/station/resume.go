@@ -56,7 +56,7 @@ func (st *Station) resume(ctx context.Context, t supervisor.Task, elsewhere stri
 		pub, err := ws.Publish(pctx, p.Repo, t.ID)
 		cancel()
 		st.branches.pushed(t.ID, pushReq{p: p, why: "requeue", settle: true}, pub, err)
-	} else if _, shared := st.shared(); shared && elsewhere == "" {
+	} else if _, shared := st.Shared.shared(); shared && elsewhere == "" {
 		// No remote: the worktree reset here is the task's work now.
 		st.branches.pin(ctx, t.ID)
 	}

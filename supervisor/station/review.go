@@ -12,27 +12,27 @@ import (
 // startReviews starts a review session for each task waiting in review on a
 // project that asks for reviews, within the same slots as coding. A review
 // whose session was lost (a restart) simply runs again: it changes nothing.
-func (st *Station) startReviews(ctx context.Context, p config.Project, free func() bool) {
-	tasks, err := st.board.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskReview, Project: p.Name})
+func (dp *dispatch) startReviews(ctx context.Context, p config.Project, free func() bool) {
+	tasks, err := dp.st.board.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskReview, Project: p.Name})
 	if err != nil {
-		st.log.Error("schedule: list reviews", "project", p.Name, "err", err)
+		dp.st.log.Error("schedule: list reviews", "project", p.Name, "err", err)
 		return
 	}
 	for _, t := range tasks {
 		if !free() {
 			return
 		}
-		if st.sessionForTask(t.ID) != nil || !st.mayReview(t.ID) {
+		if dp.st.sessionForTask(t.ID) != nil || !dp.st.Shared.mayReview(t.ID) {
 			continue
 		}
-		st.start(ctx, p, t, supervisor.KindReview)
+		dp.st.start(ctx, p, t, supervisor.KindReview)
 	}
 }
 
 // AgentReview settles a review: approve → done; changes → back to todo for
 // another round (attempt + 1) with the reviewer's notes on the task.
-func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) error {
-	s, err := st.agentSession(id)
+func (av *AgentVerbs) AgentReview(ctx context.Context, id, verdict, notes string) error {
+	s, err := av.st.Sessions.agentSession(id)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 	var m supervisor.Move
 	switch verdict {
 	case supervisor.VerdictApprove:
-		if err := st.refuseRed(ctx, s, "complete_review"); err != nil {
+		if err := av.st.gates.refuseRed(ctx, s, "complete_review"); err != nil {
 			return err
 		}
 		m = supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskDone, Actor: "reviewer", KeepLease: true}
@@ -60,15 +60,15 @@ func (st *Station) AgentReview(ctx context.Context, id, verdict, notes string) e
 		return supervisor.Invalidf("unknown verdict %q; use approve or changes", verdict)
 	}
 	m.Attempt = s.spec.Attempt
-	t, err := st.board.Move(ctx, s.spec.TaskID, m)
+	t, err := av.st.board.Move(ctx, s.spec.TaskID, m)
 	if err != nil {
-		return st.agentMoveErr(s, err)
+		return av.agentMoveErr(s, err)
 	}
-	st.publishTask(t)
+	av.st.host.publishTask(t)
 	if t.State == supervisor.TaskDone {
-		st.notify(finishedNotice(t.ID, t.Title, t.Summary, s))
+		av.st.host.notify(finishedNotice(t.ID, t.Title, t.Summary, s))
 	}
-	st.endLater(s, outEnded)
+	av.endLater(s, outEnded)
 	return nil
 }
 
@@ -84,19 +84,19 @@ const pullActor = "pull request"
 // review_rounds automatic rounds (since a person last requeued it), the
 // task blocks for a person instead, saying why in one sentence. why is
 // the history's line.
-func (st *Station) Rework(ctx context.Context, id, why, note string) (supervisor.Task, error) {
-	cur, err := st.Task(ctx, id)
+func (ts *Tasks) Rework(ctx context.Context, id, why, note string) (supervisor.Task, error) {
+	cur, err := ts.Task(ctx, id)
 	if err != nil {
 		return supervisor.Task{}, err
 	}
 	if cur.State != supervisor.TaskDone {
 		return supervisor.Task{}, supervisor.Conflictf("task %s is %s; only a done task's pull request sends it back", id, cur.State)
 	}
-	p, ok := st.Config().Project(cur.Project)
+	p, ok := ts.st.Config().Project(cur.Project)
 	if !ok {
 		return supervisor.Task{}, supervisor.Invalidf("task %s's project %s is not in config.toml", id, cur.Project)
 	}
-	h, err := st.board.History(ctx, id)
+	h, err := ts.st.board.History(ctx, id)
 	if err != nil {
 		return supervisor.Task{}, fmt.Errorf("rework task %s: read its history: %w", id, err)
 	}
@@ -118,27 +118,27 @@ func (st *Station) Rework(ctx context.Context, id, why, note string) (supervisor
 			reason = why + "; review_rounds = 0 starts no automatic round: a person decides — requeue it with a note, or take the pull request from here"
 		}
 		m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskDone}, To: supervisor.TaskBlocked, Reason: reason, Note: note, Actor: pullActor}
-		if !st.blockMove(ctx, id, m, "", "", false) {
+		if !ts.st.blockMove(ctx, id, m, "", "", false) {
 			return supervisor.Task{}, supervisor.Conflictf("task %s moved meanwhile", id)
 		}
-		return st.Task(ctx, id)
+		return ts.Task(ctx, id)
 	}
 	// Its run finished well: nothing was blocked (a note of the pull
 	// request's may be its reason meanwhile).
 	done := cur
 	done.Reason = ""
-	notes, err := st.resume(ctx, done, "")
+	notes, err := ts.st.resume(ctx, done, "")
 	if err != nil {
 		return supervisor.Task{}, err
 	}
 	notes = append([]string{strings.TrimSpace(note)}, notes...)
-	t, err := st.board.Move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskDone}, To: supervisor.TaskTodo,
+	t, err := ts.st.board.Move(ctx, id, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskDone}, To: supervisor.TaskTodo,
 		BumpAttempt: true, Note: strings.Join(notes, "\n\n"), Actor: pullActor,
 		Reason: fmt.Sprintf("%s (automatic round %d of %d)", why, rounds+1, p.ReviewRounds)})
 	if err != nil {
 		return supervisor.Task{}, fmt.Errorf("rework task %s: %w", id, err)
 	}
-	st.publishTask(t)
-	st.poke()
+	ts.st.host.publishTask(t)
+	ts.st.poke()
 	return t, nil
 }

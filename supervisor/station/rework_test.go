@@ -22,14 +22,14 @@ func TestReworkBoundedByReviewRounds(t *testing.T) {
 		for round := 1; round <= 3; round++ {
 			h.proc()
 			s := h.session(task.ID)
-			if err := h.st.AgentComplete(h.ctx, s.ID, "fixed it"); err != nil {
+			if err := h.st.Agent.AgentComplete(h.ctx, s.ID, "fixed it"); err != nil {
 				t.Fatal(err)
 			}
 			synctest.Wait()
 			if got := h.task(task.ID); got.State != supervisor.TaskDone {
 				t.Fatalf("round %d: %s, want done", round, got.State)
 			}
-			got, err := h.st.Rework(h.ctx, task.ID, "its pull request #2 asked for more: alice asked for changes", "alice: please add a test")
+			got, err := h.st.Tasks.Rework(h.ctx, task.ID, "its pull request #2 asked for more: alice asked for changes", "alice: please add a test")
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}
@@ -43,19 +43,19 @@ func TestReworkBoundedByReviewRounds(t *testing.T) {
 				t.Fatalf("after review_rounds: %s %q, want blocked for a person", got.State, got.Reason)
 			}
 		}
-		if _, err := h.st.Rework(h.ctx, task.ID, "x", "y"); err == nil {
+		if _, err := h.st.Tasks.Rework(h.ctx, task.ID, "x", "y"); err == nil {
 			t.Fatal("a blocked task was sent back by its pull request")
 		}
 		// A person requeues it: the pull request has its rounds again.
-		if _, err := h.st.Requeue(h.ctx, task.ID, "try the other approach"); err != nil {
+		if _, err := h.st.Tasks.Requeue(h.ctx, task.ID, "try the other approach"); err != nil {
 			t.Fatal(err)
 		}
 		h.proc()
-		if err := h.st.AgentComplete(h.ctx, h.session(task.ID).ID, "fixed it"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, h.session(task.ID).ID, "fixed it"); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if got, err := h.st.Rework(h.ctx, task.ID, "its pull request #2 asked for more", "bob: one more thing"); err != nil || got.State != supervisor.TaskTodo {
+		if got, err := h.st.Tasks.Rework(h.ctx, task.ID, "its pull request #2 asked for more", "bob: one more thing"); err != nil || got.State != supervisor.TaskTodo {
 			t.Fatalf("after a person's requeue: %+v %v, want queued again", got, err)
 		}
 	})

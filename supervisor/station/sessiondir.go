@@ -22,26 +22,26 @@ import (
 // removed when the session ends, and recover sweeps what a crash left.
 
 // dropSessionDir removes a session's folder once nothing will read it.
-func (st *Station) dropSessionDir(id string) {
+func (ss *Sessions) dropSessionDir(id string) {
 	if id == "" {
 		return
 	}
-	if err := st.files.DropSessionDir(id); err != nil {
-		st.log.Warn("remove session files", "session", id, "err", err)
+	if err := ss.st.files.DropSessionDir(id); err != nil {
+		ss.st.log.Warn("remove session files", "session", id, "err", err)
 	}
 }
 
 // sweepSessionDirs removes the folders of sessions that no longer run
 // (a crash left them): every one but those of the sessions in keep.
-func (st *Station) sweepSessionDirs(keep map[string]bool) {
-	ids, err := st.files.SessionDirs()
+func (ss *Sessions) sweepSessionDirs(keep map[string]bool) {
+	ids, err := ss.st.files.SessionDirs()
 	if err != nil {
-		st.log.Warn("sweep session files", "err", err)
+		ss.st.log.Warn("sweep session files", "err", err)
 		return
 	}
 	for _, id := range ids {
 		if !keep[id] {
-			st.dropSessionDir(id)
+			ss.dropSessionDir(id)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func TestSessionCarriesItsKindsWindow(t *testing.T) {
 		if s.Kind != supervisor.KindWork || s.IdleWindow != supervisor.Duration(5*time.Minute) {
 			t.Fatalf("work session: kind %q, idle_window %v; want work, 5m", s.Kind, s.IdleWindow)
 		}
-		if err := h.st.AgentComplete(h.ctx, s.ID, "done"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, s.ID, "done"); err != nil {
 			t.Fatal(err)
 		}
 		rp := h.proc()

@@ -37,11 +37,11 @@ func (st *Station) settle(s *session, o outcome) {
 		st.log.Info("session left running for the next station", "session", s.spec.ID)
 		return
 	case outFenced:
-		st.settleFenced(ctx, s)
+		st.Shared.settleFenced(ctx, s)
 	}
 	st.release(s)
-	st.releaseLease(ctx, s)
-	st.dropSessionDir(s.spec.ID)
+	st.Shared.releaseLease(ctx, s)
+	st.Sessions.dropSessionDir(s.spec.ID)
 	if p, ok := st.Config().Project(s.spec.Project); ok && s.spec.Branch != "" {
 		st.branches.push(p, s.spec.TaskID, "session end", true)
 	}
@@ -75,11 +75,11 @@ func (st *Station) finish(ctx context.Context, taskID string) {
 	if !ok {
 		return
 	}
-	if st.recordWork(ctx, p, taskID) {
+	if st.Tasks.recordWork(ctx, p, taskID) {
 		// The task is told again, its work now on record: a card that
 		// read the work as the session ended, while the worktree was
 		// going, reads it again.
-		st.publishTask(t)
+		st.host.publishTask(t)
 	}
 	if err := st.opt.Workspaces.Remove(ctx, p.Repo, taskID); err != nil {
 		st.log.Warn("remove worktree", "task", taskID, "err", err)
@@ -134,12 +134,12 @@ func (st *Station) blockMove(ctx context.Context, taskID string, m supervisor.Mo
 		st.log.Warn("task block queued for the board", "task", taskID, "reason", reason)
 		return true
 	}
-	st.publishTask(t)
+	st.host.publishTask(t)
 	st.log.Warn("task blocked", "task", taskID, "reason", reason)
 	if body == "" {
 		body = reason
 	}
-	st.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: body})
+	st.host.notify(supervisor.Notice{Kind: supervisor.NoticeBlock, TaskID: taskID, SessionID: sessionID, Title: "Blocked: " + t.Title, Body: body})
 	if breaker {
 		st.breakerTrip(ctx, t, actor)
 	}
@@ -148,10 +148,10 @@ func (st *Station) blockMove(ctx context.Context, taskID string, m supervisor.Mo
 
 // blockFromSession is the session goroutine's way to block its own task;
 // body is the notice's plain text ("" shows the reason).
-func (st *Station) blockFromSession(spec sessionSpec, reason, body, actor string) {
+func (ho *host) blockFromSession(spec sessionSpec, reason, body, actor string) {
 	from := []supervisor.TaskState{spec.Kind.TaskState()}
-	if c := st.TaskCost(spec.TaskID); c > 0 {
+	if c := ho.st.Tasks.TaskCost(spec.TaskID); c > 0 {
 		reason += fmt.Sprintf(" (cost so far $%.2f)", c)
 	}
-	st.settleBlockKeeping(st.life, spec.TaskID, from, reason, body, actor, spec.ID)
+	ho.st.settleBlockKeeping(ho.st.life, spec.TaskID, from, reason, body, actor, spec.ID)
 }

@@ -15,31 +15,31 @@ import (
 // when a setup takes longer than the project's idle window.
 
 // noteSetup remembers how long project's last setup took.
-func (st *Station) noteSetup(project string, run supervisor.SetupRun) {
+func (ps *Projects) noteSetup(project string, run supervisor.SetupRun) {
 	if run.Command == "" {
 		return
 	}
-	st.setupMu.Lock()
-	defer st.setupMu.Unlock()
-	if st.setupTook == nil {
-		st.setupTook = map[string]time.Duration{}
+	ps.st.setupMu.Lock()
+	defer ps.st.setupMu.Unlock()
+	if ps.st.setupTook == nil {
+		ps.st.setupTook = map[string]time.Duration{}
 	}
-	st.setupTook[project] = run.Took
+	ps.st.setupTook[project] = run.Took
 }
 
 // setupWarnings are the projects whose last setup took longer than their
 // idle window: not the agent's silence, but a person waits that long
 // before any task of theirs starts, and a gate pays it on every commit.
-func (st *Station) setupWarnings() []string {
-	st.setupMu.Lock()
-	defer st.setupMu.Unlock()
+func (ps *Projects) setupWarnings() []string {
+	ps.st.setupMu.Lock()
+	defer ps.st.setupMu.Unlock()
 	var out []string
-	for _, p := range st.Config().Projects {
-		took, ok := st.setupTook[p.Name]
+	for _, p := range ps.st.Config().Projects {
+		took, ok := ps.st.setupTook[p.Name]
 		if !ok {
 			continue
 		}
-		if idle := st.effective(p).IdleWindow; took > idle {
+		if idle := ps.effective(p).IdleWindow; took > idle {
 			out = append(out, fmt.Sprintf("project %s: its setup (`%s`) took %s, longer than its idle window (%s); every new worktree and gate checkout waits that long: make the setup faster (a .worktreeinclude can bring node_modules in), or accept the wait",
 				p.Name, p.Setup, took.Round(time.Second), idle))
 		}
@@ -50,14 +50,14 @@ func (st *Station) setupWarnings() []string {
 // writeSetupLog writes a setup's output to session id's transcript when
 // the session never started (its setup failed), so `buildstation logs`
 // shows why.
-func (st *Station) writeSetupLog(id string, run supervisor.SetupRun) {
-	w, err := st.files.AppendTranscript(id)
+func (ps *Projects) writeSetupLog(id string, run supervisor.SetupRun) {
+	w, err := ps.st.files.AppendTranscript(id)
 	if err != nil {
-		st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
+		ps.st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
 		return
 	}
 	defer w.Close()
 	if _, err := io.WriteString(w, run.Log()); err != nil {
-		st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
+		ps.st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
 	}
 }

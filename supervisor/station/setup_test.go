@@ -69,7 +69,7 @@ func TestWindowsStartAfterSetup(t *testing.T) {
 		if head < 0 || !strings.Contains(text, "added 312 packages") || strings.Index(text, "thinking") < head {
 			t.Errorf("the transcript does not start with the setup under its header:\n%s", text)
 		}
-		if w := strings.Join(h.st.setupWarnings(), "\n"); !strings.Contains(w, "project web: its setup (`npm ci`) took 20m0s, longer than its idle window (5m0s)") {
+		if w := strings.Join(h.st.Projects.setupWarnings(), "\n"); !strings.Contains(w, "project web: its setup (`npm ci`) took 20m0s, longer than its idle window (5m0s)") {
 			t.Errorf("status warnings: %q", w)
 		}
 	})
@@ -96,7 +96,7 @@ func TestFailedSetupBlocksWithoutTrippingTheBreaker(t *testing.T) {
 				t.Errorf("task %s: %s, %q", task.ID, got.State, got.Reason)
 			}
 		}
-		infos, err := h.st.Projects(h.ctx)
+		infos, err := h.st.Projects.Projects(h.ctx)
 		if err != nil || len(infos) != 1 || infos[0].Paused {
 			t.Errorf("the project's queue: %+v %v; three setup failures must not pause it", infos, err)
 		}
@@ -127,7 +127,7 @@ func TestGateMissingAnIgnoredFileBlocksNamingIt(t *testing.T) {
 		task := h.add("web", "a")
 		advance(time.Second)
 		s := h.session(task.ID)
-		err := h.st.AgentComplete(h.ctx, s.ID, "done")
+		err := h.st.Agent.AgentComplete(h.ctx, s.ID, "done")
 		if err == nil || !strings.Contains(err.Error(), "not your work") {
 			t.Fatalf("complete answered %v; want the agent told it is not its to fix", err)
 		}
@@ -137,10 +137,10 @@ func TestGateMissingAnIgnoredFileBlocksNamingIt(t *testing.T) {
 			!strings.Contains(got.Reason, "FAIL: .env is missing") {
 			t.Errorf("task %s: %q", got.State, got.Reason)
 		}
-		if len(h.st.Sessions()) != 0 {
+		if len(h.st.Sessions.Sessions()) != 0 {
 			t.Error("the session still runs after its task blocked")
 		}
-		infos, err := h.st.Projects(h.ctx)
+		infos, err := h.st.Projects.Projects(h.ctx)
 		if err != nil || len(infos) != 1 || infos[0].Paused {
 			t.Errorf("the project's queue: %+v %v; a file the checkout lacked must not trip the breaker", infos, err)
 		}

@@ -12,24 +12,24 @@ import (
 )
 
 // shared returns the board as a SharedBoard, when it is one.
-func (st *Station) shared() (supervisor.SharedBoard, bool) {
-	sb, ok := st.board.(supervisor.SharedBoard)
+func (sh *Shared) shared() (supervisor.SharedBoard, bool) {
+	sb, ok := sh.st.board.(supervisor.SharedBoard)
 	return sb, ok
 }
 
 // claim takes the oldest todo task of p for a new session: a plain claim on
 // this station's own board, a leased one on a shared board.
-func (st *Station) claim(ctx context.Context, p config.Project) (supervisor.Task, bool, error) {
-	sb, ok := st.shared()
+func (sh *Shared) claim(ctx context.Context, p config.Project) (supervisor.Task, bool, error) {
+	sb, ok := sh.shared()
 	if !ok {
-		return st.board.Claim(ctx, p.Name, "station")
+		return sh.st.board.Claim(ctx, p.Name, "station")
 	}
 	sent := time.Now()
-	t, ok, err := sb.ClaimLeased(ctx, p.Name, p.Concurrency, st.Config().Lease)
+	t, ok, err := sb.ClaimLeased(ctx, p.Name, p.Concurrency, sh.st.Config().Lease)
 	if ok {
-		st.leases.claimedAt(t.ID, sent)
+		sh.st.leases.claimedAt(t.ID, sent)
 		// The new session runs under the board's windows as they are now.
-		st.refreshWindows(ctx)
+		sh.refreshWindows(ctx)
 	}
 	return t, ok, err
 }
@@ -38,15 +38,15 @@ func (st *Station) claim(ctx context.Context, p config.Project) (supervisor.Task
 // board it runs every project. On a shared board it skips a project whose
 // stations list leaves it out, and one whose folder is not on this machine
 // (config allows that there: missing says so).
-func (st *Station) runsHere(p config.Project) (runs, missing bool) {
-	sb, ok := st.shared()
+func (sh *Shared) runsHere(p config.Project) (runs, missing bool) {
+	sb, ok := sh.shared()
 	if !ok {
 		return true, false
 	}
 	if !p.RunsHere(sb.Station()) {
 		return false, false
 	}
-	if st.files.Missing(p.Path) {
+	if sh.st.files.Missing(p.Path) {
 		return false, true
 	}
 	return true, false
@@ -55,16 +55,16 @@ func (st *Station) runsHere(p config.Project) (runs, missing bool) {
 // mayReview reports whether this station may start a review of task id: on
 // a shared board only the station that holds the task's lease reviews it
 // (the lease passes from the coding session to its review).
-func (st *Station) mayReview(id string) bool {
-	sb, ok := st.shared()
+func (sh *Shared) mayReview(id string) bool {
+	sb, ok := sh.shared()
 	return !ok || slices.Contains(sb.Held(), id)
 }
 
 // recoverable lists the working tasks a restart must settle: on a shared
 // board only those this station held; the other stations' are theirs.
-func (st *Station) recoverable(ctx context.Context) ([]supervisor.Task, error) {
-	tasks, err := st.board.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskWorking})
-	sb, ok := st.shared()
+func (sh *Shared) recoverable(ctx context.Context) ([]supervisor.Task, error) {
+	tasks, err := sh.st.board.Tasks(ctx, supervisor.TaskFilter{State: supervisor.TaskWorking})
+	sb, ok := sh.shared()
 	if err != nil || !ok {
 		return tasks, err
 	}
@@ -80,8 +80,8 @@ func (st *Station) recoverable(ctx context.Context) ([]supervisor.Task, error) {
 // session's run of the task alone (Move.Attempt): a task requeued by a
 // person meanwhile, and claimed again by this very station under a new
 // lease, must not be requeued once more from under its new session.
-func (st *Station) settleFenced(ctx context.Context, s *session) {
-	name := st.stationName()
+func (sh *Shared) settleFenced(ctx context.Context, s *session) {
+	name := sh.st.host.stationName()
 	m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskTodo, BumpAttempt: true, Actor: "station", Attempt: s.spec.Attempt,
 		Note: fmt.Sprintf("Station %s lost touch with the board and stopped this session before its lease could run out; "+
 			"the worktree on that station holds the work so far.", name)}
@@ -89,16 +89,16 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 		m = supervisor.Move{From: []supervisor.TaskState{supervisor.TaskReview}, To: supervisor.TaskBlocked, Actor: "station", Attempt: s.spec.Attempt,
 			Reason: fmt.Sprintf("station %s lost touch with the board and stopped the review; requeue the task to review it again", name)}
 	}
-	t, queued, err := st.writes.move(ctx, s.spec.TaskID, m)
+	t, queued, err := sh.st.writes.move(ctx, s.spec.TaskID, m)
 	switch {
 	case err != nil && errors.Is(err, supervisor.ErrConflict):
-		st.log.Info("fenced task was settled elsewhere", "task", s.spec.TaskID, "err", err)
+		sh.st.log.Info("fenced task was settled elsewhere", "task", s.spec.TaskID, "err", err)
 	case err != nil:
-		st.log.Error("settle fenced task", "task", s.spec.TaskID, "err", err)
+		sh.st.log.Error("settle fenced task", "task", s.spec.TaskID, "err", err)
 	case queued:
-		st.log.Warn("fenced task's requeue queued for the board", "task", s.spec.TaskID)
+		sh.st.log.Warn("fenced task's requeue queued for the board", "task", s.spec.TaskID)
 	default:
-		st.publishTask(t)
+		sh.st.host.publishTask(t)
 	}
 }
 
@@ -111,13 +111,13 @@ func (st *Station) settleFenced(ctx context.Context, s *session) {
 // requeued task claimed again keeps its new lease. When the board cannot
 // say how the task stands, the lease is given back all the same (queued if
 // need be): a held lease with no session would strand its slot.
-func (st *Station) releaseLease(ctx context.Context, s *session) {
-	sb, ok := st.shared()
-	if !ok || st.sessionForTask(s.spec.TaskID) != nil || !slices.Contains(sb.Held(), s.spec.TaskID) {
+func (sh *Shared) releaseLease(ctx context.Context, s *session) {
+	sb, ok := sh.shared()
+	if !ok || sh.st.sessionForTask(s.spec.TaskID) != nil || !slices.Contains(sb.Held(), s.spec.TaskID) {
 		return
 	}
-	rctx, cancel := context.WithTimeout(ctx, st.writeTimeout())
-	t, err := st.board.Task(rctx, s.spec.TaskID)
+	rctx, cancel := context.WithTimeout(ctx, sh.st.host.writeTimeout())
+	t, err := sh.st.board.Task(rctx, s.spec.TaskID)
 	cancel()
 	switch {
 	case err != nil && !unreachable(err):
@@ -128,12 +128,12 @@ func (st *Station) releaseLease(ctx context.Context, s *session) {
 	case t.State == supervisor.TaskWorking && sessionID(t, supervisor.KindWork) != s.spec.ID:
 		return
 	}
-	if err := st.writes.releaseTask(ctx, s.spec.TaskID); err != nil {
-		st.log.Error("release lease", "task", s.spec.TaskID, "err", fmt.Errorf("after session %s: %w", s.spec.ID, err))
+	if err := sh.st.writes.releaseTask(ctx, s.spec.TaskID); err != nil {
+		sh.st.log.Error("release lease", "task", s.spec.TaskID, "err", fmt.Errorf("after session %s: %w", s.spec.ID, err))
 	}
 }
 
 // Wake asks the scheduler to look for work now. A shared board's change
 // notifications call it: a task added at another station, or a slot freed
 // there, is not announced here otherwise. It never blocks.
-func (st *Station) Wake() { st.poke() }
+func (sh *Shared) Wake() { sh.st.poke() }

@@ -187,7 +187,7 @@ func TestSharedBoardLostLeaseEndsSessionWithoutWriting(t *testing.T) {
 		b.lose = []string{task.ID}
 		b.mu.Unlock()
 		advance(time.Second) // one beat: lease/3
-		if p.stops == 0 || len(h.st.Sessions()) != 0 {
+		if p.stops == 0 || len(h.st.Sessions.Sessions()) != 0 {
 			t.Fatal("the session of a lost task still runs")
 		}
 		// The new owner owns the task: this station moved nothing.
@@ -271,22 +271,22 @@ func TestSharedBoardShowsEveryStationsSessions(t *testing.T) {
 		p.say("hello\n")
 		synctest.Wait()
 
-		list := h.st.Sessions()
+		list := h.st.Sessions.Sessions()
 		if len(list) != 2 || list[0].TaskID != task.ID || list[0].Station != "A" || list[1].ID != "t7.1" || list[1].Station != "B" {
 			t.Fatalf("sessions = %+v, want A's own then B's", list)
 		}
-		if si, ok := h.st.Session("t7.1"); !ok || si.Station != "B" {
+		if si, ok := h.st.Sessions.Session("t7.1"); !ok || si.Station != "B" {
 			t.Fatalf("Session(t7.1) = %+v, %v", si, ok)
 		}
-		st, err := h.st.Status(h.ctx)
+		st, err := h.st.Control.Status(h.ctx)
 		if err != nil || st.Working != 1 || st.Reviewing != 1 {
 			t.Fatalf("status = %+v, %v; want A's working and B's reviewing session counted", st, err)
 		}
 		for verb, call := range map[string]func() error{
-			"send":   func() error { return h.st.Send(h.ctx, "t7.1", "hi") },
-			"nudge":  func() error { return h.st.Nudge(h.ctx, "t7.1") },
-			"block":  func() error { return h.st.Block(h.ctx, "t7.1", "") },
-			"attach": func() error { _, err := h.st.Attach("t7.1"); return err },
+			"send":   func() error { return h.st.Sessions.Send(h.ctx, "t7.1", "hi") },
+			"nudge":  func() error { return h.st.Sessions.Nudge(h.ctx, "t7.1") },
+			"block":  func() error { return h.st.Sessions.Block(h.ctx, "t7.1", "") },
+			"attach": func() error { _, err := h.st.Sessions.Attach("t7.1"); return err },
 		} {
 			err := call()
 			if !errors.Is(err, supervisor.ErrConflict) || !strings.Contains(err.Error(), "session t7.1 runs on station B; "+verb+" from that machine") {

@@ -81,6 +81,20 @@ type Options struct {
 // session per task within each project's slots, and settles each task when
 // its session ends.
 type Station struct {
+	// The station's areas (areas.go), made by New.
+	Tasks    *Tasks
+	Projects *Projects
+	Sessions *Sessions
+	Asks     *Asks
+	Agent    *AgentVerbs
+	Control  *Control
+	Phone    *Phone
+	Shared   *Shared
+	host     *host
+	costs    *costs
+	gates    *gates
+	dispatch *dispatch
+
 	opt   Options
 	board supervisor.Board
 	files supervisor.Files
@@ -156,18 +170,21 @@ func New(opt Options) (*Station, error) {
 		reg: newRegistry(), guard: guarded{g: opt.Guard, files: opt.Files},
 		stopAsked: make(chan struct{}),
 	}
+	st.Tasks, st.Projects, st.Sessions, st.Asks = &Tasks{st}, &Projects{st}, &Sessions{st}, &Asks{st}
+	st.Agent, st.Control, st.Phone, st.Shared = &AgentVerbs{st}, &Control{st}, &Phone{st}, &Shared{st}
+	st.host, st.costs, st.gates, st.dispatch = &host{st}, &costs{st}, &gates{st}, &dispatch{st}
 	st.life, st.endLife = context.WithCancel(context.Background())
 	st.running, st.endRunning = context.WithCancel(st.life)
 	st.pushes, st.endPushes = context.WithCancel(st.life)
-	st.sched = newScheduler(st, opt.Log)
-	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.writeTimeout, delivered: st.delivered, life: st.life}
-	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.stationName, st.writeTimeout, st.pushes, &st.work)
+	st.sched = newScheduler(st.dispatch, opt.Log)
+	st.writes = &writes{board: opt.Board, box: opt.Outbox, reg: st.reg, log: opt.Log, bus: &st.bus, timeout: st.host.writeTimeout, delivered: st.host.delivered, life: st.life}
+	st.branches = newBranches(opt.Workspaces, opt.Board, st.reg, opt.Log, st.host.stationName, st.host.writeTimeout, st.pushes, &st.work)
 	// The parts only a shared board has: a station on its own board needs
 	// no proof that nobody else runs its tasks, and has nobody to show
 	// its sessions to.
-	if sb, ok := st.shared(); ok {
+	if sb, ok := st.Shared.shared(); ok {
 		st.writes.sb = sb
-		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st, opt.Guard, opt.Log)
+		st.leases = newLeases(sb, opt.Config.Lease, st.reg, st.Shared, opt.Guard, opt.Log)
 		st.states = newStateWriter(sb, opt.Log)
 	}
 	return st, nil
@@ -215,13 +232,13 @@ func (st *Station) poke() { st.sched.poke() }
 var sessionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^t[0-9]+\.[0-9]+(\.review)?$`) })
 
 // free says whether project p may start one more session now.
-func (st *Station) free(ctx context.Context, p config.Project, max int) bool {
-	return ctx.Err() == nil && st.reg.free(p.Name, p.Concurrency, max)
+func (dp *dispatch) free(ctx context.Context, p config.Project, max int) bool {
+	return ctx.Err() == nil && dp.st.reg.free(p.Name, p.Concurrency, max)
 }
 
 // paused lists the board's paused projects with their reasons.
-func (st *Station) paused(ctx context.Context) (map[string]string, error) {
-	return st.board.Paused(ctx)
+func (dp *dispatch) paused(ctx context.Context) (map[string]string, error) {
+	return dp.st.board.Paused(ctx)
 }
 
 // start spawns a session for a claimed task. A command that cannot start
@@ -268,8 +285,8 @@ func (st *Station) prepare(ctx context.Context, p config.Project, task superviso
 		// The project's setup, not the agent: its output goes to the
 		// session's transcript, and the block does not count toward
 		// the project's breaker.
-		st.noteSetup(p.Name, setupErr.Run)
-		st.writeSetupLog(id, setupErr.Run)
+		st.Projects.noteSetup(p.Name, setupErr.Run)
+		st.Projects.writeSetupLog(id, setupErr.Run)
 		st.log.Warn("setup failed", "task", task.ID, "project", p.Name, "timed_out", setupErr.Run.TimedOut)
 		st.settleBlockCounting(ctx, task.ID, []supervisor.TaskState{supervisor.TaskWorking, supervisor.TaskReview},
 			err.Error()+"\nfix the project's setup in config.toml (or what it needs), then requeue", "", "station", id, false)
@@ -281,7 +298,7 @@ func (st *Station) prepare(ctx context.Context, p config.Project, task superviso
 			fmt.Sprintf("cannot prepare the task's worktree: %v; fix the repository, then requeue", err), "station", id)
 		return task, supervisor.Workspace{}, false
 	}
-	if _, shared := st.shared(); shared && ws.Git && task.Pinned != st.stationName() {
+	if _, shared := st.Shared.shared(); shared && ws.Git && task.Pinned != st.host.stationName() {
 		// Its work is in this worktree only, until a push carries it.
 		st.branches.pin(ctx, task.ID)
 	}
@@ -332,7 +349,7 @@ func (st *Station) register(ctx context.Context, s *session, started time.Time) 
 	// (`project set` sends them only to sessions already live): the session
 	// starts with those in force. Its command queue is free yet.
 	if p, ok := st.Config().Project(s.spec.Project); ok {
-		s.cmds <- command{kind: cmdSettings, settings: st.effective(p)}
+		s.cmds <- command{kind: cmdSettings, settings: st.Projects.effective(p)}
 	}
 	rec := supervisor.SessionRecord{ID: s.spec.ID, TaskID: s.spec.TaskID, Kind: s.spec.Kind, PID: s.proc.Pid(),
 		State: supervisor.SessStarting.String(), StartedAt: started.UTC(), Backend: s.backend, Token: s.spec.Token}
@@ -383,12 +400,12 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	}
 	transcript, err := st.files.AppendTranscript(id)
 	if err != nil {
-		st.dropSessionDir(id)
+		st.Sessions.dropSessionDir(id)
 		return nil, sessionFilesError(err)
 	}
 	if ws.Setup != nil {
 		// Above the agent's own output, under a header.
-		st.noteSetup(p.Name, *ws.Setup)
+		st.Projects.noteSetup(p.Name, *ws.Setup)
 		if _, err := io.WriteString(transcript, ws.Setup.Log()+"\n"); err != nil {
 			st.log.Warn("write the setup's output to the transcript", "session", id, "err", err)
 		}
@@ -399,7 +416,7 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 		WriteFile: func(name string, data []byte) (string, error) { return st.files.WriteSessionFile(id, name, data) }})
 	if err != nil {
 		transcript.Close()
-		st.dropSessionDir(id)
+		st.Sessions.dropSessionDir(id)
 		return nil, err
 	}
 	env = append(env, l.Env...)
@@ -411,7 +428,7 @@ func (st *Station) spawn(p config.Project, task supervisor.Task, kind supervisor
 	if err != nil {
 		st.guard.forget(id)
 		transcript.Close()
-		st.dropSessionDir(id)
+		st.Sessions.dropSessionDir(id)
 		return nil, err
 	}
 	s := st.newSession(p, task, kind, id, ws, token, proc, transcript)
@@ -446,7 +463,7 @@ func (st *Station) writePrompt(id, prompt string) (promptFile string, err error)
 		err = st.writeSessionURL(id)
 	}
 	if err != nil {
-		st.dropSessionDir(id)
+		st.Sessions.dropSessionDir(id)
 		return "", sessionFilesError(err)
 	}
 	return promptFile, nil
@@ -475,7 +492,7 @@ func (st *Station) sessionEnv(task supervisor.Task, id, token, promptFile string
 		"BUILDSTATION_SESSION_ID="+id,
 		"BUILDSTATION_PROMPT_FILE="+promptFile,
 	)
-	if sb, ok := st.shared(); ok {
+	if sb, ok := st.Shared.shared(); ok {
 		// The lease's fencing token: what a session's writes are judged
 		// by, and what a test's agents log to show who ran when.
 		env = append(env, fmt.Sprintf("BUILDSTATION_LEASE_EPOCH=%d", sb.Epoch(task.ID)))
@@ -485,7 +502,7 @@ func (st *Station) sessionEnv(task supervisor.Task, id, token, promptFile string
 
 // newSession builds the session object around a running process.
 func (st *Station) newSession(p config.Project, task supervisor.Task, kind supervisor.SessionKind, id string, ws supervisor.Workspace, token string, proc supervisor.Proc, transcript io.WriteCloser) *session {
-	set := st.effective(p)
+	set := st.Projects.effective(p)
 	spec := sessionSpec{ID: id, TaskID: task.ID, Attempt: task.Attempt, Project: p.Name, Kind: kind, Token: token, Title: task.Title, Dir: ws.Dir,
 		IdleWindow: kind.Window(set.IdleWindow, set.ReviewIdleWindow), BlockWindow: set.BlockWindow, Nudge: set.Nudge, CPUAlive: set.CPUAlive,
 		Branch: ws.Branch, Base: ws.Base, Summary: task.Summary}
@@ -496,7 +513,7 @@ func (st *Station) newSession(p config.Project, task supervisor.Task, kind super
 	tw := newTranscriptWriter(transcript, log)
 	tw.max.Store(st.Config().TranscriptMax)
 	con := newConsole(tw, log)
-	s := newSession(st, st.log, spec, proc, con, kind.Base())
+	s := newSession(st.host, st.log, spec, proc, con, kind.Base())
 	s.closeTranscript = tw.Close
 	return s
 }

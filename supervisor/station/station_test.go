@@ -75,7 +75,7 @@ func (h *harness) stop() {
 
 func (h *harness) add(projectName, title string) supervisor.Task {
 	h.t.Helper()
-	task, err := h.st.AddTask(h.ctx, supervisor.NewTask{Project: projectName, Title: title})
+	task, err := h.st.Tasks.AddTask(h.ctx, supervisor.NewTask{Project: projectName, Title: title})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func (h *harness) task(id string) supervisor.Task {
 func (h *harness) session(taskID string) supervisor.SessionInfo {
 	h.t.Helper()
 	synctest.Wait()
-	for _, s := range h.st.Sessions() {
+	for _, s := range h.st.Sessions.Sessions() {
 		if s.TaskID == taskID {
 			return s
 		}
@@ -146,13 +146,13 @@ func TestForgetfulAgentIsNudgedOnceAndCompletes(t *testing.T) {
 		}
 		// The agent takes the nudge as a new message and completes.
 		s := h.session(task.ID)
-		if err := h.st.AgentComplete(h.ctx, s.ID, "fixed it"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, s.ID, "fixed it"); err != nil {
 			t.Fatal(err)
 		}
 		if got := h.task(task.ID); got.State != supervisor.TaskDone || got.Summary != "fixed it" {
 			t.Fatalf("task %v %q, want done", got.State, got.Summary)
 		}
-		if len(h.st.Sessions()) != 0 {
+		if len(h.st.Sessions.Sessions()) != 0 {
 			t.Fatal("session still live after complete")
 		}
 		if k := h.notes.kinds(); !slices.Equal(k, []supervisor.NoticeKind{supervisor.NoticeNudge, supervisor.NoticeFinished}) {
@@ -228,7 +228,7 @@ func TestHeartbeatAndProgressAreNeverNudged(t *testing.T) {
 		sb := h.session(tb.ID)
 		for range 30 {
 			pa.say("heartbeat\r\n")
-			if err := h.st.AgentProgress(h.ctx, sb.ID, "still compiling"); err != nil {
+			if err := h.st.Agent.AgentProgress(h.ctx, sb.ID, "still compiling"); err != nil {
 				t.Fatal(err)
 			}
 			advance(4 * time.Minute)
@@ -332,17 +332,17 @@ func TestCommandThatCannotStartBlocksAndStationGoesOn(t *testing.T) {
 			t.Fatal("the station did not go on")
 		}
 		// Requeue: attempt 2, the old reason kept in the history.
-		rq, err := h.st.Requeue(h.ctx, a.ID, "fixed PATH")
+		rq, err := h.st.Tasks.Requeue(h.ctx, a.ID, "fixed PATH")
 		if err != nil || rq.Attempt != 2 || rq.State != supervisor.TaskTodo {
 			t.Fatalf("requeue: %+v %v", rq, err)
 		}
-		hist, _ := h.st.History(h.ctx, a.ID)
+		hist, _ := h.st.Tasks.History(h.ctx, a.ID)
 		if !slices.ContainsFunc(hist, func(tr supervisor.Transition) bool {
 			return tr.To == supervisor.TaskBlocked && strings.Contains(tr.Reason, "cannot start")
 		}) {
 			t.Fatalf("history lost the old reason: %+v", hist)
 		}
-		if _, err := h.st.Requeue(h.ctx, b.ID, ""); !errors.Is(err, supervisor.ErrConflict) {
+		if _, err := h.st.Tasks.Requeue(h.ctx, b.ID, ""); !errors.Is(err, supervisor.ErrConflict) {
 			t.Fatalf("requeue of a working task: %v, want a conflict", err)
 		}
 	})
@@ -354,7 +354,7 @@ func TestSendTypesTextThenEnter(t *testing.T) {
 		task := h.add("web", "a")
 		p := h.proc()
 		s := h.session(task.ID)
-		if err := h.st.Send(h.ctx, s.ID, "hello"); err != nil {
+		if err := h.st.Sessions.Send(h.ctx, s.ID, "hello"); err != nil {
 			t.Fatal(err)
 		}
 		if w := p.Writes(); !slices.Equal(w, []string{"hello"}) {
@@ -372,11 +372,11 @@ func TestCancelEndsTheSession(t *testing.T) {
 		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
 		task := h.add("web", "a")
 		p := h.proc()
-		if _, err := h.st.Cancel(h.ctx, task.ID); err != nil {
+		if _, err := h.st.Tasks.Cancel(h.ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if h.task(task.ID).State != supervisor.TaskCancelled || p.stops == 0 || len(h.st.Sessions()) != 0 {
+		if h.task(task.ID).State != supervisor.TaskCancelled || p.stops == 0 || len(h.st.Sessions.Sessions()) != 0 {
 			t.Fatal("cancel did not end the session")
 		}
 	})
@@ -458,11 +458,11 @@ func TestDialogOnScreenIsNeverTypedInto(t *testing.T) {
 		if k := h.notes.kinds(); len(k) < 2 || k[0] != supervisor.NoticePermission {
 			t.Fatalf("notices %v, want repeated needs-permission reminders", k)
 		}
-		if err := h.st.Nudge(h.ctx, s.ID); !errors.Is(err, supervisor.ErrConflict) {
+		if err := h.st.Sessions.Nudge(h.ctx, s.ID); !errors.Is(err, supervisor.ErrConflict) {
 			t.Fatalf("nudge now at a dialog: %v, want a refusal", err)
 		}
 		// A hook says the person answered and the agent works again.
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "PostToolUse", Tool: "Bash"}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "PostToolUse", Tool: "Bash"}); err != nil {
 			t.Fatal(err)
 		}
 		if s := h.session(task.ID); s.State != supervisor.SessWorking {
@@ -508,7 +508,7 @@ func TestBreakerPausesAProjectAndResumeLiftsIt(t *testing.T) {
 		if got := h.task(fourth.ID).State; got != supervisor.TaskTodo {
 			t.Fatalf("after 3 blocks in 10m the next task is %v, want todo (queue paused)", got)
 		}
-		st, _ := h.st.Status(h.ctx)
+		st, _ := h.st.Control.Status(h.ctx)
 		if !strings.Contains(st.Paused["web"], "circuit breaker: 3 blocks") || !strings.Contains(st.Paused["web"], "project resume web") {
 			t.Fatalf("status says %q", st.Paused)
 		}
@@ -521,7 +521,7 @@ func TestBreakerPausesAProjectAndResumeLiftsIt(t *testing.T) {
 		if h.task(other.ID).State != supervisor.TaskWorking {
 			t.Fatal("another project was paused too")
 		}
-		if err := h.st.ResumeProject(h.ctx, "web"); err != nil {
+		if err := h.st.Projects.ResumeProject(h.ctx, "web"); err != nil {
 			t.Fatal(err)
 		}
 		h.proc()
@@ -541,7 +541,7 @@ func TestBreakerIgnoresSlowBlocksAndPersonBlocks(t *testing.T) {
 		advance(11 * time.Minute) // outside the breaker's window
 		b := h.add("web", "b")
 		h.proc()
-		if err := h.st.Block(h.ctx, b.ID+".1", "I want to look"); err != nil {
+		if err := h.st.Sessions.Block(h.ctx, b.ID+".1", "I want to look"); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -561,7 +561,7 @@ func TestWaitingIgnoresTheTUIsAnimation(t *testing.T) {
 		task := h.add("web", "a")
 		p := h.proc()
 		s := h.session(task.ID)
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "Stop"}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "Stop"}); err != nil {
 			t.Fatal(err)
 		}
 		for range 9 { // the logo animates for a while
@@ -576,7 +576,7 @@ func TestWaitingIgnoresTheTUIsAnimation(t *testing.T) {
 			t.Fatalf("5m after the turn ended: %v, want nudged", st)
 		}
 		// The nudge is taken as a prompt: its hook ends the wait.
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "UserPromptSubmit"}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: "UserPromptSubmit"}); err != nil {
 			t.Fatal(err)
 		}
 		if st := h.session(task.ID).State; st != supervisor.SessWorking {
@@ -633,7 +633,7 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 			return st, cancel, done
 		}
 		st1, cancel1, done1 := run()
-		task, _ := st1.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "long job"})
+		task, _ := st1.Tasks.AddTask(context.Background(), supervisor.NewTask{Project: "web", Title: "long job"})
 		synctest.Wait()
 		proc := <-sp.procs
 		proc.say("step 1\r\n")
@@ -655,24 +655,24 @@ func TestRestartAdoptsSurvivingSessions(t *testing.T) {
 		st2, cancel2, done2 := run()
 		defer func() { cancel2(); <-done2; proc.exit(0) }()
 		synctest.Wait()
-		ss := st2.Sessions()
+		ss := st2.Sessions.Sessions()
 		if len(ss) != 1 || ss[0].PID != proc.pid || ss[0].TaskID != task.ID {
 			t.Fatalf("after the restart: %+v, want the same process adopted", ss)
 		}
 		if got, _ := board.Task(context.Background(), task.ID); got.State != supervisor.TaskWorking {
 			t.Fatalf("task %v %q, want still working", got.State, got.Reason)
 		}
-		if _, ok := st2.SessionByToken(token); !ok {
+		if _, ok := st2.Agent.SessionByToken(token); !ok {
 			t.Fatal("the agent's token no longer works after the restart")
 		}
 		// Silent since 2 minutes before the restart: nudged 3 minutes after
 		// it (5m after the last output), not 5 minutes after.
 		advance(time.Until(outAt.Add(5*time.Minute - time.Second)))
-		if ss := st2.Sessions(); ss[0].State == supervisor.SessNudged {
+		if ss := st2.Sessions.Sessions(); ss[0].State == supervisor.SessNudged {
 			t.Fatalf("nudged early: %+v (last output %v)", ss, outAt)
 		}
 		advance(2 * time.Second)
-		if ss := st2.Sessions(); len(ss) != 1 || ss[0].State != supervisor.SessNudged {
+		if ss := st2.Sessions.Sessions(); len(ss) != 1 || ss[0].State != supervisor.SessNudged {
 			t.Fatalf("5m after the last output: %+v, want nudged", ss)
 		}
 	})
@@ -709,14 +709,14 @@ func TestReportOfAnotherAttemptIsRefused(t *testing.T) {
 		if _, err := h.board.Move(h.ctx, task.ID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskWorking}, To: supervisor.TaskWorking, BumpAttempt: true, Actor: "peer"}); err != nil {
 			t.Fatal(err)
 		}
-		err := h.st.AgentComplete(h.ctx, s.ID, "late")
+		err := h.st.Agent.AgentComplete(h.ctx, s.ID, "late")
 		if !errors.Is(err, supervisor.ErrConflict) || !strings.Contains(err.Error(), "attempt 1 of task "+task.ID+", which is on attempt 2") {
 			t.Fatalf("late complete err = %v, want a conflict naming both attempts", err)
 		}
 		if got := h.task(task.ID); got.State != supervisor.TaskWorking || got.Attempt != 2 || got.Summary != "" {
 			t.Fatalf("after the late report the task is %v attempt %d summary %q, want working attempt 2", got.State, got.Attempt, got.Summary)
 		}
-		if err := h.st.AgentBlock(h.ctx, s.ID, "late too"); !errors.Is(err, supervisor.ErrConflict) {
+		if err := h.st.Agent.AgentBlock(h.ctx, s.ID, "late too"); !errors.Is(err, supervisor.ErrConflict) {
 			t.Fatalf("late block err = %v, want a conflict", err)
 		}
 	})

@@ -18,7 +18,7 @@ func TestRequestStopIsAPersonsAndSaysWhoDrains(t *testing.T) {
 		task := h.add("web", "long build")
 		h.proc()
 		s := h.session(task.ID)
-		if _, err := h.st.RequestStop(supervisor.WithOrigin(h.ctx, s.ID)); err == nil || !strings.Contains(err.Error(), "only a person may") {
+		if _, err := h.st.Control.RequestStop(supervisor.WithOrigin(h.ctx, s.ID)); err == nil || !strings.Contains(err.Error(), "only a person may") {
 			t.Fatalf("a session asked the station to stop: %v", err)
 		}
 		select {
@@ -26,7 +26,7 @@ func TestRequestStopIsAPersonsAndSaysWhoDrains(t *testing.T) {
 			t.Fatal("a refused stop was asked")
 		default:
 		}
-		msg, err := h.st.RequestStop(h.ctx)
+		msg, err := h.st.Control.RequestStop(h.ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestRequestStopIsAPersonsAndSaysWhoDrains(t *testing.T) {
 		default:
 			t.Fatal("the stop was not asked")
 		}
-		if _, err := h.st.RequestStop(h.ctx); err != nil { // twice is fine
+		if _, err := h.st.Control.RequestStop(h.ctx); err != nil { // twice is fine
 			t.Fatal(err)
 		}
 	})

@@ -12,9 +12,9 @@ import (
 // sentence for the person who pressed Ctrl-C: sessions of a backend that
 // outlives the station (tmux) are left running for the next station to
 // adopt; the others are ended, their tasks blocked to be requeued.
-func (st *Station) StopPlan() string {
+func (ct *Control) StopPlan() string {
 	var ending, leaving []string
-	for _, s := range st.reg.live() {
+	for _, s := range ct.st.reg.live() {
 		id := s.spec.ID
 		if _, survives := s.proc.(supervisor.Handled); survives {
 			leaving = append(leaving, id)

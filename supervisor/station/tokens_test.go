@@ -50,7 +50,7 @@ func TestEndedSessionTokenForgotten(t *testing.T) {
 		if _, ok := box.Token(h.ctx, id); !ok {
 			t.Fatal("a running session's token is not kept")
 		}
-		if err := h.st.AgentComplete(h.ctx, id, "did it"); err != nil {
+		if err := h.st.Agent.AgentComplete(h.ctx, id, "did it"); err != nil {
 			t.Fatal(err)
 		}
 		advance(2 * time.Second)

@@ -14,15 +14,15 @@ const maxTranscriptChunk = 4 << 20
 // Transcript returns a session's output from byte from on. id is a session
 // id (t2.1, t2.1.review) or a task id, which picks that task's latest
 // session. from < 0 counts back from the end (the last screens).
-func (st *Station) Transcript(id string, from int64) (supervisor.Transcript, error) {
+func (ss *Sessions) Transcript(id string, from int64) (supervisor.Transcript, error) {
 	if !validLogName(id) {
 		return supervisor.Transcript{}, supervisor.Invalidf("%q is not a session or task id; session ids look like t2.3, task ids like t2", id)
 	}
-	sid, err := st.transcriptSession(id)
+	sid, err := ss.transcriptSession(id)
 	if err != nil {
 		return supervisor.Transcript{}, err
 	}
-	f, err := st.files.OpenTranscript(sid)
+	f, err := ss.st.files.OpenTranscript(sid)
 	if err != nil {
 		return supervisor.Transcript{}, fmt.Errorf("read the transcript of %s: %w", sid, err)
 	}
@@ -40,21 +40,21 @@ func (st *Station) Transcript(id string, from int64) (supervisor.Transcript, err
 	if err != nil {
 		return supervisor.Transcript{}, fmt.Errorf("read the transcript of %s: %w", sid, err)
 	}
-	s := st.lookup(sid)
+	s := ss.lookup(sid)
 	return supervisor.Transcript{SessionID: sid, Live: s != nil && s.spec.ID == sid, Size: size, From: from, Data: data}, nil
 }
 
 // transcriptSession is the session whose transcript id names: the live
 // session of a task, else the newest transcript of that task's sessions.
-func (st *Station) transcriptSession(id string) (string, error) {
-	if f, err := st.files.OpenTranscript(id); err == nil {
+func (ss *Sessions) transcriptSession(id string) (string, error) {
+	if f, err := ss.st.files.OpenTranscript(id); err == nil {
 		_ = f.Close()
 		return id, nil
 	}
-	if s := st.lookup(id); s != nil {
+	if s := ss.lookup(id); s != nil {
 		return s.spec.ID, nil
 	}
-	infos, _ := st.files.TaskTranscripts(id)
+	infos, _ := ss.st.files.TaskTranscripts(id)
 	best, bestAt := "", int64(0)
 	for _, fi := range infos {
 		if name := strings.TrimSuffix(fi.Name(), ".log"); best == "" || fi.ModTime().UnixNano() > bestAt {

@@ -37,14 +37,14 @@ func TestSendTypesOneLine(t *testing.T) {
 		p := h.proc()
 		p.say("ready\r\n")
 		s := h.session(task.ID)
-		if err := h.st.Send(h.ctx, s.ID, "hello\r!rm -rf ~\r\x1b]52;c;Zm9v\x07"); err != nil {
+		if err := h.st.Sessions.Send(h.ctx, s.ID, "hello\r!rm -rf ~\r\x1b]52;c;Zm9v\x07"); err != nil {
 			t.Fatal(err)
 		}
 		advance(enterDelay + time.Second)
 		if w := p.Writes(); len(w) != 2 || w[0] != "hello !rm -rf ~ " || w[1] != "\r" {
 			t.Fatalf("writes %q, want [\"hello !rm -rf ~ \" \"\\r\"]", w)
 		}
-		if err := h.st.Send(h.ctx, s.ID, "\r\r\x1b[A"); err == nil {
+		if err := h.st.Sessions.Send(h.ctx, s.ID, "\r\r\x1b[A"); err == nil {
 			t.Fatal("Send of control characters alone typed an Enter")
 		}
 	})

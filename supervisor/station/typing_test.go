@@ -43,7 +43,7 @@ func TestClaudePromptIsTypedOnceTheToolsAreListed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p, opts := claudeProject("web", time.Minute, time.Minute)
 		h := startWith(t, opts, p)
-		task, err := h.st.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "title with \x00 NUL", Body: hostileBody()})
+		task, err := h.st.Tasks.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "title with \x00 NUL", Body: hostileBody()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestClaudePromptIsTypedOnceTheToolsAreListed(t *testing.T) {
 			t.Fatalf("typed %d writes before the tools were listed: %.80q", len(w), w)
 		}
 		s := h.session(task.ID)
-		if err := h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
+		if err := h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady}); err != nil {
 			t.Fatal(err)
 		}
 		advance(promptSettle)
@@ -93,7 +93,7 @@ func TestClaudePromptIsTypedOnceTheToolsAreListed(t *testing.T) {
 			t.Fatalf("after the prompt: %q, want one Enter", w[1:])
 		}
 		// Listed again (a reconnect): typed once only.
-		_ = h.st.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady})
+		_ = h.st.Agent.AgentHook(h.ctx, s.ID, supervisor.HookEvent{Event: supervisor.HookMCPReady})
 		advance(time.Second)
 		if n := len(proc.Writes()); n != 2 {
 			t.Fatalf("%d writes, want the prompt and its Enter once", n)
@@ -139,7 +139,7 @@ func TestStationsOwnFailureBlocksWithItsCauseAndSparesTheBreaker(t *testing.T) {
 		p := project("web", 5*time.Minute, 5*time.Minute)
 		p.Settings.Breaker = config.Breaker{Count: 2, Within: 10 * time.Minute}
 		h := start(t, p)
-		big, err := h.st.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "NUL \x00 in the title", Body: hostileBody()})
+		big, err := h.st.Tasks.AddTask(h.ctx, supervisor.NewTask{Project: "web", Title: "NUL \x00 in the title", Body: hostileBody()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestStationsOwnFailureBlocksWithItsCauseAndSparesTheBreaker(t *testing.T) {
 			}
 			blocked = append(blocked, task.ID)
 		}
-		if st, _ := h.st.Status(h.ctx); st.Paused["web"] != "" {
+		if st, _ := h.st.Control.Status(h.ctx); st.Paused["web"] != "" {
 			t.Fatalf("the breaker tripped on the station's own failures %v: %s", blocked, st.Paused["web"])
 		}
 		next := h.add("web", "goes on")

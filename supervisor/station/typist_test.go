@@ -26,7 +26,7 @@ func TestStuckTerminalHoldsOneWriter(t *testing.T) {
 		p.stick()
 		before := runtime.NumGoroutine()
 		for i := range 10 {
-			if err := h.st.Send(h.ctx, s.ID, fmt.Sprintf("line %d", i)); err != nil {
+			if err := h.st.Sessions.Send(h.ctx, s.ID, fmt.Sprintf("line %d", i)); err != nil {
 				t.Fatalf("send %d: %v", i, err)
 			}
 		}
@@ -38,10 +38,10 @@ func TestStuckTerminalHoldsOneWriter(t *testing.T) {
 			t.Errorf("10 sends into a stuck terminal left %d goroutines more", grew)
 		}
 		// The session's goroutine does not wait on the terminal: it answers.
-		if err := h.st.Nudge(h.ctx, s.ID); err != nil {
+		if err := h.st.Sessions.Nudge(h.ctx, s.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := h.st.Cancel(h.ctx, task.ID); err != nil {
+		if _, err := h.st.Tasks.Cancel(h.ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -63,7 +63,7 @@ func TestStuckTerminalRefusesPastItsBacklog(t *testing.T) {
 		var err error
 		sent := 0
 		for ; sent <= typingBacklog+1; sent++ {
-			if err = h.st.Send(h.ctx, s.ID, "more"); err != nil {
+			if err = h.st.Sessions.Send(h.ctx, s.ID, "more"); err != nil {
 				break
 			}
 		}
@@ -71,7 +71,7 @@ func TestStuckTerminalRefusesPastItsBacklog(t *testing.T) {
 		if sent != typingBacklog+1 || !errors.Is(err, supervisor.ErrConflict) || !strings.Contains(err.Error(), "does not read its input") {
 			t.Fatalf("refused after %d sends with %v; want after %d, a conflict saying the agent does not read", sent, err, typingBacklog+1)
 		}
-		att, err := h.st.Attach(s.ID)
+		att, err := h.st.Sessions.Attach(s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,12 +91,12 @@ func TestConsoleKeysWaitForTheStationsEnter(t *testing.T) {
 		task := h.add("web", "x")
 		p := h.proc()
 		s := h.session(task.ID)
-		att, err := h.st.Attach(s.ID)
+		att, err := h.st.Sessions.Attach(s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer att.Close()
-		if err := h.st.Send(h.ctx, s.ID, "hello"); err != nil {
+		if err := h.st.Sessions.Send(h.ctx, s.ID, "hello"); err != nil {
 			t.Fatal(err)
 		}
 		typed := make(chan error, 1)

@@ -12,15 +12,15 @@ import (
 )
 
 // prices is the config's price table.
-func (st *Station) prices() prices { return prices(st.Config().Prices) }
+func (co *costs) prices() prices { return prices(co.st.Config().Prices) }
 
 // recordUsage prices a session's usage so far and records it; the cost it
 // added since the last reading counts toward its project's day.
-func (st *Station) recordUsage(s *session, tu supervisor.TranscriptUsage) {
-	u := st.prices().Usage(tu)
+func (co *costs) recordUsage(s *session, tu supervisor.TranscriptUsage) {
+	u := co.prices().Usage(tu)
 	old := s.meter.setUsage(u)
 	if d := u.CostUSD - old.CostUSD; d > 0 {
-		st.spend(s, d)
+		co.spend(s, d)
 	}
 }
 
@@ -94,7 +94,7 @@ func (ps prices) Usage(u supervisor.TranscriptUsage) supervisor.Usage {
 
 // meterStatus adds what the sessions in list do and cost to s, and each
 // project's cost today.
-func (st *Station) meterStatus(s *supervisor.Status, list []supervisor.SessionInfo) {
+func (co *costs) meterStatus(s *supervisor.Status, list []supervisor.SessionInfo) {
 	for _, si := range list {
 		if si.Activity != "" {
 			if s.Activity == nil {
@@ -112,7 +112,7 @@ func (st *Station) meterStatus(s *supervisor.Status, list []supervisor.SessionIn
 			s.Usage.ContextPct = max(s.Usage.ContextPct, u.ContextPct)
 		}
 	}
-	if spent := st.spentToday(today(time.Now())); len(spent) > 0 {
+	if spent := co.spentToday(today(time.Now())); len(spent) > 0 {
 		s.SpentToday = spent
 	}
 }

@@ -16,16 +16,16 @@ import (
 // Workspaces, so a task whose worktree is gone is still one command away.
 
 // taskProject is a task and its project, for the verbs on its work.
-func (st *Station) taskProject(ctx context.Context, id string) (supervisor.Task, config.Project, error) {
-	t, err := st.Task(ctx, id)
+func (ts *Tasks) taskProject(ctx context.Context, id string) (supervisor.Task, config.Project, error) {
+	t, err := ts.Task(ctx, id)
 	if err != nil {
 		return supervisor.Task{}, config.Project{}, err
 	}
-	p, ok := st.Config().Project(t.Project)
+	p, ok := ts.st.Config().Project(t.Project)
 	if !ok {
 		return supervisor.Task{}, config.Project{}, supervisor.NotFoundf("task %s belongs to project %q, which config.toml no longer has; add it back to see its work", id, t.Project)
 	}
-	if st.opt.Workspaces == nil {
+	if ts.st.opt.Workspaces == nil {
 		return supervisor.Task{}, config.Project{}, supervisor.Conflictf("this station keeps no worktrees; task %s has no branch to show", id)
 	}
 	return t, p, nil
@@ -35,24 +35,24 @@ func (st *Station) taskProject(ctx context.Context, id string) (supervisor.Task,
 // (the project is not git, or no session ran yet). A finished task's work
 // is its record, written when the work was made: its worktree is gone, and
 // once merged its branch no longer says where it started.
-func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
-	t, p, err := st.taskProject(ctx, id)
+func (ts *Tasks) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
+	t, p, err := ts.taskProject(ctx, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, err
 	}
-	rec, recorded, err := st.workRecord(ctx, id)
+	rec, recorded, err := ts.workRecord(ctx, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, err
 	}
 	if recorded && t.State.Final() {
-		rec.Gate = st.gateCheck(ctx, p, rec.Head)
-		if live, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
+		rec.Gate = ts.st.gates.gateCheck(ctx, p, rec.Head)
+		if live, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
 			rec.MergeInto = live.MergeInto
 			rec.Setup = live.Setup // kept in the repository, past the worktree
 		}
 		return rec, true, nil
 	}
-	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
+	w, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id)
 	if err != nil {
 		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
 	}
@@ -61,29 +61,29 @@ func (st *Station) TaskWork(ctx context.Context, id string) (supervisor.TaskWork
 }
 
 // TaskDiff is a task's committed work, base to head.
-func (st *Station) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
-	t, p, err := st.taskProject(ctx, id)
+func (ts *Tasks) TaskDiff(ctx context.Context, id string, stat bool) (string, error) {
+	t, p, err := ts.taskProject(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	if rec, recorded, err := st.workRecord(ctx, id); err != nil {
+	if rec, recorded, err := ts.workRecord(ctx, id); err != nil {
 		return "", err
 	} else if recorded && t.State.Final() {
-		return st.opt.Workspaces.DiffRange(ctx, p.Repo, rec.Base, rec.Head, stat)
+		return ts.st.opt.Workspaces.DiffRange(ctx, p.Repo, rec.Base, rec.Head, stat)
 	}
-	return st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
+	return ts.st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
 }
 
 // workBoard is the board's record of tasks' work; nil when the board
 // keeps none.
-func (st *Station) workBoard() supervisor.WorkBoard {
-	wb, _ := st.board.(supervisor.WorkBoard)
+func (ts *Tasks) workBoard() supervisor.WorkBoard {
+	wb, _ := ts.st.board.(supervisor.WorkBoard)
 	return wb
 }
 
 // workRecord is what the board recorded of task id's work.
-func (st *Station) workRecord(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
-	wb := st.workBoard()
+func (ts *Tasks) workRecord(ctx context.Context, id string) (supervisor.TaskWork, bool, error) {
+	wb := ts.workBoard()
 	if wb == nil {
 		return supervisor.TaskWork{}, false, nil
 	}
@@ -97,21 +97,21 @@ func (st *Station) workRecord(ctx context.Context, id string) (supervisor.TaskWo
 // recordWork puts a finished task's work on record, read from its branch
 // while its worktree still says where it started; it reports whether it
 // did.
-func (st *Station) recordWork(ctx context.Context, p config.Project, id string) bool {
-	wb := st.workBoard()
+func (ts *Tasks) recordWork(ctx context.Context, p config.Project, id string) bool {
+	wb := ts.workBoard()
 	if wb == nil {
 		return false
 	}
-	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, id)
+	w, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id)
 	if err != nil || !ok {
 		if err != nil {
-			st.log.Warn("read a finished task's work", "task", id, "err", err)
+			ts.st.log.Warn("read a finished task's work", "task", id, "err", err)
 		}
 		return false
 	}
 	w.Gate = nil
 	if err := wb.SaveTaskWork(ctx, id, w); err != nil {
-		st.log.Warn("record a finished task's work", "task", id, "err", err)
+		ts.st.log.Warn("record a finished task's work", "task", id, "err", err)
 		return false
 	}
 	return true
@@ -119,8 +119,8 @@ func (st *Station) recordWork(ctx context.Context, p config.Project, id string) 
 
 // gateCheck is the board's verdict of p's gate on sha, with its time; nil
 // when none is known.
-func (st *Station) gateCheck(ctx context.Context, p config.Project, sha string) *supervisor.GateCheck {
-	gc, ok := st.board.(supervisor.GateCache)
+func (ga *gates) gateCheck(ctx context.Context, p config.Project, sha string) *supervisor.GateCheck {
+	gc, ok := ga.st.board.(supervisor.GateCache)
 	if p.Gate == "" || !ok {
 		return nil
 	}
@@ -129,7 +129,7 @@ func (st *Station) gateCheck(ctx context.Context, p config.Project, sha string) 
 		return nil
 	}
 	g := &supervisor.GateCheck{Commit: sha, Passed: passed}
-	if gt, ok := st.board.(supervisor.GateTimes); ok {
+	if gt, ok := ga.st.board.(supervisor.GateTimes); ok {
 		if at, ok, err := gt.GateCheckedAt(ctx, p.Name, sha); err == nil && ok {
 			g.CheckedAt = at
 		}
@@ -140,25 +140,25 @@ func (st *Station) gateCheck(ctx context.Context, p config.Project, sha string) 
 // Accept is a person marking a blocked or reviewed task done after
 // looking at its work: recorded as their decision, with the gate's verdict
 // on its head as it stands (not required: the person decided).
-func (st *Station) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
-	cur, err := st.Task(ctx, id)
+func (ts *Tasks) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
+	cur, err := ts.Task(ctx, id)
 	if err != nil {
 		return supervisor.Task{}, err
 	}
 	if cur.State != supervisor.TaskBlocked && cur.State != supervisor.TaskReview {
 		return supervisor.Task{}, supervisor.Conflictf("task %s is %s; only a blocked task or one in review can be accepted", id, cur.State)
 	}
-	if st.sessionForTask(id) != nil {
+	if ts.st.sessionForTask(id) != nil {
 		return supervisor.Task{}, supervisor.Conflictf("task %s has a session running (its review); wait for it, or cancel the task", id)
 	}
-	st.judgeBriefly(ctx, cur)
-	reason := "accepted by " + operatorWho(ctx) + "; " + st.gateWord(ctx, cur)
+	ts.st.gates.judgeBriefly(ctx, cur)
+	reason := "accepted by " + operatorWho(ctx) + "; " + ts.st.gates.gateWord(ctx, cur)
 	m := supervisor.Move{From: []supervisor.TaskState{supervisor.TaskBlocked, supervisor.TaskReview}, To: supervisor.TaskDone,
 		Reason: reason, Actor: operator(ctx)}
 	if n := strings.TrimSpace(note); n != "" {
 		m.Note = "accepted: " + n
 	}
-	t, err := st.board.Move(ctx, id, m)
+	t, err := ts.st.board.Move(ctx, id, m)
 	if err != nil {
 		var se *supervisor.StateError
 		if errors.As(err, &se) {
@@ -166,28 +166,28 @@ func (st *Station) Accept(ctx context.Context, id, note string) (supervisor.Task
 		}
 		return supervisor.Task{}, fmt.Errorf("accept task %s: %w", id, err)
 	}
-	st.publishTask(t)
-	st.finish(ctx, id)
+	ts.st.host.publishTask(t)
+	ts.st.finish(ctx, id)
 	return t, nil
 }
 
 // judgeBriefly runs the gate on a task's head, if it has a worktree and
 // no verdict yet, waiting at most gateWait: a person accepting sees the
 // verdict when it comes in time, and the run goes on to be cached if not.
-func (st *Station) judgeBriefly(ctx context.Context, t supervisor.Task) {
-	p, ok := st.Config().Project(t.Project)
-	if !ok || p.Gate == "" || st.opt.Workspaces == nil {
+func (ga *gates) judgeBriefly(ctx context.Context, t supervisor.Task) {
+	p, ok := ga.st.Config().Project(t.Project)
+	if !ok || p.Gate == "" || ga.st.opt.Workspaces == nil {
 		return
 	}
 	done := make(chan struct{})
-	if !st.goWork(func() {
+	if !ga.st.goWork(func() {
 		defer close(done)
 		// Not the request's: the run goes on to be cached after the
 		// person's answer. The station's: a stop ends it (owner.go).
-		gctx, cancel := context.WithTimeout(st.running, gateTimeout)
+		gctx, cancel := context.WithTimeout(ga.st.running, gateTimeout)
 		defer cancel()
-		if _, _, err := st.opt.Workspaces.HeadGate(gctx, p.Repo, t.ID, true); err != nil {
-			st.log.Debug("gate on an accepted task's head", "task", t.ID, "err", err)
+		if _, _, err := ga.st.opt.Workspaces.HeadGate(gctx, p.Repo, t.ID, true); err != nil {
+			ga.st.log.Debug("gate on an accepted task's head", "task", t.ID, "err", err)
 		}
 	}) {
 		return // the station is stopping: no verdict
@@ -201,15 +201,15 @@ func (st *Station) judgeBriefly(ctx context.Context, t supervisor.Task) {
 
 // gateWord says the gate's verdict on a task's head, for a person's
 // decision: "gate: passes on abc1234 (checked 10:02)".
-func (st *Station) gateWord(ctx context.Context, t supervisor.Task) string {
-	p, ok := st.Config().Project(t.Project)
+func (ga *gates) gateWord(ctx context.Context, t supervisor.Task) string {
+	p, ok := ga.st.Config().Project(t.Project)
 	if !ok || p.Gate == "" {
 		return "no gate"
 	}
-	if st.opt.Workspaces == nil {
+	if ga.st.opt.Workspaces == nil {
 		return "gate not checked"
 	}
-	w, ok, err := st.opt.Workspaces.Work(ctx, p.Repo, t.ID)
+	w, ok, err := ga.st.opt.Workspaces.Work(ctx, p.Repo, t.ID)
 	if err != nil || !ok || w.Gate == nil {
 		return "gate not checked on its head"
 	}
@@ -225,28 +225,28 @@ func (st *Station) gateWord(ctx context.Context, t supervisor.Task) string {
 }
 
 // Merge takes a finished task's branch into a branch of its project.
-func (st *Station) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
-	t, p, err := st.taskProject(ctx, id)
+func (ts *Tasks) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
+	t, p, err := ts.taskProject(ctx, id)
 	if err != nil {
 		return supervisor.Merged{}, err
 	}
 	if !t.State.Final() && t.State != supervisor.TaskBlocked && t.State != supervisor.TaskReview {
 		return supervisor.Merged{}, supervisor.Conflictf("task %s is %s; merge it once it is done (or blocked or in review, if you looked)", id, t.State)
 	}
-	if st.sessionForTask(id) != nil {
+	if ts.st.sessionForTask(id) != nil {
 		return supervisor.Merged{}, supervisor.Conflictf("task %s has a session running; wait for it to end before merging", id)
 	}
-	m, err := st.opt.Workspaces.Merge(ctx, p.Repo, id, into)
+	m, err := ts.st.opt.Workspaces.Merge(ctx, p.Repo, id, into)
 	if err != nil {
 		return supervisor.Merged{}, err
 	}
-	if wb := st.workBoard(); wb != nil {
+	if wb := ts.workBoard(); wb != nil {
 		if err := wb.SaveTaskMerged(ctx, id, supervisor.MergeRecord{Into: m.Into, Commit: m.Commit, At: time.Now().UTC()}); err != nil {
-			st.log.Warn("record a task's merge", "task", id, "err", err)
+			ts.st.log.Warn("record a task's merge", "task", id, "err", err)
 		}
 	}
-	if t, err := st.Task(ctx, id); err == nil {
-		st.publishTask(t) // its card says merged
+	if t, err := ts.Task(ctx, id); err == nil {
+		ts.st.host.publishTask(t) // its card says merged
 	}
 	return m, nil
 }

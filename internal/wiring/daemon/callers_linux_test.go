@@ -21,12 +21,27 @@ import (
 	"github.com/buildstation/buildstation/supervisor/station"
 )
 
-// originStation is the real station (apitest.Board) that records who it
-// is told cancelled a task.
+// originStation is the real station's tasks (apitest.Board) that record
+// who they are told cancelled a task.
 type originStation struct {
-	*station.Station
+	*tasksArea
+	st  *station.Station
 	mu  sync.Mutex
 	got []string
+}
+
+// tasksArea names the embedded area apart from its Tasks verb.
+type tasksArea = station.Tasks
+
+// areas serve the station with its tasks recording.
+func (s *originStation) areas() api.Areas {
+	a := apitest.Areas(s.st)
+	a.Tasks = s
+	return a
+}
+
+func newOriginStation(st *station.Station) *originStation {
+	return &originStation{tasksArea: st.Tasks, st: st}
 }
 
 func (s *originStation) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
@@ -39,7 +54,7 @@ func (s *originStation) Cancel(ctx context.Context, id string) (supervisor.Task,
 	s.mu.Lock()
 	s.got = append(s.got, who)
 	s.mu.Unlock()
-	return s.Station.Cancel(ctx, id)
+	return s.tasksArea.Cancel(ctx, id)
 }
 
 // A program inside a session's process tree that unset the session's
@@ -53,7 +68,7 @@ func TestOperatorOriginFromTheProcessTree(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash for /dev/tcp")
 	}
-	fake := &originStation{Station: apitest.Board(t, "web")}
+	fake := newOriginStation(apitest.Board(t, "web"))
 	for range 3 {
 		if _, err := fake.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 			t.Fatal(err)
@@ -62,7 +77,7 @@ func TestOperatorOriginFromTheProcessTree(t *testing.T) {
 	// The session's agent: a shell whose grandchild makes the call with
 	// no BUILDSTATION_ variable at all.
 	agent := exec.Command("bash", "-c", `bash -c 'read -r go; exec 3<>/dev/tcp/127.0.0.1/$PORT; printf "POST /v1/tasks/t1/cancel HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer tok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" $PORT >&3; cat <&3'; true`)
-	srv := api.NewServer(fake, "tok", nil)
+	srv := api.NewServer(fake.areas(), "tok", nil)
 	srv.SetCallers(newSessionCallers(func() []supervisor.SessionInfo {
 		return []supervisor.SessionInfo{{ID: "t1.1", TaskID: "t1", PID: agent.Process.Pid}}
 	}))
@@ -123,7 +138,7 @@ func TestOperatorOriginOfAProcessThatLeftTheTree(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	fake := &originStation{Station: apitest.Board(t, "web")}
+	fake := newOriginStation(apitest.Board(t, "web"))
 	if _, err := fake.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "x"}); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +148,7 @@ func TestOperatorOriginOfAProcessThatLeftTheTree(t *testing.T) {
 	// calls the API with the station's token.
 	agent := exec.Command("bash", "-c", `setsid -f bash -c 'sleep 0.5; exec 3<>/dev/tcp/127.0.0.1/$PORT; printf "POST /v1/tasks/t1/cancel HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nAuthorization: Bearer tok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" $PORT >&3; cat <&3 > $OUT.part; mv $OUT.part $OUT'; sleep 60`)
 	var pid atomic.Int64
-	srv := api.NewServer(fake, "tok", nil)
+	srv := api.NewServer(fake.areas(), "tok", nil)
 	srv.SetCallers(newSessionCallers(func() []supervisor.SessionInfo {
 		return []supervisor.SessionInfo{{ID: "t1.1", TaskID: "t1", PID: int(pid.Load())}}
 	}))

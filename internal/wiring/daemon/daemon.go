@@ -115,16 +115,22 @@ func Run(ctx context.Context, o Options) error {
 	if r.sy != nil {
 		r.defer_(startSources(ctx, r.sy, st, r.ws, cfg))
 	}
-	srv := api.NewServer(st, token, o.Log)
+	srv := api.NewServer(apiAreas(st), token, o.Log)
 	srv.SetCallers(newSessionCallers(ownSessions(st, cfg)))
 	if peer.Supported {
 		// Another user's flood of connections never closes the
 		// owner's or the agents' (api's ConnOwners).
 		srv.SetConnOwners(peer.SameUser)
 	}
-	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(st, o.Log)))
+	srv.Mount("/mcp", srv.RequireSession(api.NewMCPHandler(apiAreas(st), o.Log)))
 	srv.Mount("POST /v1/phone/test", srv.RequireStation(phone.TestHandler(func() config.Phone { return st.Config().Phone }, phoneService)))
 	return serve(ctx, o, cfg, board, st, srv, ln, token, &r.phone)
+}
+
+// apiAreas are the station's areas the API serves.
+func apiAreas(st *station.Station) api.Areas {
+	return api.Areas{Tasks: st.Tasks, Projects: st.Projects, Sessions: st.Sessions, Asks: st.Asks,
+		Agent: st.Agent, Control: st.Control, Phone: st.Phone}
 }
 
 // run holds what Run opened, to close in reverse order whatever way it
@@ -311,7 +317,7 @@ func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.
 		if o.Now != nil {
 			drain(ctx, o, st)
 		}
-		plan := st.StopPlan()
+		plan := st.Control.StopPlan()
 		o.Log.Info(plan)
 		if o.Stopping != nil {
 			o.Stopping(plan)
@@ -319,7 +325,7 @@ func serve(stop context.Context, o Options, cfg *config.Config, board boardopen.
 		cancel()
 	}()
 	go followConfig(ctx, watcher, cfg.Path, o.Log, func(ctx context.Context) error {
-		err := st.ReloadConfig(ctx)
+		err := st.Control.ReloadConfig(ctx)
 		secretenv.Take(st.Config().SecretEnv()) // a token_env the new config names
 		return err
 	})
@@ -368,7 +374,7 @@ func drain(ctx context.Context, o Options, st *station.Station) {
 func ownSessions(st *station.Station, cfg *config.Config) func() []supervisor.SessionInfo {
 	return func() []supervisor.SessionInfo {
 		var out []supervisor.SessionInfo
-		for _, s := range st.Sessions() {
+		for _, s := range st.Sessions.Sessions() {
 			if s.Station == "" || s.Station == cfg.StationName() {
 				out = append(out, s)
 			}
@@ -383,7 +389,7 @@ func urlOf(ln net.Listener) string { return "http://" + ln.Addr().String() }
 // goroutine of their own; the func it returns stops them and waits.
 func follow(ctx context.Context, o Options, st *station.Station, srv *api.Server) func() {
 	ctx, cancel := context.WithCancel(ctx)
-	sub := st.Subscribe(1024)
+	sub := st.Sessions.Subscribe(1024)
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
@@ -425,13 +431,13 @@ func wakeOnChanges(ctx context.Context, pg *pgstore.Store, st *station.Station) 
 		for c := range changes {
 			switch {
 			case c.Gap:
-				st.Wake()
+				st.Shared.Wake()
 			case c.Station == pg.Station():
 			case c.Session != nil:
-				st.RemoteSession(*c.Session)
+				st.Shared.RemoteSession(*c.Session)
 			default:
-				st.Wake()
-				st.RemoteTask(ctx, c.TaskID)
+				st.Shared.Wake()
+				st.Shared.RemoteTask(ctx, c.TaskID)
 			}
 		}
 	}()

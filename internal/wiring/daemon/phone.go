@@ -44,7 +44,7 @@ func phoneService(p config.Phone) (phone.Service, error) {
 // ctx ends; the returned func stops it and waits.
 func forwardToPhone(ctx context.Context, o Options, st *station.Station, token string, ph *phonePart) func() {
 	ctx, cancel := context.WithCancel(ctx)
-	sub := st.Subscribe(1024)
+	sub := st.Sessions.Subscribe(1024)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -55,9 +55,9 @@ func forwardToPhone(ctx context.Context, o Options, st *station.Station, token s
 			Decide: func(ctx context.Context, session, request, do, via string) error {
 				// The request's id goes with the decision: the station
 				// refuses it when another request waits by now.
-				return st.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via, Request: request})
+				return st.Asks.Decide(ctx, session, supervisor.Decision{Behavior: do, Via: via, Request: request})
 			},
-			Health: st.ReportPhone,
+			Health: st.Phone.ReportPhone,
 			Ledger: ph.box,
 			Log:    o.Log.With("part", "phone"),
 		})

@@ -67,10 +67,18 @@ func (r *run) sources(o Options, cfg *config.Config, board supervisor.Board) (*s
 	}), nil
 }
 
+// syncStation is what the syncer asks of the station: adding, requeueing
+// and reworking tasks (source.Requeuer, source.Reworker), typing into
+// their sessions (source.Teller) and the station's events.
+type syncStation struct {
+	*station.Tasks
+	*station.Sessions
+}
+
 // startSources runs the syncer on st until ctx ends; the returned func
 // stops it and waits, before the board closes.
 func startSources(ctx context.Context, sy *source.Syncer, st *station.Station, ws supervisor.Workspaces, cfg *config.Config) func() {
-	sy.SetStation(st)
+	sy.SetStation(syncStation{st.Tasks, st.Sessions})
 	sy.SetWorkspace(sourceContext(st, ws, cfg), publisher(st, ws))
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

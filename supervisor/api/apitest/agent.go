@@ -163,10 +163,10 @@ func (e Env) Review(t testing.TB, taskID string) (supervisor.SessionInfo, string
 
 func (e Env) waitSession(t testing.TB, taskID string, kind supervisor.SessionKind) (supervisor.SessionInfo, string) {
 	t.Helper()
-	sub := e.Station.Subscribe(256)
+	sub := e.Station.Sessions.Subscribe(256)
 	defer sub.Close()
 	find := func() (supervisor.SessionInfo, bool) {
-		for _, s := range e.Station.Sessions() {
+		for _, s := range e.Station.Sessions.Sessions() {
 			if s.TaskID == taskID && (s.Kind == kind || s.Kind == "" && kind == supervisor.KindWork) && s.PID != 0 &&
 				s.State != supervisor.SessStarting && s.State != supervisor.SessEnded {
 				return s, true
@@ -183,8 +183,8 @@ func (e Env) waitSession(t testing.TB, taskID string, kind supervisor.SessionKin
 		select {
 		case <-sub.C:
 		case <-timeout.C:
-			tk, err := e.Station.Task(context.Background(), taskID)
-			t.Fatalf("task %s's %s session did not start in a minute; the task: %+v, %v; sessions: %+v", taskID, kind, tk, err, e.Station.Sessions())
+			tk, err := e.Station.Tasks.Task(context.Background(), taskID)
+			t.Fatalf("task %s's %s session did not start in a minute; the task: %+v, %v; sessions: %+v", taskID, kind, tk, err, e.Station.Sessions.Sessions())
 		}
 	}
 }
@@ -192,12 +192,12 @@ func (e Env) waitSession(t testing.TB, taskID string, kind supervisor.SessionKin
 // Ended waits for session id to have ended, on the station's events.
 func (e Env) Ended(t testing.TB, id string) {
 	t.Helper()
-	sub := e.Station.Subscribe(256)
+	sub := e.Station.Sessions.Subscribe(256)
 	defer sub.Close()
 	timeout := time.NewTimer(time.Minute)
 	defer timeout.Stop()
 	for {
-		if s, ok := e.Station.Session(id); !ok || s.State == supervisor.SessEnded {
+		if s, ok := e.Station.Sessions.Session(id); !ok || s.State == supervisor.SessEnded {
 			return
 		}
 		select {
@@ -213,12 +213,12 @@ func (e Env) Ended(t testing.TB, id string) {
 // ended it) and returns it; it fails the test after a minute.
 func (e Env) WaitTask(t testing.TB, id string, want supervisor.TaskState) supervisor.Task {
 	t.Helper()
-	sub := e.Station.Subscribe(256)
+	sub := e.Station.Sessions.Subscribe(256)
 	defer sub.Close()
 	timeout := time.NewTimer(time.Minute)
 	defer timeout.Stop()
 	for {
-		tk, err := e.Station.Task(context.Background(), id)
+		tk, err := e.Station.Tasks.Task(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/buildstation/buildstation/platform/pty"
 	"github.com/buildstation/buildstation/platform/stationfs"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/api"
 	"github.com/buildstation/buildstation/supervisor/config"
 	"github.com/buildstation/buildstation/supervisor/pgstore"
 	"github.com/buildstation/buildstation/supervisor/station"
@@ -27,6 +28,12 @@ import (
 func Board(t testing.TB, projects ...string) *station.Station {
 	t.Helper()
 	return NewEnv(t, projects...).Station
+}
+
+// Areas are st's areas, as the API serves them: api.NewServer(Areas(st), …).
+func Areas(st *station.Station) api.Areas {
+	return api.Areas{Tasks: st.Tasks, Projects: st.Projects, Sessions: st.Sessions, Asks: st.Asks,
+		Agent: st.Agent, Control: st.Control, Phone: st.Phone}
 }
 
 // Env is Board's station with the board under it: a test puts a task in
