@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -98,4 +99,55 @@ func parentOf(tree fyne.CanvasObject, o fyne.CanvasObject) *fyne.Container {
 		}
 	}
 	return nil
+}
+
+// The diff window's header says what the card says of landing: "Merged
+// into main at 14:02" for merged work (the walk's window after the
+// restart did not), "Ready to merge into main" before, and merged once its
+// own Merge went through.
+func TestDiffWindowSaysMergedAsTheCardDoes(t *testing.T) {
+	at := time.Date(2026, 12, 5, 14, 2, 0, 0, time.Local)
+	fake := newFake()
+	fake.works = map[string]*supervisor.TaskWork{
+		"t4": {Branch: "bs/t4", Base: "3333333cccc", Head: "4444444dddd", MergeInto: "main", Commits: []string{"4444444 healthz"}, DiffStat: "1 file changed, 4 insertions(+)",
+			Merged: &supervisor.MergeRecord{Into: "main", Commit: "4444444dddd", At: at}},
+		"t5": {Branch: "bs/t5", Base: "5555555cccc", Head: "6666666dddd", MergeInto: "main", Commits: []string{"6666666 readyz"}, DiffStat: "1 file changed, 2 insertions(+)"},
+	}
+	fake.diffs = map[string]string{"t4": "diff --git a/h.go b/h.go\n+package h\n", "t5": "diff --git a/r.go b/r.go\n+package r\n"}
+	d := openFullBoard(t, fake)
+	open := func(id string) fyne.Window {
+		t.Helper()
+		tk := supervisor.Task{ID: id, Title: "Task " + id, Project: "web", State: supervisor.TaskDone, Attempt: 1}
+		d.u.showDiff(tk, fake.works[id])
+		if got := nextCall(t, fake); got.method != "TaskDiff" {
+			t.Fatalf("the diff window called %+v first", got)
+		}
+		d.u.acts.Wait()
+		for _, x := range fyne.CurrentApp().Driver().AllWindows() {
+			if strings.HasPrefix(x.Title(), "Diff "+id) {
+				return x
+			}
+		}
+		t.Fatalf("no diff window for %s", id)
+		return nil
+	}
+	merged := open("t4")
+	defer merged.Close()
+	if all := strings.Join(texts(merged.Content()), "\n"); !strings.Contains(all, "Merged into main at 14:02") {
+		t.Errorf("the merged task's diff window says:\n%s", all)
+	}
+	ready := open("t5")
+	defer ready.Close()
+	if all := strings.Join(texts(ready.Content()), "\n"); !strings.Contains(all, "Ready to merge into main") {
+		t.Errorf("the unmerged task's diff window says:\n%s", all)
+	}
+	test.Tap(findButton(t, ready.Content(), "Merge"))
+	if got := nextCall(t, fake); got.method != "Merge" || got.id != "t5" {
+		t.Fatalf("the diff window's Merge called %+v", got)
+	}
+	d.u.acts.Wait()
+	eventually(t, "the diff window to say merged", func() bool {
+		all := strings.Join(texts(ready.Content()), "\n")
+		return strings.Contains(all, "Merged into main at ") && !strings.Contains(all, "Ready to merge")
+	})
 }

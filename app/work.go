@@ -27,8 +27,16 @@ func (u *UI) showDiff(t supervisor.Task, w *supervisor.TaskWork) {
 	win.SetIcon(u.icon)
 	head := widget.NewLabel(workHead(w))
 	head.Wrapping = fyne.TextWrapWord
+	// Where the work landed, as the card says it: "Merged into main at
+	// 14:02", "Ready to merge into main".
+	text, level := landedLine(t, w)
+	landed := widget.NewLabel(text)
+	landed.Importance = level
+	if text == "" {
+		landed.Hide()
+	}
 	body := widget.NewRichText(&widget.TextSegment{Text: "reading the diff…", Style: widget.RichTextStyleInline})
-	win.SetContent(container.NewBorder(head, u.diffActions(win, t, w), nil, nil, container.NewScroll(body)))
+	win.SetContent(container.NewBorder(container.NewVBox(landed, head), u.diffActions(win, t, w, landed), nil, nil, container.NewScroll(body)))
 	// Within a 1280×800 screen: the diff scrolls inside.
 	win.Resize(fyne.NewSize(diffWidth, diffHeight))
 	win.Show()
@@ -108,7 +116,8 @@ const diffWidth, diffHeight = 980, 680
 
 // diffActions are the diff window's way to land the work: Accept… for a
 // blocked task or one in review, Merge for finished work not merged yet.
-func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskWork) fyne.CanvasObject {
+// landed, the window's landing line, says merged once Merge went through.
+func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskWork, landed *widget.Label) fyne.CanvasObject {
 	row := container.NewHBox(layout.NewSpacer())
 	if w == nil || t.State == supervisor.TaskWorking {
 		return row
@@ -127,6 +136,10 @@ func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskW
 						merge.Enable()
 						return
 					}
+					merge.Hide()
+					landed.Importance = widget.SuccessImportance
+					landed.SetText(fmt.Sprintf("Merged into %s at %s", m.Into, u.o.Now().Local().Format("15:04")))
+					landed.Show()
 					dialog.ShowInformation("Merged "+t.ID, mergedLine(m), win)
 					u.workChanged(t.ID)
 				})
