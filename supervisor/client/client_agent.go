@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -50,28 +48,4 @@ func (c *Client) AgentHook(ctx context.Context, h supervisor.HookEvent) error {
 // (which needs notes saying what must change).
 func (c *Client) AgentReview(ctx context.Context, verdict, notes string) error {
 	return c.do(ctx, http.MethodPost, "/v1/agent/review", apitype.ReviewRequest{Verdict: verdict, Notes: notes}, nil)
-}
-
-// AgentAsk asks a person through the station (a permission, a question) and
-// waits for the decision: an empty one when nobody decided in the time the
-// station gives. It has no timeout of its own but ctx's: the wait is the
-// station's to bound.
-func (c *Client) AgentAsk(ctx context.Context, req supervisor.AskRequest) (supervisor.Decision, error) {
-	var d supervisor.Decision
-	r, err := c.newRequest(ctx, http.MethodPost, "/v1/agent/ask", req)
-	if err != nil {
-		return d, err
-	}
-	resp, err := c.streamClient().Do(r)
-	if err != nil {
-		return d, c.transportError(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return d, readError(resp)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
-		return d, fmt.Errorf("read the station's decision: %w", err)
-	}
-	return d, nil
 }

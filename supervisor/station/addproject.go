@@ -114,15 +114,6 @@ func (ps *Projects) RemoveProject(ctx context.Context, name string) error {
 	return nil
 }
 
-// AgentCLIs lists the agent CLIs found on the station's machine, for the
-// dashboard's Add project; none when the wiring gave no finder.
-func (ct *Control) AgentCLIs(ctx context.Context) []supervisor.AgentCLI {
-	if ct.st.opt.Agents == nil {
-		return nil
-	}
-	return ct.st.opt.Agents.Installed(ctx)
-}
-
 // info is project p's line of Projects, given the paused projects and the
 // queued tasks.
 func (ps *Projects) info(p config.Project, paused map[string]string, todo []supervisor.Task) supervisor.ProjectInfo {

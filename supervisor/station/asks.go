@@ -11,6 +11,10 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
+// Asks is a session's requests for a person (a permission, a question) and
+// the person's decision.
+type Asks struct{ st *Station }
+
 // recordTimeout bounds writing a decision into the task's history.
 const recordTimeout = 30 * time.Second
 

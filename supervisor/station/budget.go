@@ -11,6 +11,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
+// costs meters what sessions spend against each project's budget.
+type costs struct{ st *Station }
+
 // budgets keeps what each project's sessions cost today and each task so
 // far, and which projects a person resumed past their budget, in memory:
 // the count of a board that keeps none (a test's fake), or of spends the

@@ -66,23 +66,5 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// RequestStop asks the station's process to stop as a first Ctrl-C does:
-// drain, then stop. A service manager that cannot signal the station
-// (Windows' logon task, whose only stop is to terminate it) asks this
-// first. Only a person may: a call from inside a session is refused. It
-// says what happens now.
-func (ct *Control) RequestStop(ctx context.Context) (string, error) {
-	if sid, ok := supervisor.Origin(ctx); ok {
-		return "", supervisor.Conflictf("session %s may not stop the station; only a person may, from outside any session", sid)
-	}
-	ct.st.stopOnce.Do(func() { close(ct.st.stopAsked) })
-	ending := ct.st.endingOnStop()
-	if len(ending) == 0 {
-		return "the station stops now: no session needs time to finish", nil
-	}
-	return fmt.Sprintf("the station drains, then stops: no new task starts; %s (%s) %s up to %s to finish",
-		count(len(ending), "running session"), strings.Join(ending, ", "), plural(len(ending), "has", "have"), spoken(ct.st.Config().StopGrace)), nil
-}
-
 // StopRequested is closed once RequestStop was called.
 func (st *Station) StopRequested() <-chan struct{} { return st.stopAsked }

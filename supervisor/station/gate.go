@@ -10,6 +10,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/agent"
 )
 
+// gates runs and reads a project's gate on a task's work.
+type gates struct{ st *Station }
+
 // gateVerdict returns the project's gate verdict on a session's HEAD from
 // the cache only: the session goroutine must never wait for a build.
 func (ga *gates) gateVerdict(spec sessionSpec) (supervisor.GateVerdict, bool) {

@@ -7,6 +7,11 @@ import (
 	"github.com/buildstation/buildstation/supervisor"
 )
 
+// host is what a session asks of the station that runs it (sessionHost):
+// the evidence layers, the gate's notes, its task's board writes, the bus
+// and the notices.
+type host struct{ st *Station }
+
 // sessionHost is everything a session asks of the station that runs it. A
 // session holds this, not the *Station: what it may do to the rest of the
 // station is written down here, and a session can be run against a small

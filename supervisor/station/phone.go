@@ -8,6 +8,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
+// Phone is how the phone's service stands and its settings.
+type Phone struct{ st *Station }
+
 // ReportPhone records how the phone's service stands (internal/phone
 // tells it when the service starts or stops taking notices): Status
 // carries it, and trays hear of it at once (EventPhone) rather than at

@@ -9,6 +9,9 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
+// dispatch is what a scheduler pass asks of the station (schedHost).
+type dispatch struct{ st *Station }
+
 // scheduler starts sessions for queued tasks while their projects have
 // free slots. It makes one pass each time it is woken (poke): at start,
 // when a session ends, when a task is added or requeued or a project

@@ -11,6 +11,10 @@ import (
 	"github.com/buildstation/buildstation/supervisor/config"
 )
 
+// Shared is the station's part on a shared board: claims and leases, the
+// fence, other stations' sessions and tasks, the board's reachability.
+type Shared struct{ st *Station }
+
 // shared returns the board as a SharedBoard, when it is one.
 func (sh *Shared) shared() (supervisor.SharedBoard, bool) {
 	sb, ok := sh.st.board.(supervisor.SharedBoard)
