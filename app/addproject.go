@@ -136,9 +136,27 @@ func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentC
 	a.add.Disable()
 	a.agent.SetSelected(options[0])
 	for _, e := range append([]*widget.Entry{a.folder, a.name, a.command, a.gate, a.setup}, a.windowEntries()...) {
-		e.OnChanged = func(string) { a.check() }
+		e.OnChanged = func(string) { a.tickHeld(); a.check() }
 	}
 	return a
+}
+
+// tickHeld ticks each suggestion's box whose field holds its command,
+// typed or ticked, and unticks it when the field says something else: a
+// box left empty beside a field that holds it reads as not taken.
+func (a *addProject) tickHeld() {
+	for key, e := range map[string]*widget.Entry{"gate": a.gate, "setup": a.setup} {
+		c, value := a.suggest[key], a.suggested.Gate
+		if key == "setup" {
+			value = a.suggested.Setup
+		}
+		if c == nil || e == nil {
+			continue
+		}
+		if held := strings.TrimSpace(e.Text) == value; held != c.Checked {
+			c.SetChecked(held)
+		}
+	}
 }
 
 // agentLabel is how an agent CLI reads in the choice: its name and version.
@@ -277,6 +295,7 @@ func (a *addProject) showSuggested(s *supervisor.SetupSuggestion) {
 	if len(sug.Include) > 0 {
 		a.suggest["include"] = widget.NewCheck(fmt.Sprintf("Write a .worktreeinclude with %s: the ignored .env files each task's worktree needs", strings.Join(sug.Include, " ")), nil)
 	}
+	a.tickHeld()
 	a.showSuggestions(widget.NewLabelWithStyle(suggestHead, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	a.relayout()
 }

@@ -151,3 +151,50 @@ func TestDiffWindowSaysMergedAsTheCardDoes(t *testing.T) {
 		return strings.Contains(all, "Merged into main at ") && !strings.Contains(all, "Ready to merge")
 	})
 }
+
+// Add project's "Gate: make test (found Makefile)" box is ticked when the
+// Gate field holds that command, typed or not (the walk typed it and the
+// box stayed empty, as if the suggestion were not taken), and unticked
+// when the field says something else.
+func TestAddProjectTicksTheSuggestionTheFieldHolds(t *testing.T) {
+	fake := newFake()
+	fake.agents = []supervisor.AgentCLI{{Name: "claude", Path: "/usr/bin/claude"}}
+	fake.addProject = func(np supervisor.NewProject) (supervisor.AddedProject, error) {
+		return supervisor.AddedProject{Project: supervisor.ProjectInfo{Name: "site", Path: np.Path, Agent: "claude", IdleWindow: "5m0s", BlockWindow: "5m0s", ReviewIdleWindow: "10m0s"},
+			Suggested: &supervisor.SetupSuggestion{Gate: "make test", GateBecause: "Makefile", Setup: "npm ci", Because: "package-lock.json"}}, nil
+	}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true})
+	u.ShowDashboard()
+	defer u.dash.hide()
+	a := newAddProject(u, fake, u.dash.win, fake.agents, func(f func()) { f() })
+	a.show()
+	a.folder.SetText(t.TempDir())
+	eventually(t, "the suggestions shown", func() bool { return a.suggest["gate"] != nil })
+	gate := a.suggest["gate"]
+	if gate.Checked {
+		t.Fatal("the gate's box is ticked before the Gate field holds anything")
+	}
+	test.Type(a.gate, "make test")
+	if !gate.Checked {
+		t.Errorf("the Gate field holds %q, the suggestion's command, and its box %q is not ticked", a.gate.Text, gate.Text)
+	}
+	test.Type(a.gate, "s")
+	if gate.Checked {
+		t.Errorf("the Gate field holds %q and the box %q is still ticked", a.gate.Text, gate.Text)
+	}
+	if a.gate.Text != "make tests" {
+		t.Errorf("the box changed what was typed: %q", a.gate.Text)
+	}
+
+	// The field filled before the folder's suggestion came: its box shows
+	// ticked.
+	b := newAddProject(u, fake, u.dash.win, fake.agents, func(f func()) { f() })
+	b.show()
+	b.setup.SetText("npm ci")
+	b.folder.SetText(t.TempDir())
+	eventually(t, "the suggestions shown", func() bool { return b.suggest["setup"] != nil })
+	if !b.suggest["setup"].Checked || b.suggest["gate"].Checked {
+		t.Errorf("setup field %q, gate field %q: setup box ticked %v, gate box ticked %v", b.setup.Text, b.gate.Text, b.suggest["setup"].Checked, b.suggest["gate"].Checked)
+	}
+}
