@@ -370,31 +370,11 @@ func (e *editProject) submit() {
 }
 
 // plainValue is a default as a person reads it: a duration in words
-// ("5 min", "1 h 30 min", "45 s"), anything else as it is.
+// ("5 min", "1 h 30 min", "45 s", as supervisor.Spoken says it), anything
+// else as it is.
 func plainValue(typ, v string) string {
 	if typ != "duration" {
 		return v
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return v
-	}
-	return plainDuration(d)
-}
-
-// plainDuration is d in words: "5 min", "1 h 30 min", "1 min 30 s", "45 s".
-func plainDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	var parts []string
-	if h > 0 {
-		parts = append(parts, fmt.Sprintf("%d h", h))
-	}
-	if m > 0 {
-		parts = append(parts, fmt.Sprintf("%d min", m))
-	}
-	if s > 0 || len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("%d s", s))
-	}
-	return strings.Join(parts, " ")
+	return supervisor.SpokenText(v)
 }
