@@ -27,6 +27,9 @@ type Tasks interface {
 	TaskDiff(ctx context.Context, id string, stat bool) (string, error)
 	Accept(ctx context.Context, id, note string) (supervisor.Task, error)
 	Merge(ctx context.Context, id, into string) (supervisor.Merged, error)
+	// PullRequest opens a done task's pull request on its project's
+	// GitHub source, or finds the one it has, and returns its URL.
+	PullRequest(ctx context.Context, id string) (string, error)
 	// TaskCost is what a task's sessions cost so far, in dollars.
 	TaskCost(id string) float64
 }
@@ -55,6 +58,11 @@ func (s *Server) taskRoutes() {
 	s.personOnly("POST /v1/tasks/{id}/merge", verb(s, task, http.StatusOK, taskNotFound,
 		func(r *http.Request, id string, req apitype.MergeRequest) (supervisor.Merged, error) {
 			return s.areas.Tasks.Merge(r.Context(), id, strings.TrimSpace(req.Into))
+		}))
+	s.personOnly("POST /v1/tasks/{id}/pull-request", verb(s, task, http.StatusOK, taskNotFound,
+		func(r *http.Request, id string, _ none) (apitype.PullRequestAnswer, error) {
+			url, err := s.areas.Tasks.PullRequest(r.Context(), id)
+			return apitype.PullRequestAnswer{URL: url}, err
 		}))
 }
 

@@ -19,6 +19,12 @@ type DiffAnswer struct {
 	Diff string `json:"diff"`
 }
 
+// PullRequestAnswer is POST /v1/tasks/{id}/pull-request: the task's pull
+// request, opened or found.
+type PullRequestAnswer struct {
+	URL string `json:"url"`
+}
+
 // MergeRequest is POST /v1/tasks/{id}/merge: into "" is the branch the
 // project's worktrees start from.
 type MergeRequest struct {

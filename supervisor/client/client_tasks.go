@@ -119,3 +119,11 @@ func (c *Client) Merge(ctx context.Context, id, into string) (supervisor.Merged,
 	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/merge", apitype.MergeRequest{Into: into}, &out)
 	return out, err
 }
+
+// PullRequest opens a done task's pull request on its project's GitHub
+// source, or finds the one it has, and returns its URL.
+func (c *Client) PullRequest(ctx context.Context, id string) (string, error) {
+	var out apitype.PullRequestAnswer
+	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/pull-request", nil, &out)
+	return out.URL, err
+}

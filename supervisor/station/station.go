@@ -75,6 +75,12 @@ type Options struct {
 	// Sources reports the state of the config's [[sources]] (the issue
 	// trackers tasks are imported from), for Status; nil: none.
 	Sources func() []supervisor.SourceState
+	// OpenPullRequest pushes done task t's branch to project p's remote
+	// and opens its pull request on src, a GitHub source of p, or finds
+	// the one its branch has already (internal/wiring/daemon); it returns
+	// the pull request's URL, and its errors are sentences a person can
+	// act on. nil: `task pr` says the station cannot open one.
+	OpenPullRequest func(ctx context.Context, src config.Source, p config.Project, t supervisor.Task) (url string, err error)
 }
 
 // Station is the supervisor: it claims tasks from the board, runs one

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // Tasks is the tasks' area: add, list, show, requeue, cancel, accept and
@@ -161,4 +162,42 @@ func (ts *Tasks) Cancel(ctx context.Context, id string) (supervisor.Task, error)
 		ts.st.finish(ctx, id) // no session will settle it: remove its worktree now
 	}
 	return t, nil
+}
+
+// PullRequest opens done task id's pull request on its project's GitHub
+// source and returns its URL: its branch pushed to the project's remote,
+// then the pull request opened, or the one the branch has already. The
+// task must be done, with commits, and not merged yet.
+func (ts *Tasks) PullRequest(ctx context.Context, id string) (string, error) {
+	t, p, err := ts.taskProject(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	var src config.Source
+	for _, s := range ts.st.Config().Sources {
+		if s.Kind == config.SourceGitHub && s.Project == p.Name {
+			src = s
+			break
+		}
+	}
+	if src.Kind == "" {
+		return "", supervisor.Conflictf("project %s has no GitHub source; add a [[sources]] table with kind = \"github\", project = %q and its repo to config.toml (docs/sources.md)", p.Name, p.Name)
+	}
+	if t.State != supervisor.TaskDone {
+		return "", supervisor.Conflictf("task %s is not done; open a pull request once it is", id)
+	}
+	w, ok, err := ts.TaskWork(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if w.Merged != nil {
+		return "", supervisor.Conflictf("task %s was merged into %s already; its work needs no pull request", id, w.Merged.Into)
+	}
+	if !ok || len(w.Commits) == 0 {
+		return "", supervisor.Conflictf("task %s has no commits; there is nothing to open a pull request for", id)
+	}
+	if ts.st.opt.OpenPullRequest == nil {
+		return "", supervisor.Conflictf("this station cannot open pull requests; push branch %s and open one by hand", w.Branch)
+	}
+	return ts.st.opt.OpenPullRequest(ctx, src, p, t)
 }

@@ -225,6 +225,7 @@ func (r *run) station(ctx context.Context, o Options, cfg *config.Config, board 
 	so.Files, so.Environ, so.Config, so.Board, so.Spawners = files, os.Environ, cfg, board, spawners
 	so.Probers, so.URL, so.Workspaces, so.Warnings, so.Outbox = probers, url, ws, warnings, box
 	so.EndMarked, so.Guard, so.Sources = treekill.EndMarked, r.fenceGuard(o, cfg), sources
+	so.OpenPullRequest = pullRequests(ws, cfg.StationName())
 	return station.New(so)
 }
 

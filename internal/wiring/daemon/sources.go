@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/buildstation/buildstation/internal/textsafe"
 	"github.com/buildstation/buildstation/platform/github"
 	"github.com/buildstation/buildstation/platform/gitwt"
 	"github.com/buildstation/buildstation/platform/keychain"
@@ -134,5 +136,57 @@ func publisher(st *station.Station, ws supervisor.Workspaces) func(ctx context.C
 			return fmt.Errorf("project %s has no remote: set remote = \"origin\" in its [[projects]] table so its branches can be pushed for a pull request", project)
 		}
 		return nil
+	}
+}
+
+// pullRequests opens a done task's pull request on a person's `task pr`
+// (station.Options.OpenPullRequest): its branch pushed to the project's
+// remote, then the pull request opened on src with the agent's summary,
+// or the one the branch has already found (a replayed write looks first).
+func pullRequests(ws supervisor.Workspaces, station string) func(context.Context, config.Source, config.Project, supervisor.Task) (string, error) {
+	return func(ctx context.Context, src config.Source, p config.Project, t supervisor.Task) (string, error) {
+		if ws == nil {
+			return "", supervisor.Conflictf("project %s has no worktrees to push", p.Name)
+		}
+		pub, err := ws.Publish(ctx, p.Repo, t.ID)
+		if err != nil {
+			return "", supervisor.Conflictf("push the branch of %s: %v", t.ID, err)
+		}
+		if pub.Remote == "" {
+			return "", supervisor.Conflictf("project %s has no remote: set remote = \"origin\" in its [[projects]] table so its branches can be pushed for a pull request", p.Name)
+		}
+		fix := source.Fix(src, "buildstation source login github")
+		tok, err := keychain.Token(src)
+		if err != nil {
+			return "", supervisor.Conflictf("%s", source.Problem(src.Name(), err, fix))
+		}
+		c, err := github.New(src, tok, nil)
+		if err != nil {
+			return "", supervisor.Conflictf("%s: %v", src.Name(), err)
+		}
+		branch := gitwt.Branch
+		if m, ok := ws.(*gitwt.Manager); ok {
+			branch = m.Branch
+		}
+		var body strings.Builder
+		if t.Summary == "" {
+			body.WriteString("The agent gave no summary.\n\n")
+		} else {
+			// The agent's words, neutralized: they may not close issues,
+			// mention people or load images.
+			fmt.Fprintf(&body, "The agent's summary:\n\n%s\n\n", source.Neutral(t.Summary))
+		}
+		fmt.Fprintf(&body, "- task: %s on station %s\n", t.ID, station)
+		if t.External != nil && t.External.Kind == config.SourceGitHub && source.Owns(src, t.External) {
+			if n, ok := source.GitHubNumber(t.External.ID); ok {
+				fmt.Fprintf(&body, "\nCloses #%d\n", n)
+			}
+		}
+		sent, err := c.Send(ctx, source.Write{Key: t.ID + "/pr", Kind: source.WritePR, Source: src.Name(), TaskID: t.ID, Tried: true,
+			PR: &source.PullRequest{Project: p.Name, Head: branch(t.ID), Title: textsafe.Line(t.Title), Body: body.String()}})
+		if err != nil {
+			return "", supervisor.Conflictf("%s", source.Problem(src.Name(), err, fix))
+		}
+		return sent.URL, nil
 	}
 }
