@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -11,11 +12,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // action is one thing a card offers: its primary button, or an item of
@@ -168,6 +171,9 @@ func (d *dashboard) actions(t supervisor.Task, c Card) (primary *action, more []
 			if w.Merged == nil {
 				add("Merge", theme.ContentPasteIcon(), func() { d.merge(t) })
 			}
+			if readyToMerge(t, w) && hasGitHubSource(u.snap, t.Project) {
+				add("Open pull request", theme.UploadIcon(), func() { u.openPullRequest(d.win, t) })
+			}
 			add("Merge into…", theme.ContentPasteIcon(), func() { u.showMerge(t) })
 		}
 	}
@@ -214,6 +220,66 @@ func primaryAction(t supervisor.Task, c Card, w *supervisor.TaskWork) string {
 // readyToMerge: a done task whose commits are not merged yet.
 func readyToMerge(t supervisor.Task, w *supervisor.TaskWork) bool {
 	return t.State == supervisor.TaskDone && w != nil && w.Merged == nil && len(w.Commits) > 0
+}
+
+// hasGitHubSource: project has a GitHub source ([[sources]] kind =
+// "github"), as status last said, so its done work can go out as a pull
+// request (buildstation task pr).
+func hasGitHubSource(s Snapshot, project string) bool {
+	for _, src := range s.Sources {
+		if src.Kind == config.SourceGitHub && src.Project == project {
+			return true
+		}
+	}
+	return false
+}
+
+// githubProjects are the projects with a GitHub source, as status last
+// said, in its order.
+func githubProjects(s Snapshot) []string {
+	var out []string
+	for _, src := range s.Sources {
+		if src.Kind == config.SourceGitHub {
+			out = append(out, src.Project)
+		}
+	}
+	return out
+}
+
+// openPullRequest opens a done task's pull request in the background, as
+// `buildstation task pr` does, and says where it is, with a button to
+// open it in the browser; the station's sentence when it refuses.
+func (u *UI) openPullRequest(parent fyne.Window, t supervisor.Task) {
+	u.act(parent, "open the pull request of "+t.ID, func(ctx context.Context, cl Client) error {
+		addr, err := cl.PullRequest(ctx, t.ID)
+		if err == nil {
+			fyne.Do(func() { u.showPullRequest(parent, t.ID, addr) })
+		}
+		return err
+	})
+}
+
+// showPullRequest is the short dialog an opened pull request gets:
+// "Pull request opened: URL", and Open in browser.
+func (u *UI) showPullRequest(parent fyne.Window, id, addr string) {
+	if parent == nil {
+		parent = u.dashboardWindow()
+	}
+	msg := widget.NewLabel("Pull request opened: " + addr)
+	msg.Wrapping = fyne.TextWrapWord
+	var dlg dialog.Dialog
+	open := widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() {
+		if ref, err := url.Parse(addr); err == nil {
+			if err := u.app.OpenURL(ref); err != nil {
+				u.showError(parent, fmt.Errorf("open %s: %w", addr, err))
+			}
+		}
+		dlg.Hide()
+	})
+	open.Importance = widget.HighImportance
+	dlg = dialog.NewCustom("Pull request of "+id, "Close", container.NewVBox(msg, open), parent)
+	dlg.Resize(fyne.NewSize(520, dlg.MinSize().Height))
+	dlg.Show()
 }
 
 // landedLine is what a card says of finished work and landing it: "Ready

@@ -27,6 +27,9 @@ type Client interface {
 	TaskDiff(ctx context.Context, id string, stat bool) (string, error)
 	Accept(ctx context.Context, id, note string) (supervisor.Task, error)
 	Merge(ctx context.Context, id, into string) (supervisor.Merged, error)
+	// PullRequest opens a done task's pull request on its project's
+	// GitHub source (or finds the one it has) and answers its URL.
+	PullRequest(ctx context.Context, id string) (string, error)
 	Nudge(ctx context.Context, id string) error
 	Block(ctx context.Context, id, reason string) error
 	// Allow, Deny and Answer decide what a session's agent asks a person.

@@ -362,7 +362,8 @@ func (d *dashboard) columnsKey(s Snapshot, now time.Time) any {
 		bg        color.Color
 		cards     []cardKey
 		works     map[string]workEntry
-	}{s.Connected, d.focused, d.selected, theme.Color(theme.ColorNameInputBackground), cards, d.worksShown()}
+		github    []string // projects whose done cards offer Open pull request
+	}{s.Connected, d.focused, d.selected, theme.Color(theme.ColorNameInputBackground), cards, d.worksShown(), githubProjects(s)}
 }
 
 // worksShown is what the cards show of the tasks' branches: the work and

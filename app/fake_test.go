@@ -47,6 +47,9 @@ type fakeClient struct {
 	works    map[string]*supervisor.TaskWork
 	diffs    map[string]string
 	mergeErr error
+	// prURL and prErr are what PullRequest answers.
+	prURL string
+	prErr error
 	// taskGate, when set, holds every Task call until it is closed: a
 	// test lets the board's reads of the branches go when it waits for
 	// them, not while it is still acting on the UI.
@@ -300,6 +303,13 @@ func (f *fakeClient) Merge(ctx context.Context, id, into string) (supervisor.Mer
 		into = cmp.Or(into, w.MergeInto)
 	}
 	return supervisor.Merged{Into: into, Commit: "abc1234", FastForward: true}, nil
+}
+
+func (f *fakeClient) PullRequest(ctx context.Context, id string) (string, error) {
+	f.record("PullRequest", id, "")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.prURL, f.prErr
 }
 
 // PhoneTest answers as a station whose [phone] service takes the notice,

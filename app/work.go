@@ -125,6 +125,10 @@ func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskW
 	if t.State == supervisor.TaskBlocked || t.State == supervisor.TaskReview {
 		row.Add(widget.NewButtonWithIcon("Accept…", theme.ConfirmIcon(), func() { u.showAccept(t, w) }))
 	}
+	var pr *widget.Button
+	if readyToMerge(t, w) && hasGitHubSource(u.snap, t.Project) {
+		pr = widget.NewButtonWithIcon("Open pull request", theme.UploadIcon(), func() { u.openPullRequest(win, t) })
+	}
 	if w.Merged == nil {
 		merge := widget.NewButtonWithIcon("Merge", theme.ContentPasteIcon(), nil)
 		merge.OnTapped = func() {
@@ -137,6 +141,9 @@ func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskW
 						return
 					}
 					merge.Hide()
+					if pr != nil {
+						pr.Hide() // merged work needs no pull request
+					}
 					landed.Importance = widget.SuccessImportance
 					landed.SetText(fmt.Sprintf("Merged into %s at %s", m.Into, u.o.Now().Local().Format("15:04")))
 					landed.Show()
@@ -148,6 +155,9 @@ func (u *UI) diffActions(win fyne.Window, t supervisor.Task, w *supervisor.TaskW
 		}
 		merge.Importance = widget.HighImportance
 		row.Add(merge)
+	}
+	if pr != nil {
+		row.Add(pr)
 	}
 	return row
 }
