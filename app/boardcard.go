@@ -18,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/buildstation/buildstation/supervisor"
-	"github.com/buildstation/buildstation/supervisor/config"
 )
 
 // action is one thing a card offers: its primary button, or an item of
@@ -227,7 +226,7 @@ func readyToMerge(t supervisor.Task, w *supervisor.TaskWork) bool {
 // request (buildstation task pr).
 func hasGitHubSource(s Snapshot, project string) bool {
 	for _, src := range s.Sources {
-		if src.Kind == config.SourceGitHub && src.Project == project {
+		if src.Kind == supervisor.KindGitHub && src.Project == project {
 			return true
 		}
 	}
@@ -239,7 +238,7 @@ func hasGitHubSource(s Snapshot, project string) bool {
 func githubProjects(s Snapshot) []string {
 	var out []string
 	for _, src := range s.Sources {
-		if src.Kind == config.SourceGitHub {
+		if src.Kind == supervisor.KindGitHub {
 			out = append(out, src.Project)
 		}
 	}

@@ -7,12 +7,19 @@ import (
 	"time"
 )
 
+// The kinds of issue tracker a task can come from: an External's Kind
+// and a [[sources]] table's kind.
+const (
+	KindGitHub = "github"
+	KindLinear = "linear"
+)
+
 // External names the issue a task was imported from (a GitHub issue, a
 // Linear issue): what the task's card, `task show` and the tray link to,
 // and what the station writes its progress back to. Its JSON is part of
 // the contract (`task show --json`: external.kind, .id, .url).
 type External struct {
-	Kind string `json:"kind"` // "github" or "linear"
+	Kind string `json:"kind"` // KindGitHub or KindLinear
 	ID   string `json:"id"`   // "acme/web#12", "ENG-142": unique per kind on a board
 	URL  string `json:"url"`
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 // Source is one [[sources]] entry: a GitHub repository or a Linear team
@@ -29,10 +31,10 @@ type Source struct {
 	Poll time.Duration
 }
 
-// Source kinds.
+// Source kinds: the vocabulary's, which the dashboard reads too.
 const (
-	SourceGitHub = "github"
-	SourceLinear = "linear"
+	SourceGitHub = supervisor.KindGitHub
+	SourceLinear = supervisor.KindLinear
 )
 
 // Name is how status and `source ls` name s: "github acme/web", "linear ENG".
