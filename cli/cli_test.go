@@ -335,7 +335,7 @@ func TestErrors(t *testing.T) {
 		{"unknown project", []string{"--home", h, "task", "add", "--project", "nope", "--title", "x"}, 1, `buildstation: unknown project "nope"; use one of "web", or add it to config.toml (the station picks it up at once)`},
 		{"unknown verb", []string{"frobnicate"}, 2, "buildstation: unknown command \"frobnicate\"; use one of " + "agent, board, daemon, demo, logs, notify, open, project, service, session, source, status, task, version"},
 		{"no verb", nil, 2, "buildstation: a command is missing; use one of agent, board, daemon, demo, logs, notify, open, project, service, session, source, status, task, version"},
-		{"unknown sub-verb", []string{"task", "frob"}, 2, `buildstation: unknown command "task frob"; use one of task accept, task add, task cancel, task diff, task ls, task merge, task requeue, task show`},
+		{"unknown sub-verb", []string{"task", "frob"}, 2, `buildstation: unknown command "task frob"; use one of task accept, task add, task cancel, task diff, task ls, task merge, task pr, task requeue, task show`},
 		{"unknown flag", []string{"--home", h, "task", "ls", "--colour"}, 2, `buildstation: task ls: flag provided but not defined: -colour; see "buildstation task ls -h"`},
 		{"missing project", []string{"--home", h, "task", "add", "--title", "x"}, 2, `buildstation: task add needs --project; list projects with "buildstation project ls"`},
 		{"body and body-file", []string{"--home", h, "task", "add", "--project", "web", "--title", "x", "--body", "a", "--body-file", "f"}, 2, "buildstation: task add takes --body or --body-file, not both"},
