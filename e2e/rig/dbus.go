@@ -22,7 +22,16 @@ func PrivateBus(t *testing.T) string {
 		}
 		t.Skip("dbus-daemon is not installed")
 	}
+	return Bus(t, nil)
+}
+
+// Bus starts a D-Bus session daemon until the test ends, with env added
+// to its environment (what the services it starts inherit), and returns
+// its address.
+func Bus(t *testing.T, env []string) string {
+	t.Helper()
 	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@
 package tray_test
 
 import (
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -119,21 +118,7 @@ func copyFile(t *testing.T, from, to string) {
 func startBus(t *testing.T, env []string) string {
 	t.Helper()
 	need(t, "dbus-daemon", "dbus-daemon")
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(addr)
+	return rig.Bus(t, env)
 }
 
 // background runs a program of the desktop until the test ends.
