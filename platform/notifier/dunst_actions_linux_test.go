@@ -22,23 +22,7 @@ func TestRealDaemonButtonDecides(t *testing.T) {
 	xvfb(t)
 	home := t.TempDir()
 	pick := filepath.Join(home, "pick.sh")
-	if err := os.WriteFile(pick, []byte("#!/bin/sh\ngrep -m1 'Allow once'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(home, "dunst"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rc := "[global]\ndmenu = " + pick + "\nwidth = 600\nfont = Monospace 11\n"
-	if err := os.WriteFile(filepath.Join(home, "dunst", "dunstrc"), []byte(rc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("dunst")
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	time.Sleep(time.Second)
+	dunst(t, home, pick, "#!/bin/sh\ngrep -m1 'Allow once'\n")
 	decided := make(chan string, 2)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
 		Decide: func(id, request, verb, answer string) { decided <- verb + " " + id }})
@@ -83,23 +67,7 @@ func TestRealDaemonFinishedNoticeLands(t *testing.T) {
 	// The menu shows the notice's buttons; the script records them and
 	// picks the one named in choice.
 	script := "#!/bin/sh\ncat >" + filepath.Join(home, "menu") + "\ngrep -m1 \"$(cat " + choice + ")\" " + filepath.Join(home, "menu") + "\n"
-	if err := os.WriteFile(pick, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(home, "dunst"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rc := "[global]\ndmenu = " + pick + "\nwidth = 600\nfont = Monospace 11\n"
-	if err := os.WriteFile(filepath.Join(home, "dunst", "dunstrc"), []byte(rc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("dunst")
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	time.Sleep(time.Second)
+	dunst(t, home, pick, script)
 	got := make(chan string, 4)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { got <- "open " + id },
 		Decide: func(id, request, verb, answer string) { got <- verb + " " + id },
@@ -139,4 +107,28 @@ func TestRealDaemonFinishedNoticeLands(t *testing.T) {
 	if m := newMessage(supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: "t8", SessionID: "t8.1", Title: "Finished: notes"}); len(m.Actions) != 0 {
 		t.Errorf("a finished notice of work with no branch offers %+v", m.Actions)
 	}
+}
+
+// dunst runs a real dunst in home until the test ends, its menu of a
+// notice's buttons the script written at pick (it reads the buttons on
+// stdin and prints the one to choose).
+func dunst(t *testing.T, home, pick, script string) {
+	t.Helper()
+	if err := os.WriteFile(pick, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "dunst"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rc := "[global]\ndmenu = " + pick + "\nwidth = 600\nfont = Monospace 11\n"
+	if err := os.WriteFile(filepath.Join(home, "dunst", "dunstrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dunst")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	time.Sleep(time.Second) // dunst owns the bus name by then
 }
