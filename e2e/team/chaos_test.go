@@ -155,6 +155,7 @@ func TestChaosKillAndLateRestartTmux(t *testing.T) {
 	}, "station A to record a session")
 	f.mon.fault()
 	f.stations["A"].Kill9()
+	before, _ := os.ReadFile(logPath)
 	f.start("A")
 	f.mon.heal()
 	time.Sleep(lease) // the killed station's proof has run out
@@ -166,6 +167,14 @@ func TestChaosKillAndLateRestartTmux(t *testing.T) {
 		t.Errorf("the fence guard ended sessions a restarted station took over:\n%s", tail(string(early), 40))
 	}
 	f.mon.waitRunning("A", 30*time.Second)
+	// The second kill means to leave the restarted station's guard with
+	// sessions to end: it must have been given a proof (a renewed lease)
+	// for them first, which a loaded machine can delay past the restart.
+	const armed = "fence guard: the station proved its leases; guarding its sessions"
+	rig.Eventually(t, 30*time.Second, func() bool {
+		log, _ := os.ReadFile(logPath)
+		return strings.Count(string(log), armed) > strings.Count(string(before), armed)
+	}, "the restarted station A's fence guard to hold a proof for its sessions")
 	f.mon.fault()
 	f.stations["A"].Kill9()
 	time.Sleep(lease + grace + 2*time.Second)

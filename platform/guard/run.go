@@ -104,7 +104,13 @@ func (r *runner) readFeed(ctx context.Context, in io.Reader, out chan<- message)
 func (r *runner) apply(in input) bool {
 	in.at, in.wall = time.Now(), time.Now().Round(0)
 	var effs []effect
+	was := r.s.armed()
 	r.s, effs = next(r.s, in)
+	if !was && r.s.armed() {
+		// Said once per proof regained: from here on a station that dies
+		// or stalls has its sessions ended when its proof runs out.
+		r.o.Log.Info("fence guard: the station proved its leases; guarding its sessions", "sessions", len(r.s.sessions))
+	}
 	for _, e := range effs {
 		switch e.kind {
 		case effEnd:
