@@ -51,12 +51,35 @@ var ErrNoApp = errors.New("no " + App + " beside this program")
 // process and returns only on error; on Windows it runs the app as a
 // child with this console and returns its exit code.
 func HandOver(self string, args []string) (int, error) {
-	app := AppBeside(self)
-	if fi, err := os.Stat(app); err != nil || !fi.Mode().IsRegular() {
-		return 0, fmt.Errorf("%w (%s): the daemon, the tray, the demo, the service installer and the board verbs live there; reinstall Build Station (its packages ship both) or build it: go build -o %s github.com/buildstation/buildstation",
-			ErrNoApp, filepath.Dir(app), app)
+	app, err := findApp(self)
+	if err != nil {
+		return 0, err
 	}
 	return handOver(app, args)
+}
+
+// findApp is the app beside the front at self, or beside the file self
+// links to: a front put on PATH as a symbolic link (Homebrew's cask links
+// the one in Build Station.app, a person links it into ~/.local/bin) is
+// named by the link on macOS, where os.Executable does not resolve it.
+func findApp(self string) (string, error) {
+	app := AppBeside(self)
+	if isFile(app) {
+		return app, nil
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil && real != self {
+		app = AppBeside(real)
+		if isFile(app) {
+			return app, nil
+		}
+	}
+	return "", fmt.Errorf("%w (%s): the daemon, the tray, the demo, the service installer and the board verbs live there; reinstall Build Station (its packages ship both) or build it: go build -o %s github.com/buildstation/buildstation",
+		ErrNoApp, filepath.Dir(app), app)
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // SplitArgs finds the role's verb, skipping a leading --home flag (which
