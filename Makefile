@@ -35,12 +35,20 @@ demo-headless:
 	@echo "make demo-headless: building the station (no cgo), then the demo; it ends by itself in about two minutes"
 	CGO_ENABLED=0 $(GO) run . demo --headless
 
-## install: buildstation into GOBIN (default: $(go env GOPATH)/bin), like `go install`
+## install: both programs side by side, as the packages ship them, into
+## $(PREFIX)/bin when PREFIX is set, else GOBIN (default: $(go env GOPATH)/bin):
+## buildstation, the command line (no cgo: it starts in milliseconds), and
+## buildstation-app, the station and (with cgo) the tray, which the command
+## line hands their verbs (internal/faces)
+PREFIX ?=
 install:
-	@echo "make install: building buildstation with the tray (cgo, Fyne); the first build compiles the C parts and takes several minutes"
-	$(GO) install .
-	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
-	  echo "installed $$bin/buildstation"; \
+	@bin="$(if $(PREFIX),$(PREFIX)/bin,$$($(GO) env GOBIN))"; [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
+	  app="the station and the tray"; [ "$$($(GO) env CGO_ENABLED)" = 1 ] || app="the station, no tray: CGO_ENABLED=0"; \
+	  echo "make install: $$bin/buildstation (the command line, no cgo), then $$bin/buildstation-app ($$app; with cgo the first build compiles Fyne's C parts and takes several minutes)"; \
+	  mkdir -p "$$bin" && \
+	  CGO_ENABLED=0 $(GO) build -o "$$bin/buildstation" ./cmd/buildstation && \
+	  $(GO) build -o "$$bin/buildstation-app" . && \
+	  echo "installed $$bin/buildstation and $$bin/buildstation-app" && \
 	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "add $$bin to your PATH: export PATH=\"$$bin:\$$PATH\"";; esac
 
 ## docs: a man page for every command in docs/man (man -l docs/man/buildstation.1)
