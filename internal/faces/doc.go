@@ -10,8 +10,14 @@
 //     the service installer, the board verbs. It runs every verb itself
 //     too, so `go install` of the module alone is a whole program.
 //
+// On Windows the MSI ships the app twice: buildstation-app.exe (console
+// subsystem, what the front hands over to) and buildstationw.exe (GUI
+// subsystem: what the logon task, the Run key and the buildstation://
+// link handler start, so no console window opens), beside the front
+// buildstation.exe.
+//
 // The front hands the verbs it does not link to the app beside it (on Unix
 // by exec, keeping its process id; on Windows as a child it waits for), and
-// the app names the front as the program agents and tmux run, when it
-// stands beside it.
+// the app (either face) names the front as the program agents and tmux
+// run, when it stands beside it.
 package faces

@@ -6,17 +6,24 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
-// App and Front are the executables' names without the .exe suffix.
+// App and Front are the executables' names without the .exe suffix; GUI
+// is the app's Windows GUI-subsystem face (the same program linked with
+// -H windowsgui), which the logon task, the Run key and the
+// buildstation:// link handler start.
 const (
 	App   = "buildstation-app"
 	Front = "buildstation"
+	GUI   = "buildstationw"
 )
 
 // exe adds the platform's suffix.
-func exe(name string) string {
-	if runtime.GOOS == "windows" {
+func exe(name string) string { return exeFor(runtime.GOOS, name) }
+
+func exeFor(goos, name string) string {
+	if goos == "windows" {
 		return name + ".exe"
 	}
 	return name
@@ -29,14 +36,24 @@ func AppBeside(self string) string {
 
 // CLI is the program the station names for the command line (agents'
 // hooks and PATH, tmux's output pipe): the front beside self when self is
-// the app installed as buildstation-app and the front stands beside it,
-// else self (a build of the module alone, as `go install` makes, runs
-// every verb).
-func CLI(self string) string {
-	if self == "" || filepath.Base(self) != exe(App) {
+// the app installed as buildstation-app (or, on Windows, as its GUI face
+// buildstationw.exe, which the logon task starts) and the front stands
+// beside it, else self (a build of the module alone, as `go install`
+// makes, runs every verb).
+func CLI(self string) string { return cliFor(runtime.GOOS, self) }
+
+func cliFor(goos, self string) string {
+	if self == "" {
 		return self
 	}
-	front := filepath.Join(filepath.Dir(self), exe(Front))
+	switch base := filepath.Base(self); {
+	case base == exeFor(goos, App):
+	case goos == "windows" && strings.EqualFold(base, exeFor(goos, GUI)):
+	case goos == "windows" && strings.EqualFold(base, exeFor(goos, App)):
+	default:
+		return self
+	}
+	front := filepath.Join(filepath.Dir(self), exeFor(goos, Front))
 	if fi, err := os.Stat(front); err == nil && fi.Mode().IsRegular() {
 		return front
 	}

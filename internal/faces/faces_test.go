@@ -51,3 +51,43 @@ func TestSplitArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIOnWindows: the MSI installs buildstation.exe (the front),
+// buildstation-app.exe and buildstationw.exe (the app's console and GUI
+// faces) side by side. A station started from either face of the app
+// names the front; an install of the releases before the front
+// (buildstation.exe and buildstationw.exe, both the whole program) names
+// the console buildstation.exe from the GUI face; a lone exe names itself.
+func TestCLIOnWindows(t *testing.T) {
+	dir := t.TempDir()
+	put := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	app, gui := put("buildstation-app.exe"), put("buildstationw.exe")
+	for _, self := range []string{app, gui} {
+		if got := cliFor("windows", self); got != self {
+			t.Errorf("no front beside: CLI(%s) = %s, want itself", self, got)
+		}
+	}
+	front := put("buildstation.exe")
+	for _, self := range []string{app, gui, filepath.Join(dir, "BuildStationW.EXE")} {
+		if got := cliFor("windows", self); got != front {
+			t.Errorf("front beside: CLI(%s) = %s, want %s", self, got, front)
+		}
+	}
+	if got := cliFor("windows", front); got != front {
+		t.Errorf("CLI(the front) = %s", got)
+	}
+	// Off Windows a file named buildstationw is no face of anything.
+	if got := cliFor("linux", filepath.Join(dir, "buildstationw")); got != filepath.Join(dir, "buildstationw") {
+		t.Errorf("linux: CLI(buildstationw) = %s, want itself", got)
+	}
+	other := filepath.Join(t.TempDir(), "tool.exe")
+	if got := cliFor("windows", other); got != other {
+		t.Errorf("CLI(%s) = %s, want itself", other, got)
+	}
+}

@@ -264,23 +264,36 @@ func serviceConfig(homeFlag string) (service.Config, error) {
 	return c, nil
 }
 
-// windowsFaces finds the two faces of the program from either one:
-// buildstation.exe (console: the CLI) and buildstationw.exe (GUI: what the
-// logon task, the Run key and the link handler start). A lone exe is both.
+// windowsFaces finds, from any of the program's executables, the two
+// faces of the whole program: gui, buildstationw.exe (what the logon task,
+// the Run key and the link handler start: no console window), and console,
+// what the opt-in SCM service runs: buildstation-app.exe beside it (the
+// MSI's layout, where buildstation.exe is the light command line that
+// hands the service verbs over), else buildstation.exe beside the GUI face
+// (releases before the light front, or two whole builds side by side). A
+// lone exe is both.
 func windowsFaces(exe string) (gui, console string) {
 	dir, base := filepath.Split(exe)
-	lower := strings.ToLower(base)
-	switch {
-	case strings.HasSuffix(lower, "w.exe"):
-		gui, console = exe, filepath.Join(dir, base[:len(base)-len("w.exe")]+".exe")
-	default:
-		console, gui = exe, filepath.Join(dir, strings.TrimSuffix(base, filepath.Ext(base))+"w.exe")
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	isGUI := false
+	switch lower := strings.ToLower(stem); {
+	case strings.HasSuffix(lower, "-app"):
+		stem = stem[:len(stem)-len("-app")]
+	case strings.HasSuffix(lower, "w"):
+		stem, isGUI = stem[:len(stem)-len("w")], true
 	}
-	if _, err := os.Stat(gui); err != nil {
-		gui = exe
+	there := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.Mode().IsRegular()
 	}
-	if _, err := os.Stat(console); err != nil {
-		console = exe
+	gui, console = exe, exe
+	if p := filepath.Join(dir, stem+"w.exe"); there(p) {
+		gui = p
+	}
+	if p := filepath.Join(dir, stem+"-app.exe"); there(p) {
+		console = p
+	} else if p := filepath.Join(dir, stem+".exe"); isGUI && there(p) {
+		console = p
 	}
 	return gui, console
 }

@@ -30,3 +30,50 @@ func TestStopGraceWritesNothing(t *testing.T) {
 		t.Errorf("stop_grace = %v, want the config's 45s", got)
 	}
 }
+
+// TestWindowsFaces: from whichever executable `service install` runs in,
+// the logon task, the Run key and the link handler get the GUI face and
+// the SCM service the whole program's console face. The MSI installs the
+// light buildstation.exe (which hands `service` over to
+// buildstation-app.exe), buildstation-app.exe and buildstationw.exe;
+// releases before it installed buildstation.exe and buildstationw.exe,
+// both the whole program; `go build` makes one exe.
+func TestWindowsFaces(t *testing.T) {
+	layout := func(names ...string) string {
+		dir := t.TempDir()
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte(n), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	three := layout("buildstation.exe", "buildstation-app.exe", "buildstationw.exe")
+	two := layout("buildstation.exe", "buildstationw.exe")
+	appOnly := layout("buildstation-app.exe", "buildstationw.exe")
+	lone := layout("buildstation.exe")
+	renamed := layout("bs.exe", "bsw.exe", "bs-app.exe")
+	for _, c := range []struct {
+		dir, self, gui, console string
+	}{
+		{three, "buildstation-app.exe", "buildstationw.exe", "buildstation-app.exe"},
+		{three, "buildstationw.exe", "buildstationw.exe", "buildstation-app.exe"},
+		{three, "buildstation.exe", "buildstationw.exe", "buildstation-app.exe"},
+		{appOnly, "buildstation-app.exe", "buildstationw.exe", "buildstation-app.exe"},
+		{appOnly, "buildstationw.exe", "buildstationw.exe", "buildstation-app.exe"},
+		{two, "buildstation.exe", "buildstationw.exe", "buildstation.exe"},
+		{two, "buildstationw.exe", "buildstationw.exe", "buildstation.exe"},
+		{lone, "buildstation.exe", "buildstation.exe", "buildstation.exe"},
+		{renamed, "bs-app.exe", "bsw.exe", "bs-app.exe"},
+		{renamed, "bsw.exe", "bsw.exe", "bs-app.exe"},
+	} {
+		self := filepath.Join(c.dir, c.self)
+		gui, console := windowsFaces(self)
+		if want := filepath.Join(c.dir, c.gui); gui != want {
+			t.Errorf("from %s: gui %s, want %s", c.self, gui, want)
+		}
+		if want := filepath.Join(c.dir, c.console); console != want {
+			t.Errorf("from %s: console %s, want %s", c.self, console, want)
+		}
+	}
+}
