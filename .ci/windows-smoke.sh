@@ -3,10 +3,13 @@
 #
 #   bash .ci/windows-smoke.sh            (from the repo root or anywhere)
 #
-# 1. Builds both faces of the program with cgo (mingw): buildstation.exe, a
-#    console program (the CLI), and buildstationw.exe (-H windowsgui: what
-#    the logon task, the Run key and the link handler start), and checks
-#    each one's PE subsystem.
+# 1. Builds the three exes the MSI ships: buildstation.exe, the command line
+#    (cmd/buildstation, no cgo), and the whole program with cgo (mingw) as
+#    buildstation-app.exe, a console program (what the command line hands
+#    the daemon, tray, service and board verbs to), and buildstationw.exe
+#    (-H windowsgui: what the logon task, the Run key and the link handler
+#    start), and checks each one's PE subsystem. Every step below goes
+#    through buildstation.exe, as a user's commands do.
 # 2. `service install` as the (normal) Wine user: it must succeed, register
 #    the logon task, set the Run key to buildstationw.exe, and create no SCM
 #    service.
@@ -71,21 +74,25 @@ fi
 
 command -v x86_64-w64-mingw32-gcc >/dev/null || { fail "mingw missing: apt-get install -y gcc-mingw-w64-x86-64"; exit 1; }
 
-# 1. Both faces, tray included (Fyne compiles with mingw).
-exe=$work/buildstation.exe exew=$work/buildstationw.exe
+# 1. The command line, and the whole program's two faces, tray included
+#    (Fyne compiles with mingw).
+exe=$work/buildstation.exe exeapp=$work/buildstation-app.exe exew=$work/buildstationw.exe
+CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$exe" ./cmd/buildstation 2>"$work/build.log" &&
+  pass "buildstation.exe: the command line (cmd/buildstation, no cgo)" || { fail "build of cmd/buildstation: $(tail -5 "$work/build.log" | tr '\n' ' ')"; exit 1; }
 start=$SECONDS
 build() { CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 go build "$@" . 2>"$work/build.log"; }
-if build -o "$exe" && build -ldflags=-H=windowsgui -o "$exew"; then
-  pass "cgo builds of buildstation.exe and buildstationw.exe with the tray ($((SECONDS - start))s)"
+if build -o "$exeapp" && build -ldflags=-H=windowsgui -o "$exew"; then
+  pass "cgo builds of buildstation-app.exe and buildstationw.exe with the tray ($((SECONDS - start))s)"
   tray=1
 else
   fail "cgo build: $(tail -5 "$work/build.log" | tr '\n' ' ')"
   echo "      falling back to CGO_ENABLED=0 (station and CLI, no tray) for the rest"
-  CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$exe" . || { fail "CGO_ENABLED=0 build"; exit 1; }
+  CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$exeapp" . || { fail "CGO_ENABLED=0 build"; exit 1; }
   CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -ldflags=-H=windowsgui -o "$exew" . || { fail "CGO_ENABLED=0 GUI build"; exit 1; }
   tray=0
 fi
 [ "$(subsystem "$exe")" = 3 ] && pass "buildstation.exe is a console program" || fail "buildstation.exe subsystem $(subsystem "$exe"), want 3 (console)"
+[ "$(subsystem "$exeapp")" = 3 ] && pass "buildstation-app.exe is a console program" || fail "buildstation-app.exe subsystem $(subsystem "$exeapp"), want 3 (console)"
 [ "$(subsystem "$exew")" = 2 ] && pass "buildstationw.exe is a GUI program (no console window)" || fail "buildstationw.exe subsystem $(subsystem "$exew"), want 2 (GUI)"
 
 # The GUI face's children get no console window: childproc's own test,
@@ -103,11 +110,13 @@ else
 fi
 
 # 2. It runs.
-if out=$(timeout 180 bash .ci/wine-run.sh "$exe" version 2>&1) && [[ $out == buildstation* ]]; then
-  pass "buildstation.exe version: ${out//$'\r'/}"
-else
-  fail "buildstation.exe version: $out"
-fi
+for e in "$exe" "$exeapp"; do
+  if out=$(timeout 180 bash .ci/wine-run.sh "$e" version 2>&1) && [[ $out == buildstation* ]]; then
+    pass "$(basename "$e") version: ${out//$'\r'/}"
+  else
+    fail "$(basename "$e") version: $out"
+  fi
+done
 
 # 3. service install as a normal user: the logon task, no SCM service.
 home=$work/home project=$work/project
@@ -117,6 +126,8 @@ cat >"$project/agent.cmd" <<'CMD'
 @echo off
 rem The agent: keep the prompt the station wrote for it.
 copy /y "%BUILDSTATION_PROMPT_FILE%" "%~dp0prompt-seen.txt" >nul
+rem And the program the station names for the command line (hooks, PATH).
+echo %BUILDSTATION_BIN%>"%~dp0bin-seen.txt"
 CMD
 cat >"$home/config.toml" <<TOML
 max_sessions = 1
@@ -171,6 +182,7 @@ if [ -s "$taskxml" ]; then
   read -ra args <<<"$arguments"
   unixexe=$exew
   [[ $action_cmd == *buildstation.exe ]] && unixexe=$exe
+  [[ $action_cmd == *buildstation-app.exe ]] && unixexe=$exeapp
   bash .ci/wine-run.sh "$unixexe" "${args[@]}" >"$work/daemon.log" 2>&1 &
   pids+=($!)
 else
@@ -210,6 +222,10 @@ if [ -s "$project/prompt-seen.txt" ]; then
   else
     fail "the prompt the agent got differs: $(diff <(grep '^line ' "$work/seen.txt") "$body" | head -5 | tr '\n' ' ')"
   fi
+  # The station runs as buildstationw.exe (the logon task's); agents get
+  # the light command line beside it, as on Linux.
+  seen=$(tr -d '\r' <"$project/bin-seen.txt" | sed 's/ *$//')
+  [[ ${seen,,} == *'\buildstation.exe' ]] && pass "agents' BUILDSTATION_BIN (hooks, PATH) is the command line: $seen" || fail "agents' BUILDSTATION_BIN is '$seen', want the buildstation.exe beside the app"
 else
   fail "the agent never ran: $(bs task show "$id" 2>&1 | tr '\n' ' ')"
 fi
@@ -231,7 +247,8 @@ if [ "$tray" = 1 ] && [ -n "${DISPLAY:-}" ]; then
       fail "second tray: $out"
     fi
   else
-    # buildstationw.exe has no stderr: ask the console face why.
+    # buildstationw.exe has no stderr: ask the console face why (the
+    # command line hands the tray to buildstation-app.exe).
     why=$(timeout 120 bash .ci/wine-run.sh "$exe" --home "$whome" --hidden 2>&1 | tail -3 | tr '\n' ' ')
     fail "the tray never claimed the home: $why $(tail -5 "$home/logs/tray.log" 2>/dev/null | tr '\n' ' ')"
   fi
