@@ -82,3 +82,32 @@ func TestFinishedNoticeButtons(t *testing.T) {
 		t.Error("Merge with no station said nothing")
 	}
 }
+
+// A Windows toast's View diff reaches the tray as a link: a tray it
+// starts opens the task's diff window first (Config.Diff), and a running
+// tray's request carries the button to the same Land a notice's press
+// reaches (Config.Requests' land), the diff window again.
+func TestViewDiffLinkOpensTheDiffWindow(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := slog.New(slog.DiscardHandler)
+	dash := &sentDash{sent: make(chan Request, 4)}
+	tr := &tray{log: log, ctx: ctx, dash: dash,
+		station: app.NewStation(func(context.Context, bool) (app.Client, error) { return nil, errors.New("no station") }, log),
+		c: Config{Log: log, Diff: "t8", Open: "t8.1", Requests: func(ctx context.Context, show func(string), land func(string, string, string)) {
+			land("t7.1", "t7", "diff")
+		}}}
+	tr.start(ctx)
+	got := map[Request]bool{}
+	for range 2 {
+		select {
+		case r := <-dash.sent:
+			got[r] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the dashboard was asked for %v only", got)
+		}
+	}
+	if !got[Request{Do: DoDiff, ID: "t8"}] || !got[Request{Do: DoDiff, ID: "t7"}] {
+		t.Errorf("the dashboard was asked for %v; want the diff windows of t8 (the tray's start) and t7 (a request)", got)
+	}
+}

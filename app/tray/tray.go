@@ -29,6 +29,7 @@ func init() { fynelocale.Restore() }
 type Config struct {
 	Hidden bool   // start without the dashboard
 	Open   string // the session to show first ("" for none)
+	Diff   string // the task whose diff window to show first (a View diff link)
 	Log    *slog.Logger
 	// Connect dials the station (app.Station redials through it).
 	Connect app.Connect
@@ -44,8 +45,9 @@ type Config struct {
 	Notices func(h NoticeHandlers) (Notifier, error)
 	// Requests serves other processes' requests (`buildstation open`)
 	// until ctx ends, handing each one's session ("" for the dashboard)
-	// to show.
-	Requests func(ctx context.Context, show func(sessionID string))
+	// to show, and a finished notice's View diff or Merge pressed through
+	// its link (a Windows toast's) to land, as NoticeHandlers.Land.
+	Requests func(ctx context.Context, show func(sessionID string), land func(sessionID, taskID, verb string))
 	// Links starts handing the links the OS sends as events (macOS) to
 	// show.
 	Links func(show func(sessionID string))
@@ -200,7 +202,7 @@ func (t *tray) start(ctx context.Context) {
 	}
 	go t.station.Run(ctx, app.StationHandlers{Snapshot: t.apply, Notice: t.notice, NoticeOver: t.withdraw})
 	if c.Requests != nil {
-		go c.Requests(ctx, t.showSessionOrDashboard)
+		go c.Requests(ctx, t.showSessionOrDashboard, t.land)
 	}
 	// BUILDSTATION_TRAY_PREVIEW shows the tray's icon and menu in a
 	// window as well: for a desktop with no tray to put the icon in.
@@ -208,6 +210,8 @@ func (t *tray) start(ctx context.Context) {
 		t.show(Request{Do: DoPreview})
 	}
 	switch {
+	case c.Diff != "":
+		t.show(Request{Do: DoDiff, ID: c.Diff})
 	case c.Open != "":
 		t.show(Request{Do: DoSession, ID: c.Open})
 	case !c.Hidden || !t.icon:

@@ -35,3 +35,32 @@ func TestOpenArgs(t *testing.T) {
 		t.Errorf("an answer: %q", got)
 	}
 }
+
+// What `buildstation open` does with each kind of link: a decision
+// (Allow once, Deny, an answer, Merge) is made, and only with the key of
+// the station's token; View diff and a session's link only show
+// something, so they need none.
+func TestOpenArgsLanding(t *testing.T) {
+	merge := Link{SessionID: "t3.1", Verb: VerbMerge, Task: "t3"}
+	merge.Key = DecisionKey("tok", merge)
+	diff := Link{SessionID: "t3.1", Verb: VerbDiff, Task: "t3"}
+	for _, tt := range []struct {
+		arg          string
+		want         Link
+		decide, bad  bool
+		wantDecision string
+	}{
+		{merge.String(), merge, true, false, "merged"},
+		{diff.String(), diff, false, false, ""},
+		{"buildstation://session/t3.1?do=merge&task=t3", Link{SessionID: "t3.1", Verb: VerbMerge, Task: "t3"}, true, false, "merged"},
+		{"buildstation://session/t3.1?do=diff", Link{}, false, true, ""},
+	} {
+		l, decide, bad := OpenArgs([]string{tt.arg})
+		if l != tt.want || decide != tt.decide || bad != tt.bad {
+			t.Errorf("OpenArgs(%q) = %+v, decide %v, bad %v; want %+v, %v, %v", tt.arg, l, decide, bad, tt.want, tt.decide, tt.bad)
+		}
+		if decide && l.Decided() != tt.wantDecision {
+			t.Errorf("OpenArgs(%q) decided %q, want %q", tt.arg, l.Decided(), tt.wantDecision)
+		}
+	}
+}

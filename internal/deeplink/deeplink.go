@@ -16,11 +16,16 @@ const Scheme = "buildstation"
 
 // Link is what a buildstation:// link asks: the session to show ("" for
 // the dashboard) and, for a notice's button, the decision it makes: Verb
-// "allow", "deny" or "answer" (with Answer, the option's text).
+// "allow", "deny" or "answer" (with Answer, the option's text), or a
+// finished notice's "merge" of Task's work; "diff" (View diff) only shows
+// Task's diff window.
 type Link struct {
 	SessionID string
 	Verb      string
 	Answer    string
+	// Task is the task whose work a finished notice's View diff shows
+	// and Merge lands (Verb "diff" or "merge"; "" for any other).
+	Task string
 	// Request is the id of the request the notice showed (the session's
 	// waiting_on.id): the decision is made on that request only, and the
 	// key binds it, so a link made for one request decides no later one.
@@ -32,13 +37,26 @@ type Link struct {
 	Key string
 }
 
+// The verbs of a finished notice's buttons: View diff shows the task's
+// diff window, Merge lands its work (a decision, with a key).
+const (
+	VerbDiff  = "diff"
+	VerbMerge = "merge"
+)
+
 // DecisionKey is the key a notice's decision link carries: HMAC-SHA256,
-// keyed by the station's token, over the session, the verb, the answer and
-// the request. Only a program that can read the token (the station, the tray)
-// can make it; a web page or another user cannot.
+// keyed by the station's token, over the session, the verb, the answer,
+// the request and the task (a Merge's). Only a program that can read the
+// token (the station, the tray) can make it; a web page or another user
+// cannot.
 func DecisionKey(stationToken string, l Link) string {
 	m := hmac.New(sha256.New, []byte(stationToken))
 	m.Write([]byte("buildstation link decision\x00" + l.SessionID + "\x00" + l.Verb + "\x00" + l.Answer + "\x00" + l.Request))
+	if l.Task != "" {
+		// Only a Merge's link names a task: the keys of the others are
+		// those made before tasks were carried.
+		m.Write([]byte("\x00task\x00" + l.Task))
+	}
 	return hex.EncodeToString(m.Sum(nil))
 }
 
@@ -65,11 +83,13 @@ func (l Link) String() string {
 		q = append(q, "do="+l.Verb)
 	case "answer":
 		q = append(q, "do="+url.QueryEscape("answer:"+l.Answer))
+	case VerbDiff, VerbMerge:
+		q = append(q, "do="+l.Verb, "task="+url.QueryEscape(l.Task))
 	}
 	if l.Request != "" {
 		q = append(q, "req="+url.QueryEscape(l.Request))
 	}
-	if l.Verb != "" && l.Key != "" {
+	if l.Verb != "" && l.Verb != VerbDiff && l.Key != "" {
 		q = append(q, "key="+url.QueryEscape(l.Key))
 	}
 	if len(q) == 0 {
@@ -88,8 +108,9 @@ func ParseDeepLink(link string) (sessionID string, ok bool) {
 // ParseLink reads a buildstation:// link. buildstation://session/<id>
 // gives that session's id; buildstation:// and buildstation://dashboard give
 // no session (show the dashboard); buildstation://session/<id>?do=allow
-// (deny, answer:TEXT) is a notice's button and carries its decision.
-// Anything else, an id with characters a session id never has, a query
+// (deny, answer:TEXT) is a notice's button and carries its decision;
+// ?do=diff&task=T and ?do=merge&task=T are a finished notice's View diff
+// and Merge. Anything else, an id with characters a session id never has, a query
 // with anything but one do, or a decision without a session, is not ok: a
 // link comes from outside, so nothing in it is passed on unchecked.
 func ParseLink(link string) (Link, bool) {
@@ -119,8 +140,9 @@ func ParseLink(link string) (Link, bool) {
 	if err != nil || l.SessionID == "" {
 		return Link{}, false
 	}
-	// Each of do, req and key at most once, nothing else; a key only with
-	// a decision.
+	// Each of do, req, task and key at most once, nothing else; a key
+	// only with a decision, a task only with diff or merge (and View diff
+	// decides nothing, so it carries no key).
 	for k, v := range q {
 		if len(v) != 1 {
 			return Link{}, false
@@ -133,20 +155,30 @@ func ParseLink(link string) (Link, bool) {
 			}
 			l.Request = v[0]
 		case "key":
-			if !validKey(v[0]) || len(q["do"]) == 0 {
+			if !validKey(v[0]) || len(q["do"]) == 0 || q["do"][0] == VerbDiff {
 				return Link{}, false
 			}
 			l.Key = v[0]
+		case "task":
+			if !validID(v[0]) {
+				return Link{}, false
+			}
+			l.Task = v[0]
 		default:
 			return Link{}, false
 		}
 	}
-	if do := q["do"]; len(do) == 1 {
-		var ok bool
-		if l.Verb, l.Answer, ok = ParseDecision(do[0]); !ok {
+	if do := q["do"]; len(do) == 1 && (do[0] == VerbDiff || do[0] == VerbMerge) {
+		if l.Task == "" {
 			return Link{}, false
 		}
-	} else if l.Request == "" {
+		l.Verb = do[0]
+	} else if len(do) == 1 {
+		var ok bool
+		if l.Verb, l.Answer, ok = ParseDecision(do[0]); !ok || l.Task != "" {
+			return Link{}, false
+		}
+	} else if l.Request == "" || l.Task != "" {
 		return Link{}, false
 	}
 	return l, true

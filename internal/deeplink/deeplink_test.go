@@ -1,6 +1,9 @@
 package deeplink
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -158,5 +161,60 @@ func TestDecisionLinkKeyBindsTheRequest(t *testing.T) {
 		if got, ok := ParseLink(bad); ok {
 			t.Errorf("ParseLink(%q) = %+v, want refused", bad, got)
 		}
+	}
+}
+
+// A finished notice's buttons are links too: View diff
+// (buildstation://session/ID?do=diff&task=T) opens the task's diff window
+// and decides nothing, so it needs no key; Merge
+// (?do=merge&task=T&key=K) lands the work, so its key covers the task: a
+// key made for one task's merge merges no other, and no other decision.
+// A task only with diff or merge, and both only with a task.
+func TestLandingLinks(t *testing.T) {
+	merge := Link{SessionID: "t3.1", Verb: VerbMerge, Task: "t3"}
+	merge.Key = DecisionKey("tok", merge)
+	for _, tt := range []struct {
+		link string
+		want Link
+		ok   bool
+	}{
+		{"buildstation://session/t3.1?do=diff&task=t3", Link{SessionID: "t3.1", Verb: VerbDiff, Task: "t3"}, true},
+		{merge.String(), merge, true},
+		{"buildstation://session/t3.1?do=merge&task=t3", Link{SessionID: "t3.1", Verb: VerbMerge, Task: "t3"}, true},
+		{"buildstation://session/t3.1?do=merge", Link{}, false},
+		{"buildstation://session/t3.1?do=diff", Link{}, false},
+		{"buildstation://session/t3.1?do=allow&task=t3", Link{}, false},
+		{"buildstation://session/t3.1?task=t3", Link{}, false},
+		{"buildstation://session/t3.1?do=merge&task=..", Link{}, false},
+		{"buildstation://session/t3.1?do=merge&task=t3&task=t4", Link{}, false},
+		{"buildstation://session/t3.1?do=diff&task=t3&key=" + merge.Key, Link{}, false},
+		{"buildstation://dashboard?do=merge&task=t3", Link{}, false},
+	} {
+		got, ok := ParseLink(tt.link)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseLink(%q) = %+v, %v; want %+v, %v", tt.link, got, ok, tt.want, tt.ok)
+		}
+	}
+	if l, _ := ParseLink(merge.String()); !l.KeyHolds("tok") {
+		t.Errorf("the Merge link's key does not hold: %+v", l)
+	}
+	for _, other := range []Link{
+		{SessionID: "t3.1", Verb: VerbMerge, Task: "t4"},
+		{SessionID: "t4.1", Verb: VerbMerge, Task: "t3"},
+		{SessionID: "t3.1", Verb: "allow"},
+		{SessionID: "t3.1", Verb: "allow", Task: "t3"},
+	} {
+		other.Key = merge.Key
+		if other.KeyHolds("tok") {
+			t.Errorf("the key of %+v holds for %+v", merge, other)
+		}
+	}
+	// The keys of links without a task are those made before tasks
+	// were carried: a toast shown before an upgrade still decides.
+	allow := Link{SessionID: "t3.1", Verb: "allow", Request: "ab"}
+	m := hmac.New(sha256.New, []byte("tok"))
+	m.Write([]byte("buildstation link decision\x00t3.1\x00allow\x00\x00ab"))
+	if got, want := DecisionKey("tok", allow), hex.EncodeToString(m.Sum(nil)); got != want {
+		t.Errorf("an Allow link's key changed: %s, was %s", got, want)
 	}
 }

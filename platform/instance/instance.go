@@ -23,6 +23,12 @@ type Request struct {
 	// Open is a session id to show the console of; empty shows the
 	// dashboard.
 	Open string `json:"open,omitempty"`
+	// Task and Do are a finished notice's button pressed through its
+	// link (a Windows toast's View diff or Merge): Do "diff" shows Task's
+	// diff window, "merge" merges its work (the link's key was checked by
+	// the sender). Open is then the session the notice named.
+	Task string `json:"task,omitempty"`
+	Do   string `json:"do,omitempty"`
 	// Ping only asks whether a tray answers.
 	Ping bool `json:"ping,omitempty"`
 	// Quit asks the tray to quit: an installer replacing the program

@@ -92,6 +92,10 @@ type nativeState struct {
 	mu     sync.Mutex
 	open   func(sessionID string)
 	decide func(sessionID, request, verb, answer string)
+	land   func(sessionID, taskID, verb string)
+	// finished is, per session, the task its last finished notice with
+	// work to land named: what View diff and Merge act on.
+	finished map[string]string
 	// asked is, per session, the request its last notice showed: macOS's
 	// buttons are fixed per category, so the request a press decides is
 	// found here (the notice shown last for a session replaces the one
@@ -134,7 +138,7 @@ func (s *nativeState) wait(d time.Duration) (authAnswer, string) {
 func (s *nativeState) start(o Options) (first bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.open, s.decide, s.log = o.Open, o.Decide, o.Log
+	s.open, s.decide, s.land, s.log = o.Open, o.Decide, o.Land, o.Log
 	first = !s.started
 	s.started = true
 	return first
@@ -166,11 +170,13 @@ func (s *nativeState) clicked(link string) {
 
 // The notification center's categories: a notice's buttons are fixed per
 // category, registered once. A permission request gets Allow once and
-// Deny; every other notice that names a session gets Open. A question's
-// options differ per notice, so on macOS it gets Open (the card answers).
+// Deny; a finished notice with work to land, View diff and Merge; every
+// other notice that names a session gets Open. A question's options
+// differ per notice, so on macOS it gets Open (the card answers).
 const (
-	categoryOpen = "dev.buildstation.notice"
-	categoryAsk  = "dev.buildstation.ask"
+	categoryOpen     = "dev.buildstation.notice"
+	categoryAsk      = "dev.buildstation.ask"
+	categoryFinished = "dev.buildstation.finished"
 )
 
 // nativeCategory is the category m is posted under: its buttons.
@@ -181,19 +187,38 @@ func nativeCategory(m message) string {
 	if len(m.Actions) == 2 && m.Actions[0].ID == "allow" && m.Actions[1].ID == "deny" {
 		return categoryAsk
 	}
+	if m.Task != "" && len(m.Actions) == 2 && m.Actions[0].ID == ActionDiff && m.Actions[1].ID == ActionMerge {
+		return categoryFinished
+	}
 	return categoryOpen
 }
 
-// acted is a press of a native notice's Allow once or Deny (action, the
-// UNNotificationAction's identifier) on a notice whose userInfo carried
-// link: the same Decide the other OSes' buttons call, on its own
-// goroutine. Anything but a decision for a session decides nothing.
+// acted is a press of a native notice's Allow once, Deny, View diff or
+// Merge (action, the UNNotificationAction's identifier) on a notice whose
+// userInfo carried link: the same Decide or Land the other OSes' buttons
+// call, on its own goroutine. Anything but a decision for a session, or
+// a landing of the work its finished notice named, does nothing.
 func (s *nativeState) acted(link, action string) {
 	_, log := s.hooks()
 	s.mu.Lock()
-	decide := s.decide
+	decide, land := s.decide, s.land
 	s.mu.Unlock()
 	id, ok := clickedSession(link)
+	if landing(action) {
+		// View diff or Merge: on the task the session's last finished
+		// notice named; none (a press on an older notice) lands nothing.
+		s.mu.Lock()
+		task := s.finished[id]
+		s.mu.Unlock()
+		if !ok || task == "" {
+			log.Warn("a notification's button names no finished work; nothing landed", "link", link, "action", action)
+			return
+		}
+		if land != nil {
+			go land(id, task, action)
+		}
+		return
+	}
 	verb, answer, isDecision := ParseAction(action)
 	if !ok || !isDecision {
 		log.Warn("a notification's button names no decision for a session; nothing decided", "link", link, "action", action)
@@ -240,7 +265,12 @@ func (s *nativeState) showing(sessionID string, m message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.asked == nil {
-		s.asked = map[string]string{}
+		s.asked, s.finished = map[string]string{}, map[string]string{}
 	}
 	s.asked[sessionID] = m.Request
+	if nativeCategory(m) == categoryFinished {
+		s.finished[sessionID] = m.Task
+	} else if m.Task == "" {
+		delete(s.finished, sessionID)
+	}
 }

@@ -17,11 +17,14 @@ extern void buildstationNotifyActed(char *link, char *action);
 extern void buildstationNotifyAuthorized(int granted, char *err);
 extern void buildstationNotifyFailed(char *ident, char *err);
 
-// The categories' names come from Go (categoryOpen, categoryAsk in
-// native.go); the actions' identifiers are what ParseAction reads.
+// The categories' names come from Go (categoryOpen, categoryAsk,
+// categoryFinished in native.go); the actions' identifiers are what
+// ParseAction reads, and ActionDiff and ActionMerge.
 static NSString *const bsOpenAction = @"open";
 static NSString *const bsAllowAction = @"allow";
 static NSString *const bsDenyAction = @"deny";
+static NSString *const bsDiffAction = @"diff";
+static NSString *const bsMergeAction = @"merge";
 
 static NSString *bsString(const char *s) {
 	NSString *v = s ? [NSString stringWithUTF8String:s] : nil;
@@ -40,7 +43,8 @@ static NSString *bsString(const char *s) {
 }
 
 // A click on the notice or on its Open button opens the session its link
-// names; Allow once or Deny decides what that session asks (in Go).
+// names; Allow once or Deny decides what that session asks, View diff and
+// Merge land the work it finished (in Go).
 - (void)userNotificationCenter:(UNUserNotificationCenter *)center
 didReceiveNotificationResponse:(UNNotificationResponse *)response
          withCompletionHandler:(void (^)(void))completionHandler {
@@ -49,7 +53,8 @@ didReceiveNotificationResponse:(UNNotificationResponse *)response
 	if ([link isKindOfClass:[NSString class]]) {
 		if ([action isEqualToString:UNNotificationDefaultActionIdentifier] || [action isEqualToString:bsOpenAction]) {
 			buildstationNotifyClicked((char *)[(NSString *)link UTF8String]);
-		} else if ([action isEqualToString:bsAllowAction] || [action isEqualToString:bsDenyAction]) {
+		} else if ([action isEqualToString:bsAllowAction] || [action isEqualToString:bsDenyAction] ||
+		           [action isEqualToString:bsDiffAction] || [action isEqualToString:bsMergeAction]) {
 			buildstationNotifyActed((char *)[(NSString *)link UTF8String], (char *)[action UTF8String]);
 		}
 	}
@@ -70,7 +75,7 @@ static char *bsBundleID(void) {
 	}
 }
 
-static void bsNotifyStart(const char *openCategory, const char *askCategory) {
+static void bsNotifyStart(const char *openCategory, const char *askCategory, const char *finishedCategory) {
 	@autoreleasepool {
 		UNUserNotificationCenter *center = [UNUserNotificationCenter currentNotificationCenter];
 		bsDelegate = [[BSNotifyDelegate alloc] init];
@@ -87,7 +92,15 @@ static void bsNotifyStart(const char *openCategory, const char *askCategory) {
 			title:@"Deny" options:UNNotificationActionOptionDestructive];
 		UNNotificationCategory *ask = [UNNotificationCategory categoryWithIdentifier:bsString(askCategory)
 			actions:@[allowAction, denyAction] intentIdentifiers:@[] options:UNNotificationCategoryOptionNone];
-		[center setNotificationCategories:[NSSet setWithObjects:category, ask, nil]];
+		// View diff brings the diff window up; Merge changes the
+		// project's branch: macOS asks for the login first when locked.
+		UNNotificationAction *diffAction = [UNNotificationAction actionWithIdentifier:bsDiffAction
+			title:@"View diff" options:UNNotificationActionOptionForeground];
+		UNNotificationAction *mergeAction = [UNNotificationAction actionWithIdentifier:bsMergeAction
+			title:@"Merge" options:UNNotificationActionOptionAuthenticationRequired];
+		UNNotificationCategory *finished = [UNNotificationCategory categoryWithIdentifier:bsString(finishedCategory)
+			actions:@[diffAction, mergeAction] intentIdentifiers:@[] options:UNNotificationCategoryOptionNone];
+		[center setNotificationCategories:[NSSet setWithObjects:category, ask, finished, nil]];
 		[center requestAuthorizationWithOptions:(UNAuthorizationOptionAlert | UNAuthorizationOptionSound)
 			completionHandler:^(BOOL granted, NSError *error) {
 				buildstationNotifyAuthorized(granted ? 1 : 0,
@@ -151,14 +164,15 @@ func bundleID() string {
 
 // nativeStart sets up the notification center once per process: the
 // delegate, the categories with their buttons (Open; Allow once and
-// Deny), and the authorization request (alert and sound); later calls only
+// Deny; View diff and Merge), and the authorization request (alert and sound); later calls only
 // change where clicks and presses go.
 func nativeStart(o Options) {
 	if native.start(o) {
-		open, ask := C.CString(categoryOpen), C.CString(categoryAsk)
+		open, ask, finished := C.CString(categoryOpen), C.CString(categoryAsk), C.CString(categoryFinished)
 		defer C.free(unsafe.Pointer(open))
 		defer C.free(unsafe.Pointer(ask))
-		C.bsNotifyStart(open, ask)
+		defer C.free(unsafe.Pointer(finished))
+		C.bsNotifyStart(open, ask, finished)
 	}
 }
 

@@ -160,3 +160,51 @@ func TestNativeButtonsDecide(t *testing.T) {
 		t.Errorf("%d refusals logged, want 3:\n%s", n, logs.String())
 	}
 }
+
+// A finished notice goes to the notification center under the category
+// whose buttons are View diff and Merge; a press reaches the same Land the
+// Linux buttons and the Windows links reach, with the task the session's
+// last notice finished. A press on a session with no finished notice, or
+// an action of no category, lands nothing.
+func TestNativeButtonsLand(t *testing.T) {
+	finished := newMessage(supervisor.Notice{Kind: supervisor.NoticeFinished, SessionID: "t3.1", TaskID: "t3", Branch: "bs/x/t3", Title: "Finished: fix"})
+	noBranch := newMessage(supervisor.Notice{Kind: supervisor.NoticeFinished, SessionID: "t4.1", TaskID: "t4", Title: "Finished: nothing to land"})
+	for m, want := range map[*message]string{&finished: categoryFinished, &noBranch: categoryOpen} {
+		if got := nativeCategory(*m); got != want {
+			t.Errorf("category of %q = %q, want %q", m.Title, got, want)
+		}
+	}
+
+	var logs strings.Builder
+	got := make(chan string, 4)
+	var s nativeState
+	s.start(Options{Log: slog.New(slog.NewTextHandler(&logs, nil)),
+		Land:   func(sessionID, taskID, verb string) { got <- verb + " " + taskID + " " + sessionID },
+		Decide: func(id, request, verb, answer string) { got <- "decided " + verb }})
+	s.showing("t3.1", finished)
+	s.showing("t4.1", noBranch)
+	s.acted(finished.URL, ActionDiff)
+	s.acted(finished.URL, ActionMerge)
+	s.acted(noBranch.URL, ActionMerge)
+	s.acted(SessionURL("t9.1"), ActionMerge)
+	seen := map[string]bool{}
+	for range 2 {
+		select {
+		case g := <-got:
+			seen[g] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a press never reached Land; landed %v", seen)
+		}
+	}
+	if !seen["diff t3 t3.1"] || !seen["merge t3 t3.1"] {
+		t.Errorf("landed %v, want diff and merge of t3 from t3.1", seen)
+	}
+	select {
+	case g := <-got:
+		t.Errorf("a press on a notice with nothing to land reached %q", g)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if n := strings.Count(logs.String(), "nothing landed"); n != 2 {
+		t.Errorf("%d refusals logged, want 2:\n%s", n, logs.String())
+	}
+}

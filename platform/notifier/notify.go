@@ -105,12 +105,16 @@ func DecideWith(self, home string, log *slog.Logger) func(sessionID, request, ve
 }
 
 // keyActions gives each of m's buttons the key of its decision link on
-// the session sessionID and the request m shows, from key (nil: none, so
-// no button is shown).
+// the session sessionID and the request m shows (a Merge: on the task m
+// finished), from key (nil: none, so no decision's button is shown).
 func keyActions(m *message, sessionID string, key func(deeplink.Link) string) {
 	for i := range m.Actions {
 		m.Actions[i].Key = ""
 		if key == nil {
+			continue
+		}
+		if m.Actions[i].ID == ActionMerge && m.Task != "" {
+			m.Actions[i].Key = key(deeplink.Link{SessionID: sessionID, Verb: deeplink.VerbMerge, Task: m.Task})
 			continue
 		}
 		verb, answer, ok := deeplink.ParseDecision(m.Actions[i].ID)

@@ -3,7 +3,6 @@ package notifier
 import (
 	"encoding/xml"
 	"fmt"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -30,6 +29,8 @@ type message struct {
 	Body  string
 	Group string // names the notice for withdrawal: one per kind and session/task
 	URL   string // what a click opens; "" when there is nothing to open
+	// Session is the session the notice names (URL's), "" for none.
+	Session string
 	// Actions are the buttons of a notice that carries what a session
 	// asks: Allow once and Deny, or the question's options and Deny.
 	Actions []Action
@@ -93,7 +94,7 @@ func newMessage(n supervisor.Notice) message {
 	}
 	m := message{Title: clip(title, maxTitle), Body: clip(body, maxBody), Group: Group(n)}
 	if n.SessionID != "" {
-		m.URL = SessionURL(n.SessionID)
+		m.URL, m.Session = SessionURL(n.SessionID), n.SessionID
 		m.Actions = askActions(n.Ask)
 		if n.Ask != nil {
 			m.Request = n.Ask.ID
@@ -109,10 +110,11 @@ func newMessage(n supervisor.Notice) message {
 // branch: the card's View diff and Merge.
 var landActions = []Action{{ID: ActionDiff, Label: "View diff"}, {ID: ActionMerge, Label: "Merge"}}
 
-// The IDs of a finished notice's buttons (Options.Land's verbs).
+// The IDs of a finished notice's buttons (Options.Land's verbs, and
+// their links' verbs).
 const (
-	ActionDiff  = "diff"
-	ActionMerge = "merge"
+	ActionDiff  = deeplink.VerbDiff
+	ActionMerge = deeplink.VerbMerge
 )
 
 // landing reports whether a pressed button's ID is a finished notice's.
@@ -229,18 +231,16 @@ func toastXML(m message, icon string) (string, error) {
 		// A button is a link too: buildstation://session/ID?do=ACTION&key=K,
 		// which "buildstation open" decides when K is its station's key.
 		// A button without a key would decide nothing: it is left out.
+		// View diff decides nothing: its link only names the task.
 		for _, a := range m.Actions {
-			if a.Key == "" {
+			link, ok := actionLink(m, a)
+			if !ok {
 				continue
 			}
 			if t.Actions == nil {
 				t.Actions = &actions{}
 			}
-			args := m.URL + "?do=" + url.QueryEscape(a.ID)
-			if m.Request != "" {
-				args += "&req=" + url.QueryEscape(m.Request)
-			}
-			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: args + "&key=" + url.QueryEscape(a.Key), ActivationType: "protocol"})
+			t.Actions.Action = append(t.Actions.Action, action{Content: a.Label, Arguments: link, ActivationType: "protocol"})
 		}
 	}
 	b, err := xml.Marshal(t)
@@ -248,6 +248,31 @@ func toastXML(m message, icon string) (string, error) {
 		return "", fmt.Errorf("build the toast's XML: %w", err)
 	}
 	return string(b), nil
+}
+
+// actionLink is the buildstation:// link of m's button a, as the link
+// handler (deeplink.ParseLink) reads it back: a decision with its key
+// (none: no link, ok false), View diff with its task alone.
+func actionLink(m message, a Action) (string, bool) {
+	l := deeplink.Link{SessionID: m.Session, Request: m.Request, Key: a.Key}
+	switch {
+	case m.Session == "":
+		return "", false
+	case a.ID == ActionDiff && m.Task != "":
+		l = deeplink.Link{SessionID: m.Session, Verb: deeplink.VerbDiff, Task: m.Task}
+		return l.String(), true
+	case a.ID == ActionMerge && m.Task != "":
+		l.Verb, l.Task = deeplink.VerbMerge, m.Task
+	default:
+		var ok bool
+		if l.Verb, l.Answer, ok = deeplink.ParseDecision(a.ID); !ok {
+			return "", false
+		}
+	}
+	if a.Key == "" {
+		return "", false
+	}
+	return l.String(), true
 }
 
 // terminalNotifierArgs is the argv of terminal-notifier for one notice:

@@ -306,3 +306,53 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		}
 	}
 }
+
+// A finished notice's toast has View diff and Merge, each a protocol
+// link the link handler reads back: View diff opens the task's diff
+// window and carries no key (it decides nothing), Merge is a decision on
+// that task with the key of the station's token, so a link made by
+// anyone else merges nothing. Without a key Merge is left out, View diff
+// stays.
+func TestToastFinishedButtons(t *testing.T) {
+	n := supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: "t3", SessionID: "t3.1", Branch: "bs/x/t3",
+		Title: "Finished: fix <the> build", Body: "ready to merge"}
+	for _, key := range []func(deeplink.Link) string{testKey, nil} {
+		m := newMessage(n)
+		keyActions(&m, n.SessionID, key)
+		doc, err := toastXML(m, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Launch  string `xml:"launch,attr"`
+			Actions []struct {
+				Content        string `xml:"content,attr"`
+				Arguments      string `xml:"arguments,attr"`
+				ActivationType string `xml:"activationType,attr"`
+			} `xml:"actions>action"`
+		}
+		if err := xml.Unmarshal([]byte(doc), &got); err != nil {
+			t.Fatalf("%v\n%s", err, doc)
+		}
+		diff := deeplink.Link{SessionID: "t3.1", Verb: deeplink.VerbDiff, Task: "t3"}
+		merge := deeplink.Link{SessionID: "t3.1", Verb: deeplink.VerbMerge, Task: "t3"}
+		merge.Key = deeplink.DecisionKey("tok", merge)
+		want := []deeplink.Link{diff, merge}
+		if key == nil {
+			want = want[:1]
+		}
+		if len(got.Actions) != len(want) {
+			t.Fatalf("key %v: toast buttons %+v, want %v\n%s", key != nil, got.Actions, want, doc)
+		}
+		for i, a := range got.Actions {
+			l, ok := deeplink.ParseLink(a.Arguments)
+			if !ok || l != want[i] || a.ActivationType != "protocol" || a.Content != []string{"View diff", "Merge"}[i] {
+				t.Errorf("button %q links %q (%s), read as %+v %v; want %v", a.Content, a.Arguments, a.ActivationType, l, ok, want[i])
+			}
+			_, decide, _ := deeplink.OpenArgs([]string{a.Arguments})
+			if decide != (l.Verb == deeplink.VerbMerge) || decide && !l.KeyHolds("tok") {
+				t.Errorf("button %q: buildstation open decides %v (key holds %v)", a.Content, decide, l.KeyHolds("tok"))
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ const Available = true
 // `buildstation open [SESSION-ID]`. A tray already running for this home
 // gets the request and this process exits.
 func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int {
-	hidden, open, code := runArgs(verb, args)
+	hidden, open, diff, code := runArgs(verb, args)
 	if code != 0 {
 		return code
 	}
@@ -48,7 +48,11 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	// This process was started by a click (a toast, a link): it may hand
 	// the right to come to the front on to the window that answers it.
 	desktop.AllowForeground()
-	if err := instance.Send(home, instance.Request{Open: open}); err == nil {
+	req := instance.Request{Open: open}
+	if diff != "" {
+		req.Task, req.Do = diff, deeplink.VerbDiff
+	}
+	if err := instance.Send(home, req); err == nil {
 		return 0 // the running tray shows it
 	}
 	if msg := desktop.DisplayProblem(); msg != "" {
@@ -57,7 +61,7 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	}
 	srv, err := instance.Listen(home)
 	if errors.Is(err, instance.ErrRunning) {
-		return handOff(home, open)
+		return handOff(home, req)
 	}
 	if err != nil {
 		return fail(err)
@@ -66,7 +70,7 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	defer closeLog()
 	defer srv.Close()
 	return serve(ctx, home, srv, apptray.Config{
-		Hidden: hidden && open == "", Open: open, Log: log,
+		Hidden: hidden && open == "" && diff == "", Open: open, Diff: diff, Log: log,
 		Connect: stationConnect(home, log, e),
 		Start: func(ctx context.Context) error {
 			_, err := bringUp(ctx, home, log, e, "a person chose Start station")
@@ -75,10 +79,11 @@ func Run(ctx context.Context, homeFlag, verb string, args []string, e Edges) int
 	})
 }
 
-// runArgs reads the tray role's arguments: whether to start hidden and
-// the session to open (a link's session ID, or "" for the dashboard).
+// runArgs reads the tray role's arguments: whether to start hidden, the
+// session to open (a link's session ID, or "" for the dashboard) and the
+// task whose diff window to open (a finished notice's View diff link).
 // code is non-zero, the message printed, when an argument is wrong.
-func runArgs(verb string, args []string) (hidden bool, open string, code int) {
+func runArgs(verb string, args []string) (hidden bool, open, diff string, code int) {
 	hidden = verb == "--hidden"
 	usage := "usage: buildstation [--hidden] | buildstation open [SESSION-ID]"
 	for _, a := range args {
@@ -88,27 +93,30 @@ func runArgs(verb string, args []string) (hidden bool, open string, code int) {
 		case verb == "open" && open == "" && a != "" && a[0] != '-':
 			open = a
 			if strings.HasPrefix(strings.ToLower(a), deeplink.Scheme+":") { // a toast click or a link
-				id, ok := deeplink.ParseDeepLink(a)
+				l, ok := deeplink.ParseLink(a)
 				if !ok {
 					fmt.Fprintf(os.Stderr, "buildstation: %q is not a Build Station link; use buildstation://session/ID or buildstation://dashboard\n", a)
-					return false, "", 2
+					return false, "", "", 2
 				}
-				open = id
+				open = l.SessionID
+				if l.Verb == deeplink.VerbDiff {
+					diff = l.Task
+				}
 			}
 		default:
 			fmt.Fprintf(os.Stderr, "buildstation: unknown argument %q; %s\n", a, usage)
-			return false, "", 2
+			return false, "", "", 2
 		}
 	}
-	return hidden, open, 0
+	return hidden, open, diff, 0
 }
 
 // handOff gives the request to the tray that already holds the home. That
 // tray may be starting: it listens a moment after it claims the home, so
 // the request is retried for about five seconds.
-func handOff(home, open string) int {
+func handOff(home string, req instance.Request) int {
 	for i := 0; ; i++ {
-		err := instance.Send(home, instance.Request{Open: open})
+		err := instance.Send(home, req)
 		if err == nil {
 			return 0
 		}
@@ -177,14 +185,20 @@ func serve(ctx context.Context, home string, srv *instance.Server, c apptray.Con
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
 	if srv != nil {
-		c.Requests = func(ctx context.Context, show func(string)) {
+		c.Requests = func(ctx context.Context, show func(string), land func(sessionID, taskID, verb string)) {
 			srv.Serve(ctx, func(r instance.Request) {
-				if r.Quit {
+				switch {
+				case r.Quit:
 					log.Info("asked to quit (service pause)")
 					quit()
-					return
+				case r.Task != "" && (r.Do == deeplink.VerbDiff || r.Do == deeplink.VerbMerge):
+					// A finished notice's View diff or Merge, pressed
+					// through its link (the key of a Merge checked by
+					// `buildstation open`).
+					land(r.Open, r.Task, r.Do)
+				default:
+					show(r.Open)
 				}
-				show(r.Open)
 			})
 		}
 	}
