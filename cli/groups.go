@@ -18,8 +18,13 @@ func subcommand[O any](group string, newCmd func(*env, func(*O) error) *cobra.Co
 	groupCommands[group] = append(groupCommands[group], func(e *env) *cobra.Command { return newCmd(e, nil) })
 }
 
-// subcommands are group's commands for the invocation e.
+// subcommands are group's commands for the invocation e: none when e
+// runs another top-level command (see only), so a verb builds its own
+// group's commands and not the whole tree.
 func (e *env) subcommands(group string) []*cobra.Command {
+	if e.only != "" && e.only != group {
+		return nil
+	}
 	var cs []*cobra.Command
 	for _, newCmd := range groupCommands[group] {
 		cs = append(cs, newCmd(e))

@@ -62,8 +62,11 @@ func TestHelpGolden(t *testing.T) {
 }
 
 func TestVersionFlagAndCompletion(t *testing.T) {
-	if r := run(t, "", "--version"); r.code != 0 || r.stdout != "buildstation "+cli.Version+"\n" {
-		t.Errorf("--version: %d %q", r.code, r.stdout)
+	// Answered before the tree is built, and as cobra answers them.
+	for _, v := range [][]string{{"--version"}, {"-v"}, {"version"}, {"--home", t.TempDir(), "--version"}} {
+		if r := run(t, "", v...); r.code != 0 || r.stdout != "buildstation "+cli.Version+"\n" || r.stderr != "" {
+			t.Errorf("%q: %d %q %q", v, r.code, r.stdout, r.stderr)
+		}
 	}
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		if r := run(t, "", "completion", sh); r.code != 0 || !strings.Contains(r.stdout, "buildstation") {

@@ -74,13 +74,26 @@ type env struct {
 	stdout, stderr io.Writer
 	home           string // --home, empty for the default
 	deps           Deps   // the OS edges main hands in
+	// only is the top-level command this invocation runs when it is
+	// known before parsing; the groups other than it get no subcommands.
+	// Empty: the whole tree (help, completion, documentation).
+	only string
 }
 
 // Run runs one command line (without the program name) and returns the
 // process exit code: 0 ok, 1 failure, 2 bad usage. Errors are printed to
 // stderr as one sentence. d are the OS edges main wires in.
 func Run(ctx context.Context, d Deps, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, deps: d}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v" || args[0] == "version") {
+		// What scripts ask most, answered before the tree is built: the
+		// same line cobra's version template and `version` print.
+		if _, err := fmt.Fprintf(stdout, "buildstation %s\n", Version); err != nil {
+			fmt.Fprintln(stderr, "buildstation: "+textsafe.Line(oneLine(err.Error())))
+			return exitFailure
+		}
+		return exitOK
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, deps: d, only: onlyVerb(args)}
 	root := e.root()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -104,6 +117,25 @@ func Run(ctx context.Context, d Deps, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "buildstation: "+textsafe.Line(oneLine(err.Error())))
 		return exitFailure
 	}
+}
+
+// onlyVerb is the top-level command args run, past --home, when it is a
+// plain word that is not help or completion (which walk the whole tree):
+// the command line builds that command's group alone. "" when unsure.
+func onlyVerb(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--home":
+			i++
+		case strings.HasPrefix(a, "--home="):
+		case a == "" || a[0] == '-' || a == "help" || a == "completion" || strings.HasPrefix(a, "__"):
+			return ""
+		default:
+			return a
+		}
+	}
+	return ""
 }
 
 // exitCode ends a run with a code a role chose and already explained.
