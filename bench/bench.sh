@@ -16,6 +16,7 @@ echo "bench: building buildstation and the bench" >&2
 CGO_ENABLED=0 "$GO" build -o "$out/buildstation" .
 CGO_ENABLED=0 "$GO" build -o "$out/bench" ./bench
 CGO_ENABLED=0 "$GO" build -o "$out/rusage" ./bench/rusage
+CGO_ENABLED=0 "$GO" build -o "$out/hello" ./bench/hello
 # The build users install: the command line (cmd/buildstation, no cgo)
 # with the app beside it (the tray linked in, cgo), as the packages ship
 # them; its CLI start is measured too, where a C compiler is at hand.
@@ -31,7 +32,7 @@ start=$(date +%s)
 # A figure that failed makes the exit code, after the
 # tray's figures have run too: the table is whole either way.
 rc=0
-"$out/bench" -bin "$out/buildstation" -rusage-bin "$out/rusage" "${cli[@]}" "$@" || rc=$?
+"$out/bench" -bin "$out/buildstation" -rusage-bin "$out/rusage" -hello-bin "$out/hello" "${cli[@]}" "$@" || rc=$?
 # The tray's figures need cgo (Fyne) and Xvfb: a console under 1 MB/s of
 # ANSI against the console closed, and the tray's idle cost against an
 # empty Fyne app.

@@ -42,6 +42,7 @@ func main() {
 	flag.StringVar(&bin, "bin", "bin/buildstation", "the buildstation binary to measure")
 	only := flag.String("only", "", "comma-separated figures to run (idle,throughput,timers,scheduler,adds,startup,cli,reads,concurrent,logs); default all")
 	flag.StringVar(&rusageBin, "rusage-bin", "", "bench/rusage, built: the CLI start figure's commands run under it, so their peak RSS is their own (bench.sh builds it)")
+	flag.StringVar(&helloBin, "hello-bin", "", "bench/hello, built: the CLI start figure's baseline, a Go hello-world (bench.sh builds it); empty: git --version")
 	flag.StringVar(&cliBin, "cli-bin", "", "the command line as installed (cmd/buildstation, with the cgo buildstation-app beside it), whose CLI start is measured too")
 	idleFor := flag.Duration("idle", 10*time.Second, "how long each idle measurement lasts")
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
