@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 out=$(mktemp -d "${TMPDIR:-/tmp}/bs-bench-bin-XXXXXX")
+# The binaries go however the bench ends: Ctrl-C and SIGTERM exit through
+# the EXIT trap too (the bench removes its own scratch folder itself).
 trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
 if [ "$(uname -s)" != Linux ]; then
 	echo "bench: the benchmarks read /proc and run on Linux only" >&2
 	exit 1

@@ -299,12 +299,15 @@ func addScalingRows(t *table, backend string, counts []int, c []scalePoint, firs
 	t.add(pr)
 }
 
+// pollerSocket is the poller baseline's tmux server's socket name (-L).
+func pollerSocket() string { return fmt.Sprintf("bsbench-%d", os.Getpid()) }
+
 // pollerBaseline runs the same idle agents as windows of a private tmux
 // server, each with its own git worktree, and measures a claude-squad-like
 // poller over them at each count. rounds says how many rounds it achieved
 // against how many its ticker asked for, per count.
 func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, error) {
-	sock := fmt.Sprintf("bsbench-%d", os.Getpid())
+	sock := pollerSocket()
 	home, err := os.MkdirTemp(workDir, "tmux-")
 	if err != nil {
 		return nil, "", err

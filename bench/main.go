@@ -6,9 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -72,9 +76,11 @@ func main() {
 	}
 	if *keep {
 		progress("keeping the scratch homes in %s", workDir)
-	} else {
-		defer os.RemoveAll(workDir)
 	}
+	// However the bench ends (a figure failed, Ctrl-C, SIGTERM), it stops
+	// what it started and removes its scratch folder.
+	end := func() { cleanUp(*keep) }
+	onSignal(end)
 
 	counts, err := parseCounts(*sessions)
 	if err != nil {
@@ -88,9 +94,41 @@ func main() {
 	t := runFigures(*only, idle, *mb, *logsMB, strings.Split(*backendList, ","))
 	t.print(os.Stdout)
 	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
+	end()
 	if t.failed() {
 		os.Exit(1)
 	}
+}
+
+// live are the stations running, by home, for cleanUp.
+var live sync.Map // *station → home
+
+// cleanUp stops the stations still running and their tmux servers, and the
+// poller baseline's, then removes the scratch folder unless keep.
+func cleanUp(keep bool) {
+	live.Range(func(k, v any) bool {
+		k.(*station).stop()
+		endTmux(v.(string))
+		return true
+	})
+	_ = exec.Command("tmux", "-L", pollerSocket(), "kill-server").Run()
+	if !keep {
+		if err := os.RemoveAll(workDir); err != nil {
+			progress("could not remove the scratch folder: %v", err)
+		}
+	}
+}
+
+// onSignal runs end and exits on SIGINT or SIGTERM.
+func onSignal(end func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		progress("%v: stopping the stations and removing %s", s, workDir)
+		end()
+		os.Exit(130)
+	}()
 }
 
 // runFigures measures each figure that only names (all when only is

@@ -79,6 +79,7 @@ func startStation(home string) (*station, error) {
 		return nil, fmt.Errorf("%w; see %s", err, out.Name())
 	}
 	s.Ready = time.Since(t0)
+	live.Store(s, home)
 	if s.c, err = client.Dial(home); err != nil {
 		s.stop()
 		return nil, err
@@ -88,6 +89,7 @@ func startStation(home string) (*station, error) {
 
 // stop ends the station politely (it ends its sessions), then for good.
 func (s *station) stop() {
+	live.Delete(s)
 	s.StopWithin(20 * time.Second)
 	s.logOut.Close()
 }
