@@ -20,9 +20,13 @@
 #     buildstation-VERSION-windows-amd64.msi    a per-user installer of both
 #       (packaging/windows/buildstation.wxs says what it installs)
 #
-#   macOS (on a Mac): Build Station.app, with CFBundleURLTypes
-#   (buildstation:// links) and LSUIElement (a menu-bar app, no Dock icon)
-#   added to its Info.plist, universal (arm64 + amd64) when both build, then
+#   macOS (on a Mac): Build Station.app, universal (arm64 + amd64), put
+#   together by packaging/macos/bundle.sh: Contents/MacOS/buildstation-app
+#   (the station and the tray, cgo; the CFBundleExecutable, which the
+#   Finder, the buildstation:// handler and the login item start) and
+#   Contents/MacOS/buildstation (the command line, no cgo: what Homebrew's
+#   cask links into its bin), with CFBundleURLTypes (buildstation:// links)
+#   and LSUIElement (a menu-bar app, no Dock icon) in its Info.plist, then
 #   signed, as a .zip and a .dmg:
 #     BUILDSTATION_SIGN_IDENTITY="Developer ID Application: Name (TEAMID)"
 #       signs with that identity (hardened runtime, secure timestamp), and
@@ -207,25 +211,35 @@ package_macos() {
     return 0
   fi
   fyne_tool
-  local app="Build Station.app" arch
+  local app="Build Station.app" arch bin apps=() fronts=()
   rm -rf "$DIST/.mac" && mkdir -p "$DIST/.mac"
   for arch in arm64 amd64; do
-    say "Build Station.app for $arch (cgo)"
+    say "Build Station.app for $arch: buildstation-app, the station and the tray (cgo)"
     GO=$DIST/.bin/go-version GOARCH=$arch CGO_ENABLED=1 "$DIST/.bin/fyne" package -os darwin -release --app-version "$NUMERIC" --app-build "$BUILD"
     mv "$app" "$DIST/.mac/$arch.app"
+    bin=$(/usr/libexec/PlistBuddy -c 'Print :CFBundleExecutable' "$DIST/.mac/$arch.app/Contents/Info.plist")
+    apps+=("$DIST/.mac/$arch.app/Contents/MacOS/$bin")
+    say "buildstation for $arch: the command line (no cgo, no UI)"
+    GOOS=darwin GOARCH=$arch CGO_ENABLED=0 "$GO" build -trimpath -ldflags "$ldflags" -o "$DIST/.mac/buildstation-$arch" ./cmd/buildstation
+    fronts+=("$DIST/.mac/buildstation-$arch")
   done
-  # One universal app: the arm64 bundle with both binaries joined by lipo.
-  mv "$DIST/.mac/arm64.app" "$app"
-  bin=$(/usr/libexec/PlistBuddy -c 'Print :CFBundleExecutable' "$app/Contents/Info.plist")
-  lipo -create -output "$DIST/.mac/universal" "$app/Contents/MacOS/$bin" "$DIST/.mac/amd64.app/Contents/MacOS/$bin"
-  mv "$DIST/.mac/universal" "$app/Contents/MacOS/$bin"
+  # One universal app (packaging/macos/bundle.sh): the arm64 bundle's
+  # Info.plist and icon; in Contents/MacOS buildstation-app (both arches'
+  # app joined by lipo, the CFBundleExecutable: what the Finder, the
+  # buildstation:// handler and the login item start) and buildstation
+  # (both arches' command line: what Homebrew links into its bin); the
+  # link scheme and LSUIElement added to the Info.plist.
+  local args=(-o "$DIST/.mac/$app" -s "$DIST/.mac/arm64.app")
+  for bin in "${apps[@]}"; do args+=(-a "$bin"); done
+  for bin in "${fronts[@]}"; do args+=(-f "$bin"); done
+  bash packaging/macos/bundle.sh "${args[@]}"
+  mv "$DIST/.mac/$app" "$app"
   plist="$app/Contents/Info.plist"
-  # The additions go just before the top dict's end.
-  awk 'FNR==NR { frag = frag $0 "\n"; next } /^<\/dict>/ && !done { printf "%s", frag; done=1 } { print }' \
-    platform/service/testdata/info-plist-additions.xml.golden "$plist" >"$plist.new"
-  mv "$plist.new" "$plist"
   plutil -lint "$plist"
   if [ -n "${BUILDSTATION_SIGN_IDENTITY:-}" ]; then
+    # Inside out: the command line, a second executable in Contents/MacOS,
+    # then the bundle (and its main executable).
+    codesign --force --options runtime --timestamp -s "$BUILDSTATION_SIGN_IDENTITY" "$app/Contents/MacOS/buildstation"
     codesign --force --deep --options runtime --timestamp -s "$BUILDSTATION_SIGN_IDENTITY" "$app"
     how="signed by $BUILDSTATION_SIGN_IDENTITY"
     if [ -n "${BUILDSTATION_NOTARY_PROFILE:-}" ]; then
@@ -239,6 +253,7 @@ package_macos() {
       how="$how, not notarized (set BUILDSTATION_NOTARY_PROFILE)"
     fi
   else
+    codesign --force -s - "$app/Contents/MacOS/buildstation"
     codesign --force --deep -s - "$app"
     how="ad-hoc signed: Gatekeeper blocks it when downloaded; open it once, then System Settings > Privacy & Security > Open Anyway (or run: xattr -dr com.apple.quarantine \"/Applications/Build Station.app\")"
   fi

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // and the home a % and a quote, so quoting is tested too.
 var (
 	macCfg = Config{
-		Exe: "/Applications/Build Station.app/Contents/MacOS/buildstation", Home: "/Users/ada/Library/Application Support/BuildStation",
+		Exe: "/Applications/Build Station.app/Contents/MacOS/buildstation-app", Home: "/Users/ada/Library/Application Support/BuildStation",
 		UserHome: "/Users/ada", UID: 501, Path: "/opt/homebrew/bin:/Users/ada/.local/bin:/usr/bin:/bin", Tray: true,
 		StopGrace: 2 * time.Minute,
 	}
