@@ -91,9 +91,11 @@ func main() {
 		return benchIdle(t, *idleFor, counts, strings.Split(*backendList, ","), *noBaseline)
 	}
 	start := time.Now()
+	load0 := loadAvg()
 	t := runFigures(*only, idle, *mb, *logsMB, strings.Split(*backendList, ","))
 	t.print(os.Stdout)
-	fmt.Printf("\nbench took %s on %d CPUs (%s)\n", time.Since(start).Round(time.Second), numCPU(), kernel())
+	fmt.Printf("\nbench took %s on %d CPUs (%s), load %s at the start and %s at the end; each figure: %s\n",
+		time.Since(start).Round(time.Second), numCPU(), kernel(), load0, loadAvg(), strings.Join(t.took, ", "))
 	end()
 	if t.failed() {
 		os.Exit(1)
@@ -159,10 +161,14 @@ func runFigures(only string, idle func(*table) error, mb, logsMB int, backends [
 			continue
 		}
 		progress("── %s", f.name)
+		t0 := time.Now()
 		if err := f.run(&t); err != nil {
 			progress("%s failed: %v", f.name, err)
 			t.add(row{figure: f.name, ours: "FAILED", note: err.Error()})
 		}
+		took := time.Since(t0).Round(time.Second)
+		progress("%s took %s", f.name, took)
+		t.took = append(t.took, fmt.Sprintf("%s %s", f.name, took))
 	}
 	return &t
 }

@@ -19,7 +19,10 @@ type row struct {
 	note                                       string
 }
 
-type table struct{ rows []row }
+type table struct {
+	rows []row
+	took []string // "figure duration", in the order run
+}
 
 func (t *table) add(r row) {
 	t.rows = append(t.rows, r)
