@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -495,29 +496,50 @@ var ProjectKeys = keysWhere(func(k Key) bool { return (k.Table == "projects" && 
 // key → value), decoded as the file's own TOML would be: the checker
 // applies them before what the file writes, Edit project shows a project
 // key's, and the code that needs one without a config.toml reads it with
-// declaredAs. A default is written once, here.
-var declaredDefaults = func() map[string]map[string]any {
+// declaredAs. A default is written once, here. Decoded at first use, not
+// at start: a command line verb that reads no config pays nothing.
+var declaredDefaults = sync.OnceValue(func() map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, k := range Keys {
 		if k.Default == "" {
 			continue
 		}
-		var m map[string]any
-		if err := toml.Unmarshal([]byte("v = "+k.Default), &m); err != nil {
-			panic(fmt.Sprintf("config: %s.%s's declared default %s is not TOML: %v", k.Table, k.Name, k.Default, err))
-		}
 		if out[k.Table] == nil {
 			out[k.Table] = map[string]any{}
 		}
-		out[k.Table][k.Name] = m["v"]
+		out[k.Table][k.Name] = k.declared()
 	}
 	return out
-}()
+})
+
+// declared is k's declared default decoded as TOML; nil when it has none.
+func (k Key) declared() any {
+	if k.Default == "" {
+		return nil
+	}
+	// A plain basic string ("2m") is its content, as TOML reads it,
+	// without the decoder.
+	if d := k.Default; len(d) >= 2 && d[0] == '"' && d[len(d)-1] == '"' && !strings.ContainsAny(d[1:len(d)-1], "\\\"\n") {
+		return d[1 : len(d)-1]
+	}
+	var m map[string]any
+	if err := toml.Unmarshal([]byte("v = "+k.Default), &m); err != nil {
+		panic(fmt.Sprintf("config: %s.%s's declared default %s is not TOML: %v", k.Table, k.Name, k.Default, err))
+	}
+	return m["v"]
+}
 
 // declaredAs is table's key name's declared default, read as the checker
 // reads the file's (read is one of its readers, like (*checker).duration).
+// It decodes that key's alone: the package-level defaults use it at start.
 func declaredAs[T any](table, name string, read func(*checker, keyPath, any) (T, bool)) T {
-	v, ok := read(&checker{}, keyPath{}.with(name), declaredDefaults[table][name])
+	var d any
+	for _, k := range Keys {
+		if k.Table == table && k.Name == name {
+			d = k.declared()
+		}
+	}
+	v, ok := read(&checker{}, keyPath{}.with(name), d)
 	if !ok {
 		panic(fmt.Sprintf("config: %s.%s has no declared default of its type", table, name))
 	}

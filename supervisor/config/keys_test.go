@@ -2,8 +2,12 @@ package config
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // Keys is the one list of what config.toml takes, and the checker reads
@@ -52,5 +56,29 @@ func TestUndeclaredKeysAreUnknown(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "nope: unknown key; allowed here: ") {
 			t.Errorf("%q: %v", text, err)
 		}
+	}
+}
+
+// A declared default is what TOML reads from it, whether the decoder ran
+// (it does not for a plain string, so a command line start pays none) or
+// not; the shortcut takes a string with an escape or a quote to TOML.
+func TestDeclaredDefaultIsTOMLs(t *testing.T) {
+	extra := []Key{{Name: "a", Default: `"a\tb"`}, {Name: "b", Default: `"say \"hi\""`}, {Name: "c", Default: `"C:\\x"`}, {Name: "d", Default: `""`}}
+	n := 0
+	for _, k := range append(slices.Clone(Keys), extra...) {
+		if k.Default == "" {
+			continue
+		}
+		var m map[string]any
+		if err := toml.Unmarshal([]byte("v = "+k.Default), &m); err != nil {
+			t.Fatalf("%s.%s: %v", k.Table, k.Name, err)
+		}
+		if got := k.declared(); !reflect.DeepEqual(got, m["v"]) {
+			t.Errorf("%s.%s = %s: declared %#v, TOML reads %#v", k.Table, k.Name, k.Default, got, m["v"])
+		}
+		n++
+	}
+	if n < 20 {
+		t.Errorf("%d declared defaults checked", n)
 	}
 }

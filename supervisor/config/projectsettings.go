@@ -30,7 +30,7 @@ func (c *Config) projectDefault(k string) string {
 			return key.show(c.Defaults)
 		}
 	}
-	if v, ok := declaredDefaults["projects"][k]; ok {
+	if v, ok := declaredDefaults()["projects"][k]; ok {
 		return writtenValue(v) // as declared in Keys
 	}
 	return ""

@@ -100,14 +100,14 @@ func (c *checker) config(tree map[string]any) *Config {
 // declared default (Keys), before the file's own values are read over
 // them; the backend is the machine's (Platform).
 func (c *checker) applyDefaults(cfg *Config) {
-	for name, v := range declaredDefaults[""] {
+	for name, v := range declaredDefaults()[""] {
 		c.topKey(cfg, keyPath{}.with(name), name, v)
 	}
-	for name, v := range declaredDefaults["defaults"] {
+	for name, v := range declaredDefaults()["defaults"] {
 		c.setting(&cfg.Defaults, keyPath{}.with("defaults").with(name), name, v, cfg.Agents)
 	}
 	cfg.Defaults.Backend = c.plat.backend()
-	for name, v := range declaredDefaults["hooks"] {
+	for name, v := range declaredDefaults()["hooks"] {
 		c.hookKey(&cfg.Hooks, keyPath{}.with("hooks").with(name), name, v)
 	}
 }
@@ -237,7 +237,7 @@ func (c *checker) projects(cfg *Config, key keyPath, v any) {
 // overrides, and the defaults for what it leaves out.
 func (c *checker) project(cfg *Config, pk keyPath, t map[string]any) Project {
 	p := Project{Settings: cfg.Defaults}
-	for k, v := range declaredDefaults["projects"] {
+	for k, v := range declaredDefaults()["projects"] {
 		c.projectKey(&p, pk.with(k), k, v)
 	}
 	if c.shared {
