@@ -98,12 +98,19 @@ func spawnBaseline(n, par int) (time.Duration, error) {
 	return time.Since(t0), errors.Join(errs...)
 }
 
-const addTasksN = 1000
+// addsFor is how long each half of the adds figure adds tasks: a rate
+// over a fixed time, so a slow disk (each add is an fsync) makes the
+// figure lower and not the bench longer. addsAtLeast bounds the count
+// below, so the rate stays a mean over many adds.
+const (
+	addsFor     = 10 * time.Second
+	addsAtLeast = 50
+)
 
-// benchAdds times 1,000 task adds through the API to a paused project (no
-// session starts), first one client at a time, then 16 at once: the
-// board's group commit lets a burst share commits, each add still durable
-// when its answer comes.
+// benchAdds times task adds through the API to a paused project (no
+// session starts), first one client at a time, then 16 at once, for
+// addsFor each: the board's group commit lets a burst share commits, each
+// add still durable when its answer comes.
 func benchAdds(t *table) error {
 	proj, _ := os.MkdirTemp(workDir, "adds-")
 	st, home, err := stationOn("adds", fmt.Sprintf("[[projects]]\nname = \"adds\"\npath = %q\n", proj))
@@ -114,34 +121,58 @@ func benchAdds(t *table) error {
 	if _, err := timeCLI(home, "project", "pause", "adds", "--reason", "bench: adds only"); err != nil {
 		return err
 	}
-	progress("adds: %d adds, one at a time", addTasksN)
-	t0 := time.Now()
-	if _, err := st.addTasks("adds", addTasksN); err != nil {
+	progress("adds: one at a time for %s", addsFor)
+	seqN, seqTook, err := addFor(st, 1)
+	if err != nil {
 		return err
 	}
-	seq := float64(addTasksN) / time.Since(t0).Seconds()
-	progress("adds: %d adds, 16 clients at once", addTasksN)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	t0 = time.Now()
-	for range 16 {
+	progress("adds: 16 clients at once for %s", addsFor)
+	parN, parTook, err := addFor(st, 16)
+	if err != nil {
+		return err
+	}
+	seq, par := float64(seqN)/seqTook.Seconds(), float64(parN)/parTook.Seconds()
+	t.add(row{figure: "task adds, 16 clients at once", ours: fmt.Sprintf("%.0f adds/s", par), baseline: fmt.Sprintf("%.0f adds/s", seq), ratio: ratio(par, seq),
+		note: fmt.Sprintf("adds through the API to a paused project for %s (at least %d), each answered only once committed (synchronous=FULL): %d from 16 clients in %s; baseline: %d one client at a time in %s, same station, same run",
+			addsFor, addsAtLeast, parN, parTook.Round(time.Millisecond), seqN, seqTook.Round(time.Millisecond))})
+	return nil
+}
+
+// addFor adds tasks from clients at once until addsFor has passed and at
+// least addsAtLeast were added; it returns how many and how long.
+func addFor(st *station, clients int) (int, time.Duration, error) {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		n    int
+		errs []error
+	)
+	t0 := time.Now()
+	for range clients {
 		wg.Go(func() {
-			if _, err := st.addTasks("adds", addTasksN/16); err != nil {
+			for {
 				mu.Lock()
-				errs = append(errs, err)
+				done := time.Since(t0) >= addsFor && n >= addsAtLeast
 				mu.Unlock()
+				if done {
+					return
+				}
+				_, err := st.addTasks("adds", 1)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else {
+					n++
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
 			}
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	par := float64(addTasksN/16*16) / time.Since(t0).Seconds()
-	t.add(row{figure: "task adds, 16 clients at once", ours: fmt.Sprintf("%.0f adds/s", par), baseline: fmt.Sprintf("%.0f adds/s", seq), ratio: ratio(par, seq),
-		note: fmt.Sprintf("%d adds through the API to a paused project, each answered only once committed (synchronous=FULL); baseline: the same adds one client at a time, same station, same run", addTasksN)})
-	return nil
+	return n, time.Since(t0), errors.Join(errs...)
 }
 
 // waitSettled waits until n tasks of project are done or blocked, and
