@@ -4,6 +4,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -357,11 +359,31 @@ func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, 
 // window of its own and in a worktree of its own of repo, as claude-squad
 // runs its sessions.
 func addAgentWindows(tmux func(args ...string) *exec.Cmd, repo, home string, have, n int) error {
+	wtOf := func(i int) string { return filepath.Join(home, fmt.Sprintf("wt-%d", i)) }
+	// The worktrees first, 4 at a time: set-up, not measured, and most of
+	// the baseline's time when one at a time.
+	jobs := make(chan int)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i := range jobs {
+				if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wtOf(i)); err != nil {
+					errs[i] = fmt.Errorf("git worktree add: %v %s", err, b)
+				}
+			}
+		})
+	}
 	for i := have; i < n; i++ {
-		wt := filepath.Join(home, fmt.Sprintf("wt-%d", i))
-		if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wt); err != nil {
-			return fmt.Errorf("git worktree add: %v %s", err, b)
-		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for i := have; i < n; i++ {
+		wt := wtOf(i)
 		var c *exec.Cmd
 		if i == 0 {
 			c = tmux("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", wt, idleAgent)
