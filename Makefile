@@ -113,9 +113,10 @@ fuzz:
 fuzz-long:
 	$(MAKE) fuzz FUZZTIME=3m
 
-## windows: the full Windows .exe with cgo (mingw), smoke-tested under Wine
+## windows: the three Windows .exe (the command line; the whole program with
+## cgo (mingw) as console and GUI programs), smoke-tested under Wine
 windows:
-	@echo "make windows: both .exe faces with cgo (mingw; the first build takes several minutes), then the Wine smoke test"
+	@echo "make windows: the command line, and the whole program's two .exe faces with cgo (mingw; the first build takes several minutes), then the Wine smoke test"
 	bash .ci/windows-smoke.sh
 
 ## screenshots: the real tray app under Xvfb on the demo, as PNGs in
@@ -158,15 +159,18 @@ package:
 	@echo "make package: cgo builds for Linux and Windows (the first ones take several minutes), then the .tar.gz, .deb and .msi"
 	GO=$(GO) DIST=$(DIST) FYNE_TOOLS=$(FYNE_TOOLS) bash scripts/package.sh
 
-## msi-smoke: the MSI's round trip under Wine (install per-user, both
-## faces' --version, service install --dry-run, uninstall, nothing left),
-## then an upgrade from an older MSI built in the same run (OLD_VERSION):
-## one product, the new exes, the Run value and the link handler kept, the
-## station paused and started again; uninstall, nothing left
+## msi-smoke: the MSI's round trip under Wine (install per-user, the three
+## exes' --version, the command line handing a verb to the app, service
+## install --dry-run, uninstall, nothing left), then an upgrade from an
+## older MSI built in the same run (OLD_VERSION, from OLD_REF: the last
+## commit whose MSI shipped the two whole-program faces): one product, the
+## new exes and no other file, the Run value and the link handler kept,
+## the station paused and started again; uninstall, nothing left
 OLD_VERSION ?= 0.0.1-rc1
+OLD_REF     ?= cc8eb8e19542302222dff2edbf73b92412b747d8
 msi-smoke: package
-	@echo "make msi-smoke: an older MSI ($(OLD_VERSION)) for the upgrade (relinks both exes)"
-	GO=$(GO) DIST=$(DIST)/old FYNE_TOOLS=$(FYNE_TOOLS) VERSION=$(OLD_VERSION) PACKAGE_ONLY=windows bash scripts/package.sh
+	@echo "make msi-smoke: an older MSI ($(OLD_VERSION), from $(OLD_REF)) for the upgrade (relinks its exes)"
+	GO=$(GO) FYNE_TOOLS=$(FYNE_TOOLS) bash scripts/old-msi.sh $(OLD_REF) $(OLD_VERSION) $(DIST)/old
 	@echo "make msi-smoke: installing the MSI in a fresh Wine prefix, then the upgrade in another (several minutes)"
 	bash scripts/msi-smoke.sh $(DIST)/buildstation-$$(bash scripts/version.sh)-windows-amd64.msi $(DIST)/old/buildstation-$(OLD_VERSION)-windows-amd64.msi
 

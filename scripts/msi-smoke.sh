@@ -10,23 +10,30 @@
 # uninstall-only custom action's condition (NOT UPGRADINGPRODUCTCODE).
 # Then, in a fresh private Wine prefix (with .ci/wine-run.sh's ProcessPrng
 # shim):
-# 1. `msiexec /i … /qn` installs per-user: both faces land in the user's
+# 1. `msiexec /i … /qn` installs per-user: the three exes (buildstation.exe,
+#    the command line; buildstation-app.exe and buildstationw.exe, the whole
+#    program's console and GUI faces) and nothing else land in the user's
 #    %LOCALAPPDATA%\Programs\Build Station, the Start-menu shortcut, the
 #    buildstation:// handler under HKCU pointing at buildstationw.exe.
-# 2. Both installed faces answer --version with scripts/version.sh's
-#    version, and buildstation.exe `service install --dry-run`.
+# 2. The three answer --version with scripts/version.sh's version, each
+#    carries the File table's file version; buildstation.exe hands a verb
+#    it does not link (board --help) to buildstation-app.exe (the same
+#    front alone in another folder cannot), and `service install
+#    --dry-run` through it names buildstationw.exe.
 # 3. `msiexec /x … /qn` uninstalls: no file of the install is left
 #    (compared with a listing of the user's folders from before), and the
 #    handler's key is gone.
-# With OLD.msi (an older version; make package-check builds one), the
-# upgrade in a second fresh prefix: OLD installed, `service install`
+# With OLD.msi (an older version; make package-check builds one from the
+# last commit whose MSI shipped two whole-program faces, scripts/old-msi.sh),
+# the upgrade in a second fresh prefix: OLD installed, `service install`
 # (Wine 8's schtasks /create /xml exits 1, so it rolls back: the Run value
 # is then written as service install writes it, and the logon task is
 # left to windows.yml on a real Windows), a station started from the old
 # buildstationw.exe; NEW installed over it → one product, both exes say
 # the new version, the Run value and the link handler still there, the
 # station asked to quit before the files were replaced and started again
-# from the new program; then NEW uninstalled → no file of the install,
+# from the new program, the install folder holding the three exes and no
+# stale file; then NEW uninstalled → no file of the install,
 # no Run value, no handler (the home is the user's and stays).
 # MSI_TABLES_ONLY=1 checks the tables alone (no Wine needed).
 # Needs (Debian): wine64, gcc-mingw-w64-x86-64, msitools (.ci/deps).
@@ -122,8 +129,9 @@ fi
 pv=$(sed -n 's/^ProductVersion\t//p' <<<"$props")
 [ "$pv" = "$wantmsi" ] && pass "ProductVersion $pv (x.y.z.build)" || fail "ProductVersion '$pv', want $wantmsi"
 files=$(msiinfo export "$msi" File | tr -d '\r')
-for f in buildstation.exe buildstationw.exe; do
-  fv=$(awk -F'\t' -v f="$f" '$1 == f { print $5 }' <<<"$files")
+for f in buildstation.exe buildstation-app.exe buildstationw.exe; do
+  # By its FileName (short|long), as its key holds no '-'.
+  fv=$(awk -F'\t' -v f="$f" '$3 == f || $3 ~ ("[|]" f "$") { print $5 }' <<<"$files")
   [ "$fv" = "$wantmsi" ] && pass "File table: $f version $fv" || fail "File table: $f version '$fv', want $wantmsi (an upgrade may keep the old file)"
 done
 up=$(msiinfo export "$msi" Upgrade | tr -d '\r' | awk -F'\t' '$7 == "WIX_UPGRADE_DETECTED" { print $3 " " $5 }')
@@ -173,10 +181,13 @@ else
   fail "msiexec /i failed: $(tail -5 "$work/install.log" 2>/dev/null | tr -d '\r')"
 fi
 dir=$(find "$users" -maxdepth 5 -type d -path '*AppData/Local/Programs/Build Station' | head -1)
-if [ -n "$dir" ] && [ -f "$dir/buildstation.exe" ] && [ -f "$dir/buildstationw.exe" ]; then
-  pass "both faces in the user's programs folder (${dir#"$users"/})"
+# installed: the files in the install folder, one a line, sorted.
+installed() { (cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'); }
+exes="buildstation-app.exe buildstation.exe buildstationw.exe"
+if [ -n "$dir" ] && [ "$(installed "$dir")" = "$exes" ]; then
+  pass "the three exes and nothing else in the user's programs folder (${dir#"$users"/}: $exes)"
 else
-  fail "no buildstation.exe and buildstationw.exe in AppData/Local/Programs/Build Station"
+  fail "AppData/Local/Programs/Build Station holds '$( [ -n "$dir" ] && installed "$dir")', want '$exes'"
 fi
 if [ -n "$(find "$users" -path '*Start Menu/Programs/Build Station.lnk')" ]; then
   pass "Start-menu shortcut"
@@ -190,12 +201,24 @@ else
   fail "no buildstation:// handler: $handler"
 fi
 if [ -n "$dir" ]; then
-  for exe in buildstation.exe buildstationw.exe; do
+  for exe in $exes; do
     v=$(wine_run "$dir/$exe" --version 2>&1 | tr -d '\r')
     if [ "$v" = "buildstation $want" ]; then pass "installed $exe --version: $v"; else fail "installed $exe --version said '$v', want 'buildstation $want'"; fi
     pv=$(pe_version "$dir/$exe")
     [ "$pv" = "$wantmsi" ] && pass "installed $exe carries file version $pv, as the File table says" || fail "installed $exe carries file version '${pv:-none}', want $wantmsi (the File table's)"
   done
+  # The command line hands `board` (SQLite, PostgreSQL: not linked in it)
+  # to buildstation-app.exe beside it; alone in another folder it cannot,
+  # and says where the verb lives.
+  bhelp=$(wine_run "$dir/buildstation.exe" board --help 2>&1 | tr -d '\r')
+  mkdir -p "$work/alone"
+  cp "$dir/buildstation.exe" "$work/alone/"
+  alone=$(wine_run "$work/alone/buildstation.exe" board --help 2>&1 | tr -d '\r')
+  if grep -qi 'usage' <<<"$bhelp" && grep -q 'board' <<<"$bhelp" && grep -q 'no buildstation-app beside this program' <<<"$alone"; then
+    pass "installed buildstation.exe board --help is answered by buildstation-app.exe ($(grep -m1 -i usage <<<"$bhelp"); the front alone: $(head -1 <<<"$alone"))"
+  else
+    fail "buildstation.exe board --help: '$bhelp'; the front alone: '$alone'"
+  fi
   home=$work/home
   mkdir -p "$home"
   dry=$(wine_run "$dir/buildstation.exe" service install --dry-run --home "$(winpath "$home")" 2>&1 | tr -d '\r')
@@ -203,6 +226,13 @@ if [ -n "$dir" ]; then
     pass "installed buildstation.exe service install --dry-run names the installed buildstationw.exe"
   else
     fail "service install --dry-run: $dry"
+  fi
+  # The opt-in SCM service runs the whole program itself, not the front.
+  dry=$(wine_run "$dir/buildstation.exe" service install --system --dry-run --home "$(winpath "$home")" 2>&1 | tr -d '\r')
+  if grep -q 'buildstation-app.exe" service run' <<<"$dry"; then
+    pass "service install --system --dry-run: the SCM service runs buildstation-app.exe"
+  else
+    fail "service install --system --dry-run: $dry"
   fi
 fi
 
@@ -213,7 +243,7 @@ else
   fail "msiexec /x failed"
 fi
 if grep -q 'Action start [0-9:]*: RemoveAutostart\.' <<<"$(readlog "$work/uninstall.log")"; then
-  pass "uninstall ran buildstation.exe service uninstall (the autostart)"
+  pass "uninstall ran buildstation-app.exe service uninstall (the autostart)"
 else
   fail "uninstall did not run service uninstall"
 fi
@@ -290,10 +320,15 @@ else
 fi
 products=$(products)
 [ "$products" = 1 ] && pass "one Build Station product after the upgrade" || fail "$products Build Station products after the upgrade, want 1"
-for exe in buildstation.exe buildstationw.exe; do
+for exe in $exes; do
   v=$(wine_run "$dir/$exe" --version 2>&1 | tr -d '\r')
   [ "$v" = "buildstation $want" ] && pass "after the upgrade $exe --version: $v" || fail "after the upgrade $exe --version said '$v', want 'buildstation $want'"
 done
+# No stale file: what the old MSI installed and the new one does not ship
+# is gone (an old release's buildstation.exe was the whole program; it is
+# now the command line, replaced in place).
+have=$(installed "$dir")
+[ "$have" = "$exes" ] && pass "after the upgrade the install folder holds the three exes and nothing else" || fail "after the upgrade the install folder holds '$have', want '$exes'"
 runafter=$(wine_run reg query "$runkey" /v BuildStation 2>/dev/null | tr -d '\r' | grep BuildStation)
 [ -n "$runafter" ] && [ "$runafter" = "$runbefore" ] && pass "the upgrade kept the Run value" || fail "the upgrade lost the Run value (before: $runbefore; after: ${runafter:-none})"
 handler=$(wine_run reg query 'HKCU\Software\Classes\buildstation\shell\open\command' 2>/dev/null | tr -d '\r')

@@ -12,13 +12,16 @@
 #     buildstation_VERSION_amd64.deb            the same, as a package (nfpm)
 #
 #   Windows (from any OS with mingw; the MSI needs msitools' wixl):
-#     buildstationw.exe, the GUI face with the icon (fyne package), which
-#     the logon task, the Run key, the link handler and toast clicks start;
-#     buildstation.exe, the console face, for the CLI (`session attach`
-#     needs a console); both side by side (`service install` finds one from
-#     the other), and
-#     buildstation-VERSION-windows-amd64.msi    a per-user installer of both
-#       (packaging/windows/buildstation.wxs says what it installs)
+#     buildstation.exe, the command line as on Linux (no cgo, no UI), which
+#     hands the station's and the tray's verbs to buildstation-app.exe;
+#     buildstation-app.exe, the whole program (cgo) as a console program;
+#     buildstationw.exe, the same program as a GUI program with the icon
+#     (fyne package), which the logon task, the Run key, the link handler
+#     and toast clicks start (no console window); all three side by side
+#     (`service install` finds the faces from any of them), each with a
+#     version resource x.y.z.BUILD, and
+#     buildstation-VERSION-windows-amd64.msi    a per-user installer of the
+#       three (packaging/windows/buildstation.wxs says what it installs)
 #
 #   macOS (on a Mac): Build Station.app, universal (arm64 + amd64), put
 #   together by packaging/macos/bundle.sh: Contents/MacOS/buildstation-app
@@ -101,9 +104,10 @@ png_ico() {
   cat "$1"
 }
 
-# version_rc: the console face's version resource (windres source).
+# version_rc NAME DESCRIPTION: the version resource (windres source) of
+# NAME.exe; fyne package writes buildstationw.exe's.
 version_rc() {
-  local commas=${NUMERIC//./,},$BUILD
+  local commas=${NUMERIC//./,},$BUILD name=$1 what=$2
   cat <<RC
 1 VERSIONINFO
 FILEVERSION $commas
@@ -116,10 +120,10 @@ BEGIN
     BLOCK "040904B0"
     BEGIN
       VALUE "CompanyName", "Build Station"
-      VALUE "FileDescription", "Build Station (command line)"
+      VALUE "FileDescription", "$what"
       VALUE "FileVersion", "$NUMERIC.$BUILD"
-      VALUE "InternalName", "buildstation"
-      VALUE "OriginalFilename", "buildstation.exe"
+      VALUE "InternalName", "$name"
+      VALUE "OriginalFilename", "$name.exe"
       VALUE "ProductName", "Build Station"
       VALUE "ProductVersion", "$VERSION"
     END
@@ -153,6 +157,17 @@ package_linux() {
   ls "$DIST"/buildstation_*_amd64.deb >/dev/null
 }
 
+# win_exe NAME DESCRIPTION PACKAGE CGO: $DIST/NAME.exe from PACKAGE, with
+# its version resource: windres (mingw) compiles it into a .syso in the
+# package's folder, which go build links in; it is removed after.
+win_exe() {
+  local syso=$3/buildstation_windows_amd64.syso
+  version_rc "$1" "$2" >"$DIST/.version.rc"
+  x86_64-w64-mingw32-windres -O coff -o "$syso" "$DIST/.version.rc"
+  CC=x86_64-w64-mingw32-gcc CGO_ENABLED=$4 GOOS=windows GOARCH=amd64 "$GO" build -trimpath -ldflags "$ldflags" -o "$DIST/$1.exe" "$3" || { rm -f "$syso"; exit 1; }
+  rm -f "$syso" "$DIST/.version.rc"
+}
+
 package_windows() {
   if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
     if [ "$(uname -s)" = Darwin ]; then
@@ -167,21 +182,17 @@ package_windows() {
   # Its version resource (fyne's) is x.y.z.BUILD, as the MSI's File table says.
   GO=$DIST/.bin/go-version CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 "$DIST/.bin/fyne" package -os windows -release --app-version "$NUMERIC" --app-build "$BUILD"
   mv "Build Station.exe" "$DIST/buildstationw.exe"
-  say "buildstation.exe, the console face (with a version resource: x.y.z.$BUILD)"
-  # windres (mingw) compiles the version resource; a .syso beside main.go
-  # is linked in, and removed after.
-  local syso=buildstation_windows_amd64.syso
-  version_rc >"$DIST/.version.rc"
-  x86_64-w64-mingw32-windres -O coff -o "$syso" "$DIST/.version.rc"
-  CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 GOOS=windows GOARCH=amd64 "$GO" build -trimpath -ldflags "$ldflags" -o "$DIST/buildstation.exe" . || { rm -f "$syso"; exit 1; }
-  rm -f "$syso" "$DIST/.version.rc"
+  say "buildstation-app.exe, the whole program as a console program (cgo; with a version resource: x.y.z.$BUILD)"
+  win_exe buildstation-app "Build Station (station and tray)" . 1
+  say "buildstation.exe, the command line (no cgo, no UI; with a version resource: x.y.z.$BUILD)"
+  win_exe buildstation "Build Station (command line)" ./cmd/buildstation 0
   if ! command -v wixl >/dev/null; then
     echo "package: the MSI needs msitools' wixl: apt-get install -y wixl msitools" >&2
     exit 1
   fi
   local stage=$DIST/.msi msi=$DIST/buildstation-$VERSION-windows-amd64.msi
   rm -rf "$stage" && mkdir -p "$stage"
-  cp packaging/windows/buildstation.wxs packaging/windows/MsiShortcutProperty.idt "$DIST/buildstation.exe" "$DIST/buildstationw.exe" "$stage/"
+  cp packaging/windows/buildstation.wxs packaging/windows/MsiShortcutProperty.idt "$DIST/buildstation.exe" "$DIST/buildstation-app.exe" "$DIST/buildstationw.exe" "$stage/"
   png_ico assets/icon.png >"$stage/buildstation.ico"
   local pv=$NUMERIC.$BUILD
   say "$(basename "$msi") (wixl; per-user, no admin; x64; product version $pv)"
@@ -197,11 +208,12 @@ package_windows() {
   (cd "$stage" && msibuild installer.msi -i MsiShortcutProperty.idt &&
     msibuild installer.msi -q "UPDATE \`File\` SET \`Version\`='$pv' WHERE \`File\`='buildstation.exe'" &&
     msibuild installer.msi -q "UPDATE \`File\` SET \`Version\`='$pv' WHERE \`File\`='buildstationw.exe'" &&
+    msibuild installer.msi -q "UPDATE \`File\` SET \`Version\`='$pv' WHERE \`File\`='buildstation_app.exe'" &&
     msibuild installer.msi -q "DELETE FROM \`Upgrade\` WHERE \`ActionProperty\`='WIX_UPGRADE_DETECTED'" &&
     msibuild installer.msi -q "INSERT INTO \`Upgrade\` (\`UpgradeCode\`,\`VersionMax\`,\`Attributes\`,\`ActionProperty\`) VALUES ('$upgrade','$pv',513,'WIX_UPGRADE_DETECTED')")
   mv "$stage/installer.msi" "$msi"
   rm -rf "$stage"
-  say "$DIST/buildstation.exe (console: the CLI), $DIST/buildstationw.exe (GUI: tray, logon task, links), $msi"
+  say "$DIST/buildstation.exe (the command line), $DIST/buildstation-app.exe (the whole program, console), $DIST/buildstationw.exe (the same, GUI: tray, logon task, links), $msi"
 }
 
 package_macos() {
