@@ -7,8 +7,8 @@
 # 1. With -Old: OLD installed per-user, `service install` (the logon task,
 #    the Run value, the link handler), a station started by the logon task
 #    (schtasks /run); then NEW installed over it: one Build Station product,
-#    both exes print NEW's version, the logon task, the Run value and the
-#    link handler are still there, and a station answers again (the
+#    the three exes print NEW's version and no stale file is left, the
+#    logon task, the Run value and the link handler are still there, and a station answers again (the
 #    installer's `service pause` stopped it before the files were replaced
 #    and `service resume` started it from the new program).
 #    An OLD whose own uninstall still removes the autostart on an upgrade
@@ -16,9 +16,11 @@
 #    the fix) is said and its kept-autostart checks are skipped.
 # 2. Without -Old: NEW installed on a clean account.
 # Then: the Start-menu shortcut carries the AUMID dev.buildstation.app,
-# the handler's command is "…\buildstationw.exe" open "%1", both exes print
-# -Want; NEW uninstalled: exit 0, no program folder, no handler key, no Run
-# value, no logon task (the home is the user's and stays).
+# the handler's command is "…\buildstationw.exe" open "%1", the three exes
+# (buildstation.exe, buildstation-app.exe, buildstationw.exe) print -Want
+# and no other file is installed; NEW uninstalled: exit 0, no program
+# folder, no handler key, no Run value, no logon task (the home is the
+# user's and stays).
 param([Parameter(Mandatory)][string]$Msi, [Parameter(Mandatory)][string]$Want, [string]$Old)
 $ErrorActionPreference = 'Stop'
 $Want = $Want -replace '^v', ''
@@ -30,6 +32,8 @@ $tmp = $env:RUNNER_TEMP
 if (-not $tmp) { $tmp = $env:TEMP }
 
 function Pass([string]$what) { Write-Host "PASS: $what" }
+# The light command line, the whole program's console and GUI faces.
+$exes = @('buildstation-app.exe', 'buildstation.exe', 'buildstationw.exe')
 function Msiexec([string]$op, [string]$file, [string]$log) {
     $p = Start-Process msiexec -ArgumentList "$op `"$file`" /qn /l*v `"$log`"" -Wait -PassThru
     if ($p.ExitCode -ne 0) {
@@ -46,11 +50,15 @@ function Run([string]$exe, [string[]]$argv) {
     [pscustomobject]@{ Code = $p.ExitCode; Text = $text.Trim() }
 }
 function Versions([string]$when) {
-    foreach ($exe in 'buildstation.exe', 'buildstationw.exe') {
+    foreach ($exe in $exes) {
         $r = Run (Join-Path $dir $exe) @('--version')
         if ($r.Code -ne 0 -or $r.Text -ne "buildstation $Want") { throw "FAIL: $when $exe --version said '$($r.Text)' (exit $($r.Code)), want 'buildstation $Want'" }
         Pass "$when $exe --version: $($r.Text)"
     }
+    # The three and no other file: nothing stale from an older release.
+    $have = @(Get-ChildItem -File -Recurse $dir | ForEach-Object { $_.Name })
+    if (Compare-Object $have $exes) { throw "FAIL: $when the install folder holds '$($have -join ' ')', want '$($exes -join ' ')'" }
+    Pass "$when the install folder holds the three exes and nothing else"
 }
 # Products: the product codes Windows Installer has registered under this
 # MSI's UpgradeCode (per user and per machine), which is what an upgrade

@@ -29,7 +29,11 @@ agent = "reader"
 backend = "pty"
 TOML
 bs() { "$exe" --home "$whome" "$@"; }
-bs daemon >"$home/daemon.out" 2>&1 &
+# The station from the app itself (buildstation-app.exe beside the command
+# line, which would run it as a child that killing $pid leaves behind).
+app=$(dirname "$exe")/buildstation-app.exe
+[ -f "$app" ] || app=$exe
+"$app" --home "$whome" daemon >"$home/daemon.out" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do [ -s "$home/station.json" ] && break; sleep 1; done

@@ -18,6 +18,11 @@ if ((net localgroup Administrators) -match "^$user$") { throw "FAIL: $user is an
 $dir = 'C:\bs-std'
 New-Item -ItemType Directory -Force $dir | Out-Null
 Copy-Item $Cli (Join-Path $dir 'buildstation.exe')
+# The whole program beside the command line, which hands `service` to it.
+foreach ($n in 'buildstation-app.exe', 'buildstationw.exe') {
+    $src = Join-Path (Split-Path $Cli) $n
+    if (Test-Path $src) { Copy-Item $src (Join-Path $dir $n) }
+}
 $home_ = Join-Path $dir 'home'
 New-Item -ItemType Directory -Force $home_ | Out-Null
 icacls $dir /grant "${user}:(OI)(CI)F" | Out-Null
