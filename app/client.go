@@ -44,7 +44,7 @@ type Client interface {
 	// ProjectSetup reads a project's folder for Edit project (its
 	// .worktreeinclude, suggestions, the agent's steps); SetInclude
 	// replaces its .worktreeinclude ("" removes it).
-	ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error)
+	ProjectSetup(ctx context.Context, name, path string) (supervisor.ProjectSetup, error)
 	SetInclude(ctx context.Context, name, text string) error
 	// AddProject adds (np.DryRun: checks) a project; AgentCLIs lists the
 	// agent CLIs on the station's machine (Add project…).

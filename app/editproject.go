@@ -79,6 +79,15 @@ type editProject struct {
 	form    *widget.Form
 	save    *widget.Button
 	run     func(func())
+	// settle is how long typing in the folder field must pause before
+	// the folder typed is read (0: at once, in tests); reads counts the
+	// folders typed, so an answer for an older one is dropped.
+	settle time.Duration
+	reads  int
+	// suggested is the suggestion the boxes offer; offered once they
+	// were made (a re-read of the same suggestion keeps them as they are).
+	suggested supervisor.SetupSuggestion
+	offered   bool
 }
 
 func newEditProject(u *UI, cl Client, win fyne.Window, p supervisor.ProjectInfo, run func(func())) *editProject {
@@ -148,6 +157,10 @@ func (e *editProject) show() {
 		}
 	}
 	e.agentChanged()
+	if en := e.entry("path"); en != nil {
+		// The suggestions follow the folder typed.
+		en.OnChanged = func(string) { e.folderTyped() }
+	}
 	cancel := widget.NewButton("Cancel", func() { e.dlg.Hide() })
 	// The suggestions sit above the fields, seen without scrolling.
 	head := container.NewVBox(wrapped(e.p.Path, widget.LowImportance), e.steps, e.sugBox)
@@ -229,18 +242,44 @@ func (e *editProject) agentChanged() {
 	commandFollows(e.agent, en, e.form)
 }
 
-// recheck reads the project's folder again: its .worktreeinclude (the
+// folderTyped reads the folder the field now holds once typing pauses:
+// its files' suggestions take the old folder's place.
+func (e *editProject) folderTyped() {
+	e.reads++
+	n := e.reads
+	if e.settle <= 0 {
+		e.recheck()
+		return
+	}
+	time.AfterFunc(e.settle, func() {
+		fyne.Do(func() {
+			if n == e.reads {
+				e.recheck()
+			}
+		})
+	})
+}
+
+// recheck reads the project's folder again — the one typed in the folder
+// field, when it differs from the project's: its .worktreeinclude (the
 // first time), what its files suggest, the steps its agent still needs.
 func (e *editProject) recheck() {
 	if e.closed {
 		return
 	}
-	name := e.p.Name
+	name, path, n := e.p.Name, "", e.reads
+	if en := e.entry("path"); en != nil && strings.TrimSpace(en.Text) != "" && strings.TrimSpace(en.Text) != e.p.Path {
+		path = strings.TrimSpace(en.Text)
+	}
 	e.run(func() {
 		ctx, cancel := context.WithTimeout(e.u.ctx, 20*time.Second)
 		defer cancel()
-		ps, err := e.cl.ProjectSetup(ctx, name)
-		fyne.Do(func() { e.read(ps, err) })
+		ps, err := e.cl.ProjectSetup(ctx, name, path)
+		fyne.Do(func() {
+			if n == e.reads { // no other folder typed meanwhile
+				e.read(ps, err)
+			}
+		})
 	})
 }
 
@@ -269,11 +308,14 @@ func (e *editProject) read(ps supervisor.ProjectSetup, err error) {
 }
 
 // showSuggested offers each suggestion that differs from what the project
-// has, a box each; a box shown keeps its state.
+// has, a box each; the boxes of a suggestion shown keep their state, and
+// a new suggestion (another folder typed) takes the old one's place.
 func (e *editProject) showSuggested(s supervisor.SetupSuggestion) {
-	if len(e.sugBox.Objects) > 0 {
-		return // offered once; the boxes keep their state
+	if e.offered && sameSuggestion(s, e.suggested) {
+		return // the boxes keep their state
 	}
+	e.offered, e.suggested = true, s
+	e.suggest = map[string]*widget.Check{}
 	if g := e.entry("gate"); g != nil && s.Gate != "" && s.Gate != g.Text {
 		e.suggest["gate"] = suggestCheck(fmt.Sprintf("Gate: %s (found %s)", s.Gate, s.GateBecause), g, s.Gate)
 	}

@@ -160,6 +160,47 @@ func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
 	eventually(t, "the dialog closed", func() bool { return u.dash.win.Canvas().Overlays().Top() == nil })
 }
 
+// Edit project's suggestions follow the folder typed: a new folder is
+// read (the station is asked with that path) once typing pauses, and
+// its files' gate is offered in place of the old folder's; a box ticked
+// fills the field, and the old suggestion is gone. The same folder again
+// keeps the boxes as they are (ticked stays ticked).
+func TestEditProjectSuggestsForTheFolderTyped(t *testing.T) {
+	fake := newFake()
+	fake.setup = supervisor.ProjectSetup{Suggested: supervisor.SetupSuggestion{Gate: "make test", GateBecause: "Makefile"}}
+	fake.setupAt = map[string]supervisor.ProjectSetup{
+		"/src/shop": {Suggested: supervisor.SetupSuggestion{Gate: "npm test", GateBecause: "package.json"}},
+	}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude", "codex"}})
+	e, dlg := showEdit(t, u, fake, webProject())
+	if s := dialogText(dlg); !strings.Contains(s, "Gate: make test (found Makefile)") {
+		t.Fatalf("the first folder's gate is not suggested:\n%s", s)
+	}
+	e.entry("path").SetText("/src/shop")
+	eventually(t, "the typed folder's gate suggested", func() bool {
+		return strings.Contains(dialogText(dlg), "Gate: npm test (found package.json)")
+	})
+	if s := dialogText(dlg); strings.Contains(s, "make test") {
+		t.Errorf("the old folder's gate is still offered:\n%s", s)
+	}
+	fake.mu.Lock()
+	paths := slices.Clone(fake.setupPaths)
+	fake.mu.Unlock()
+	if !slices.Contains(paths, "/src/shop") {
+		t.Errorf("the station was asked for %q, never for the folder typed", paths)
+	}
+	test.Tap(e.suggest["gate"])
+	if got := e.entry("gate").Text; got != "npm test" {
+		t.Errorf("ticked, the gate is %q", got)
+	}
+	// A re-check of the same folder keeps the box ticked.
+	e.recheck()
+	if c := e.suggest["gate"]; c == nil || !c.Checked || !strings.Contains(c.Text, "npm test") {
+		t.Errorf("after a re-check the gate's box is %+v", c)
+	}
+}
+
 // A card whose worktree ran a setup says how long it took, on a line of
 // its own (the branch's line is cut to the column), and the pane says it
 // with the branch.
@@ -183,9 +224,13 @@ func TestCardSaysHowLongSetupTook(t *testing.T) {
 	}
 }
 
-func (f *fakeClient) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+func (f *fakeClient) ProjectSetup(ctx context.Context, name, path string) (supervisor.ProjectSetup, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.setupPaths = append(f.setupPaths, path)
+	if ps, ok := f.setupAt[path]; ok {
+		return ps, nil
+	}
 	return f.setup, nil
 }
 

@@ -60,6 +60,10 @@ type fakeClient struct {
 	addProject func(supervisor.NewProject) (supervisor.AddedProject, error)
 	// setup is what ProjectSetup answers (Edit project).
 	setup supervisor.ProjectSetup
+	// setupAt is what ProjectSetup answers for a folder typed;
+	// setupPaths the folders it was asked for ("": the project's own).
+	setupAt    map[string]supervisor.ProjectSetup
+	setupPaths []string
 }
 
 // setBoard changes the board's link as the station sees it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -99,7 +100,7 @@ func (d *dashboard) editProject(p supervisor.ProjectInfo) {
 		return
 	}
 	e := newEditProject(d.u, cl, d.win, p, d.u.call)
-	e.recheckEvery = recheckEvery
+	e.recheckEvery, e.settle = recheckEvery, 300*time.Millisecond
 	e.show()
 }
 

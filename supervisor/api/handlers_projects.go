@@ -26,7 +26,7 @@ type Projects interface {
 	// ProjectSetup is what Edit project shows of a project's folder (its
 	// .worktreeinclude, suggestions, the agent's one-time steps);
 	// SetInclude replaces its .worktreeinclude ("" removes it).
-	ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error)
+	ProjectSetup(ctx context.Context, name, path string) (supervisor.ProjectSetup, error)
 	SetInclude(ctx context.Context, name, text string) error
 }
 
@@ -59,10 +59,11 @@ func (s *Server) projectRoutes() {
 			return s.areas.Projects.SetProjectSettings(r.Context(), name, set)
 		}))
 	// setup is a project's .worktreeinclude, what its folder suggests and
-	// its agent's one-time steps (Edit project).
+	// its agent's one-time steps (Edit project); ?path= reads a folder
+	// typed for it instead.
 	s.person("GET /v1/projects/{name}/setup", verb(s, project, http.StatusOK, projectNotFound,
 		func(r *http.Request, name string, _ none) (supervisor.ProjectSetup, error) {
-			return s.areas.Projects.ProjectSetup(r.Context(), name)
+			return s.areas.Projects.ProjectSetup(r.Context(), name, r.URL.Query().Get("path"))
 		}))
 	// include takes {"text": "…"}: the project's new .worktreeinclude
 	// ("" removes it).

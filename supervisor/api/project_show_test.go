@@ -31,3 +31,23 @@ func TestProjectShowOverTheRealStation(t *testing.T) {
 		t.Fatalf("project nope: %v", err)
 	}
 }
+
+// GET /v1/projects/{name}/setup?path= reads a folder typed in Edit
+// project in place of the project's: the path reaches the station whole
+// (spaces, '?', '&' and all), and one the station refuses is a 400 in its
+// words.
+func TestProjectSetupOfAFolderTyped(t *testing.T) {
+	_, e := newBoardEnv(t)
+	c := e.client(stationToken)
+	if _, err := c.ProjectSetup(t.Context(), "web", ""); err != nil {
+		t.Fatalf("the project's own folder: %v", err)
+	}
+	if _, err := c.ProjectSetup(t.Context(), "web", t.TempDir()+"/a b?c&path=x"); err != nil {
+		t.Fatalf("an absolute folder typed: %v", err)
+	}
+	_, err := c.ProjectSetup(t.Context(), "web", "src/a b?c&d")
+	var ae *apitype.Error
+	if !errors.As(err, &ae) || ae.Status != 400 || !strings.Contains(err.Error(), `folder "src/a b?c&d" is not an absolute path`) {
+		t.Fatalf("a relative folder typed: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -41,10 +42,15 @@ func (c *Client) SetProjectSettings(ctx context.Context, name string, set map[st
 }
 
 // ProjectSetup is what Edit project shows of a project's folder: its
-// .worktreeinclude, what its files suggest, its agent's one-time steps.
-func (c *Client) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+// .worktreeinclude, what its files suggest, its agent's one-time steps;
+// path, when not "", is a folder typed for it, read instead.
+func (c *Client) ProjectSetup(ctx context.Context, name, path string) (supervisor.ProjectSetup, error) {
 	var out supervisor.ProjectSetup
-	err := c.do(ctx, http.MethodGet, "/v1/projects/"+esc(name)+"/setup", nil, &out)
+	route := "/v1/projects/" + esc(name) + "/setup"
+	if path != "" {
+		route += "?path=" + url.QueryEscape(path)
+	}
+	err := c.do(ctx, http.MethodGet, route, nil, &out)
 	return out, err
 }
 

@@ -3,6 +3,7 @@ package station
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/buildstation/buildstation/supervisor"
@@ -140,11 +141,26 @@ func (ps *Projects) info(p config.Project, paused map[string]string, todo []supe
 // .worktreeinclude, what its files suggest (setup, include, gate), and
 // the one-time steps its agent still needs there. The dialog asks again
 // every few seconds while it is open, so a step taken meanwhile goes.
-func (ps *Projects) ProjectSetup(ctx context.Context, name string) (supervisor.ProjectSetup, error) {
+// path, when not "", is a folder the person typed for the project (not
+// saved yet): it is read in place of the project's, so the suggestions
+// follow the typing; a folder the station refuses for a project (another
+// user's) is refused here too.
+func (ps *Projects) ProjectSetup(ctx context.Context, name, path string) (supervisor.ProjectSetup, error) {
 	cfg := ps.st.Config()
 	p, ok := cfg.Project(name)
 	if !ok {
 		return supervisor.ProjectSetup{}, supervisor.NotFoundf("no project named %q; use one of %s", name, ps.st.Tasks.projectNames())
+	}
+	if path = strings.TrimSpace(path); path != "" && path != p.Path {
+		if !filepath.IsAbs(path) {
+			return supervisor.ProjectSetup{}, supervisor.Invalidf("folder %q is not an absolute path", path)
+		}
+		p.Path = filepath.Clean(path)
+		if adv := ps.st.opt.Setup; adv != nil {
+			if err := adv.CheckFolder(ctx, p.Path); err != nil {
+				return supervisor.ProjectSetup{}, supervisor.Invalidf("%s", err.Error())
+			}
+		}
 	}
 	var out supervisor.ProjectSetup
 	if adv := ps.st.opt.Setup; adv != nil {

@@ -2,6 +2,7 @@ package station
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,12 +61,18 @@ func TestAddProjectDryRunShowsTheDefaultsAndWritesNothing(t *testing.T) {
 // recAdvisor suggests what it is given and records what it writes.
 type recAdvisor struct {
 	sug     supervisor.SetupSuggestion
+	sugAt   map[string]supervisor.SetupSuggestion // by folder, over sug
 	written []string
 	include string
 	refuse  error
 }
 
-func (a *recAdvisor) Suggest(context.Context, string) supervisor.SetupSuggestion { return a.sug }
+func (a *recAdvisor) Suggest(_ context.Context, path string) supervisor.SetupSuggestion {
+	if s, ok := a.sugAt[path]; ok {
+		return s
+	}
+	return a.sug
+}
 
 func (a *recAdvisor) WriteInclude(_ string, lines []string) error {
 	a.written = lines
@@ -134,10 +141,29 @@ func TestEditProjectReadsEveryKeyAndTheInclude(t *testing.T) {
 	if !slices.Equal(keys, config.ProjectKeys) {
 		t.Errorf("settings offered %v, want every key project set takes %v", keys, config.ProjectKeys)
 	}
-	ps, err := h.st.Projects.ProjectSetup(h.ctx, "web")
+	ps, err := h.st.Projects.ProjectSetup(h.ctx, "web", "")
 	if err != nil || ps.Include != ".env\n" || ps.Suggested.Gate != "npm test" {
 		t.Fatalf("project setup: %+v %v", ps, err)
 	}
+	// A folder typed in Edit project is read in place of the project's
+	// (not saved): its suggestions follow the typing. A relative path,
+	// or a folder the station refuses for a project, is refused.
+	shop := t.TempDir()
+	adv.sugAt = map[string]supervisor.SetupSuggestion{shop: {Gate: "cargo test", GateBecause: "Cargo.toml"}}
+	if ps, err := h.st.Projects.ProjectSetup(h.ctx, "web", shop+"/"); err != nil || ps.Suggested.Gate != "cargo test" {
+		t.Errorf("project setup of the folder typed: %+v %v", ps, err)
+	}
+	if p, _ := h.st.Config().Project("web"); p.Path != folder {
+		t.Errorf("reading a folder typed moved the project to %s", p.Path)
+	}
+	if _, err := h.st.Projects.ProjectSetup(h.ctx, "web", "src/shop"); err == nil || !strings.Contains(err.Error(), "not an absolute path") {
+		t.Errorf("a relative folder: %v", err)
+	}
+	adv.refuse = errors.New("folder " + shop + " belongs to another user")
+	if _, err := h.st.Projects.ProjectSetup(h.ctx, "web", shop); err == nil || !strings.Contains(err.Error(), "another user") {
+		t.Errorf("a refused folder: %v", err)
+	}
+	adv.refuse = nil
 	if err := h.st.Projects.SetInclude(h.ctx, "web", ".env*\nnode_modules/\n"); err != nil || adv.include != ".env*\nnode_modules/\n" {
 		t.Fatalf("set include: %v, %q", err, adv.include)
 	}
