@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,14 +24,19 @@ import (
 const doneShown = 20
 
 // The dashboard's default size, the one it must fit: all five columns
-// side by side, the card pane open or not. A column is never narrower
+// side by side with the card pane closed. A column is never narrower
 // than columnMin (the window's minimum follows), and the card pane is
-// paneWidth wide.
+// paneWidth wide; with it open a column keeps columnReadable and the
+// board scrolls sideways, the focused card's column in view.
 const (
 	DashboardWidth  = 1280
 	DashboardHeight = 800
 	columnMin       = 120
 	paneWidth       = 460
+	// columnReadable is the narrowest a column gets beside the open card
+	// pane: a card's title reads there; the board scrolls sideways for
+	// the rest.
+	columnReadable = 210
 )
 
 // dashboard is the main window: the counts, the board's columns of cards
@@ -40,6 +46,10 @@ type dashboard struct {
 	win      fyne.Window
 	figures  map[string]*canvas.Text
 	cols     *fyne.Container // the five columns, side by side
+	colsFit  *boardColumns   // their layout: the narrowest a column gets
+	colsView *container.Scroll
+	body     *fyne.Container // the window's: the pane beside the tabs
+	fitFor   string          // the card the board last scrolled to
 	columns  map[supervisor.TaskState]*fyne.Container
 	heads    map[supervisor.TaskState]*widget.Label
 	conn     *widget.Label
@@ -129,7 +139,8 @@ func (u *UI) newDashboard() *dashboard {
 		layout.NewSpacer(), d.conn,
 	)
 
-	cols := container.New(&boardColumns{min: columnMin})
+	d.colsFit = &boardColumns{min: columnMin}
+	cols := container.New(d.colsFit)
 	for _, st := range Columns {
 		head := widget.NewLabelWithStyle(ColumnTitle(st), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		head.Truncation = fyne.TextTruncateEllipsis
@@ -139,10 +150,12 @@ func (u *UI) newDashboard() *dashboard {
 	}
 	d.cols = cols
 	d.paused = container.NewVBox()
-	// The columns share the width, whatever it is: all five show at
-	// the window's default size, pane open or not, and none hides
-	// behind a sideways scrollbar.
-	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, cols)
+	// The columns share the width: all five show at the window's
+	// default size. Beside the open card pane they keep a width a
+	// title reads in, and the board scrolls sideways (fitBoard).
+	d.colsView = container.NewHScroll(cols)
+	d.colsView.SetMinSize(cols.MinSize()) // the window's minimum follows columnMin
+	board := container.NewBorder(container.NewVBox(figs, d.paused, widget.NewSeparator()), nil, nil, nil, d.colsView)
 
 	d.projects = container.NewVBox()
 	tabs := container.NewAppTabs(
@@ -151,7 +164,8 @@ func (u *UI) newDashboard() *dashboard {
 	)
 	d.pane = d.newCardPanel()
 	pane := container.New(&fixedWidth{w: paneWidth}, d.pane.root)
-	d.win.SetContent(container.NewBorder(toolbar, nil, nil, pane, tabs))
+	d.body = container.NewBorder(toolbar, nil, nil, pane, tabs)
+	d.win.SetContent(d.body)
 	d.win.Resize(fyne.NewSize(DashboardWidth, DashboardHeight))
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().SetOnTypedRune(d.typedRune)
@@ -222,6 +236,56 @@ func (d *dashboard) update() {
 	}
 	d.pane.refresh()
 	d.readWorks(s)
+	d.fitBoard()
+}
+
+// fitBoard lays the board out for the card pane, open or not: beside it
+// the columns keep columnReadable and the board scrolls sideways to the
+// focused card's column (once per card focused: a person's own scrolling
+// stays); closed, the five share the width again.
+func (d *dashboard) fitBoard() {
+	if d.body == nil {
+		return
+	}
+	open := d.pane.root.Visible()
+	narrowest := float32(columnMin)
+	if open {
+		narrowest = columnReadable
+	}
+	d.colsFit.min = narrowest
+	// The canvas lays a changed pane out on its next frame; the columns'
+	// places are needed now.
+	d.body.Layout.Layout(d.body.Objects, d.body.Size())
+	view := d.colsView.Size()
+	d.cols.Resize(d.cols.MinSize().Max(view))
+	if !open {
+		d.fitFor = ""
+		d.colsView.ScrollToOffset(fyne.NewPos(0, 0))
+		return
+	}
+	if d.fitFor == d.focused {
+		return
+	}
+	d.fitFor = d.focused
+	i := slices.IndexFunc(d.u.snap.Tasks, func(t supervisor.Task) bool { return t.ID == d.focused })
+	if i < 0 {
+		return
+	}
+	c := slices.Index(Columns, d.u.snap.Tasks[i].State)
+	if c < 0 || c >= len(d.cols.Objects) {
+		return
+	}
+	col := d.cols.Objects[c]
+	off := d.colsView.Offset
+	x, w := col.Position().X, col.Size().Width
+	switch {
+	case x < off.X:
+		off.X = x
+	case x+w > off.X+view.Width:
+		off.X = x + w - view.Width
+	}
+	off.X = max(0, min(off.X, d.cols.Size().Width-view.Width))
+	d.colsView.ScrollToOffset(off)
 }
 
 // updateFigures sets the count of tasks in each state, coloured by its
