@@ -50,6 +50,7 @@ type dashboard struct {
 	colsView *container.Scroll
 	body     *fyne.Container // the window's: the pane beside the tabs
 	fitFor   string          // the card the board last scrolled to
+	fitOpen  bool            // the pane was open when the board was last laid out
 	columns  map[supervisor.TaskState]*fyne.Container
 	heads    map[supervisor.TaskState]*widget.Label
 	conn     *widget.Label
@@ -248,6 +249,10 @@ func (d *dashboard) fitBoard() {
 		return
 	}
 	open := d.pane.root.Visible()
+	if open == d.fitOpen && (!open || d.fitFor == d.focused) {
+		return // laid out for this already: a snapshot moves nothing here
+	}
+	d.fitOpen = open
 	narrowest := float32(columnMin)
 	if open {
 		narrowest = columnReadable
@@ -261,9 +266,6 @@ func (d *dashboard) fitBoard() {
 	if !open {
 		d.fitFor = ""
 		d.colsView.ScrollToOffset(fyne.NewPos(0, 0))
-		return
-	}
-	if d.fitFor == d.focused {
 		return
 	}
 	d.fitFor = d.focused
