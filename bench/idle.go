@@ -80,40 +80,94 @@ func (s idleSample) partsString() string {
 // sessions: the processes roots returns (each one's own time and its
 // reaped children's) and, at the end, their summed PSS. roots is asked
 // again at the end: the set is the same in a steady state.
+//
+// A process's own time is the sum of its threads' run time in
+// nanoseconds (/proc/<pid>/task/*/schedstat), not utime+stime: those are
+// whole clock ticks (10 ms), so over a 10 s window one tick of one
+// process reads 0.10%, twice the target at 100 sessions, whatever was
+// really spent. Its reaped children's time is still in ticks (cutime).
 func costOf(roots func() []int, d time.Duration) (idleSample, error) {
-	before := map[int]cpuTimes{}
-	for _, pid := range roots() {
+	type mark struct {
+		run      time.Duration
+		children int64
+	}
+	read := func(pid int) (mark, error) {
 		c, err := readCPU(pid)
+		if err != nil {
+			return mark{}, err
+		}
+		run, err := runTime(pid)
+		if err != nil {
+			run = ticks(c.self)
+		}
+		return mark{run: run, children: c.children}, nil
+	}
+	before := map[int]mark{}
+	for _, pid := range roots() {
+		m, err := read(pid)
 		if err != nil {
 			return idleSample{}, err
 		}
-		before[pid] = c
+		before[pid] = m
 	}
 	t0 := time.Now()
 	time.Sleep(d)
 	el := time.Since(t0)
-	var ticks, rss int64
+	var total time.Duration
+	var rss int64
 	parts := map[string]partCost{}
 	pids := roots()
 	for _, pid := range pids {
-		c, err := readCPU(pid)
+		m, err := read(pid)
 		if err != nil {
 			continue // a short-lived client that ended: its time is in its parent's
 		}
 		b := before[pid] // zero for one that started during the window
-		t := c.self + c.children - b.self - b.children
-		ticks += t
+		t := m.run - b.run + ticks(m.children-b.children)
+		total += t
 		r, _ := pssKiB(pid)
 		rss += r
 		name := partOf(pid, pids[0])
 		p := parts[name]
-		p.cpu += share(t, el)
+		p.cpu += shareOf(t, el)
 		p.rss += r
 		p.n++
 		parts[name] = p
 	}
-	return idleSample{cpu: share(ticks, el), rss: rss, parts: parts}, nil
+	return idleSample{cpu: shareOf(total, el), rss: rss, parts: parts}, nil
 }
+
+// runTime is a process's CPU time so far to the nanosecond: the run time
+// of each of its threads (the first field of /proc/<pid>/task/<tid>/schedstat).
+// A thread that ended is missing from it; Go's threads and tmux's one live
+// as long as their process.
+func runTime(pid int) (time.Duration, error) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			return 0, fmt.Errorf("%s/%s/schedstat: empty", dir, t.Name())
+		}
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		sum += time.Duration(ns)
+	}
+	return sum, nil
+}
+
+// shareOf is CPU time over a wall interval as a percentage of one core.
+func shareOf(cpu, wall time.Duration) float64 { return cpu.Seconds() / wall.Seconds() * 100 }
 
 // descendants lists pid and every process below it whose command name
 // keep accepts (nil: all).
@@ -252,7 +306,7 @@ func addIdleRows(t *table, d time.Duration, counts []int, backends []string, cur
 				r.target, r.met = "≤ 0.1%", metString(ours.cpu <= 0.1)
 			}
 			if n == last && backend == backends[0] {
-				r.note = fmt.Sprintf("over %s: pty is the station process's utime+stime; tmux adds its tmux clients, the tmux server and any pipe-pane copier, a `cat` per session before the pipe was handed to the station (agents excluded); "+
+				r.note = fmt.Sprintf("over %s: pty is the station process's CPU (its threads' run time to the nanosecond, from schedstat, and its reaped children's utime+stime); tmux adds its tmux clients, the tmux server and any pipe-pane copier, a `cat` per session before the pipe was handed to the station (agents excluded); "+
 					"baseline: a poller doing what claude-squad does each 500 ms round for every session (capture-pane -p -e -J, then git add -N . && git diff in the session's worktree), "+
 					"its own and its children's CPU plus the tmux server's; rounds it achieved: %s; ratio is ours / baseline", d, rounds)
 			}
