@@ -10,8 +10,8 @@
 // agent writes it, with no copier process between them and no file
 // polled. Input goes through send-keys. Each window keeps its pane after the agent exits
 // (remain-on-exit) so the exit status can be read. The server's global
-// pane-died hook signals one wait-for channel that one parked client per
-// spawner waits on, and one control-mode client (tmux -C, its output off)
+// pane-died hook unlocks one wait-for channel that one parked client per
+// spawner asks for, and one control-mode client (tmux -C, its output off)
 // reports every closed window and carries the station's commands, so Wait
 // learns of an exit without a poll, a subscription or a parked client per
 // session (see monitor). Windows keep historyLimit lines of scrollback:

@@ -16,22 +16,27 @@ import (
 	"time"
 )
 
-// diedChannel is the wait-for channel the server's pane-died hook signals
-// (diedHook): one channel for every pane, so one parked `tmux wait-for`
-// hears of every death; a death while none waits is kept by tmux (the
-// next wait returns at once).
-const diedChannel = "bs-died"
+// diedChannel is the wait-for channel the server's pane-died hook unlocks
+// (diedHook): one channel for every pane, so one parked `tmux wait-for -L`
+// hears of every death. It is used as a lock, not as a signal: tmux keeps
+// one pending signal, and a second one before a waiter parks cancels the
+// first (the channel is dropped), so two deaths while the waiter looked
+// were lost (TestQuickExitsSeenWithoutPolling). The waiter holds the lock
+// while it looks and parks asking for it again; a death's unlock hands it
+// over, or, while the waiter looks, leaves it free so that its next ask
+// returns at once; further unlocks meanwhile fail harmlessly.
+const diedChannel = "bs-deaths"
 
 // diedHook is the global pane-died hook the monitor sets on its server
 // (its own server: the global hook concerns only the station's windows).
 // The history limit is set again too, for windows to come on a server an
 // older station started.
-var diedHook = []string{"set-hook", "-g", "pane-died", "wait-for -S " + diedChannel,
+var diedHook = []string{"set-hook", "-g", "pane-died", "wait-for -U " + diedChannel,
 	";", "set-option", "-g", "history-limit", strconv.Itoa(historyLimit)}
 
 // monitor learns of every agent's exit for one spawner, whatever the
 // number of sessions, without a per-session poll, parked client or
-// subscription: the server's pane-died hook signals one wait-for channel
+// subscription: the server's pane-died hook unlocks one wait-for channel
 // that one parked `tmux wait-for` waits on, after which one list-panes
 // finds the dead; one tmux control-mode client (tmux -C) on the station's
 // server, with its pane output turned off (output arrives through each
@@ -245,6 +250,15 @@ func (m *monitor) serveControl(c *ctlClient, in io.Closer, ended <-chan error) e
 			empty := len(m.panes) == 0
 			m.mu.Unlock()
 			if empty {
+				// The waiter goes first, let go through this client
+				// while it still runs: a waiter killed instead (its
+				// stop's fallback once the client is gone) makes tmux
+				// lose the next signal on the channel, the next
+				// session's death (TestQuickExitsSeenWithoutPolling).
+				if waiter != nil {
+					waiter.stop(c)
+					waiter = nil
+				}
 				in.Close() // a control client ends at the end of its input
 				return <-ended
 			}
@@ -257,6 +271,7 @@ func (m *monitor) serveControl(c *ctlClient, in io.Closer, ended <-chan error) e
 type deathWaiter struct {
 	m       *monitor
 	stopped atomic.Bool
+	forced  atomic.Bool // stop could not let it go: kill its client
 	done    chan struct{}
 	cmd     atomic.Pointer[exec.Cmd]
 }
@@ -267,8 +282,8 @@ func (m *monitor) startWaiter() *deathWaiter {
 	return w
 }
 
-// run parks one `tmux wait-for` on diedChannel and, each time the
-// pane-died hook signals it, finds the dead panes with one list-panes and
+// run parks one `tmux wait-for -L` on diedChannel and, each time the
+// pane-died hook unlocks it, finds the dead panes with one list-panes and
 // pokes their sessions. It looks once at the start too: a death while no
 // client ran.
 func (w *deathWaiter) run() {
@@ -279,16 +294,18 @@ func (w *deathWaiter) run() {
 	}
 	for !w.stopped.Load() {
 		w.m.scanOnce(context.Background())
-		cmd := exec.Command(bin, "-S", w.m.sp.sock, "wait-for", diedChannel)
+		cmd := exec.Command(bin, "-S", w.m.sp.sock, "wait-for", "-L", diedChannel)
 		cmd.Env = clientEnv()
 		if err := cmd.Start(); err != nil {
 			return
 		}
 		w.cmd.Store(cmd)
-		// stop may have come during the look above, its signal lost
-		// with the control client and its kill meant for the last
-		// client: this one would park for good.
-		if w.stopped.Load() {
+		// stop may have come during the look above: its unlock makes
+		// this ask return at once; if it could not send one, its kill
+		// was meant for the last client and this one would park for
+		// good. (A client killed while it waits is what tmux loses the
+		// next unlock to, so it is killed only then.)
+		if w.forced.Load() {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			return
@@ -296,7 +313,7 @@ func (w *deathWaiter) run() {
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
 		for waiting := true; waiting; {
-			t := time.NewTimer(w.m.interval() * safetyScans)
+			t := time.NewTimer(w.m.interval() * safetyScans())
 			select {
 			case err := <-exited:
 				t.Stop()
@@ -315,24 +332,39 @@ func (w *deathWaiter) run() {
 }
 
 // safetyScans is how many fallback intervals (Spawner.WaitCheck) pass
-// between the waiter's own looks at every pane: one list-panes per 20 s
-// by default, whatever the number of sessions.
-const safetyScans = 10
+// between the waiter's own looks at every pane, whatever the number of
+// sessions: one list-panes per 2 minutes by default where the kernel
+// reports each agent's exit (watchExit), per 20 s elsewhere. The look is
+// what settles a death tmux reports to no one: tmux 3.3 was seen to leave
+// an exited agent unreaped, a dead pane without a status, for which the
+// pane-died hook never runs (1 in 4 quick exits on a loaded machine). At
+// 100 idle sessions a look every 20 s (the server formatting every pane,
+// the station reading the answer) cost the server about 12 ms of CPU a
+// minute, a third of the backend's idle cost.
+func safetyScans() time.Duration {
+	if exitWatchable {
+		return 60
+	}
+	return 10
+}
 
-// stop lets the waiter go: a signal on its channel through the control
-// client c (other stations' waiters on the server look once, harmlessly),
-// or, if that does not end it, a kill.
+// stop lets the waiter go: an unlock of its channel through the control
+// client c, which hands it the lock it waits for (or, while it looks,
+// makes its next ask return at once), or, if that does not end it, a kill.
 func (w *deathWaiter) stop(c *ctlClient) {
 	w.stopped.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 	defer cancel()
-	if _, err := c.run(ctx, []string{"wait-for", "-S", diedChannel}); err == nil {
+	// An error may only say the channel was not locked: the waiter's
+	// next ask returns at once then.
+	if _, err := c.run(ctx, []string{"wait-for", "-U", diedChannel}); !errors.Is(err, errCtlGone) {
 		select {
 		case <-w.done:
 			return
 		case <-ctx.Done():
 		}
 	}
+	w.forced.Store(true)
 	if cmd := w.cmd.Load(); cmd != nil && cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}

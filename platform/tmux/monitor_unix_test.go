@@ -72,7 +72,7 @@ func TestExitSeenByScan(t *testing.T) {
 
 // TestOneClientForAllSessions: however many sessions run, the station
 // keeps one tmux control client (the monitor's) and one parked wait-for
-// client (pane deaths, signalled by the pane-died hook), no client per
+// client (pane deaths, unlocked by the pane-died hook), no client per
 // session and no subscription that tmux evaluates for every pane each
 // second; they go when the last session does.
 func TestOneClientForAllSessions(t *testing.T) {
@@ -96,7 +96,7 @@ func TestOneClientForAllSessions(t *testing.T) {
 	testwait.Eventually(t, proctest.Deadline, func() error {
 		c := clients()
 		if len(c) != 2 || !slices.ContainsFunc(c, func(l string) bool { return strings.Contains(l, " -C ") }) ||
-			!slices.ContainsFunc(c, func(l string) bool { return strings.Contains(l, " wait-for "+diedChannel) }) {
+			!slices.ContainsFunc(c, func(l string) bool { return strings.Contains(l, " wait-for -L "+diedChannel) }) {
 			return fmt.Errorf("clients:\n%s", strings.Join(c, "\n"))
 		}
 		return nil
@@ -139,5 +139,26 @@ func TestCommandsThroughControlClient(t *testing.T) {
 	}
 	if n := s.execs.Load() - before; n != 0 {
 		t.Errorf("%d tmux processes run for commands while the control client was up", n)
+	}
+}
+
+// TestQuickExitsSeenWithoutPolling: agents that exit at once, one after
+// the other (the monitor's client and waiter stop and start again between
+// them), are each seen without the safety scan (the fallback interval is
+// an hour): tmux was seen to lose one in four of them, a waiter killed
+// losing the next unlock, or the agent left unreaped so the pane-died
+// hook never ran (watchExit).
+func TestQuickExitsSeenWithoutPolling(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	s.WaitCheck = time.Hour
+	for i := range 4 {
+		p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", fmt.Sprintf("echo one line; exit %d", i+1)}})
+		t0 := time.Now()
+		if code, err := proctest.WaitCode(t, p); code != i+1 || err != nil {
+			t.Errorf("session %d: Wait = %d, %v; want %d, nil", i, code, err, i+1)
+		}
+		t.Logf("session %d ended after %s", i, time.Since(t0).Round(time.Millisecond))
+		_ = p.Close()
 	}
 }

@@ -33,12 +33,22 @@ func (p *proc) watch() {
 	p.sp.mon.add(p)
 	defer p.sp.mon.remove(p)
 	p.poke()
+	// The kernel says when the agent exits (see watchExit): from then
+	// on the watcher looks until tmux has the status, as it may never
+	// report it by itself.
+	exitc := make(chan struct{}, 1)
+	if stop, ok := watchExit(p.w.pid, func() { exitc <- struct{}{} }); ok {
+		defer stop()
+	}
+	exited := false
 	var soon <-chan time.Time // a quick second look, see below
 	retry := statusRetry
 	deadLooks := 0
 	for {
 		select {
 		case <-p.pokes:
+		case <-exitc:
+			exited = true
 		case <-soon:
 			soon = nil
 		case <-p.closed:
@@ -52,7 +62,7 @@ func (p *proc) watch() {
 			p.settle(st, nil)
 			return
 		}
-		if err != nil || st.dead {
+		if err != nil || st.dead || exited {
 			// The terminal closed but tmux has not collected the exit
 			// status yet (or the look failed): look again in a moment,
 			// as the monitor reports a change only once.
