@@ -355,6 +355,26 @@ func (c *conn) follow(ctx context.Context, cl Client) error {
 	}
 }
 
+// mergedOver withdraws a done task's finished notice ("ready to merge")
+// once its work is merged, wherever the merge was made (the diff window,
+// the CLI): the task's event after a merge says only that its work
+// changed, so the work is read, for a task with that notice showing only.
+func (c *conn) mergedOver(ctx context.Context, cl Client, e supervisor.Event) {
+	if e.Kind != supervisor.EventTask || e.Task == nil || e.Task.State != supervisor.TaskDone {
+		return
+	}
+	n, ok := c.book.Finished(e.Task.ID)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if td, err := cl.Task(ctx, e.Task.ID); err == nil && td.Work != nil && td.Work.Merged != nil {
+		c.book.End(n)
+		c.onNoticeOver(n)
+	}
+}
+
 // apply folds one event into s; it reports whether the windows need a new
 // snapshot.
 func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Event) bool {
@@ -362,6 +382,7 @@ func (c *conn) apply(ctx context.Context, cl Client, s *state, e supervisor.Even
 		for _, n := range c.book.Over(e) {
 			c.onNoticeOver(n)
 		}
+		c.mergedOver(ctx, cl, e)
 	}
 	switch e.Kind {
 	case supervisor.EventTask:

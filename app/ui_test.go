@@ -451,6 +451,52 @@ func TestConnWithdrawsNoticesThatAreOver(t *testing.T) {
 	}
 }
 
+// A finished notice ("Not merged yet: it is ready to merge") is withdrawn
+// once the task's work is merged, wherever the merge was made (the diff
+// window, the CLI): the task's event after the merge is checked against
+// its work. A task event while the work waits keeps it.
+func TestConnWithdrawsTheFinishedNoticeOnceMerged(t *testing.T) {
+	fake := newFake()
+	done := task("t4", supervisor.TaskDone)
+	fake.tasks = []supervisor.Task{done}
+	fake.works = map[string]*supervisor.TaskWork{"t4": {Branch: "bs/t4", MergeInto: "main", Commits: []string{"4444444 healthz"}}}
+	over := make(chan supervisor.Notice, 4)
+	c := newConn(func(context.Context, bool) (Client, error) { return fake, nil }, nil)
+	c.log = discardLog()
+	c.coalesce = time.Millisecond
+	c.onSnap = func(Snapshot) {}
+	c.onNotice = func(supervisor.Notice) {}
+	c.onNoticeOver = func(n supervisor.Notice) { over <- n }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	fake.events <- supervisor.Event{Kind: supervisor.EventNotice, Notice: &supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: "t4", SessionID: "t4.1", Branch: "bs/t4"}}
+	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &done}
+	select {
+	case n := <-over:
+		t.Fatalf("withdrew %+v while the work waits to be merged", n)
+	case <-time.After(300 * time.Millisecond):
+	}
+	fake.mu.Lock()
+	fake.works["t4"].Merged = &supervisor.MergeRecord{Into: "main", Commit: "4444444", At: t0}
+	fake.mu.Unlock()
+	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &done}
+	select {
+	case n := <-over:
+		if n.Kind != supervisor.NoticeFinished || n.TaskID != "t4" || n.SessionID != "t4.1" {
+			t.Errorf("withdrew %+v", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the finished notice was not withdrawn once the work was merged")
+	}
+	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &done}
+	select {
+	case n := <-over:
+		t.Errorf("withdrew %+v twice", n)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
 // A click on the Blocked notice of an ended session lands on the blocked
 // card: the dashboard shows it focused, with the reason, the agent's last
 // screen from its transcript (through the emulator, colours and all) and

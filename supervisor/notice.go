@@ -55,6 +55,21 @@ func noticeKey(n Notice) string {
 	return string(n.Kind) + "\x00" + n.SessionID + "\x00" + n.TaskID
 }
 
+// Finished is task id's finished notice still showing, if any: what a
+// merge of its work, which no event names as such, ends (the tray checks
+// the task's work and Ends it).
+func (b *NoticeBook) Finished(taskID string) (Notice, bool) {
+	for _, n := range b.open {
+		if n.Kind == NoticeFinished && n.TaskID == taskID {
+			return n, true
+		}
+	}
+	return Notice{}, false
+}
+
+// End takes n out of the book: what it announced is over.
+func (b *NoticeBook) End(n Notice) { delete(b.open, noticeKey(n)) }
+
 // Over folds one event into the book and returns the notices it ends. A
 // notice event is recorded; a newer notice of the same kind for the same
 // session replaces the older one without ending it.

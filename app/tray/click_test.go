@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/buildstation/buildstation/app"
+	"github.com/buildstation/buildstation/supervisor"
 )
 
 type sentDash struct{ sent chan Request }
@@ -109,5 +110,44 @@ func TestViewDiffLinkOpensTheDiffWindow(t *testing.T) {
 	}
 	if !got[Request{Do: DoDiff, ID: "t8"}] || !got[Request{Do: DoDiff, ID: "t7"}] {
 		t.Errorf("the dashboard was asked for %v; want the diff windows of t8 (the tray's start) and t7 (a request)", got)
+	}
+}
+
+type recNotifier struct{ withdrawn chan supervisor.Notice }
+
+func (r recNotifier) Notify(supervisor.Notice) error { return nil }
+func (r recNotifier) Withdraw(n supervisor.Notice) error {
+	r.withdrawn <- n
+	return nil
+}
+func (r recNotifier) Close() error { return nil }
+
+// A finished notice is withdrawn once its work is merged elsewhere; one
+// this tray merged from the notice itself keeps its "Merged: …" notice,
+// which took the finished one's place (the same group).
+func TestMergedFromTheNoticeKeepsItsConfirmation(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	rec := recNotifier{withdrawn: make(chan supervisor.Notice, 4)}
+	tr := &tray{log: log, notifier: rec, notes: make(chan func(), 8), ctx: context.Background(), dash: &sentDash{sent: make(chan Request, 4)},
+		station: app.NewStation(func(context.Context, bool) (app.Client, error) { return nil, errors.New("no station") }, log)}
+	fin := func(task string) supervisor.Notice {
+		return supervisor.Notice{Kind: supervisor.NoticeFinished, TaskID: task, SessionID: task + ".1"}
+	}
+	tr.mergedMu.Lock()
+	tr.merged = map[string]bool{"t7": true} // as merge marks it
+	tr.mergedMu.Unlock()
+	tr.withdraw(fin("t7"))
+	tr.withdraw(fin("t8"))
+	tr.withdraw(fin("t7")) // a second withdrawal is the station's own again
+	close(tr.notes)
+	for f := range tr.notes {
+		f()
+	}
+	var got []string
+	for len(rec.withdrawn) > 0 {
+		got = append(got, (<-rec.withdrawn).TaskID)
+	}
+	if strings.Join(got, " ") != "t8 t7" {
+		t.Errorf("withdrew the finished notices of %q, want t8 then t7 (not the first t7: the tray merged it)", got)
 	}
 }

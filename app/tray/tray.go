@@ -102,8 +102,14 @@ type tray struct {
 	// takes back could find nothing shown yet and leave a notice up for a
 	// state long over (a blocked task requeued at once).
 	notes chan func()
-	prefs prefs
-	icon  bool // an icon shows (systray runs)
+	// merged are the tasks this tray merged from their finished notice,
+	// whose "Merged: …" notice took that notice's place: the finished
+	// notice's withdrawal, once the station tells of the merge, would
+	// take the confirmation away.
+	mergedMu sync.Mutex
+	merged   map[string]bool
+	prefs    prefs
+	icon     bool // an icon shows (systray runs)
 
 	// loss tells, once each, that the station stopped and that it is
 	// back; used on the station's goroutine only.
@@ -382,6 +388,12 @@ func (t *tray) land(sessionID, taskID, verb string) {
 // conflict) is shown over the dashboard. The card follows by the
 // station's event.
 func (t *tray) merge(sessionID, taskID string) {
+	t.mergedMu.Lock()
+	if t.merged == nil {
+		t.merged = map[string]bool{}
+	}
+	t.merged[taskID] = true
+	t.mergedMu.Unlock()
 	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
 	var said supervisor.Notice
 	if cl := t.station.Client(); cl != nil {
@@ -390,6 +402,9 @@ func (t *tray) merge(sessionID, taskID string) {
 		cancel()
 	}
 	if err != nil {
+		t.mergedMu.Lock()
+		delete(t.merged, taskID)
+		t.mergedMu.Unlock()
 		t.log.Warn("tray action", "what", "merge", "task", taskID, "err", err)
 		t.show(Request{Do: DoError, Text: fmt.Sprintf("merge %s: %v", taskID, err)})
 		return
@@ -467,6 +482,15 @@ func (t *tray) notice(n supervisor.Notice) {
 func (t *tray) withdraw(n supervisor.Notice) {
 	if t.notifier == nil {
 		return
+	}
+	if n.Kind == supervisor.NoticeFinished {
+		t.mergedMu.Lock()
+		mine := t.merged[n.TaskID]
+		delete(t.merged, n.TaskID)
+		t.mergedMu.Unlock()
+		if mine {
+			return // its "Merged: …" notice shows in its place
+		}
 	}
 	t.note(func() {
 		if err := t.notifier.Withdraw(n); err != nil {
