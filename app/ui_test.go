@@ -478,7 +478,7 @@ func TestConnWithdrawsTheFinishedNoticeOnceMerged(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 	fake.mu.Lock()
-	fake.works["t4"].Merged = &supervisor.MergeRecord{Into: "main", Commit: "4444444", At: t0}
+	fake.works["t4"] = &supervisor.TaskWork{Branch: "bs/t4", MergeInto: "main", Commits: []string{"4444444 healthz"}, Merged: &supervisor.MergeRecord{Into: "main", Commit: "4444444", At: t0}}
 	fake.mu.Unlock()
 	fake.events <- supervisor.Event{Kind: supervisor.EventTask, Task: &done}
 	select {
