@@ -551,15 +551,18 @@ func (s *session) apply(in wdInput, now time.Time) {
 func (s *session) nudge(now time.Time) {
 	s.nudgedAt = now
 	s.silentSince, s.lineAtNudge = s.con.lastOutputAt(), lastLine(s.con.snapshot())
-	text := agent.Nudge(agent.NudgeFacts{Text: s.spec.Nudge, Title: s.spec.Title, Kind: s.spec.Kind, Profile: s.spec.Profile, IdleWindow: s.spec.IdleWindow},
-		s.host.layers(), s.con.lastLiveAt(), now, s.evidence) + s.host.gateNote(s.spec)
-	s.typeText(text, now, nil)
-	s.host.judgeHead(s.spec)
+	// Logged at the nudge's own time, before the work below: the block
+	// is due a window after now, and a line written later would make an
+	// on-time block look early.
 	if s.silentSince.IsZero() {
 		s.log.Info("nudged", "silent_since", "no output yet")
 	} else {
 		s.log.Info("nudged", "silent_since", s.silentSince)
 	}
+	text := agent.Nudge(agent.NudgeFacts{Text: s.spec.Nudge, Title: s.spec.Title, Kind: s.spec.Kind, Profile: s.spec.Profile, IdleWindow: s.spec.IdleWindow},
+		s.host.layers(), s.con.lastLiveAt(), now, s.evidence) + s.host.gateNote(s.spec)
+	s.typeText(text, now, nil)
+	s.host.judgeHead(s.spec)
 }
 
 // typePrompt types the session's first prompt, once, and starts its
