@@ -66,6 +66,13 @@ func TestPaneOpenKeepsColumnsReadable(t *testing.T) {
 		if x < 0 || x+list.Size().Width > paneLeft+0.5 {
 			t.Errorf("pane open on %s: its column %s spans %.0f–%.0f, not in view left of the pane at %.0f", id, st, x, x+list.Size().Width, paneLeft)
 		}
+		// No column is cut in half at the board's left edge.
+		for _, s := range Columns {
+			l := d.columns[s]
+			if lx := drv.AbsolutePositionForObject(l).X; lx < -0.5 && lx+l.Size().Width > 0.5 {
+				t.Errorf("pane open on %s: column %s is cut at the left (%.0f–%.0f)", id, s, lx, lx+l.Size().Width)
+			}
+		}
 	}
 	d.unfocus()
 	for _, s := range Columns {

@@ -253,15 +253,19 @@ func (d *dashboard) fitBoard() {
 		return // laid out for this already: a snapshot moves nothing here
 	}
 	d.fitOpen = open
-	narrowest := float32(columnMin)
-	if open {
-		narrowest = columnReadable
-	}
-	d.colsFit.min = narrowest
 	// The canvas lays a changed pane out on its next frame; the columns'
 	// places are needed now.
 	d.body.Layout.Layout(d.body.Objects, d.body.Size())
 	view := d.colsView.Size()
+	d.colsFit.min = columnMin
+	if open {
+		// As many whole columns of at least columnReadable as the view
+		// holds, sharing it: scrolled column by column, none is ever cut
+		// in half at the edge.
+		gap := theme.Padding()
+		k := max(1, int((view.Width+gap)/(columnReadable+gap)))
+		d.colsFit.min = max(columnReadable, (view.Width-gap*float32(k-1))/float32(k))
+	}
 	d.cols.Resize(d.cols.MinSize().Max(view))
 	if !open {
 		d.fitFor = ""
@@ -284,7 +288,14 @@ func (d *dashboard) fitBoard() {
 	case x < off.X:
 		off.X = x
 	case x+w > off.X+view.Width:
-		off.X = x + w - view.Width
+		// Scrolled to the first column's edge that shows it whole: no
+		// column cut in half at the left.
+		off.X = x
+		for _, o := range d.cols.Objects {
+			if p := o.Position().X; p >= x+w-view.Width-0.5 && p < off.X {
+				off.X = p
+			}
+		}
 	}
 	off.X = max(0, min(off.X, d.cols.Size().Width-view.Width))
 	d.colsView.ScrollToOffset(off)
