@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,5 +157,66 @@ func TestFromEnv(t *testing.T) {
 	c, err := client.FromEnv()
 	if err != nil || c.Token != "tok" || c.BaseURL != "http://127.0.0.1:1" || c.SessionID != "t1.1" {
 		t.Fatalf("FromEnv = %+v, %v", c, err)
+	}
+}
+
+// countingListener counts the connections the station accepted.
+type countingListener struct {
+	net.Listener
+	n atomic.Int32
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.n.Add(1)
+	}
+	return c, err
+}
+
+// A command line verb (Dial, then one call) connects once: the connection
+// Dial proved the station on carries the call. A call that comes after
+// Dial's connection expired dials its own, proven again.
+func TestDialedConnectionCarriesTheFirstCall(t *testing.T) {
+	home := t.TempDir()
+	tok, err := apitype.LoadOrCreateToken(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := api.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := &countingListener{Listener: inner}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go api.NewServer(apitest.Areas(apitest.Board(t, "web")), tok, nil).Serve(ctx, ln)
+	if err := apitype.WriteStationFile(home, apitype.StationFile{URL: "http://" + inner.Addr().String(), PID: os.Getpid()}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.Dial(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Status(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Tasks(ctx, supervisor.TaskFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := ln.n.Load(); n != 1 {
+		t.Errorf("Dial and two calls opened %d connections, want 1", n)
+	}
+
+	late, err := client.Dial(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond) // past client.spareFor (2 s)
+	if _, err := late.Status(ctx); err != nil {
+		t.Fatalf("a call after Dial's connection expired: %v", err)
+	}
+	if n := ln.n.Load(); n != 3 {
+		t.Errorf("a late call after Dial: %d connections in all, want 3 (the expired one closed, a new one proven)", n)
 	}
 }

@@ -45,7 +45,18 @@ type Client struct {
 	// BaseURL, which rediscover may change.
 	urlFile string
 	mu      sync.Mutex
+
+	// spare is the connection Dial proved the station on, kept for the
+	// first call (so a command line verb dials and proves once, not
+	// twice); a call that comes later than spareFor, or to another
+	// address, dials its own, and an unused spare is closed then.
+	spareMu   sync.Mutex
+	spare     net.Conn
+	spareAddr string
 }
+
+// spareFor is how long Dial's proven connection waits for the first call.
+const spareFor = 2 * time.Second
 
 // requestTimeout bounds one ordinary call; streams (Events, Attach) have none.
 const requestTimeout = 30 * time.Second
@@ -85,9 +96,44 @@ func Dial(home string) (*Client, error) {
 	case err != nil:
 		return nil, c.transportError(err)
 	default:
-		conn.Close()
+		c.keepSpare(conn, u.Host)
 	}
 	return c, nil
+}
+
+// keepSpare keeps conn, proven for addr, for the first call, and closes
+// it after spareFor if no call took it.
+func (c *Client) keepSpare(conn net.Conn, addr string) {
+	c.spareMu.Lock()
+	c.spare, c.spareAddr = conn, addr
+	c.spareMu.Unlock()
+	time.AfterFunc(spareFor, func() {
+		if conn := c.takeSpare(""); conn != nil {
+			conn.Close()
+		}
+	})
+}
+
+// takeSpare returns Dial's proven connection if it is for addr and has not
+// been taken or expired; nil otherwise. With addr "" it takes it anyway.
+func (c *Client) takeSpare(addr string) net.Conn {
+	c.spareMu.Lock()
+	defer c.spareMu.Unlock()
+	conn := c.spare
+	if conn == nil || addr != "" && addr != c.spareAddr {
+		return nil
+	}
+	c.spare = nil
+	return conn
+}
+
+// dial is the HTTP client's way to a connection: Dial's proven one first,
+// then a new one, proven.
+func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if conn := c.takeSpare(addr); conn != nil {
+		return conn, nil
+	}
+	return c.dialProven(ctx, network, addr)
 }
 
 // dialTimeout bounds Dial's check that the station is there.
@@ -127,7 +173,7 @@ func (c *Client) httpClient() *http.Client {
 			Timeout: requestTimeout,
 			Transport: &http.Transport{
 				Proxy:               nil,
-				DialContext:         c.dialProven,
+				DialContext:         c.dial,
 				MaxIdleConnsPerHost: 16,
 				IdleConnTimeout:     90 * time.Second,
 			},
