@@ -134,10 +134,6 @@ func next(s state, in input) (state, []effect) {
 	return s, nil
 }
 
-// armed reports whether the guard would end sessions when the deadline
-// passes: it holds a proof and has sessions to end.
-func (s state) armed() bool { return !s.deadline.IsZero() && len(s.sessions) > 0 }
-
 // due reports whether the deadline has passed by either clock.
 func (s state) due(at, wall time.Time) bool {
 	if s.deadline.IsZero() {

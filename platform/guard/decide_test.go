@@ -117,25 +117,3 @@ func TestNext(t *testing.T) {
 		})
 	}
 }
-
-// TestArmed: the guard is armed — would end sessions at its deadline —
-// only with both a proof and a session, and a fence disarms it.
-func TestArmed(t *testing.T) {
-	at := time.Unix(1000, 0)
-	s, _ := next(state{}, input{kind: inWatch, session: Session{ID: "t1.1"}})
-	if s.armed() {
-		t.Error("armed with a session but no proof")
-	}
-	s, _ = next(s, input{kind: inDeadline, at: at, in: time.Second})
-	if !s.armed() {
-		t.Error("not armed with a session and a proof")
-	}
-	s, _ = next(s, input{kind: inTick, at: at.Add(2 * time.Second)})
-	if s.armed() {
-		t.Error("still armed after fencing its sessions")
-	}
-	s, _ = next(state{}, input{kind: inDeadline, at: at, in: time.Second})
-	if s.armed() {
-		t.Error("armed with a proof but nothing to guard")
-	}
-}

@@ -104,11 +104,12 @@ func (r *runner) readFeed(ctx context.Context, in io.Reader, out chan<- message)
 func (r *runner) apply(in input) bool {
 	in.at, in.wall = time.Now(), time.Now().Round(0)
 	var effs []effect
-	was := r.s.armed()
+	proven := !r.s.deadline.IsZero()
 	r.s, effs = next(r.s, in)
-	if !was && r.s.armed() {
-		// Said once per proof regained: from here on a station that dies
-		// or stalls has its sessions ended when its proof runs out.
+	if !proven && !r.s.deadline.IsZero() {
+		// Said once per proof gained (at start, and after a fence): from
+		// here on a station that dies or stalls has its sessions ended
+		// when its proof runs out.
 		r.o.Log.Info("fence guard: the station proved its leases; guarding its sessions", "sessions", len(r.s.sessions))
 	}
 	for _, e := range effs {

@@ -288,9 +288,14 @@ func reach(err error) error {
 	return fmt.Errorf("%w: %w", supervisor.ErrUnreachable, err)
 }
 
+// retryable: the server rolled the transaction back and another try may
+// pass — a serialization failure, a deadlock, or the idle-in-transaction
+// timeout OpenAs sets, which a live station on a loaded machine can meet
+// when it is not scheduled for a moment between two statements (the pool
+// drops the ended connection; nothing was committed).
 func retryable(err error) bool {
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01" || pgErr.Code == "25P03")
 }
 
 // seen records that this station is alive now. A process whose name
