@@ -177,8 +177,8 @@ buildstation agent complete --summary "added hello.txt; make test passes"
 	// notice was asked for and the card shows Allow once: the card must
 	// not lag the notice by more than a second.
 	var (
-		seen time.Time
-		ask  notice
+		seen, absent time.Time // the first shot with the card's Allow once, the last without
+		ask          notice
 	)
 	asked := func() bool {
 		for _, n := range d.noticesNow()[noticesBefore:] {
@@ -192,8 +192,12 @@ buildstation agent complete --summary "added hello.txt; make test passes"
 	rig.Eventually(t, 120*time.Second, func() error {
 		for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 			at := time.Now()
-			if seen.IsZero() && len(buttons(d.screen(), d.windowRect(dash))) > 0 {
-				seen = at
+			if seen.IsZero() {
+				if len(buttons(d.screen(), d.windowRect(dash))) > 0 {
+					seen = at
+				} else {
+					absent = at
+				}
 			}
 			if !seen.IsZero() && asked() {
 				return nil
@@ -201,10 +205,14 @@ buildstation agent complete --summary "added hello.txt; make test passes"
 		}
 		return fmt.Errorf("notices %d, Allow once on the card: %v", len(d.noticesNow())-noticesBefore, !seen.IsZero())
 	}, "the permission's notice and the card's Allow once", rig.Later(func() string { return readLog(home) }))
-	late := seen.Sub(ask.At)
-	t.Logf("the notice %q; the card's Allow once on screen %s after it", ask.Summary, late.Round(10*time.Millisecond))
-	if late > time.Second {
-		t.Errorf("the card offered Allow once %s after the notice, want within 1 s", late.Round(10*time.Millisecond))
+	// A screenshot takes a while (a second and more on a loaded machine),
+	// so the card's button came between the last shot without it and the
+	// first with it: fail only on a shot that proves it missing more than
+	// a second after the notice.
+	late, missing := seen.Sub(ask.At), absent.Sub(ask.At)
+	t.Logf("the notice %q; the card's Allow once on screen %s after it (still missing %s after it)", ask.Summary, late.Round(10*time.Millisecond), missing.Round(10*time.Millisecond))
+	if missing > time.Second {
+		t.Errorf("the card still had no Allow once %s after the notice, want within 1 s", missing.Round(10*time.Millisecond))
 	}
 	if !slices.ContainsFunc(ask.Actions, func(a string) bool { return a == "Allow once" }) {
 		t.Errorf("the notice's actions %q have no Allow once", ask.Actions)
