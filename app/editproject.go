@@ -390,12 +390,19 @@ func (e *editProject) submit() {
 	e.run(func() {
 		ctx, cancel := context.WithTimeout(e.u.ctx, 30*time.Second)
 		defer cancel()
+		// The .worktreeinclude is written through the project's folder:
+		// a folder changed in the same save is saved first, so the file
+		// lands in the folder the project now names.
+		_, moved := set["path"]
 		var err error
-		if incChanged {
+		if incChanged && !moved {
 			err = e.cl.SetInclude(ctx, name, inc)
 		}
 		if err == nil && len(set) > 0 {
 			_, err = e.cl.SetProjectSettings(ctx, name, set)
+		}
+		if err == nil && incChanged && moved {
+			err = e.cl.SetInclude(ctx, name, inc)
 		}
 		fyne.Do(func() {
 			e.save.Enable()

@@ -160,6 +160,28 @@ func TestEditProjectSavesWhatChangedAndTheInclude(t *testing.T) {
 	eventually(t, "the dialog closed", func() bool { return u.dash.win.Canvas().Overlays().Top() == nil })
 }
 
+// A folder changed together with the .worktreeinclude: the folder is saved
+// first, so the include (written through the project's folder) lands in
+// the new one, not the folder the project leaves.
+func TestEditProjectWritesTheIncludeIntoTheNewFolder(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude", "codex"}})
+	e, dlg := showEdit(t, u, fake, webProject())
+	e.entry("path").SetText("/src/shop")
+	e.include.SetText(".env\n")
+	test.Tap(findButton(t, dlg, "Save"))
+	want := []call{
+		{"SetProjectSettings", "web", "path=/src/shop"},
+		{"SetInclude", "web", ".env\n"},
+	}
+	for _, w := range want {
+		if got := nextCall(t, fake); got != w {
+			t.Errorf("call %+v, want %+v", got, w)
+		}
+	}
+}
+
 // Edit project's suggestions follow the folder typed: a new folder is
 // read (the station is asked with that path) once typing pauses, and
 // its files' gate is offered in place of the old folder's; a box ticked
