@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // clkTck is USER_HZ, the unit of /proc/<pid>/stat times: 100 on every
@@ -65,9 +64,4 @@ func procKiB(pid int, file, field string) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("/proc/%d/%s: no %s", pid, file, field)
-}
-
-// share is CPU ticks over a wall interval as a percentage of one core.
-func share(ticks int64, d time.Duration) float64 {
-	return float64(ticks) / clkTck / d.Seconds() * 100
 }
