@@ -4,7 +4,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -414,27 +412,13 @@ func pollerBaseline(counts []int, d time.Duration) (map[int]idleSample, string, 
 // runs its sessions.
 func addAgentWindows(tmux func(args ...string) *exec.Cmd, repo, home string, have, n int) error {
 	wtOf := func(i int) string { return filepath.Join(home, fmt.Sprintf("wt-%d", i)) }
-	// The worktrees first, 4 at a time: set-up, not measured, and most of
-	// the baseline's time when one at a time.
-	jobs := make(chan int)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for i := range jobs {
-				if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wtOf(i)); err != nil {
-					errs[i] = fmt.Errorf("git worktree add: %v %s", err, b)
-				}
-			}
-		})
-	}
+	// One at a time: git worktree add run side by side in one repository
+	// races on .git/worktrees ("failed to read .git/worktrees/wt-77/
+	// commondir"), which failed the whole idle figure once.
 	for i := have; i < n; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
+		if b, err := git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("s%d", i), wtOf(i)); err != nil {
+			return fmt.Errorf("git worktree add: %v %s", err, b)
+		}
 	}
 	for i := have; i < n; i++ {
 		wt := wtOf(i)
