@@ -270,21 +270,7 @@ func TestToastButtonsDecideThroughTheLinkHandler(t *testing.T) {
 		n := supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1", Title: "t7 asks", Ask: ask}
 		m := newMessage(n)
 		keyActions(&m, n.SessionID, testKey)
-		doc, err := toastXML(m, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct {
-			Launch  string `xml:"launch,attr"`
-			Actions []struct {
-				Content        string `xml:"content,attr"`
-				Arguments      string `xml:"arguments,attr"`
-				ActivationType string `xml:"activationType,attr"`
-			} `xml:"actions>action"`
-		}
-		if err := xml.Unmarshal([]byte(doc), &got); err != nil {
-			t.Fatal(err)
-		}
+		got, doc := readToast(t, m)
 		if l, ok := deeplink.ParseLink(got.Launch); !ok || l != (deeplink.Link{SessionID: "t7.1"}) {
 			t.Errorf("the toast's click %q reads %+v %v, want to open t7.1 and decide nothing", got.Launch, l, ok)
 		}
@@ -319,21 +305,7 @@ func TestToastFinishedButtons(t *testing.T) {
 	for _, key := range []func(deeplink.Link) string{testKey, nil} {
 		m := newMessage(n)
 		keyActions(&m, n.SessionID, key)
-		doc, err := toastXML(m, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct {
-			Launch  string `xml:"launch,attr"`
-			Actions []struct {
-				Content        string `xml:"content,attr"`
-				Arguments      string `xml:"arguments,attr"`
-				ActivationType string `xml:"activationType,attr"`
-			} `xml:"actions>action"`
-		}
-		if err := xml.Unmarshal([]byte(doc), &got); err != nil {
-			t.Fatalf("%v\n%s", err, doc)
-		}
+		got, doc := readToast(t, m)
 		diff := deeplink.Link{SessionID: "t3.1", Verb: deeplink.VerbDiff, Task: "t3"}
 		merge := deeplink.Link{SessionID: "t3.1", Verb: deeplink.VerbMerge, Task: "t3"}
 		merge.Key = deeplink.DecisionKey("tok", merge)
@@ -355,4 +327,29 @@ func TestToastFinishedButtons(t *testing.T) {
 			}
 		}
 	}
+}
+
+// toast is what the toast tests read back from a toast's XML.
+type toast struct {
+	Launch  string `xml:"launch,attr"`
+	Actions []struct {
+		Content        string `xml:"content,attr"`
+		Arguments      string `xml:"arguments,attr"`
+		ActivationType string `xml:"activationType,attr"`
+	} `xml:"actions>action"`
+}
+
+// readToast renders m as a toast and reads it back, with its XML for
+// failure messages.
+func readToast(t *testing.T, m message) (toast, string) {
+	t.Helper()
+	doc, err := toastXML(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got toast
+	if err := xml.Unmarshal([]byte(doc), &got); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	return got, doc
 }
