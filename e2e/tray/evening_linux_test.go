@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,15 +77,7 @@ buildstation agent complete --summary "added hello.txt; make test passes"
 
 	// The application menu's Build Station: `buildstation`, the tray with
 	// its dashboard; with no station on the home it starts one.
-	tray := exec.Command(rig.Bin(), "--home", home)
-	tray.Env = env
-	trayOut := &rig.Buffer{}
-	tray.Stdout, tray.Stderr = trayOut, trayOut
-	tray.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := tray.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(-tray.Process.Pid, syscall.SIGTERM); _ = tray.Wait() })
+	trayOut, _ := startTrayEnv(t, home, d.display, d.bus, env)
 	w, it := d.trayItem(90 * time.Second)
 	w.waitView(t, it, 90*time.Second, "the first line", func(v view) bool {
 		return len(v.Menu) > 0 && v.Menu[0] == "Add your first project"

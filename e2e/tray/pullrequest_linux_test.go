@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"image"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,15 +41,7 @@ func TestOpenPullRequestFromTheDiffWindow(t *testing.T) {
 	opened := filepath.Join(bin, "opened")
 	writeExec(t, filepath.Join(bin, "xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+opened+"\n")
 	env := append(rig.Env(rig.Bin(), home, "PATH="+bin+":"+filepath.Dir(rig.Bin())+":/usr/bin:/bin"), d.env...)
-	tray := exec.Command(rig.Bin(), "--home", home)
-	tray.Env = env
-	trayOut := &rig.Buffer{}
-	tray.Stdout, tray.Stderr = trayOut, trayOut
-	tray.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := tray.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(-tray.Process.Pid, syscall.SIGTERM); _ = tray.Wait() })
+	trayOut, _ := startTrayEnv(t, home, d.display, d.bus, env)
 	t.Cleanup(func() {
 		if t.Failed() {
 			d.shoot("pr-failed")
