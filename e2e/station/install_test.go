@@ -4,6 +4,7 @@ package station_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,12 +25,11 @@ func TestInstalledStationIsOnTheAgentsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	installed := filepath.Join(gobin, "buildstation")
-	b, err := os.ReadFile(rig.Bin())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(installed, b, 0o755); err != nil {
-		t.Fatal(err)
+	// cp writes the copy, not this process: a file it held open for
+	// writing would be inherited by a parallel test's fork, and the
+	// station's start would then fail with "text file busy".
+	if out, err := exec.Command("cp", rig.Bin(), installed).CombinedOutput(); err != nil {
+		t.Fatalf("install a copy: %v: %s", err, out)
 	}
 	agent := `echo "bin=$BUILDSTATION_BIN"; buildstation agent complete --summary "landed by a shell script"; sleep 30`
 	cfg := "\n[[projects]]\nname = \"sh\"\npath = " + strconv.Quote(t.TempDir()) +
