@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -60,7 +62,10 @@ func sessionAttachRun(o *sessionAttachOptions) error {
 	if ok, err := e.attachTmux(id); ok {
 		return err
 	}
-	ctx, cancel := context.WithCancel(e.ctx)
+	// Ctrl-C is typed into the session (the terminal is raw); a signal
+	// from elsewhere (SIGTERM, or Ctrl-C without a terminal) ends the
+	// attach with the terminal restored, not raw.
+	ctx, cancel := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	conn, err := c.Attach(ctx, id)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/faces"
@@ -31,9 +29,12 @@ func run(args []string) int {
 	case tmux.PipeVerb: // run by the station's tmux server (pipe-pane)
 		return tmux.HandOff(rest)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return cli.Run(ctx, cli.Deps{
+	// No signal handler for the whole run: Ctrl-C ends a listing or a
+	// report as it would end ls, and os/signal costs every start two
+	// threads (a tenth of the CLI's start; make bench's CLI figure). The
+	// verbs that must undo something on a signal (session attach's raw
+	// terminal) catch it themselves; the roles handed to the app have it.
+	return cli.Run(context.Background(), cli.Deps{
 		Roles: cli.Roles{
 			Daemon: role("daemon"), Demo: role("demo"), Service: role("service"),
 			Open: role("open"), FakeAgent: role("fake-agent"),
