@@ -52,7 +52,7 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the scratch folder (station homes and logs) for a look afterwards")
 	noBaseline := flag.Bool("no-baseline", false, "skip the poller baseline of the idle figure (a quick look at our own cost)")
 	backendList := flag.String("backends", "pty,tmux", "the backends measured idle and for throughput")
-	sessions := flag.String("sessions", "0,10,100,300", "the numbers of idle sessions measured, ascending")
+	sessions := flag.String("sessions", "0,100,300", "the numbers of idle sessions measured, ascending (the figures with targets are at 100 and 300)")
 	mb := flag.Int("mb", 100, "megabytes pushed through a session for throughput")
 	logsMB := flag.Int("logs-mb", 1024, "megabytes of the transcript `logs` is measured on")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the bench process (the in-process station of throughput) to this file")

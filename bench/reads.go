@@ -71,7 +71,8 @@ func benchReads(t *table) error {
 			t.add(r)
 		}
 	}
-	t.rows[len(t.rows)-1].note = fmt.Sprintf("median of %d runs (after one untimed) of the CLI against a running station, from exec to exit; boards of 7 projects, a tenth of the tasks blocked, a tenth todo, the rest done, each with a history row", readRuns)
+	_, what := userCLI()
+	t.rows[len(t.rows)-1].note = fmt.Sprintf("median of %d runs (after one untimed) of %s against a running station, from exec to exit; boards of 7 projects, a tenth of the tasks blocked, a tenth todo, the rest done, each with a history row", readRuns, what)
 	return nil
 }
 
@@ -93,9 +94,19 @@ func medianCLI(home string, args []string) (time.Duration, error) {
 	return medianD(runs), nil
 }
 
+// userCLI is the command line a person runs: the installed one when the
+// bench has it (-cli-bin), else the whole build.
+func userCLI() (path, what string) {
+	if cliBin != "" {
+		return cliBin, "the installed command line (cmd/buildstation)"
+	}
+	return bin, "the whole build (no -cli-bin)"
+}
+
 // timeCLI runs the CLI on home and returns how long it took.
 func timeCLI(home string, args ...string) (time.Duration, error) {
-	c := exec.Command(bin, append([]string{"--home", home}, args...)...)
+	path, _ := userCLI()
+	c := exec.Command(path, append([]string{"--home", home}, args...)...)
 	c.Env = env(home)
 	t0 := time.Now()
 	out, err := c.CombinedOutput()
