@@ -4,11 +4,16 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
@@ -77,5 +82,47 @@ func TestSessionAttachTmux(t *testing.T) {
 	code := cli.Run(t.Context(), d, []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
 	if code != 0 || home != s.home || id != "t1.1" || !strings.Contains(errb.String(), "attaching to t1.1 in tmux; press Ctrl-]") {
 		t.Fatalf("attach: exit %d, tmux asked for home %q session %q, stderr %q", code, home, id, errb.String())
+	}
+}
+
+// A SIGTERM from elsewhere ends an attach with the terminal back as it
+// was (echo and line editing on), though the command line that runs it
+// (cmd/buildstation) catches no signal for its other verbs: the attach
+// catches it itself. Without that the test binary dies of the signal.
+func TestSessionAttachRestoresTheTerminalOnSIGTERM(t *testing.T) {
+	s := startAgents(t)
+	s.addTask(t, "one")
+	s.env.Session(t, "t1")
+	ptmx, tty := ptytest.Open(t, 100, 30)
+	var screen testwait.Buffer
+	go io.Copy(&screen, ptmx)
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb testwait.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Run(context.Background(), wired, []string{"--home", s.home, "session", "attach", "t1.1"}, tty, tty, &errb)
+	}()
+	testwait.Eventually(t, time.Minute, func() bool { return strings.Contains(errb.String(), "press Ctrl-] to detach") },
+		"the attach going raw", testwait.Later(errb.String))
+	raw, _ := unix.IoctlGetTermios(int(tty.Fd()), ioctlGetTermios)
+	if raw.Lflag&unix.ECHO != 0 {
+		t.Fatalf("the terminal is not raw while attached (lflag %#x)", raw.Lflag)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := recv(t, done); code != 0 {
+		t.Errorf("attach ended by SIGTERM: exit %d, stderr %q", code, errb.String())
+	}
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+		t.Errorf("the terminal after the attach: lflag %#x iflag %#x oflag %#x; before it: %#x %#x %#x",
+			after.Lflag, after.Iflag, after.Oflag, before.Lflag, before.Iflag, before.Oflag)
 	}
 }

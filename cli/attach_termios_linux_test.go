@@ -1,0 +1,5 @@
+package cli_test
+
+import "golang.org/x/sys/unix"
+
+const ioctlGetTermios = unix.TCGETS
