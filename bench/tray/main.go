@@ -183,6 +183,9 @@ type phase struct {
 	rssPeak    int64
 	goStart    int64 // the Go runtime's memory (heap headroom included) at the start
 	goPeak     int64
+	goAtStart  goBreakdown   // the Go runtime's memory by class at the start
+	goAtPeak   goBreakdown   // and when it held the most
+	gcCPU      float64       // the share of the process's CPU time spent in the GC
 	lastScreen time.Duration // console open: output stop to the last screen shown
 }
 
@@ -373,7 +376,16 @@ func measure(ctx context.Context, cl *client.Client, ui *app.UI, taskID string, 
 func sample(name string, ui *app.UI, dur time.Duration, frames *atomic.Int64) phase {
 	p := phase{name: name, rssStart: rss(), goStart: goMem()}
 	p.rssPeak, p.goPeak = p.rssStart, p.goStart
+	p.goAtStart = readGoBreakdown()
+	p.goAtPeak = p.goAtStart
+	peek := func() {
+		p.rssPeak = max(p.rssPeak, rss())
+		if g := goMem(); g > p.goPeak {
+			p.goPeak, p.goAtPeak = g, readGoBreakdown()
+		}
+	}
 	f0 := frames.Load()
+	gc0, all0 := cpuSeconds()
 	start := time.Now()
 	lastRSS := start
 	for time.Since(start) < dur {
@@ -388,13 +400,17 @@ func sample(name string, ui *app.UI, dur time.Duration, frames *atomic.Int64) ph
 		}
 		if time.Since(lastRSS) >= 250*time.Millisecond {
 			lastRSS = time.Now()
-			p.rssPeak, p.goPeak = max(p.rssPeak, rss()), max(p.goPeak, goMem())
+			peek()
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	p.elapsed = time.Since(start)
 	p.frames = frames.Load() - f0
-	p.rssPeak, p.goPeak = max(p.rssPeak, rss()), max(p.goPeak, goMem())
+	peek()
+	if gc, all := cpuSeconds(); all > all0 {
+		p.gcCPU = (gc - gc0) / (all - all0)
+	}
+	progress("%s: GC %.0f%% of the CPU time; Go memory at the start: %s; at its peak: %s", name, 100*p.gcCPU, p.goAtStart, p.goAtPeak)
 	return p
 }
 
@@ -434,6 +450,41 @@ func goMem() int64 {
 	return int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
 }
 
+// goBreakdown is the Go runtime's memory by class: where RSS growth
+// that is Go's goes (live objects, the GC's room up to its goal, free
+// pages not yet returned to the OS, stacks).
+type goBreakdown struct {
+	live, goal, objects, free, unused, stacks, other int64
+}
+
+func readGoBreakdown() goBreakdown {
+	names := []string{"/gc/heap/live:bytes", "/gc/heap/goal:bytes", "/memory/classes/heap/objects:bytes",
+		"/memory/classes/heap/free:bytes", "/memory/classes/heap/unused:bytes", "/memory/classes/heap/stacks:bytes",
+		"/memory/classes/os-stacks:bytes", "/memory/classes/total:bytes", "/memory/classes/heap/released:bytes"}
+	s := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		s[i].Name = n
+	}
+	metrics.Read(s)
+	v := func(i int) int64 { return int64(s[i].Value.Uint64()) }
+	b := goBreakdown{live: v(0), goal: v(1), objects: v(2), free: v(3), unused: v(4), stacks: v(5) + v(6)}
+	b.other = v(7) - v(8) - b.objects - b.free - b.unused - b.stacks
+	return b
+}
+
+func (b goBreakdown) String() string {
+	return fmt.Sprintf("live heap %s (GC goal %s), objects %s, free not released %s, unused in spans %s, stacks %s, other %s",
+		mb(b.live), mb(b.goal), mb(b.objects), mb(b.free), mb(b.unused), mb(b.stacks), mb(b.other))
+}
+
+// cpuSeconds is the Go runtime's estimate of the CPU time spent in the
+// GC and in all, so far.
+func cpuSeconds() (gc, all float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64()
+}
+
 func p99(d []time.Duration) time.Duration {
 	if len(d) == 0 {
 		return 0
@@ -462,6 +513,7 @@ func print(ps []phase, dur time.Duration) {
 	growth := open.rssPeak - closed.rssStart
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS growth (peak − start)", mb(growth), mb(closed.rssPeak-closed.rssStart), "< 50 MB", met(growth < 50<<20))
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "  of which Go runtime (heap+GC room)", mb(open.goPeak-closed.goStart), mb(closed.goPeak-closed.goStart), "—", "")
+	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "  GC's share of the CPU time", fmt.Sprintf("%.0f%%", 100*open.gcCPU), fmt.Sprintf("%.0f%%", 100*closed.gcCPU), "—", "")
 	fmt.Printf("%-34s %-14s %-14s %-10s %s\n", "RSS peak", mb(open.rssPeak), mb(closed.rssPeak), "—", "")
 	ls := "never"
 	if open.lastScreen >= 0 {
