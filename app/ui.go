@@ -91,8 +91,10 @@ type UI struct {
 	call func(func())
 }
 
-// New makes the UI; nothing shows until Start.
+// New makes the UI; nothing shows until Start. It sets the process's
+// GC percent (gcPercent): the UI's process is the dashboard's.
 func New(o Options) *UI {
+	setGCPercent()
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
