@@ -41,17 +41,37 @@ func Attach(home, id string, stdin io.Reader, stdout, stderr io.Writer, attachin
 	if out, err := bind.CombinedOutput(); err != nil {
 		return true, fmt.Errorf("tmux: set Ctrl-] to detach: %v: %s; attach with tmux -S %s attach", err, strings.TrimSpace(string(out)), sock)
 	}
+	// The status line's clock ticks while a person looks (quietStatus
+	// stops it for the station's own client), as in any tmux session.
+	_ = tmuxCmd(bin, sock, "set-option", "-u", "-t", "="+SessionName+":", "status-interval").Run()
+	defer quietAgain(bin, sock)
 	if attaching != nil {
 		attaching()
 	}
-	cmd := exec.Command(bin, "-S", sock, "attach-session", "-t", SessionName+":"+window)
+	cmd := tmuxCmd(bin, sock, "attach-session", "-t", SessionName+":"+window)
 	// Attaching from inside another tmux is allowed: the person asked.
-	cmd.Env = clientEnv()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	if err := cmd.Run(); err != nil {
 		return true, fmt.Errorf("tmux attach to session %s: %v; try again, or stop the station's tmux clients", id, err)
 	}
 	return true, nil
+}
+
+// quietAgain stops the status timer again (quietStatus) once no person's
+// client is attached to the station's session.
+func quietAgain(bin, sock string) {
+	out, err := tmuxCmd(bin, sock, "list-clients", "-t", "="+SessionName, "-F", "#{client_control}").Output()
+	if err != nil || strings.Contains(string(out), "0") {
+		return // no server, or someone still looks
+	}
+	_ = tmuxCmd(bin, sock, quietStatus...).Run()
+}
+
+// tmuxCmd is a tmux command on the station's server on sock.
+func tmuxCmd(bin, sock string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, append([]string{"-S", sock}, args...)...)
+	cmd.Env = clientEnv()
+	return cmd
 }
 
 // findWindow is the id of the window named id in the station's tmux

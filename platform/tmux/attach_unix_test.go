@@ -5,10 +5,12 @@ package tmux
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/buildstation/buildstation/internal/testsupport/ptytest"
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/platform/internal/proctest"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -32,6 +34,17 @@ func TestAttach(t *testing.T) {
 		t.Fatalf("Attach to a window that is not there = %v, %v; want not found", found, err)
 	}
 
+	// The status line's timer runs only while a person is attached
+	// (quietStatus): the station's own client does not wake the server.
+	interval := func() string {
+		out, err := s.run(t.Context(), "display-message", "-p", "-t", "="+SessionName+":", "#{status-interval}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(out)
+	}
+	testwait.Eventually(t, proctest.Deadline, func() bool { return interval() == "0" }, "the status timer to stop")
+
 	ptmx, tty := ptytest.Open(t, 100, 30)
 	screen := proctest.Collect(ptmx)
 	type result struct {
@@ -46,6 +59,9 @@ func TestAttach(t *testing.T) {
 	}()
 	<-attaching
 	screen.WaitFor(t, "ready")
+	if got := interval(); got == "0" {
+		t.Errorf("status-interval while a person is attached = %s; want tmux's own", got)
+	}
 	if _, err := ptmx.Write([]byte{0x1d}); err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +72,9 @@ func TestAttach(t *testing.T) {
 		}
 	case <-time.After(proctest.Deadline):
 		t.Fatalf("Ctrl-] did not detach; screen %q", proctest.Tail(screen.String()))
+	}
+	if got := interval(); got != "0" {
+		t.Errorf("status-interval after the person detached = %s; want 0", got)
 	}
 	// The agent never read the key: its line is what the station types.
 	if _, err := p.Write([]byte("x\n")); err != nil {

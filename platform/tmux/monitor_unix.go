@@ -29,10 +29,10 @@ const diedChannel = "bs-deaths"
 
 // diedHook is the global pane-died hook the monitor sets on its server
 // (its own server: the global hook concerns only the station's windows).
-// The history limit is set again too, for windows to come on a server an
-// older station started.
-var diedHook = []string{"set-hook", "-g", "pane-died", "wait-for -U " + diedChannel,
-	";", "set-option", "-g", "history-limit", strconv.Itoa(historyLimit)}
+// The history limit and the quiet status timer (quietStatus) are set again
+// too, for a server an older station started.
+var diedHook = append([]string{"set-hook", "-g", "pane-died", "wait-for -U " + diedChannel,
+	";", "set-option", "-g", "history-limit", strconv.Itoa(historyLimit), ";"}, quietStatus...)
 
 // monitor learns of every agent's exit for one spawner, whatever the
 // number of sessions, without a per-session poll, parked client or

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,49 @@ func TestQuickExitsSeenWithoutPolling(t *testing.T) {
 		}
 		t.Logf("session %d ended after %s", i, time.Since(t0).Round(time.Millisecond))
 		_ = p.Close()
+	}
+}
+
+// TestServerSleepsWhileIdle: with sessions running quietly and the
+// monitor's clients up, the tmux server does not wake at all, even where
+// a person's tmux.conf redraws the status line every second: no status
+// timer runs for the station's session (quietStatus), its control client
+// included.
+func TestServerSleepsWhileIdle(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	s.WaitCheck = time.Hour // no safety look within the test
+	for range 3 {
+		proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sleep", "300"}})
+	}
+	testwait.Eventually(t, proctest.Deadline, func() bool { return s.mon.client() != nil }, "the control client to come up")
+	// A status bar that ticks each second, as many a tmux.conf has.
+	if _, err := s.run(t.Context(), "set-option", "-g", "status-interval", "1"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.run(t.Context(), "display-message", "-p", "#{pid}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := strings.TrimSpace(out)
+	wakeups := func() int {
+		b, err := os.ReadFile("/proc/" + server + "/status")
+		if err != nil {
+			t.Skipf("no /proc to count the server's wake-ups: %v", err)
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+				n, _ := strconv.Atoi(strings.TrimSpace(v))
+				return n
+			}
+		}
+		t.Fatalf("no voluntary_ctxt_switches in /proc/%s/status", server)
+		return 0
+	}
+	time.Sleep(time.Second) // the spawns' and the waiter's first looks end
+	before := wakeups()
+	time.Sleep(3 * time.Second)
+	if n := wakeups() - before; n > 0 {
+		t.Errorf("the idle tmux server woke %d times in 3 s; want none", n)
 	}
 }
