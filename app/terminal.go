@@ -28,11 +28,12 @@ type Terminal struct {
 	// its whole slice for every line it pushes, so 2,000 lines of an
 	// agent's output held 14 MB and a session printing 1 MB/s kept the
 	// GC's goal (and the process's RSS) 100 MB above the idle dashboard's.
-	// Here a line is the rendered row (24 bytes a cell, trailing blanks
-	// trimmed) in a ring: the emulator's scrollback is moved here and
-	// emptied after each Write, so it never holds more than one Write's
-	// lines.
+	// Here a line is its text and its styled runs (histLine, trailing
+	// blanks trimmed) in a ring: the emulator's scrollback is moved here
+	// and emptied after each Write, so it never holds more than one
+	// Write's lines.
 	history ring
+	scratch []widget.TextGridCell // drainScrollback's row as it converts one
 	styles  map[styleKey]*widget.CustomTextGridStyle
 	// reply gets what the emulator answers to the program's queries
 	// (cursor position, device attributes): bytes for the session's input.
@@ -124,28 +125,84 @@ func (t *Terminal) drainScrollback() {
 	}
 	lines := sb.Lines()
 	for _, l := range lines {
-		row := widget.TextGridRow{Cells: make([]widget.TextGridCell, 0, len(l))}
+		row := widget.TextGridRow{Cells: t.scratch[:0]}
 		for x := range l {
 			row.Cells = append(row.Cells, t.cell(&l[x], false))
 		}
-		t.history.push(trimRow(row), t.scrollback)
+		t.scratch = row.Cells[:0]
+		t.history.push(compact(trimRow(row)), t.scrollback)
 	}
 	clear(lines) // Clear keeps the backing array: let the cells go
 	sb.Clear()
 }
 
+// histLine is a line of the history: its cells' runes as text, and the
+// runs of cells with a style. An agent's log line of 50 characters in a
+// few colours is some 150 bytes, where its TextGrid cells (24 bytes each)
+// are 1.2 KB: the rows are made again only for the lines a frame shows.
+type histLine struct {
+	text string
+	runs []styleRun
+}
+
+// styleRun is cells [from, to) of a line drawn in st.
+type styleRun struct {
+	from, to int32
+	st       widget.TextGridStyle
+}
+
+// compact makes r's histLine.
+func compact(r widget.TextGridRow) histLine {
+	var b strings.Builder
+	nruns := 0
+	for i, c := range r.Cells {
+		b.WriteRune(c.Rune)
+		if c.Style != nil && (i == 0 || r.Cells[i-1].Style != c.Style) {
+			nruns++
+		}
+	}
+	l := histLine{text: b.String()}
+	if nruns > 0 {
+		l.runs = make([]styleRun, 0, nruns)
+	}
+	for i, c := range r.Cells {
+		switch {
+		case c.Style == nil:
+		case i > 0 && r.Cells[i-1].Style == c.Style:
+			l.runs[len(l.runs)-1].to++
+		default:
+			l.runs = append(l.runs, styleRun{from: int32(i), to: int32(i) + 1, st: c.Style})
+		}
+	}
+	return l
+}
+
+// row makes the TextGrid row l was made from.
+func (l histLine) row() widget.TextGridRow {
+	cells := make([]widget.TextGridCell, 0, utf8.RuneCountInString(l.text))
+	for _, r := range l.text {
+		cells = append(cells, widget.TextGridCell{Rune: r})
+	}
+	for _, run := range l.runs {
+		for i := run.from; i < run.to; i++ {
+			cells[i].Style = run.st
+		}
+	}
+	return widget.TextGridRow{Cells: cells}
+}
+
 // ring is the last lines of a terminal's scrollback, oldest first,
 // without shifting them all for each line that comes in.
 type ring struct {
-	rows  []widget.TextGridRow
+	rows  []histLine
 	start int // the oldest line, once the ring is full
 }
 
 func (r *ring) len() int { return len(r.rows) }
 
-func (r *ring) at(i int) widget.TextGridRow { return r.rows[(r.start+i)%len(r.rows)] }
+func (r *ring) at(i int) widget.TextGridRow { return r.rows[(r.start+i)%len(r.rows)].row() }
 
-func (r *ring) push(row widget.TextGridRow, limit int) {
+func (r *ring) push(row histLine, limit int) {
 	if limit <= 0 {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -143,6 +144,57 @@ func TestTerminalHistory(t *testing.T) {
 	term.Write([]byte("more\r\n\x1b[3J"))
 	if _, total := term.Window(0, 3); total > 3 {
 		t.Fatalf("%d lines after ESC [ 3 J, want the screen's 3 at most", total)
+	}
+}
+
+// TestTerminalHistoryIsCompact: a console's 2,000 lines of history, each
+// an agent's coloured log line, take under 1 MB of heap (as TextGrid cells,
+// 24 bytes each, they took 2.9 MB, which the collector's goal multiplies
+// into the dashboard's RSS), and they read back whole with their styles.
+func TestTerminalHistoryIsCompact(t *testing.T) {
+	term := NewTerminal(110, 40, scrollbackLines, nil)
+	defer term.Close()
+	line := func(n int) string {
+		return fmt.Sprintf("\x1b[1;34mReading\x1b[0m internal/pkg%d/file_%d.go \x1b[33m%d lines\x1b[0m \x1b[2m(%d ms)\x1b[0m", n%13, n, n%400, n%97)
+	}
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	var out strings.Builder
+	for n := range 3 * scrollbackLines {
+		out.WriteString(line(n) + "\r\n")
+		if out.Len() > 32<<10 {
+			term.Write([]byte(out.String()))
+			out.Reset()
+		}
+	}
+	term.Write([]byte(out.String()))
+	held := int64(heap()) - int64(before)
+	runtime.KeepAlive(term)
+	t.Logf("%d lines of history: %.2f MB of heap", scrollbackLines, float64(held)/(1<<20))
+	if held > 1<<20 {
+		t.Errorf("%d lines of history hold %.1f MB of heap, want under 1 MB", scrollbackLines, float64(held)/(1<<20))
+	}
+	// The screen holds the last 39 lines and the cursor's empty one; the
+	// history the 2,000 before them.
+	rows, _ := term.Window(1<<20, 2)
+	for i, r := range rows {
+		n := 3*scrollbackLines - 39 - scrollbackLines + i
+		want := fmt.Sprintf("Reading internal/pkg%d/file_%d.go %d lines (%d ms)", n%13, n, n%400, n%97)
+		if got := strings.Split(RowsText([]widget.TextGridRow{r}), "\n")[0]; got != want {
+			t.Fatalf("history line %d is %q, want %q", i, got, want)
+		}
+		if st := r.Cells[0].Style; st == nil || !st.Style().Bold || hex(st.TextColor()) != hex(palette[4]) {
+			t.Errorf("history line %d lost its bold blue", i)
+		}
+		if st := r.Cells[len(r.Cells)-1].Style; st == nil || hex(st.TextColor()) != hex(mix(defaultFg, defaultBg)) {
+			t.Errorf("history line %d lost its dim end", i)
+		}
 	}
 }
 
