@@ -36,6 +36,11 @@ type partCost struct {
 	cpu float64
 	rss int64
 	n   int // processes
+	// runs is how many times its threads were put on a CPU in the
+	// window (schedstat's third field): its wake-ups, a count that does
+	// not depend on whether a rare burst fell in the window or on the
+	// machine's speed. An idle tmux server wakes for nothing.
+	runs int64
 }
 
 // partOf names what a measured process is: the station (the first root),
@@ -69,7 +74,7 @@ func (s idleSample) partsString() string {
 	var out []string
 	for _, n := range names {
 		p := s.parts[n]
-		out = append(out, fmt.Sprintf("%s ×%d %s %s", n, p.n, pct(p.cpu), mib(float64(p.rss))))
+		out = append(out, fmt.Sprintf("%s ×%d %s %s %d wake-ups", n, p.n, pct(p.cpu), mib(float64(p.rss)), p.runs))
 	}
 	return strings.Join(out, ", ")
 }
@@ -87,6 +92,7 @@ func (s idleSample) partsString() string {
 func costOf(roots func() []int, d time.Duration) (idleSample, error) {
 	type mark struct {
 		run      time.Duration
+		runs     int64
 		children int64
 	}
 	read := func(pid int) (mark, error) {
@@ -94,11 +100,11 @@ func costOf(roots func() []int, d time.Duration) (idleSample, error) {
 		if err != nil {
 			return mark{}, err
 		}
-		run, err := runTime(pid)
+		run, runs, err := runTime(pid)
 		if err != nil {
 			run = ticks(c.self)
 		}
-		return mark{run: run, children: c.children}, nil
+		return mark{run: run, runs: runs, children: c.children}, nil
 	}
 	before := map[int]mark{}
 	for _, pid := range roots() {
@@ -130,38 +136,46 @@ func costOf(roots func() []int, d time.Duration) (idleSample, error) {
 		p.cpu += shareOf(t, el)
 		p.rss += r
 		p.n++
+		p.runs += m.runs - b.runs
 		parts[name] = p
 	}
 	return idleSample{cpu: shareOf(total, el), rss: rss, parts: parts}, nil
 }
 
 // runTime is a process's CPU time so far to the nanosecond: the run time
-// of each of its threads (the first field of /proc/<pid>/task/<tid>/schedstat).
+// of each of its threads (the first field of /proc/<pid>/task/<tid>/schedstat),
+// and how many times they were put on a CPU (its third field).
 // A thread that ended is missing from it; Go's threads and tmux's one live
 // as long as their process.
-func runTime(pid int) (time.Duration, error) {
+func runTime(pid int) (time.Duration, int64, error) {
 	dir := fmt.Sprintf("/proc/%d/task", pid)
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var sum time.Duration
+	var runs int64
 	for _, t := range tasks {
 		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
 		if err != nil {
 			continue // the thread ended meanwhile
 		}
 		f := strings.Fields(string(b))
-		if len(f) == 0 {
-			return 0, fmt.Errorf("%s/%s/schedstat: empty", dir, t.Name())
+		if len(f) < 3 {
+			return 0, 0, fmt.Errorf("%s/%s/schedstat: %q", dir, t.Name(), b)
 		}
 		ns, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
+		}
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return 0, 0, err
 		}
 		sum += time.Duration(ns)
+		runs += n
 	}
-	return sum, nil
+	return sum, runs, nil
 }
 
 // shareOf is CPU time over a wall interval as a percentage of one core.
@@ -335,7 +349,7 @@ func addScalingRows(t *table, backend string, counts []int, c []scalePoint, firs
 		where = append(where, fmt.Sprintf("at %d: %s", p.n, p.cost.partsString()))
 	}
 	t.add(row{figure: fmt.Sprintf("scaling %s: CPU at %s sessions", backend, label), ours: strings.Join(cpus, " / "),
-		note: "where it goes (part ×processes CPU PSS) " + strings.Join(where, "; ") + fmt.Sprintf("; load %s at the end", loadAvg())})
+		note: "where it goes (part ×processes, CPU, PSS, wake-ups in the window: times its threads were put on a CPU, from schedstat) " + strings.Join(where, "; ") + fmt.Sprintf("; load %s at the end", loadAvg())})
 	r := row{figure: fmt.Sprintf("scaling %s: memory (PSS) at %s sessions", backend, label), ours: strings.Join(rsss, " / ")}
 	if first {
 		r.note = "PSS after each idle window (RSS with shared pages divided among sharers; tmux: station + tmux server + clients + copiers); per session: RSS growth between successive counts / sessions added, every session having printed 300 KB (ring is 256 KiB)"
