@@ -154,6 +154,7 @@ type styleRun struct {
 // compact makes r's histLine.
 func compact(r widget.TextGridRow) histLine {
 	var b strings.Builder
+	b.Grow(len(r.Cells)) // one allocation for ASCII
 	nruns := 0
 	for i, c := range r.Cells {
 		b.WriteRune(c.Rune)
