@@ -91,10 +91,8 @@ type UI struct {
 	call func(func())
 }
 
-// New makes the UI; nothing shows until Start. It sets the process's
-// GC percent (gcPercent): the UI's process is the dashboard's.
+// New makes the UI; nothing shows until Start.
 func New(o Options) *UI {
-	setGCPercent()
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
