@@ -238,6 +238,11 @@ func TestCardTakesTheWork(t *testing.T) {
 	if got := <-fake.calls; got != (call{"TaskDiff", "t3", ""}) {
 		t.Fatalf("d called %+v", got)
 	}
+	// Its diff is shown before the next window asks for one: Fyne's test
+	// driver runs fyne.Do on the calling goroutine, so two windows filling
+	// at once would share the font cache unguarded (the real driver runs
+	// them one after the other on its own thread).
+	d.u.acts.Wait()
 	d.unfocus()
 	closeDiffs := func() {
 		for _, w := range fyne.CurrentApp().Driver().AllWindows() {
