@@ -254,6 +254,8 @@ type fakeSpawner struct {
 	// handled makes its procs Handled, like tmux's: they outlive a station.
 	handled bool
 	started []*fakeProc
+	// before, if set, runs at the start of each Spawn.
+	before func(supervisor.SpawnSpec)
 }
 
 type handledProc struct{ *fakeProc }
@@ -261,6 +263,9 @@ type handledProc struct{ *fakeProc }
 func (h handledProc) Handle() string { return fmt.Sprintf("@%d", h.pid) }
 
 func (s *fakeSpawner) Spawn(spec supervisor.SpawnSpec) (supervisor.Proc, error) {
+	if s.before != nil {
+		s.before(spec)
+	}
 	if s.fail != nil {
 		return nil, s.fail
 	}

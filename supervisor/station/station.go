@@ -264,12 +264,28 @@ func (st *Station) start(ctx context.Context, p config.Project, task supervisor.
 	// A fast agent may report before spawn returns; its token must not be
 	// refused meanwhile, so it is pending until the session is registered.
 	defer st.reg.expect(token, id)()
+	// Recorded before it runs: a station killed between the spawn and
+	// register's record would leave an agent no restart could find (a pty
+	// agent's orphans are found by the token in their environment), and a
+	// requeue would start a second one in the same worktree.
+	started := time.Now()
+	pending := supervisor.SessionRecord{ID: id, TaskID: task.ID, Kind: kind, State: supervisor.SessStarting.String(),
+		StartedAt: started.UTC(), Backend: p.Settings.Backend, Token: token}
+	st.writes.keepToken(ctx, id, token)
+	if err := st.writes.saveSession(ctx, pending); err != nil {
+		st.log.Error("record session", "session", id, "err", err)
+	}
 	s, err := st.spawn(p, task, kind, id, ws, token)
 	if err != nil {
+		pending.State, pending.EndedAt = supervisor.SessEnded.String(), time.Now().UTC()
+		if err := st.writes.saveSession(ctx, pending); err != nil {
+			st.log.Error("record session", "session", id, "err", err)
+		}
+		st.writes.forgetToken(ctx, id)
 		st.blockUnstarted(ctx, task, id, err)
 		return
 	}
-	st.register(ctx, s, time.Now())
+	st.register(ctx, s, started)
 }
 
 // prepare readies a claimed task's working copy: its branches fetched

@@ -783,3 +783,45 @@ func testFiles(t *testing.T, home, sessions string) supervisor.Files {
 	}
 	return fs
 }
+
+// A session is on the board before its agent runs, with the token its
+// processes carry: a station killed between the spawn and the record
+// would otherwise leave an agent no restart could find and end
+// (e2e/fault TestCrashEndsTheLostSessionsProcesses met it under load). A
+// spawn that fails ends the record again.
+func TestSessionIsRecordedBeforeItsAgentRuns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := start(t, project("web", 5*time.Minute, 5*time.Minute))
+		var seen []supervisor.SessionRecord
+		h.sp.before = func(spec supervisor.SpawnSpec) {
+			recs, _ := h.board.Sessions(context.Background(), true)
+			for _, r := range recs {
+				if spec.Marker == sessionMarker(r.Token) {
+					seen = append(seen, r)
+				}
+			}
+		}
+		a := h.add("web", "a")
+		h.proc()
+		if len(seen) != 1 || seen[0].TaskID != a.ID || seen[0].State != supervisor.SessStarting.String() {
+			t.Fatalf("live records carrying the spawn's token when it ran: %+v; want task %s's, starting", seen, a.ID)
+		}
+		h.sp.fail = errors.New(`exec: "nope": executable file not found in $PATH`)
+		seen = nil
+		b := h.add("web", "b")
+		_ = b
+		if _, err := h.st.Tasks.Cancel(h.ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if len(seen) != 1 {
+			t.Fatalf("the failing spawn saw %d live records of its own, want 1", len(seen))
+		}
+		recs, _ := h.board.Sessions(context.Background(), true)
+		for _, r := range recs {
+			if r.ID == seen[0].ID {
+				t.Errorf("the record of a session that never started is still live: %+v", r)
+			}
+		}
+	})
+}
