@@ -26,12 +26,7 @@ import (
 // detaches on Ctrl-], leaving the session running. The session is real,
 // its agent this test binary (apitest.Agent), which says what it reads.
 func TestSessionAttachTerminal(t *testing.T) {
-	s := startAgents(t)
-	s.addTask(t, "one")
-	s.env.Session(t, "t1")
-	ptmx, tty := ptytest.Open(t, 100, 30)
-	var screen testwait.Buffer
-	go io.Copy(&screen, ptmx) // the terminal's screen
+	s, ptmx, tty, screen := sessionOnTerminal(t)
 	shows := func(want string) {
 		t.Helper()
 		testwait.Eventually(t, time.Minute, func() bool { return strings.Contains(screen.String(), want) },
@@ -90,12 +85,7 @@ func TestSessionAttachTmux(t *testing.T) {
 // (cmd/buildstation) catches no signal for its other verbs: the attach
 // catches it itself. Without that the test binary dies of the signal.
 func TestSessionAttachRestoresTheTerminalOnSIGTERM(t *testing.T) {
-	s := startAgents(t)
-	s.addTask(t, "one")
-	s.env.Session(t, "t1")
-	ptmx, tty := ptytest.Open(t, 100, 30)
-	var screen testwait.Buffer
-	go io.Copy(&screen, ptmx)
+	s, _, tty, _ := sessionOnTerminal(t)
 	before, err := unix.IoctlGetTermios(int(tty.Fd()), ioctlGetTermios)
 	if err != nil {
 		t.Fatal(err)
@@ -125,4 +115,16 @@ func TestSessionAttachRestoresTheTerminalOnSIGTERM(t *testing.T) {
 		t.Errorf("the terminal after the attach: lflag %#x iflag %#x oflag %#x; before it: %#x %#x %#x",
 			after.Lflag, after.Iflag, after.Oflag, before.Lflag, before.Iflag, before.Oflag)
 	}
+}
+
+// sessionOnTerminal starts task t1's session (its agent this test binary)
+// and opens a 100×30 terminal whose screen is copied into the buffer.
+func sessionOnTerminal(t *testing.T) (s *station, ptmx, tty *os.File, screen *testwait.Buffer) {
+	s = startAgents(t)
+	s.addTask(t, "one")
+	s.env.Session(t, "t1")
+	ptmx, tty = ptytest.Open(t, 100, 30)
+	screen = new(testwait.Buffer)
+	go io.Copy(screen, ptmx) // the terminal's screen
+	return s, ptmx, tty, screen
 }
