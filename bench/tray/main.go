@@ -48,9 +48,9 @@ func main() {
 		return
 	}
 	bin := flag.String("bin", "bin/buildstation", "the buildstation binary (station and fake agent)")
-	dur := flag.Duration("for", 60*time.Second, "how long each phase (console closed, console open) lasts")
+	dur := flag.Duration("for", 45*time.Second, "how long each phase (console closed, console open) lasts")
 	trayBin := flag.String("tray-bin", "", "the buildstation binary built with cgo (the tray), for the idle figure; empty skips it")
-	idleFor := flag.Duration("idle", 30*time.Second, "how long each idle measurement lasts")
+	idleFor := flag.Duration("idle", 20*time.Second, "how long each idle measurement lasts")
 	only := flag.String("only", "", "console or idle; default both")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the console-open phase here")
 	memprofile := flag.String("memprofile", "", "write heap profiles here at the console-closed phase's start (suffix .start) and the console-open phase's end")
