@@ -205,18 +205,33 @@ type scalePoint struct {
 }
 
 // supervisors lists the processes whose cost is the backend's: the station
-// alone for pty; for tmux also its tmux clients, the tmux server on sock
-// and the pipe-pane copiers (the agents are not counted).
-func supervisors(backend string, station int, sock string) []int {
+// alone for pty; for tmux also its tmux clients, the tmux server (pid
+// server, 0 while none runs) and the pipe-pane copiers (the agents are not
+// counted). It reads /proc only: asking tmux would wake the server it
+// measures (see tmuxServer).
+func supervisors(backend string, station, server int) []int {
 	if backend != "tmux" {
 		return []int{station}
 	}
 	pids := descendants(station, tmuxHelper)
-	out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
-	if server, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && server > 0 {
+	if server > 0 {
 		pids = append(pids, descendants(server, tmuxHelper)...)
 	}
 	return pids
+}
+
+// tmuxServer is the pid of the tmux server on sock, 0 if none runs. It
+// asks the server, through a tmux client of its own: a connection costs
+// the server a few milliseconds at 300 panes (measured: 6–9 ms, 0.06–0.09%
+// of a core over a 10 s window), so it is asked before a window, never
+// inside one.
+func tmuxServer(sock string) int {
+	out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return pid
 }
 
 // idleCurve starts a station with the given backend and measures what it
@@ -246,7 +261,8 @@ concurrency = 400
 	}
 	defer st.stop()
 	sock := filepath.Join(home, "tmux.sock")
-	roots := func() []int { return supervisors(backend, st.PID(), sock) }
+	server := 0 // the tmux server, once it runs
+	roots := func() []int { return supervisors(backend, st.PID(), server) }
 	var curve []scalePoint
 	have := 0
 	for _, n := range counts {
@@ -261,6 +277,9 @@ concurrency = 400
 			}
 			progress("idle %s: %d sessions running and quiet after %s", backend, n, time.Since(t0).Round(time.Second))
 			have = n
+		}
+		if backend == "tmux" {
+			server = tmuxServer(sock) // before the settle: asking wakes it
 		}
 		time.Sleep(2 * time.Second) // let start-up work (GC, spawn) finish
 		progress("idle %s: measuring with %d sessions for %s", backend, n, d)
@@ -353,7 +372,9 @@ func addIdleRows(t *table, d time.Duration, counts []int, backends []string, cur
 				r.target, r.met = "≤ 0.1%", metString(ours.cpu <= 0.1)
 			}
 			if n == last && backend == backends[0] {
-				r.note = fmt.Sprintf("over %s: pty is the station process's CPU (its threads' run time to the nanosecond, from schedstat, and its reaped children's utime+stime); tmux adds its tmux clients, the tmux server and any pipe-pane copier, a `cat` per session before the pipe was handed to the station (agents excluded); "+
+				r.note = fmt.Sprintf("over %s: pty is the station process's CPU (its threads' run time to the nanosecond, from schedstat, and its reaped children's utime+stime); tmux adds its tmux clients, the tmux server and any pipe-pane copier, a `cat` per session before the pipe was handed to the station (agents excluded), "+
+					"the server's pid read before the window (a tmux client asking for it inside the window cost the server more than everything else in it, 6–9 ms at 300 panes); "+
+					"a 10 s window holds the tmux backend's safety look (one list-panes -a every 2 min on Linux) one time in 12; "+
 					"baseline: a poller doing what claude-squad does each 500 ms round for every session (capture-pane -p -e -J, then git add -N . && git diff in the session's worktree), "+
 					"its own and its children's CPU plus the tmux server's, measured at the smallest count only (it already falls behind its rounds there, so more sessions cost it at least as much: ≥); rounds it achieved: %s; ratio is ours / baseline", d, rounds)
 			}

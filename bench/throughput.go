@@ -298,9 +298,9 @@ block_window = "1h"
 	if err != nil {
 		return sessionRun{}, err
 	}
-	var server []int // the tmux server, found while the session runs
+	server := 0 // the tmux server, found while the session runs
 	took, err := waitEnded(sub, task, func() {
-		if backend == "tmux" && server == nil {
+		if backend == "tmux" && server == 0 {
 			server = tmuxServer(sock)
 		}
 	})
@@ -308,11 +308,11 @@ block_window = "1h"
 		return sessionRun{}, err
 	}
 	run := sessionRun{took: took, cpu: cpuSplit{station: selfCPU() - cpu0}}
-	if len(server) > 0 {
+	if server > 0 {
 		// The server's own time, and its reaped children's (the hand-over,
 		// the launch script, the agent): the agent is cat, whose time
 		// is the same in the baseline, so the hand-over is the rest.
-		if c, err := readCPU(server[0]); err == nil {
+		if c, err := readCPU(server); err == nil {
 			run.cpu.server = ticks(c.self)
 			run.cpu.helpers = ticks(c.children)
 		}
@@ -332,15 +332,6 @@ func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// tmuxServer is the pid of the tmux server on sock, if it runs.
-func tmuxServer(sock string) []int {
-	out, err := exec.Command("tmux", "-S", sock, "display-message", "-p", "#{pid}").Output()
-	if pid, _ := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && pid > 0 {
-		return []int{pid}
-	}
-	return nil
 }
 
 // checkTranscript says whether the transcript at path ends with the
