@@ -86,4 +86,7 @@ type Dialect interface {
 	// Pins says the tasks table has pinned_to: the shared board pins a
 	// task to the station that holds its only work.
 	Pins() bool
+	// Counts is the query of the board's tasks per state, as (state,
+	// count) rows, states without tasks left out or counted 0.
+	Counts() string
 }

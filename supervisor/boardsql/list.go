@@ -66,10 +66,11 @@ func tasksQuery(d Dialect, f supervisor.TaskFilter, after int64) (string, []any)
 	return q, args
 }
 
-// CountTasks counts tasks per state with one GROUP BY over the state
-// index, without reading a row.
+// CountTasks counts tasks per state by the store's own query (Counts):
+// a row per state where the store keeps the counts, else a GROUP BY over
+// the state index, without reading a task.
 func (b Board[Tx]) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, error) {
-	rows, err := b.db.Read().Query(ctx, "SELECT state, COUNT(*) FROM tasks GROUP BY state")
+	rows, err := b.db.Read().Query(ctx, b.db.Counts())
 	if err != nil {
 		return nil, fmt.Errorf("count tasks: %w", err)
 	}
@@ -81,7 +82,9 @@ func (b Board[Tx]) CountTasks(ctx context.Context) (map[supervisor.TaskState]int
 		if err := rows.Scan(&st, &n); err != nil {
 			return nil, fmt.Errorf("count tasks: %w", err)
 		}
-		out[supervisor.TaskState(st)] = n
+		if n > 0 {
+			out[supervisor.TaskState(st)] = n
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("count tasks: %w", err)

@@ -33,6 +33,7 @@ var cases = []struct {
 	{"TaskNotFound", testTaskNotFound},
 	{"TasksFilter", testTasksFilter},
 	{"CountTasks", testCountTasks},
+	{"CountsFollowWrites", testCountsFollowWrites},
 	{"Move", testMove},
 	{"MoveKeepsSummary", testMoveKeepsSummary},
 	{"MoveConflict", testMoveConflict},

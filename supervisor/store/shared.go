@@ -60,6 +60,10 @@ func (sqlBoard) ForUpdate() string { return "" }
 
 func (sqlBoard) Pins() bool { return false }
 
+// Counts reads the count per state that the tasks table's triggers keep
+// (migration 6): a row per state, whatever the board's size.
+func (sqlBoard) Counts() string { return "SELECT state, n FROM task_counts" }
+
 // conn is a database/sql handle (the read pool or a write transaction) as
 // boardsql runs statements on it. The driver binds $n to the nth argument.
 type conn struct{ q handle }
