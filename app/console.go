@@ -54,6 +54,9 @@ type console struct {
 	// to queries in the replay are stale and must not be typed into the
 	// session.
 	live atomic.Bool
+	// attachLater starts the attach once the UI is connected (Fyne's
+	// goroutine); nil once started.
+	attachLater func()
 }
 
 // OpenConsole shows session id's console, opening it if needed.
@@ -67,7 +70,7 @@ func (u *UI) OpenConsole(id string) {
 	c.term = NewTerminal(100, 30, scrollbackLines, c.reply)
 	c.view = newTermView(c.input, c.resized)
 	c.view.onScroll = c.poke
-	c.status = widget.NewLabel("connecting…")
+	c.status = widget.NewLabel("connecting to the station…")
 	c.win = u.app.NewWindow(u.consoleTitle(id))
 	c.win.SetIcon(u.icon)
 	c.nudge = widget.NewButtonWithIcon("Nudge now", theme.MailSendIcon(), func() {
@@ -89,8 +92,24 @@ func (u *UI) OpenConsole(id string) {
 	u.consoles[id] = c
 	c.win.Show()
 	c.win.Canvas().Focus(c.view)
-	u.bg.Go(func() { c.attach(ctx) })
 	u.bg.Go(func() { c.render(ctx) })
+	// A console the tray asks for is often the first thing a dashboard
+	// process it has just started shows, before the station's first
+	// answer: it attaches once the UI is connected (apply), instead of
+	// saying for good that no station runs.
+	c.attachLater = func() { u.bg.Go(func() { c.attach(ctx) }) }
+	c.attachWhenConnected()
+}
+
+// attachWhenConnected starts the attach once the UI holds a snapshot from
+// the station.
+func (c *console) attachWhenConnected() {
+	if c.attachLater == nil || !c.u.snap.Connected {
+		return
+	}
+	start := c.attachLater
+	c.attachLater = nil
+	start()
 }
 
 // follow offers the console's actions only while its session lives: an

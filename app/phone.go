@@ -195,6 +195,10 @@ func (f *phoneForm) load(ctx context.Context, cl Client) {
 			return
 		}
 		f.fill(t)
+		f.answer.SetText("")
+		if f.saveBtn != nil {
+			f.saveBtn.Enable()
+		}
 	})
 }
 

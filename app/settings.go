@@ -68,6 +68,14 @@ func (u *UI) showSettings() {
 	form := widget.NewForm(items...)
 	phone.form = form
 	dialog.ShowCustom("Notifications", "Close", form, u.dashboardWindow())
-	// The form fills in once the station said its [phone] table.
-	u.act(nil, "read the phone settings", func(ctx context.Context, cl Client) error { phone.load(ctx, cl); return nil })
+	// The form fills in once the station said its [phone] table: opened
+	// from the tray, this is often a dashboard process that has not
+	// heard from the station yet, so the read waits for its first
+	// answer. Until the table is read Save stays off: a form saved
+	// before it would remove the table the station has.
+	phone.saveBtn.Disable()
+	phone.answer.SetText("Reading the phone settings from the station…")
+	u.afterConnect(func() {
+		u.act(nil, "read the phone settings", func(ctx context.Context, cl Client) error { phone.load(ctx, cl); return nil })
+	})
 }

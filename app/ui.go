@@ -79,6 +79,10 @@ type UI struct {
 	// connecting says so.
 	pending    []func()
 	connecting *connecting
+	// later are reads of a window already open that wait, with no
+	// dialog of their own, for the first connected snapshot (the
+	// Notification settings' Phone section).
+	later []func()
 	// bg counts the goroutines that paint windows (consoles, cards,
 	// actions, the dashboard's ticker); all end with ctx, and its Wait
 	// tells a caller that nothing paints any more.
@@ -135,14 +139,6 @@ func (u *UI) Snapshot() Snapshot { return u.snap }
 // apply takes a new snapshot from the connection.
 func (u *UI) apply(s Snapshot) {
 	u.snap = s
-	u.runPending()
-	if s.Connected && len(u.waiting) > 0 {
-		waiting := u.waiting
-		u.waiting = nil
-		for _, id := range waiting {
-			u.OpenSession(id)
-		}
-	}
 	for _, p := range u.previews {
 		p()
 	}
@@ -152,6 +148,20 @@ func (u *UI) apply(s Snapshot) {
 	for id, c := range u.consoles {
 		c.win.SetTitle(u.consoleTitle(id))
 		c.follow()
+	}
+	// What waited for the station runs once the windows show the
+	// snapshot: a dialog opens over the board it reads, and the calls it
+	// starts come after the board was drawn.
+	u.runPending()
+	if s.Connected && len(u.waiting) > 0 {
+		waiting := u.waiting
+		u.waiting = nil
+		for _, id := range waiting {
+			u.OpenSession(id)
+		}
+	}
+	for _, c := range u.consoles {
+		c.attachWhenConnected()
 	}
 }
 
@@ -187,7 +197,12 @@ func (u *UI) noticeOver(n supervisor.Notice) {
 	}()
 }
 
-var errNoStation = errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+// ErrNoStation is what an action says while no station answers, in a
+// desktop user's words: the tray's menu starts it (the dashboard
+// reconnects by itself once it runs).
+var ErrNoStation = errors.New("the station is not running; choose " + StartStationLine + " in the Build Station menu")
+
+var errNoStation = ErrNoStation
 
 // act runs one API call off Fyne's goroutine and reports a failure in a
 // dialog over parent; the event stream brings the result.
@@ -274,12 +289,28 @@ func (u *UI) whenConnected(fn func()) {
 	c.dlg.Show()
 }
 
+// afterConnect runs fn at once when the UI holds a snapshot from the
+// station, else once the first one comes, with no dialog: for a window
+// that shows at once and fills in by itself.
+func (u *UI) afterConnect(fn func()) {
+	if u.snap.Connected {
+		fn()
+		return
+	}
+	u.later = append(u.later, fn)
+}
+
 // runPending runs what waited for a connected snapshot, or says why the
 // station does not answer yet.
 func (u *UI) runPending() {
 	if !u.snap.Connected {
 		u.showConnectingReason()
 		return
+	}
+	later := u.later
+	u.later = nil
+	for _, fn := range later {
+		fn()
 	}
 	c, pending := u.connecting, u.pending
 	u.connecting, u.pending = nil, nil
@@ -297,7 +328,8 @@ func (u *UI) showConnectingReason() {
 	}
 	text := ""
 	if u.snap.Err != "" {
-		text = "Not yet: " + u.snap.Err
+		// In the dashboard's words, not the CLI's hint.
+		text = "Not yet: " + stationDown(u.snap)
 	}
 	u.connecting.reason.SetText(text)
 }

@@ -388,6 +388,7 @@ func TestConsoleAttaches(t *testing.T) {
 	defer srv.Close()
 	client := &client.Client{BaseURL: srv.URL, Token: "tok"}
 	u := newTestUI(t, client, t0)
+	u.apply(Snapshot{Connected: true, Tasks: []supervisor.Task{{ID: "t1", Project: "web", Title: "one", State: supervisor.TaskWorking}}, Sessions: []supervisor.SessionInfo{s}})
 	u.OpenConsole(s.ID)
 	c := u.consoles[s.ID]
 	screen := func() string { return RowsText(c.term.Rows()) }

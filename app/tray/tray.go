@@ -2,7 +2,6 @@ package tray
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -358,7 +357,7 @@ func (t *tray) click(l app.MenuLine) {
 
 // decide allows or denies what a session asks, from the menu.
 func (t *tray) decide(l app.MenuLine) {
-	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+	err := app.ErrNoStation
 	if cl := t.station.Client(); cl != nil {
 		ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 		err = app.Decide(ctx, cl, l)
@@ -394,7 +393,7 @@ func (t *tray) merge(sessionID, taskID string) {
 	}
 	t.merged[taskID] = true
 	t.mergedMu.Unlock()
-	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+	err := app.ErrNoStation
 	var said supervisor.Notice
 	if cl := t.station.Client(); cl != nil {
 		ctx, cancel := context.WithTimeout(t.ctx, time.Minute)
@@ -424,7 +423,7 @@ func (t *tray) pauseAll(pause bool) {
 		what = "pause the queue"
 	}
 	cl := t.station.Client()
-	err := errors.New("no station is running; it will be reconnected when one starts (\"buildstation daemon\")")
+	err := app.ErrNoStation
 	if cl != nil {
 		ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 		err = app.PauseAll(ctx, cl, projects, pause)
