@@ -3,6 +3,7 @@
 package notifier
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,41 +16,54 @@ import (
 // A real notification daemon (dunst, under Xvfb) shows a permission notice
 // with its buttons; choosing "Allow once" in dunst's context menu (its
 // dmenu, here a script that picks that line) reaches Options.Decide for
-// the session. SCREENSHOT=file saves the screen while the notice shows.
+// the session, and so does "Deny", the notice's second button, on the
+// next request. SCREENSHOT=file saves the screen while the notice shows.
 func TestRealDaemonButtonDecides(t *testing.T) {
 	need(t, "dbus-daemon", "Xvfb", "dunst", "dunstctl")
 	privateBus(t)
 	xvfb(t)
 	home := t.TempDir()
 	pick := filepath.Join(home, "pick.sh")
-	dunst(t, home, pick, "#!/bin/sh\ngrep -m1 'Allow once'\n")
+	choice := filepath.Join(home, "choice")
+	// The menu shows the notice's buttons; the script records them and
+	// picks the one named in choice.
+	script := "#!/bin/sh\ncat >" + filepath.Join(home, "menu") + "\ngrep -m1 \"$(cat " + choice + ")\" " + filepath.Join(home, "menu") + "\n"
+	dunst(t, home, pick, script)
 	decided := make(chan string, 2)
 	n, err := New(Options{AppName: "Build Station", Open: func(id string) { decided <- "open " + id },
-		Decide: func(id, request, verb, answer string) { decided <- verb + " " + id }})
+		Decide: func(id, request, verb, answer string) { decided <- verb + " " + id + " " + request }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	ask := &supervisor.WaitingOn{Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
-	if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1",
-		Title: "t7 · Fix the login page (web) asks to run `rm -rf node_modules`", Body: "Allow once or Deny — or buildstation session allow|deny t7", Ask: ask}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the notice on screen", func() bool { return dunstctl(t, "count", "displayed") == "1" })
-	if shot := os.Getenv("SCREENSHOT"); shot != "" {
-		time.Sleep(500 * time.Millisecond)
-		if out, err := exec.Command("import", "-window", "root", shot).CombinedOutput(); err != nil {
-			t.Logf("screenshot: %v %s", err, out)
+	for i, c := range []struct{ label, want string }{{"Allow once", "allow t7.1 r1"}, {"Deny", "deny t7.1 r2"}} {
+		if err := os.WriteFile(choice, []byte(c.label), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
-	dunstctl(t, "context")
-	select {
-	case d := <-decided:
-		if d != "allow t7.1" {
-			t.Errorf("the daemon's Allow once gave %q", d)
+		ask := &supervisor.WaitingOn{ID: fmt.Sprintf("r%d", i+1), Kind: supervisor.AskPermission, Tool: "Bash", Input: "rm -rf node_modules"}
+		if err := n.Notify(supervisor.Notice{Kind: supervisor.NoticePermission, TaskID: "t7", SessionID: "t7.1",
+			Title: "Fix the login page asks to run a command", Body: "Bash: rm -rf node_modules", Ask: ask}); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("choosing Allow once in the daemon decided nothing")
+		eventually(t, "the notice on screen", func() bool { return dunstctl(t, "count", "displayed") == "1" })
+		if shot := os.Getenv("SCREENSHOT"); shot != "" && i == 0 {
+			time.Sleep(500 * time.Millisecond)
+			if out, err := exec.Command("import", "-window", "root", shot).CombinedOutput(); err != nil {
+				t.Logf("screenshot: %v %s", err, out)
+			}
+		}
+		dunstctl(t, "context")
+		select {
+		case d := <-decided:
+			if d != c.want {
+				menu, _ := os.ReadFile(filepath.Join(home, "menu"))
+				t.Errorf("choosing %s in the daemon gave %q, want %q; the menu offered:\n%s", c.label, d, c.want, menu)
+			}
+		case <-time.After(10 * time.Second):
+			menu, _ := os.ReadFile(filepath.Join(home, "menu"))
+			t.Fatalf("choosing %s in the daemon decided nothing; the menu offered:\n%s", c.label, menu)
+		}
+		dunstctl(t, "close-all")
 	}
 }
 
