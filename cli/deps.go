@@ -35,6 +35,19 @@ type Deps struct {
 	// Keychain stores a source's token in the OS keychain
 	// (platform/keychain). nil: `source login` says to use token_env.
 	Keychain func(kind, host, token string) error
+	// Render turns a transcript into the text its screen showed, for
+	// logs (internal/screentext, in a cols × rows terminal). nil: logs
+	// without --raw runs in the app (Roles.Logs), so the light command
+	// line links no terminal emulator.
+	Render func(w io.Writer, cols, rows int) Renderer
+}
+
+// Renderer plays a terminal's raw output and writes the lines a person
+// read: each as it scrolls off, then at Finish the last screen.
+type Renderer interface {
+	Write(p []byte) error
+	Finish() error
+	Close()
 }
 
 // RoleFunc runs one of the binary's other roles with the --home given (""
@@ -47,4 +60,8 @@ type RoleFunc func(ctx context.Context, home string, args []string) int
 // nil role answers that this build does not have it.
 type Roles struct {
 	Daemon, Demo, Service, Open, FakeAgent RoleFunc
+	// Logs prints a session's transcript rendered (logs without --raw) in
+	// a build that renders (Deps.Render); the light command line hands it
+	// to the app.
+	Logs RoleFunc
 }

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 	"time"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/spf13/cobra"
 
 	"github.com/buildstation/buildstation/internal/textsafe"
@@ -68,6 +67,9 @@ const logsMemory = 40 << 20
 
 func logsRun(o *logsOptions) error {
 	e, id, follow, raw := o.env, o.ID, o.Follow, o.Raw
+	if !raw && e.deps.Render == nil {
+		return handLogs(o)
+	}
 	c, err := e.client()
 	if err != nil {
 		return err
@@ -75,17 +77,17 @@ func logsRun(o *logsOptions) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(logsMemory))
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	sink := func(_ int64, p []byte) error { _, err := out.Write(p); return err }
-	var r *renderer
+	var r Renderer
 	from := int64(0)
 	if !raw {
-		r = newRenderer(out)
-		defer r.close()
+		r = e.deps.Render(out, renderCols, renderRows)
+		defer r.Close()
 		sink = renderTail(r, out, id)
 		from = -logsTail
 	}
 	t, err := streamTranscript(e.ctx, c, id, from, sink)
 	if err == nil && r != nil {
-		err = r.finish()
+		err = r.Finish()
 	}
 	if err == nil {
 		err = out.Flush()
@@ -117,11 +119,27 @@ func logsRun(o *logsOptions) error {
 	return nil
 }
 
+// handLogs runs a rendered logs in the app (Roles.Logs): this build does
+// not link the terminal emulator (the light command line; see Deps.Render).
+func handLogs(o *logsOptions) error {
+	if o.deps.Roles.Logs == nil {
+		return errors.New(`this build cannot render a transcript; use "buildstation logs --raw", or build the full binary with make build`)
+	}
+	args := []string{o.ID}
+	if o.Follow {
+		args = append(args, "--follow")
+	}
+	if code := o.deps.Roles.Logs(o.ctx, o.home, args); code != 0 {
+		return &exitCode{code}
+	}
+	return nil
+}
+
 // renderTail is the sink that renders a transcript's tail through r: when
 // the tail is not the whole transcript, rendering starts at its first whole
 // line, after a line on out that says how much was skipped and how to get
 // it (--raw).
-func renderTail(r *renderer, out io.Writer, id string) func(int64, []byte) error {
+func renderTail(r Renderer, out io.Writer, id string) func(int64, []byte) error {
 	started := false
 	return func(from int64, p []byte) error {
 		if !started && from > 0 {
@@ -134,7 +152,7 @@ func renderTail(r *renderer, out io.Writer, id string) func(int64, []byte) error
 			}
 		}
 		started = true
-		return r.write(p)
+		return r.Write(p)
 	}
 }
 
@@ -168,21 +186,9 @@ type transcriptEnd struct {
 	Data      []byte
 }
 
-// rowText is one line of cells as text; a wide character's second cell
-// holds nothing and adds nothing.
-func rowText(at func(x int) *uv.Cell) string {
-	var b strings.Builder
-	for x := 0; ; x++ {
-		c := at(x)
-		if c == nil {
-			break
-		}
-		switch {
-		case c.Content != "":
-			b.WriteString(c.Content)
-		case c.Width != 0:
-			b.WriteByte(' ')
-		}
-	}
-	return textsafe.Line(strings.TrimRight(b.String(), " "))
-}
+// logsTail is how much of a transcript's end logs renders. The emulator
+// renders a few MB a second and a transcript may be gigabytes (past
+// transcript_max, or written before it), so logs renders the last 8 MiB —
+// hundreds of thousands of lines of agent output, in seconds — and says
+// what it skipped; --raw prints every byte.
+var logsTail int64 = 8 << 20

@@ -38,6 +38,9 @@ func run(args []string) int {
 		Roles: cli.Roles{
 			Daemon: role("daemon"), Demo: role("demo"), Service: role("service"),
 			Open: role("open"), FakeAgent: role("fake-agent"),
+			// The app renders transcripts: this binary links no terminal
+			// emulator (its tables cost every start; internal/screentext).
+			Logs: role("logs"),
 		},
 		TmuxAttach: tmux.Attach,
 		Agents:     agentcli.New(),

@@ -18,6 +18,9 @@ import (
 var heavy = []string{
 	"fyne.io/", "modernc.org/sqlite", "github.com/modelcontextprotocol/", "github.com/jackc/pgx",
 	"github.com/google/go-github", "github.com/yuin/goldmark",
+	// The terminal emulator logs renders with (internal/screentext) and
+	// its Unicode tables: the app renders for the command line.
+	"github.com/charmbracelet/", "github.com/mattn/go-runewidth",
 	"github.com/buildstation/buildstation/supervisor/station", "github.com/buildstation/buildstation/supervisor/store",
 	"github.com/buildstation/buildstation/internal/wiring", "github.com/buildstation/buildstation/app",
 	"runtime/cgo",
@@ -101,6 +104,13 @@ func TestFrontHandsOverToTheApp(t *testing.T) {
 			t.Fatalf("the station the front started never answered status: %v: %s\nits log: %s", err, out, log.String())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// A rendered logs runs in the app (the front links no emulator), --raw
+	// in the front: both reach the station and say the same.
+	for _, args := range [][]string{{"logs", "t9"}, {"logs", "--raw", "t9"}} {
+		if out, err := run(args...); err == nil || !strings.Contains(out, "t9") || strings.Contains(out, "cannot render") {
+			t.Errorf("%s through the front: %v: %s", strings.Join(args, " "), err, out)
+		}
 	}
 	if runtime.GOOS == "linux" {
 		exe, err := os.Readlink("/proc/" + strconv.Itoa(daemon.Process.Pid) + "/exe")

@@ -1,7 +1,10 @@
 package wiring
 
 import (
+	"io"
+
 	"github.com/buildstation/buildstation/cli"
+	"github.com/buildstation/buildstation/internal/screentext"
 	"github.com/buildstation/buildstation/internal/wiring/boardcmd"
 	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/gitwt"
@@ -22,5 +25,9 @@ func CLI() cli.Deps {
 		Agents:     agentcli.New(),
 		Setup:      gitwt.Advisor{},
 		Keychain:   keychain.Set,
+		Render:     Render,
 	}
 }
+
+// Render is logs' renderer: the transcript through a VT emulator.
+func Render(w io.Writer, cols, rows int) cli.Renderer { return screentext.New(w, cols, rows) }
