@@ -46,11 +46,11 @@ func TestAsksAndActivityShow(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Task t2 — needs you (t2) asks: Bash: npm publish --tag next",
+		"Task t2 — needs you · asks: Bash: npm publish --tag next",
 		"  > Console",
 		"  > Allow once: Bash: npm publish --tag next",
 		"  > Deny",
-		"Task t3 — working (t3) · running `go test ./...` for 2 min · $1.23 · 41% context",
+		"Task t3 — working · running `go test ./...` for 2 min · $1.23 · 41% context",
 		"  > Console",
 	}
 	if strings.Join(menu, "\n") != strings.Join(want, "\n") {

@@ -89,9 +89,11 @@ func TrayLines(s Snapshot) []MenuLine {
 	if live := liveSessions(s); len(live) > 0 {
 		lines = append(lines, sep)
 		for _, si := range live {
-			label := fmt.Sprintf("%s — %s (%s)", clip(taskTitle(s, si.TaskID), 44), SessionWords(si.State), si.TaskID)
+			// The title and the state in words: the task's id is the
+			// card pane's, as on the board's card.
+			label := fmt.Sprintf("%s — %s", clip(taskTitle(s, si.TaskID), 44), SessionWords(si.State))
 			if w := si.WaitingOn; w != nil {
-				label += " asks: " + clipSaid(w.Line(), menuAsk)
+				label += " · asks: " + clipSaid(w.Line(), menuAsk)
 			} else if d := Doing(si); d != "" {
 				label += " · " + clip(d, 60)
 			}

@@ -292,7 +292,7 @@ func TestTrayMenu(t *testing.T) {
 	}
 	want := []string{
 		"Working 1 · Reviewing 1 · Idle 0 · Needs you 0 · Blocked 1",
-		"Task t2 — working (t2)", "Task t5 — reviewing (t5)",
+		"Task t2 — working", "Task t5 — reviewing",
 		"Open Dashboard", "Add Task…", "Pause queue (all projects)", "Notification settings…",
 		"Quit tray (station keeps running)",
 	}
