@@ -102,11 +102,23 @@ type addProject struct {
 	settle time.Duration
 }
 
-// windowKeys are the windows the dialog shows, in order, with their labels.
+// windowKeys are the windows the dialog shows, in order, each labelled
+// as Edit project labels it (keyFields), so a window has one name.
 var windowKeys = []struct{ key, label string }{
-	{"idle_window", "Idle window"},
-	{"block_window", "Block window"},
-	{"review_idle_window", "Review idle window"},
+	{"idle_window", keyLabel("idle_window")},
+	{"block_window", keyLabel("block_window")},
+	{"review_idle_window", keyLabel("review_idle_window")},
+}
+
+// keyLabel is how Edit project labels a project key; the key itself for
+// one it does not know by name.
+func keyLabel(key string) string {
+	for _, kf := range keyFields {
+		if kf.key == key {
+			return kf.label
+		}
+	}
+	return key
 }
 
 func newAddProject(u *UI, cl Client, win fyne.Window, agents []supervisor.AgentCLI, run func(func())) *addProject {
@@ -200,7 +212,7 @@ func (a *addProject) show() {
 		}
 		found = "Agents found on this machine: " + strings.Join(names, ", ") + "."
 	}
-	hint := widget.NewLabel(found + " Empty windows take the station's defaults, shown greyed.")
+	hint := widget.NewLabel(found + " Empty fields take the station's defaults, shown greyed.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	cancel := widget.NewButton("Cancel", func() { a.dlg.Hide() })

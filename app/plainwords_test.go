@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -196,5 +197,34 @@ func TestAddProjectTicksTheSuggestionTheFieldHolds(t *testing.T) {
 	eventually(t, "the suggestions shown", func() bool { return b.suggest["setup"] != nil })
 	if !b.suggest["setup"].Checked || b.suggest["gate"].Checked {
 		t.Errorf("setup field %q, gate field %q: setup box ticked %v, gate box ticked %v", b.setup.Text, b.gate.Text, b.suggest["setup"].Checked, b.suggest["gate"].Checked)
+	}
+}
+
+// Add project and Edit project call the watchdog's windows by the same
+// words ("Nudge after quiet", not a config key's "Idle window" in one and
+// a sentence in the other): a person who set a window when adding a
+// project finds it under the same name when editing it.
+func TestAddAndEditProjectNameTheWindowsAlike(t *testing.T) {
+	fake := newFake()
+	fake.agents = []supervisor.AgentCLI{{Name: "claude", Path: "/usr/bin/claude"}}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude"}})
+	a := newAddProject(u, fake, nil, fake.agents, func(f func()) { f() })
+	e, _ := showEdit(t, u, fake, webProject())
+	a.win = u.dash.win
+	a.show()
+	label := func(form *widget.Form, w fyne.CanvasObject) string {
+		for _, it := range form.Items {
+			if it.Widget == w {
+				return it.Text
+			}
+		}
+		return ""
+	}
+	for _, key := range []string{"idle_window", "block_window", "review_idle_window"} {
+		add, edit := label(a.form, a.windows[key]), label(e.form, e.fields[key])
+		if add == "" || add != edit {
+			t.Errorf("%s: Add project calls it %q, Edit project %q", key, add, edit)
+		}
 	}
 }
