@@ -1,12 +1,15 @@
 package app
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/buildstation/buildstation/supervisor"
 )
@@ -226,5 +229,41 @@ func TestAddAndEditProjectNameTheWindowsAlike(t *testing.T) {
 		if add == "" || add != edit {
 			t.Errorf("%s: Add project calls it %q, Edit project %q", key, add, edit)
 		}
+	}
+}
+
+// Choosing Custom command… turns the program's field on and its label
+// with it: a form draws a disabled field's label grey, and the label
+// stayed grey after the field turned on (seen in a real window).
+func TestCustomCommandLabelTurnsOnWithItsField(t *testing.T) {
+	fake := newFake()
+	fake.agents = []supervisor.AgentCLI{{Name: "claude", Path: "/usr/bin/claude"}}
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true})
+	u.ShowDashboard()
+	defer u.dash.hide()
+	a := newAddProject(u, fake, u.dash.win, fake.agents, func(f func()) { f() })
+	a.show()
+	label := func() color.Color {
+		var c color.Color
+		walk(a.form, func(o fyne.CanvasObject) bool {
+			if tx, ok := o.(*canvas.Text); ok && tx.Text == programLabel {
+				c = tx.Color
+				return true
+			}
+			return false
+		})
+		if c == nil {
+			t.Fatalf("no %q label in the form", programLabel)
+		}
+		return c
+	}
+	th, v := fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant()
+	if got := label(); got != th.Color(theme.ColorNameDisabled, v) {
+		t.Errorf("with claude chosen the %q label is %v, want the disabled colour", programLabel, got)
+	}
+	a.agent.SetSelected(customAgent)
+	if got := label(); got != th.Color(theme.ColorNameForeground, v) {
+		t.Errorf("with Custom command… chosen the %q label is %v, want the foreground colour (its field is on: %v)", programLabel, got, !a.command.Disabled())
 	}
 }
