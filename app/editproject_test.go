@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 )
 
@@ -372,4 +374,26 @@ func stacked(t *testing.T, dlg fyne.CanvasObject, box *fyne.Container) {
 			above = o
 		}
 	}
+}
+
+// An open Edit project dialog asks the station again by itself every few
+// seconds (recheckEvery), so a step taken in a terminal meanwhile (Claude
+// Code told to trust the folder) goes without a field being touched: the
+// dialog opened as the Projects view's Edit… opens it, and nothing typed.
+func TestEditProjectRechecksByItself(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true, AgentNames: []string{"claude"}, Projects: []supervisor.ProjectInfo{webProject()}})
+	u.ShowDashboard()
+	u.dash.editProject(webProject())
+	reads := func() int {
+		fake.mu.Lock()
+		defer fake.mu.Unlock()
+		return len(fake.setupPaths)
+	}
+	// The first read as it opens, then one at least every recheckEvery;
+	// the test only counts the station's calls (the dialog's goroutines
+	// paint its widgets meanwhile).
+	testwait.Eventually(t, 3*recheckEvery, func() bool { return reads() >= 2 },
+		"the open dialog to ask the station again by itself", testwait.Later(func() string { return fmt.Sprint(reads(), " reads") }))
 }
