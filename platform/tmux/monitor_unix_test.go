@@ -207,3 +207,26 @@ func TestServerSleepsWhileIdle(t *testing.T) {
 		t.Errorf("the idle tmux server woke %d times in 3 s; want none", n)
 	}
 }
+
+// A window keeps historyLimit lines of scrollback, not tmux's default
+// 2,000 or a person's tmux.conf: the scrollback is most of what a window
+// costs the server (make bench's memory per added session), and the
+// station keeps every line itself.
+func TestWindowScrollbackIsBounded(t *testing.T) {
+	t.Parallel()
+	s := newSpawner(t)
+	p := proctest.Spawn(t, s, supervisor.SpawnSpec{Argv: []string{"sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; sleep 300"}})
+	id, _, _ := parseHandle(p.(supervisor.Handled).Handle())
+	var n int
+	testwait.Eventually(t, proctest.Deadline, func() bool {
+		out, err := s.run(t.Context(), "capture-pane", "-p", "-S", "-", "-E", "-", "-t", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = strings.Count(strings.TrimRight(out, "\n"), "\n") + 1
+		return strings.Contains(out, "line-2999")
+	}, "the window to show its last line")
+	if max := historyLimit + DefaultRows; n > max {
+		t.Errorf("the window keeps %d lines; want at most %d (%d of scrollback and the screen)", n, max, historyLimit)
+	}
+}

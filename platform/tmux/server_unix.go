@@ -88,10 +88,12 @@ func clientEnv() []string {
 
 // historyLimit is the scrollback tmux keeps per window, in lines. It is
 // most of what a window costs (measured: 20,000 lines made 1.9 MiB per idle
-// session that had printed 300 KB); the station keeps the session's
-// output in its own ring and transcript (`session logs`), so the window
-// keeps what a person attaching scrolls back through at a glance.
-const historyLimit = 1000
+// session that had printed 300 KB, 1,000 lines 0.34–0.68 MiB, 500 lines
+// half that: make bench's memory per added session); the station keeps
+// the session's output in its own ring and transcript (`buildstation
+// logs`), so the window keeps what a person attaching scrolls back
+// through at a glance: a dozen screens.
+const historyLimit = 500
 
 // quietStatus stops the status line's timer in the station's session:
 // tmux runs one for every client attached to it, the monitor's control
