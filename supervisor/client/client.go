@@ -9,7 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
+	"net/textproto"
 	"net/url"
 	"os"
 	"strings"
@@ -35,11 +35,9 @@ type Client struct {
 	// proves it holds this session's token rather than the station's.
 	SessionID string
 
-	// hc is the HTTP client every call goes through: its connections are
-	// proven before a token is sent over them (prove.go). There is no way
-	// to hand in another.
-	hcOnce sync.Once
-	hc     *http.Client
+	// idle holds the connections between calls (wire.go); each was
+	// proven before a token went over it (prove.go).
+	idle pool
 
 	// urlFile is the session's station.url (rediscover.go); mu guards
 	// BaseURL, which rediscover may change.
@@ -127,15 +125,6 @@ func (c *Client) takeSpare(addr string) net.Conn {
 	return conn
 }
 
-// dial is the HTTP client's way to a connection: Dial's proven one first,
-// then a new one, proven.
-func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	if conn := c.takeSpare(addr); conn != nil {
-		return conn, nil
-	}
-	return c.dialProven(ctx, network, addr)
-}
-
 // dialTimeout bounds Dial's check that the station is there.
 const dialTimeout = 5 * time.Second
 
@@ -164,56 +153,23 @@ func noStation(home string) error {
 	return fmt.Errorf(`%w for %s; start one with "buildstation daemon"`, ErrNoStation, home)
 }
 
-// httpClient is c's HTTP client, made on first use: no proxy (the station
-// is on loopback, and a proxy would stand between the proof and the
-// token), and every new connection proven (dialProven).
-func (c *Client) httpClient() *http.Client {
-	c.hcOnce.Do(func() {
-		c.hc = &http.Client{
-			Timeout: requestTimeout,
-			Transport: &http.Transport{
-				Proxy:               nil,
-				DialContext:         c.dial,
-				MaxIdleConnsPerHost: 16,
-				IdleConnTimeout:     90 * time.Second,
-			},
-		}
-	})
-	return c.hc
-}
-
-// streamClient is c's HTTP client without its overall timeout, which would
-// cut a stream.
-func (c *Client) streamClient() *http.Client {
-	hc := *c.httpClient()
-	hc.Timeout = 0
-	return &hc
-}
-
 // newRequest builds an authenticated request; body, when non-nil, is sent
 // as JSON.
-func (c *Client) newRequest(ctx context.Context, method, path string, body any) (*http.Request, error) {
-	var rd io.Reader
+func (c *Client) newRequest(method, path string, body any) (*request, error) {
+	req := &request{method: method, path: path, header: [][2]string{{"Authorization", "Bearer " + c.Token}}}
+	if c.SessionID == "" && c.home != "" {
+		// A station-token call made from inside a session: say so.
+		if id := os.Getenv(apitype.EnvSessionID); id != "" {
+			req.header = append(req.header, [2]string{apitype.OriginHeader, id})
+		}
+	}
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s %s: %w", method, path, err)
 		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base()+path, rd)
-	if err != nil {
-		return nil, fmt.Errorf("build %s %s: %w", method, path, err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	if c.SessionID == "" && c.home != "" {
-		// A station-token call made from inside a session: say so.
-		if id := os.Getenv(apitype.EnvSessionID); id != "" {
-			req.Header.Set(apitype.OriginHeader, id)
-		}
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.body = b
+		req.header = append(req.header, [2]string{"Content-Type", "application/json"})
 	}
 	return req, nil
 }
@@ -224,20 +180,28 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return err
 }
 
-// doHeader is do that also returns the answer's header.
-func (c *Client) doHeader(ctx context.Context, method, path string, body, out any) (http.Header, error) {
-	resp, err := c.send(ctx, method, path, body)
+// doHeader is do that also returns the answer's header. The call has
+// requestTimeout at most.
+func (c *Client) doHeader(ctx context.Context, method, path string, body, out any) (textproto.MIMEHeader, error) {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	req, err := c.newRequest(method, path, body)
 	if err != nil {
-		return http.Header{}, err
+		return textproto.MIMEHeader{}, err
 	}
-	defer resp.Body.Close()
+	resp, err := c.send(ctx, req)
+	if err != nil {
+		return textproto.MIMEHeader{}, err
+	}
+	defer resp.Body.Close() // before cancel: a body read to its end keeps its connection
 	if resp.StatusCode/100 != 2 {
 		return resp.Header, readError(resp)
 	}
-	if out == nil {
-		return resp.Header, nil
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && out != nil {
+		err = json.NewDecoder(bytes.NewReader(b)).Decode(out)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err != nil {
 		return resp.Header, fmt.Errorf("read the station's answer to %s %s: %w", method, path, err)
 	}
 	return resp.Header, nil
@@ -246,17 +210,14 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 // send sends one request. An agent's client whose station does not
 // answer as its station at the address it has looks for the address the
 // session's station.url names, once (rediscover.go).
-func (c *Client) send(ctx context.Context, method, path string, body any) (*http.Response, error) {
+func (c *Client) send(ctx context.Context, req *request) (*response, error) {
 	for try := 0; ; try++ {
-		req, err := c.newRequest(ctx, method, path, body)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.httpClient().Do(req)
+		base := c.base()
+		resp, err := c.roundTrip(ctx, base, req)
 		if err == nil {
 			return resp, nil
 		}
-		if try > 0 || !unreached(err) || !c.rediscover(req.URL.Scheme+"://"+req.URL.Host) {
+		if try > 0 || !unreached(err) || !c.rediscover(base) {
 			return nil, c.transportError(err)
 		}
 	}
@@ -287,7 +248,7 @@ func (c *Client) transportError(err error) error {
 }
 
 // readError decodes the station's {"error": ...} answer into an *apitype.Error.
-func readError(resp *http.Response) error {
+func readError(resp *response) error {
 	var body apitype.ErrorBody
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if json.Unmarshal(b, &body) != nil || body.Error == "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -15,19 +14,19 @@ import (
 // optional note to the agent. A request that changed since is a conflict
 // saying "the request changed; look again".
 func (c *Client) Allow(ctx context.Context, id, request, note string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/allow", apitype.DecisionRequest{Request: request, Note: note}, nil)
+	return c.do(ctx, "POST", "/v1/sessions/"+esc(id)+"/allow", apitype.DecisionRequest{Request: request, Note: note}, nil)
 }
 
 // Deny refuses the tool call (or the question) a session waits on; the note
 // reaches the agent. request "" denies whatever request waits.
 func (c *Client) Deny(ctx context.Context, id, request, note string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/deny", apitype.DecisionRequest{Request: request, Note: note}, nil)
+	return c.do(ctx, "POST", "/v1/sessions/"+esc(id)+"/deny", apitype.DecisionRequest{Request: request, Note: note}, nil)
 }
 
 // Answer answers the question a session's agent asks, the one whose id is
 // request.
 func (c *Client) Answer(ctx context.Context, id, request, answer string) error {
-	return c.do(ctx, http.MethodPost, "/v1/sessions/"+esc(id)+"/answer", apitype.DecisionRequest{Request: request, Answer: answer}, nil)
+	return c.do(ctx, "POST", "/v1/sessions/"+esc(id)+"/answer", apitype.DecisionRequest{Request: request, Answer: answer}, nil)
 }
 
 // AgentAsk asks a person through the station (a permission, a question) and
@@ -36,13 +35,13 @@ func (c *Client) Answer(ctx context.Context, id, request, answer string) error {
 // station's to bound.
 func (c *Client) AgentAsk(ctx context.Context, req supervisor.AskRequest) (supervisor.Decision, error) {
 	var d supervisor.Decision
-	r, err := c.newRequest(ctx, http.MethodPost, "/v1/agent/ask", req)
+	r, err := c.newRequest("POST", "/v1/agent/ask", req)
 	if err != nil {
 		return d, err
 	}
-	resp, err := c.streamClient().Do(r)
+	resp, err := c.send(ctx, r)
 	if err != nil {
-		return d, c.transportError(err)
+		return d, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {

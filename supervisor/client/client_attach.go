@@ -2,9 +2,7 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"net/http"
 	"sync"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -24,26 +22,21 @@ type AttachConn struct {
 
 // Attach opens a console on session id. Cancelling ctx closes it.
 func (c *Client) Attach(ctx context.Context, id string) (*AttachConn, error) {
-	req, err := c.newRequest(ctx, http.MethodGet, "/v1/sessions/"+esc(id)+"/attach", nil)
+	req, err := c.newRequest("GET", "/v1/sessions/"+esc(id)+"/attach", nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", apitype.AttachProtocol)
-	resp, err := c.streamClient().Do(req)
+	req.header = append(req.header, [2]string{"Connection", "Upgrade"}, [2]string{"Upgrade", apitype.AttachProtocol})
+	resp, err := c.send(ctx, req)
 	if err != nil {
-		return nil, c.transportError(err)
+		return nil, err
 	}
-	if resp.StatusCode != http.StatusSwitchingProtocols {
+	if resp.StatusCode != 101 {
 		defer resp.Body.Close()
 		return nil, readError(resp)
 	}
-	// net/http hands a 101's connection over as a ReadWriteCloser body.
-	rwc, ok := resp.Body.(io.ReadWriteCloser)
-	if !ok {
-		resp.Body.Close()
-		return nil, fmt.Errorf("attach to session %s: the HTTP client cannot upgrade connections", id)
-	}
+	// A 101's body is the connection itself (wire.go).
+	rwc := resp.Body.(io.ReadWriteCloser)
 	a := &AttachConn{rwc: rwc}
 	a.stop = context.AfterFunc(ctx, func() { rwc.Close() })
 	return a, nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -17,19 +16,19 @@ import (
 // when ctx is cancelled or the stream ends (the station stopped); the tray
 // reconnects and re-reads state then.
 func (c *Client) Events(ctx context.Context) (<-chan supervisor.Event, error) {
-	req, err := c.newRequest(ctx, http.MethodGet, "/v1/events", nil)
+	req, err := c.newRequest("GET", "/v1/events", nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "text/event-stream")
+	req.header = append(req.header, [2]string{"Accept", "text/event-stream"})
 	if c.ShowsNotices {
-		req.Header.Set(apitype.HeaderShowsNotices, "1")
+		req.header = append(req.header, [2]string{apitype.HeaderShowsNotices, "1"})
 	}
-	resp, err := c.streamClient().Do(req)
+	resp, err := c.send(ctx, req)
 	if err != nil {
-		return nil, c.transportError(err)
+		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != 200 {
 		defer resp.Body.Close()
 		return nil, readError(resp)
 	}

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
@@ -12,14 +11,14 @@ import (
 // returns what the service answered.
 func (c *Client) PhoneTest(ctx context.Context, phone map[string]any) (apitype.PhoneTestResult, error) {
 	var out apitype.PhoneTestResult
-	err := c.do(ctx, http.MethodPost, "/v1/phone/test", apitype.PhoneTest{Phone: phone}, &out)
+	err := c.do(ctx, "POST", "/v1/phone/test", apitype.PhoneTest{Phone: phone}, &out)
 	return out, err
 }
 
 // PhoneSettings reads config.toml's [phone] table (nil: none).
 func (c *Client) PhoneSettings(ctx context.Context) (map[string]any, error) {
 	var out apitype.PhoneSettings
-	err := c.do(ctx, http.MethodGet, "/v1/phone/settings", nil, &out)
+	err := c.do(ctx, "GET", "/v1/phone/settings", nil, &out)
 	return out.Phone, err
 }
 
@@ -28,6 +27,6 @@ func (c *Client) PhoneSettings(ctx context.Context) (map[string]any, error) {
 // nothing saved); it returns the table as saved.
 func (c *Client) SetPhoneSettings(ctx context.Context, phone map[string]any) (map[string]any, error) {
 	var out apitype.PhoneSettings
-	err := c.do(ctx, http.MethodPost, "/v1/phone/settings", apitype.PhoneSettings{Phone: phone}, &out)
+	err := c.do(ctx, "POST", "/v1/phone/settings", apitype.PhoneSettings{Phone: phone}, &out)
 	return out.Phone, err
 }

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
@@ -11,7 +10,7 @@ import (
 // Status returns the station's counts.
 func (c *Client) Status(ctx context.Context) (supervisor.Status, error) {
 	var out supervisor.Status
-	err := c.do(ctx, http.MethodGet, "/v1/status", nil, &out)
+	err := c.do(ctx, "GET", "/v1/status", nil, &out)
 	return out, err
 }
 
@@ -19,14 +18,14 @@ func (c *Client) Status(ctx context.Context) (supervisor.Status, error) {
 // does, and returns what it says happens now.
 func (c *Client) RequestStop(ctx context.Context) (string, error) {
 	var out apitype.StopAnswer
-	err := c.do(ctx, http.MethodPost, "/v1/station/stop", nil, &out)
+	err := c.do(ctx, "POST", "/v1/station/stop", nil, &out)
 	return out.Message, err
 }
 
 // AgentCLIs lists the agent CLIs found on the station's machine.
 func (c *Client) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
 	out := []supervisor.AgentCLI{}
-	err := c.do(ctx, http.MethodGet, "/v1/agents", nil, &out)
+	err := c.do(ctx, "GET", "/v1/agents", nil, &out)
 	return out, err
 }
 
@@ -34,7 +33,7 @@ func (c *Client) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
 // (found on its machine or not).
 func (c *Client) AgentNames(ctx context.Context) ([]string, error) {
 	var out []supervisor.AgentCLI
-	if err := c.do(ctx, http.MethodGet, "/v1/agents?known=1", nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/agents?known=1", nil, &out); err != nil {
 		return nil, err
 	}
 	names := make([]string, len(out))

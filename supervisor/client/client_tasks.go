@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 
@@ -13,7 +12,7 @@ import (
 // AddTask puts a new task on the board.
 func (c *Client) AddTask(ctx context.Context, t supervisor.NewTask) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks", apitype.AddTaskRequest{Project: t.Project, Title: t.Title, Body: t.Body}, &out)
+	err := c.do(ctx, "POST", "/v1/tasks", apitype.AddTaskRequest{Project: t.Project, Title: t.Title, Body: t.Body}, &out)
 	return out, err
 }
 
@@ -62,21 +61,21 @@ func (c *Client) TasksPage(ctx context.Context, f supervisor.TaskFilter) (tasks 
 		path += "?" + q.Encode()
 	}
 	out := []supervisor.Task{}
-	h, err := c.doHeader(ctx, http.MethodGet, path, nil, &out)
+	h, err := c.doHeader(ctx, "GET", path, nil, &out)
 	return out, h.Get(apitype.HeaderNextAfter), err
 }
 
 // Task returns one task and its history.
 func (c *Client) Task(ctx context.Context, id string) (apitype.TaskDetail, error) {
 	var out apitype.TaskDetail
-	err := c.do(ctx, http.MethodGet, "/v1/tasks/"+esc(id), nil, &out)
+	err := c.do(ctx, "GET", "/v1/tasks/"+esc(id), nil, &out)
 	return out, err
 }
 
 // Requeue starts a blocked task over, with note handed to the next session.
 func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", apitype.NoteRequest{Note: note}, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/requeue", apitype.NoteRequest{Note: note}, &out)
 	return out, err
 }
 
@@ -84,14 +83,14 @@ func (c *Client) Requeue(ctx context.Context, id, note string) (supervisor.Task,
 // the pin: any station may start it.
 func (c *Client) RequeueAnywhere(ctx context.Context, id, note string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/requeue", apitype.RequeueRequest{Note: note, Anywhere: true}, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/requeue", apitype.RequeueRequest{Note: note, Anywhere: true}, &out)
 	return out, err
 }
 
 // Cancel takes a task off the board, ending its session if it has one.
 func (c *Client) Cancel(ctx context.Context, id string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/cancel", nil, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/cancel", nil, &out)
 	return out, err
 }
 
@@ -102,21 +101,21 @@ func (c *Client) TaskDiff(ctx context.Context, id string, stat bool) (string, er
 	if stat {
 		path += "?stat=1"
 	}
-	err := c.do(ctx, http.MethodGet, path, nil, &out)
+	err := c.do(ctx, "GET", path, nil, &out)
 	return out.Diff, err
 }
 
 // Accept marks a blocked or reviewed task done: a person's decision.
 func (c *Client) Accept(ctx context.Context, id, note string) (supervisor.Task, error) {
 	var out supervisor.Task
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/accept", apitype.NoteRequest{Note: note}, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/accept", apitype.NoteRequest{Note: note}, &out)
 	return out, err
 }
 
 // Merge takes a task's branch into into ("": the project's start branch).
 func (c *Client) Merge(ctx context.Context, id, into string) (supervisor.Merged, error) {
 	var out supervisor.Merged
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/merge", apitype.MergeRequest{Into: into}, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/merge", apitype.MergeRequest{Into: into}, &out)
 	return out, err
 }
 
@@ -124,6 +123,6 @@ func (c *Client) Merge(ctx context.Context, id, into string) (supervisor.Merged,
 // source, or finds the one it has, and returns its URL.
 func (c *Client) PullRequest(ctx context.Context, id string) (string, error) {
 	var out apitype.PullRequestAnswer
-	err := c.do(ctx, http.MethodPost, "/v1/tasks/"+esc(id)+"/pull-request", nil, &out)
+	err := c.do(ctx, "POST", "/v1/tasks/"+esc(id)+"/pull-request", nil, &out)
 	return out.URL, err
 }

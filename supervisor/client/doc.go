@@ -6,4 +6,12 @@
 // Dial finds the station of a home from its station.json and token;
 // FromEnv is an agent's client, from the environment a session gets, and
 // has the station prove it holds the session's token before sending it.
+//
+// It speaks HTTP/1.1 itself (wire.go) instead of through net/http: the
+// other end is always the station, on loopback, and net/http brings TLS,
+// x509, HTTP/2 and IDNA with it — about a megabyte of code the command line
+// would link and initialise on every verb's start, and two goroutines per
+// connection (its Transport's readLoop and writeLoop). The CLI's start is
+// make bench's "CLI start, common verbs, installed build" line.
+// The station's side is Go's net/http server.
 package client

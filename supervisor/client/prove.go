@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"syscall"
 	"time"
 
@@ -71,7 +70,7 @@ const busyTries = 3
 var busyPause = 300 * time.Millisecond
 
 // dialProven dials addr and has the peer prove it holds c.Token before the
-// connection is handed to the HTTP transport. A connection the station
+// connection carries a call (wire.go). A connection the station
 // closed before answering is tried again, a few times (BusyError).
 func (c *Client) dialProven(ctx context.Context, network, addr string) (net.Conn, error) {
 	for try := 1; ; try++ {
@@ -118,27 +117,23 @@ func (c *Client) prove(ctx context.Context, conn net.Conn, addr string) error {
 	}
 	nonce := hex.EncodeToString(nb)
 	b, _ := json.Marshal(apitype.ProveRequest{Session: c.SessionID, Nonce: nonce})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+apitype.ProvePath, bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("prove the station: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if err := req.Write(conn); err != nil {
+	req := &request{method: "POST", path: apitype.ProvePath, header: [][2]string{{"Content-Type", "application/json"}}, body: b}
+	if err := writeRequest(conn, addr, req); err != nil {
 		if closedEarly(err) {
 			return &BusyError{Addr: addr}
 		}
 		return &NotStationError{Addr: addr, Why: "it does not take the challenge: " + err.Error()}
 	}
 	br := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(br, req)
+	resp, err := readResponse(br)
 	if err != nil {
 		if closedEarly(err) && br.Buffered() == 0 {
 			return &BusyError{Addr: addr}
 		}
 		return &NotStationError{Addr: addr, Why: "it does not answer the challenge over HTTP"}
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	r, _ := bodyOf(resp, br, req.method)
+	body, err := io.ReadAll(io.LimitReader(r, 64<<10))
 	if err != nil || br.Buffered() > 0 {
 		// Bytes past the answer would be read as the next request's.
 		return &NotStationError{Addr: addr, Why: "its answer to the challenge is not one HTTP response"}
@@ -147,12 +142,12 @@ func (c *Client) prove(ctx context.Context, conn net.Conn, addr string) error {
 }
 
 // checkProof reads the station's answer to the challenge.
-func (c *Client) checkProof(resp *http.Response, body []byte, addr, nonce string) error {
+func (c *Client) checkProof(resp *response, body []byte, addr, nonce string) error {
 	switch {
-	case resp.StatusCode == http.StatusOK:
-	case resp.StatusCode == http.StatusNotFound && c.SessionID != "":
+	case resp.StatusCode == 200:
+	case resp.StatusCode == 404 && c.SessionID != "":
 		return &endedError{addr: addr, session: c.SessionID}
-	case resp.StatusCode == http.StatusServiceUnavailable:
+	case resp.StatusCode == 503:
 		// The station's own "busy, retry": callers retry it as usual.
 		// No token was sent either way.
 		resp.Body = io.NopCloser(bytes.NewReader(body))
