@@ -169,9 +169,8 @@ func BadCursor(id string) error {
 }
 
 // TaskCounter is a Board that counts tasks per state without reading
-// them (both stores do: SQLite from a count kept per state, PostgreSQL
-// with a GROUP BY over the state index): status stays fast on a large
-// board.
+// them (both stores do, from counts their triggers keep per state):
+// status stays fast on a large board.
 type TaskCounter interface {
 	CountTasks(ctx context.Context) (map[TaskState]int, error)
 }

@@ -66,9 +66,8 @@ func tasksQuery(d Dialect, f supervisor.TaskFilter, after int64) (string, []any)
 	return q, args
 }
 
-// CountTasks counts tasks per state by the store's own query (Counts):
-// a row per state where the store keeps the counts, else a GROUP BY over
-// the state index, without reading a task.
+// CountTasks counts tasks per state by the store's own query (Counts),
+// from the counts the store keeps, without reading a task.
 func (b Board[Tx]) CountTasks(ctx context.Context) (map[supervisor.TaskState]int, error) {
 	rows, err := b.db.Read().Query(ctx, b.db.Counts())
 	if err != nil {

@@ -24,7 +24,12 @@ import (
 // gives its holder to come back: the holder stops its agents before its
 // lease expires (it self-fences), so nothing runs twice either way, but a
 // holder that comes back within grace may still settle its task itself.
+//
+// It also folds the board's counts per state (foldCounts).
 func (s *Store) Reap(ctx context.Context, grace time.Duration) ([]supervisor.Task, error) {
+	if err := s.foldCounts(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.pool.Query(ctx, "SELECT task_id FROM leases WHERE expires_at + $1 * interval '1 millisecond' <= clock_timestamp() ORDER BY task_id", grace.Milliseconds())
 	if err != nil {
 		return nil, fmt.Errorf("reap leases: %w", reach(err))
@@ -86,4 +91,19 @@ func (s *Store) reap(ctx context.Context, n int64, grace time.Duration) (supervi
 		return err
 	})
 	return t, moved, err
+}
+
+// foldCounts folds the rows task_counts gathers (a +1 or -1 per insert,
+// move and delete, migration 9) into one per state, so the rows a status
+// sums stay a few per state: every station reaps now and then. Folds on
+// several stations at once each fold other rows; a write waits for none.
+func (s *Store) foldCounts(ctx context.Context) error {
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT task_counts_fold()")
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("fold task counts: %w", err)
+	}
+	return nil
 }

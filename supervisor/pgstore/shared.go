@@ -119,10 +119,6 @@ func (r rows) Scan(dest ...any) error { return r.c.marked(r.Rows.Scan(dest...)) 
 
 func (r rows) Err() error { return r.c.marked(r.Rows.Err()) }
 
-// Counts groups the state index at each call (an index-only scan), where
-// the SQLite store reads a count kept per state: on a board several
-// stations write, a count row per state would be one lock every claim and
-// move on every station waits for until the other's commit, undoing
-// Claim's SKIP LOCKED, and two opposite moves (todo → working, working →
-// todo) would take the same two rows in opposite orders and deadlock.
-func (dialect) Counts() string { return "SELECT state, COUNT(*) FROM tasks GROUP BY state" }
+// Counts sums the rows the tasks table's trigger adds (migration 9): a few
+// per state, however many tasks the board holds.
+func (dialect) Counts() string { return "SELECT state, n FROM task_counts_sum()" }
