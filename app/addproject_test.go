@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/buildstation/buildstation/internal/testsupport/testwait"
 	"github.com/buildstation/buildstation/supervisor"
 	"github.com/buildstation/buildstation/supervisor/apitype"
 )
@@ -171,6 +172,7 @@ func statusText(o fyne.CanvasObject) string {
 func (f *fakeClient) AgentCLIs(ctx context.Context) ([]supervisor.AgentCLI, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.agentReads++
 	return slices.Clone(f.agents), nil
 }
 
@@ -285,4 +287,23 @@ func TestAddProjectOffersSuggestionsSentOnlyWhenTicked(t *testing.T) {
 	trusted = true
 	a.recheck()
 	eventually(t, "the step gone after a re-check", func() bool { return !strings.Contains(statusText(dlg), "does not trust") })
+}
+
+// An open Add project dialog asks the station again by itself every few
+// seconds: with no agent found when it opened, it looks for the agents
+// again with nothing typed, so one installed meanwhile is offered. The
+// dialog is opened as the tray's first line opens it; the test counts the
+// station's answers only (the dialog's goroutines paint meanwhile).
+func TestAddProjectRechecksByItself(t *testing.T) {
+	fake := newFake()
+	u := newTestUI(t, fake, t0)
+	u.apply(Snapshot{Connected: true})
+	u.Do(MenuLine{Action: ActAddProject})
+	reads := func() int {
+		fake.mu.Lock()
+		defer fake.mu.Unlock()
+		return fake.agentReads
+	}
+	testwait.Eventually(t, 3*recheckEvery, func() bool { return reads() >= 2 },
+		"the open dialog to look for the agents again by itself", testwait.Later(func() string { return fmt.Sprint(reads(), " reads") }))
 }

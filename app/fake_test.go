@@ -57,6 +57,7 @@ type fakeClient struct {
 	// agents are the agent CLIs AgentCLIs lists; addProject answers
 	// AddProject (addproject_test.go).
 	agents     []supervisor.AgentCLI
+	agentReads int // how many times AgentCLIs was asked
 	addProject func(supervisor.NewProject) (supervisor.AddedProject, error)
 	// setup is what ProjectSetup answers (Edit project).
 	setup supervisor.ProjectSetup
