@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -42,7 +41,7 @@ func (e *env) retry(what string, call func(ctx context.Context) error) error {
 	for {
 		err := call(e.ctx)
 		var ae *apitype.Error
-		if err == nil || errors.As(err, &ae) && ae.Status != http.StatusServiceUnavailable && ae.Status != http.StatusBadGateway && ae.Status != http.StatusGatewayTimeout {
+		if err == nil || errors.As(err, &ae) && ae.Status != 503 && ae.Status != 502 && ae.Status != 504 { // (HTTP) unavailable, bad gateway, gateway timeout: try again
 			return err
 		}
 		if e.ctx.Err() != nil {

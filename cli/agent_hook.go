@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -121,7 +120,7 @@ func retryHook(ctx context.Context, send func(context.Context) error) error {
 func retriable(err error) bool {
 	var apiErr *apitype.Error
 	if errors.As(err, &apiErr) {
-		return apiErr.Status == http.StatusServiceUnavailable || apiErr.Status >= 500
+		return apiErr.Status >= 500 // 503 Service Unavailable among them
 	}
 	var busy *client.BusyError
 	var op *net.OpError

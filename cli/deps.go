@@ -40,6 +40,11 @@ type Deps struct {
 	// without --raw runs in the app (Roles.Logs), so the light command
 	// line links no terminal emulator.
 	Render func(w io.Writer, cols, rows int) Renderer
+	// CheckVersion says on out whether a newer release than this build
+	// exists (internal/update.Say: the releases API, over HTTPS). nil:
+	// version --check runs in the app (Roles.Version), so the light
+	// command line links no net/http and no TLS.
+	CheckVersion func(ctx context.Context, out io.Writer) error
 }
 
 // Renderer plays a terminal's raw output and writes the lines a person
@@ -64,4 +69,7 @@ type Roles struct {
 	// a build that renders (Deps.Render); the light command line hands it
 	// to the app.
 	Logs RoleFunc
+	// Version runs version --check in a build that asks the releases API
+	// (Deps.CheckVersion); the light command line hands it to the app.
+	Version RoleFunc
 }

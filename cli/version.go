@@ -2,13 +2,8 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
-
-	"github.com/buildstation/buildstation/internal/textsafe"
-	"github.com/buildstation/buildstation/internal/update"
 )
 
 // versionOptions are `version`'s.
@@ -33,28 +28,24 @@ BUILDSTATION_UPDATE_URL points the check at another releases API.`,
 }
 
 func versionRun(o *versionOptions) error {
+	if o.Check && o.deps.CheckVersion == nil {
+		return handVersionCheck(o)
+	}
 	if err := o.printf("buildstation %s\n", Version); err != nil || !o.Check {
 		return err
 	}
-	return o.versionCheck(o.stdout)
+	return o.deps.CheckVersion(o.ctx, o.stdout)
 }
 
-// versionCheck says whether a newer release than this build exists.
-func (e *env) versionCheck(out io.Writer) error {
-	ck := update.New(Version)
-	rel, err := ck.Latest(e.ctx)
-	if errors.Is(err, update.ErrOff) {
-		// Turned off on purpose: nothing to try again.
-		_, err = fmt.Fprintf(out, "%v; unset it to check\n", err)
-		return err
+// handVersionCheck runs version --check in the app (Roles.Version), which
+// prints the version line too: this build links no HTTPS client (the
+// light command line; see Deps.CheckVersion).
+func handVersionCheck(o *versionOptions) error {
+	if o.deps.Roles.Version == nil {
+		return errors.New("this build cannot ask for releases; see https://github.com/buildstation/buildstation/releases")
 	}
-	if err != nil {
-		return fmt.Errorf("could not check for a newer release (%v); try again later", err)
+	if code := o.deps.Roles.Version(o.ctx, o.home, []string{"--check"}); code != 0 {
+		return &exitCode{code}
 	}
-	if update.Newer(rel.Version, Version) {
-		_, err = fmt.Fprintf(out, "Update available: v%s %s\n", textsafe.Line(rel.Version), textsafe.Line(rel.URL))
-		return err
-	}
-	_, err = fmt.Fprintf(out, "no newer release (latest: v%s)\n", textsafe.Line(rel.Version))
-	return err
+	return nil
 }

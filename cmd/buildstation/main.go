@@ -41,6 +41,9 @@ func run(args []string) int {
 			// The app renders transcripts: this binary links no terminal
 			// emulator (its tables cost every start; internal/screentext).
 			Logs: role("logs"),
+			// The app asks the releases API over HTTPS: this binary
+			// links no net/http and no TLS (TestFrontLinksNoHTTPStack).
+			Version: role("version"),
 		},
 		TmuxAttach: tmux.Attach,
 		Agents:     agentcli.New(),

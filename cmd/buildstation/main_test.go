@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +46,30 @@ func TestFrontLinksNothingHeavy(t *testing.T) {
 				if strings.HasPrefix(p, h) {
 					t.Errorf("%s: the command line links %s; hand its verb to buildstation-app (internal/faces) instead", goos, p)
 				}
+			}
+		}
+	}
+}
+
+// TestFrontLinksNoHTTPStack: the command line links neither net/http nor
+// crypto/tls (nor what they bring: x509, HTTP/2, IDNA), about a megabyte
+// of code initialised on every verb's start. It reaches the station with
+// supervisor/client's own HTTP/1.1, and hands version --check, which asks
+// GitHub over HTTPS, to the app.
+func TestFrontLinksNoHTTPStack(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages")
+	}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", ".")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps (%s): %v", goos, err)
+		}
+		for p := range strings.SplitSeq(string(out), "\n") {
+			if p == "net/http" || p == "crypto/tls" {
+				t.Errorf("%s: the command line links %s; see go list -f '{{.ImportPath}} {{.Imports}}' -deps ./cmd/buildstation for who imports it", goos, p)
 			}
 		}
 	}
@@ -124,6 +150,18 @@ func TestFrontHandsOverToTheApp(t *testing.T) {
 		done <- nil
 	case <-time.After(30 * time.Second):
 		t.Errorf("the station did not stop on an interrupt; its log: %s", log.String())
+	}
+
+	// version --check asks a releases API over HTTPS: the app does, once.
+	releases := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"tag_name":"v99.0.0","html_url":"https://example.invalid/r/v99.0.0"}`))
+	}))
+	defer releases.Close()
+	check := exec.Command(front, "version", "--check")
+	check.Env = append(os.Environ(), "BUILDSTATION_UPDATE_URL="+releases.URL)
+	if out, err := check.CombinedOutput(); err != nil || strings.Count(string(out), "buildstation ") != 1 ||
+		!strings.Contains(string(out), "Update available: v99.0.0 https://example.invalid/r/v99.0.0") {
+		t.Errorf("version --check through the front: %v: %s", err, out)
 	}
 
 	if err := os.Remove(app); err != nil {

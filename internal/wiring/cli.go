@@ -1,10 +1,12 @@
 package wiring
 
 import (
+	"context"
 	"io"
 
 	"github.com/buildstation/buildstation/cli"
 	"github.com/buildstation/buildstation/internal/screentext"
+	"github.com/buildstation/buildstation/internal/update"
 	"github.com/buildstation/buildstation/internal/wiring/boardcmd"
 	"github.com/buildstation/buildstation/platform/agentcli"
 	"github.com/buildstation/buildstation/platform/gitwt"
@@ -26,6 +28,9 @@ func CLI() cli.Deps {
 		Setup:      gitwt.Advisor{},
 		Keychain:   keychain.Set,
 		Render:     Render,
+		CheckVersion: func(ctx context.Context, out io.Writer) error {
+			return update.Say(ctx, cli.Version, out)
+		},
 	}
 }
 

@@ -12,6 +12,7 @@
 // x509, HTTP/2 and IDNA with it — about a megabyte of code the command line
 // would link and initialise on every verb's start, and two goroutines per
 // connection (its Transport's readLoop and writeLoop). The CLI's start is
-// make bench's "CLI start, common verbs, installed build" line.
+// make bench's "CLI start, common verbs, installed build" line;
+// cmd/buildstation's TestFrontLinksNoHTTPStack keeps net/http out of it.
 // The station's side is Go's net/http server.
 package client

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ func EntityLevel(err error) bool {
 	if !errors.As(err, &ae) || ae.Limited {
 		return false
 	}
-	return ae.Entity || ae.Status == http.StatusGone || ae.Status == http.StatusUnprocessableEntity
+	return ae.Entity || ae.Status == 410 || ae.Status == 422 // Gone, Unprocessable Entity
 }
 
 func (e *APIError) Error() string {
@@ -78,11 +77,11 @@ func Problem(what string, err error, fix string) string {
 		return fmt.Sprintf("%s is rate limited until %s; polling and writes resume then", what, ae.Reset.Local().Format("15:04:05"))
 	case ae.Status >= 500:
 		return fmt.Sprintf("%s answered with a server error (HTTP %d); retrying, and writes wait in the outbox", what, ae.Status)
-	case ae.Status == http.StatusUnauthorized:
+	case ae.Status == 401:
 		return fmt.Sprintf("%s refused the token (401: expired or revoked): %s", what, fix)
-	case ae.Status == http.StatusForbidden:
+	case ae.Status == 403:
 		return fmt.Sprintf("%s refused access (403: the token lacks a scope, e.g. repo or issues:write): give it the scope, or %s", what, strings.Replace(fix, "with a new one", "with one that has it", 1))
-	case ae.Status == http.StatusNotFound:
+	case ae.Status == 404:
 		return fmt.Sprintf("%s was not found (404): check repo or team in config.toml, and that the token can see it", what)
 	}
 	return fmt.Sprintf("%s refused a request (%v)", what, ae)
@@ -112,7 +111,7 @@ func Retryable(err error) bool {
 	switch {
 	case ae.Limited, ae.Status >= 500, ae.Status == 0:
 		return true
-	case ae.Status == http.StatusUnauthorized, ae.Status == http.StatusForbidden, ae.Status == http.StatusNotFound:
+	case ae.Status == 401, ae.Status == 403, ae.Status == 404:
 		return true
 	}
 	return false
