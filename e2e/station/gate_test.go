@@ -3,6 +3,7 @@
 package station_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,7 +107,9 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 	repo := gateRepo(t)
 	s := rig.StartOn(t, rig.WriteConfig(t, rig.ProjectTOML("web", repo, "60s", "60s", `gate = "make test"`, "concurrency = 2")))
 	a := s.AddTask("web", "fix", "commit fixed; complete fixed it")
-	b := s.AddTask("web", "fix too", "commit fixed as well; block forgot to say done")
+	// b's second attempt (after a requeue) only blocks: its work is the
+	// first attempt's, and must stay on record through the requeue.
+	b := s.AddTask("web", "fix too", "commit fixed as well; block forgot to say done\nscript-2: block still forgot")
 	s.WaitState(a, "done", 60*time.Second)
 	s.WaitState(b, "blocked", 60*time.Second)
 
@@ -149,6 +152,15 @@ func TestShowDiffAcceptMerge(t *testing.T) {
 		}
 	}
 	stillOnRecord("done and blocked")
+
+	s.Must("task", "requeue", b, "--note", "say done this time")
+	rig.Eventually(t, 60*time.Second, func() error {
+		if got := s.Task(b); got.Attempt != 2 || got.State != "blocked" {
+			return fmt.Errorf("task %s is %s on attempt %d (%s)", b, got.State, got.Attempt, got.Reason)
+		}
+		return nil
+	}, "b's second attempt to block", "station log:", s.Log)
+	stillOnRecord("a requeue")
 
 	out := s.Must("task", "accept", b, "--note", "looked at the diff")
 	if !strings.Contains(out, "done (accepted by a person; gate: passes on ") {
