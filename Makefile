@@ -144,9 +144,9 @@ check: fmt vet lint actionlint release-check test-pg build cross windows package
 deps:
 	bash .ci/deps
 
-## bench: station cost and limits against baselines, as one table (Linux, about 12 min on a quiet 2-core machine, up to 20 loaded)
+## bench: station cost and limits against baselines, as one table (Linux, under 10 min on a quiet 2-core machine with the build cache warm, up to 20 loaded)
 bench:
-	@echo "make bench: station cost and limits against baselines (about 12 minutes on a quiet 2-core machine, up to 20 when loaded; each figure says how long it took)"
+	@echo "make bench: station cost and limits against baselines (under 10 minutes on a quiet 2-core machine once built, up to 20 when loaded; a first cgo build of the tray adds minutes; each figure says how long it took)"
 	bash bench/bench.sh
 
 ## package: what a release ships, into $(DIST): on Linux the .tar.gz and .deb
