@@ -97,3 +97,32 @@ func testCountsFollowWrites(t *testing.T, b supervisor.Board) {
 	wg.Wait()
 	step("racing claims")
 }
+
+// Rows is what database/sql's and pgx's query results have in common.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// SameCounts fails t unless got, a board's counts per state, are the
+// (state, count) rows of a fresh GROUP BY over its tasks; it closes
+// nothing (the caller owns rows).
+func SameCounts(t testing.TB, what string, got map[supervisor.TaskState]int, rows Rows) {
+	t.Helper()
+	want := map[supervisor.TaskState]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			t.Fatal(err)
+		}
+		want[supervisor.TaskState(st)] = n
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("after %s: CountTasks = %v, GROUP BY counts %v", what, got, want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/buildstation/buildstation/internal/testsupport/pgtest"
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardtest"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -30,21 +31,8 @@ func sameCounts(t *testing.T, s *Store, what string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[supervisor.TaskState]int{}
-	for rows.Next() {
-		var st string
-		var n int
-		if err := rows.Scan(&st, &n); err != nil {
-			t.Fatal(err)
-		}
-		want[supervisor.TaskState(st)] = n
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if !maps.Equal(got, want) {
-		t.Fatalf("after %s: CountTasks = %v, GROUP BY counts %v", what, got, want)
-	}
+	defer rows.Close()
+	boardtest.SameCounts(t, what, got, rows)
 }
 
 // The counts follow writes made in SQL on the board, not only the board's

@@ -3,12 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"maps"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/buildstation/buildstation/supervisor"
+	"github.com/buildstation/buildstation/supervisor/boardtest"
 )
 
 // sameCounts fails t unless the board's counts per state are those a fresh
@@ -25,21 +25,7 @@ func sameCounts(t *testing.T, s *Store, what string) {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	want := map[supervisor.TaskState]int{}
-	for rows.Next() {
-		var st string
-		var n int
-		if err := rows.Scan(&st, &n); err != nil {
-			t.Fatal(err)
-		}
-		want[supervisor.TaskState(st)] = n
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if !maps.Equal(got, want) {
-		t.Fatalf("after %s: CountTasks = %v, GROUP BY counts %v", what, got, want)
-	}
+	boardtest.SameCounts(t, what, got, rows)
 }
 
 // The counts follow writes made in SQL on the file, not only the board's
