@@ -177,3 +177,48 @@ func TestFinishedWorkIsToldOnceOnRecord(t *testing.T) {
 		}
 	})
 }
+
+// finishingWorkspaces is treeWorkspaces whose next read of the work finds
+// the station finishing the task just then: the work goes on record and
+// the worktree goes before the read looks.
+type finishingWorkspaces struct {
+	treeWorkspaces
+	board  *recordBoard
+	finish atomic.Bool
+}
+
+func (f *finishingWorkspaces) Work(ctx context.Context, r supervisor.Repo, id string) (supervisor.TaskWork, bool, error) {
+	if f.finish.CompareAndSwap(true, false) {
+		w, _, _ := f.treeWorkspaces.Work(ctx, r, id)
+		_ = f.board.SaveTaskWork(ctx, id, w)
+		f.gone.Store(true)
+	}
+	return f.treeWorkspaces.Work(ctx, r, id)
+}
+
+// A finished task read just as the station puts its work on record and
+// removes its worktree still shows its work: task show never finds a done
+// task's work gone for a moment.
+func TestFinishedWorkReadDuringItsRecordShows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rb := &recordBoard{memBoard: newMemBoard(), works: map[string]supervisor.TaskWork{}}
+		ws := &finishingWorkspaces{board: rb}
+		// A task already cancelled before the station starts: no session runs.
+		task, err := rb.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: "Add a health endpoint"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rb.Move(t.Context(), task.ID, supervisor.Move{From: []supervisor.TaskState{supervisor.TaskTodo}, To: supervisor.TaskCancelled, Actor: "cli"}); err != nil {
+			t.Fatal(err)
+		}
+		h := startWith(t, func(o *Options) {
+			o.Board = rb
+			o.Workspaces = ws
+		}, project("web", 5*time.Minute, 5*time.Minute))
+		ws.finish.Store(true)
+		w, ok, err := h.st.Tasks.TaskWork(h.ctx, task.ID)
+		if err != nil || !ok || len(w.Commits) != 1 {
+			t.Errorf("the task's work read as it went on record: %+v %v %v, want its one commit", w, ok, err)
+		}
+	})
+}

@@ -45,19 +45,33 @@ func (ts *Tasks) TaskWork(ctx context.Context, id string) (supervisor.TaskWork, 
 		return supervisor.TaskWork{}, false, err
 	}
 	if recorded && t.State.Final() {
-		rec.Gate = ts.st.gates.gateCheck(ctx, p, rec.Head)
-		if live, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
-			rec.MergeInto = live.MergeInto
-			rec.Setup = live.Setup // kept in the repository, past the worktree
-		}
-		return rec, true, nil
+		return ts.recordedWork(ctx, p, id, rec), true, nil
 	}
 	w, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id)
+	if (err != nil || !ok) && t.State.Final() {
+		// The station put the work on record and removed the worktree
+		// while this read it: the record is there now.
+		if rec, recorded, rerr := ts.workRecord(ctx, id); rerr == nil && recorded {
+			return ts.recordedWork(ctx, p, id, rec), true, nil
+		}
+	}
 	if err != nil {
 		return supervisor.TaskWork{}, false, fmt.Errorf("task %s: %w", id, err)
 	}
 	w.Merged = rec.Merged
 	return w, ok, nil
+}
+
+// recordedWork is a finished task's recorded work with what the
+// repository still says of it: the gate's verdict, where it would merge,
+// how its worktree was readied.
+func (ts *Tasks) recordedWork(ctx context.Context, p config.Project, id string, rec supervisor.TaskWork) supervisor.TaskWork {
+	rec.Gate = ts.st.gates.gateCheck(ctx, p, rec.Head)
+	if live, ok, err := ts.st.opt.Workspaces.Work(ctx, p.Repo, id); err == nil && ok {
+		rec.MergeInto = live.MergeInto
+		rec.Setup = live.Setup // kept in the repository, past the worktree
+	}
+	return rec
 }
 
 // TaskDiff is a task's committed work, base to head.
@@ -71,7 +85,14 @@ func (ts *Tasks) TaskDiff(ctx context.Context, id string, stat bool) (string, er
 	} else if recorded && t.State.Final() {
 		return ts.st.opt.Workspaces.DiffRange(ctx, p.Repo, rec.Base, rec.Head, stat)
 	}
-	return ts.st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
+	d, err := ts.st.opt.Workspaces.Diff(ctx, p.Repo, id, stat)
+	if err != nil && t.State.Final() {
+		// As in TaskWork: the worktree went, its work on record first.
+		if rec, recorded, rerr := ts.workRecord(ctx, id); rerr == nil && recorded {
+			return ts.st.opt.Workspaces.DiffRange(ctx, p.Repo, rec.Base, rec.Head, stat)
+		}
+	}
+	return d, err
 }
 
 // workBoard is the board's record of tasks' work; nil when the board
