@@ -130,3 +130,25 @@ func TestSubfolderProject(t *testing.T) {
 		t.Errorf("main repo not clean:\n%s", st)
 	}
 }
+
+// The station's own children speak for no session: a station started
+// where a session's token is set (inside a session) hands it to neither
+// its gate nor its git, since ending that session kills whatever carries
+// the token.
+func TestStationChildrenCarryNoSessionToken(t *testing.T) {
+	t.Setenv("BUILDSTATION_TOKEN", "a-session-token")
+	t.Setenv("BUILDSTATION_SESSION_ID", "s9")
+	repo := newRepo(t)
+	m := New(nil, nil)
+	p := project(repo, `test -z "$BUILDSTATION_TOKEN$BUILDSTATION_SESSION_ID" || { echo "gate has $BUILDSTATION_TOKEN"; exit 1; }`)
+	prepare(t, m, p, "t1")
+	v, ran, err := m.HeadGate(t.Context(), p, "t1", true)
+	if err != nil || !ran || !v.Passed {
+		t.Errorf("HeadGate = %+v, ran %v, err %v; want a pass, the gate seeing no session's token", v, ran, err)
+	}
+	for _, kv := range cleanEnv() {
+		if strings.HasPrefix(kv, "BUILDSTATION_TOKEN=") || strings.HasPrefix(kv, "BUILDSTATION_SESSION_ID=") {
+			t.Errorf("git's environment carries %s", kv)
+		}
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/buildstation/buildstation/platform/childproc"
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // gitError is a failed git run: the arguments and what git said on stderr,
@@ -39,12 +41,15 @@ var redirectVars = []string{
 	"GIT_NAMESPACE", "GIT_PREFIX",
 }
 
-// cleanEnv is the station's environment without redirectVars, plus extra.
+var dropVars = slices.Concat(redirectVars, apitype.SessionIdentity)
+
+// cleanEnv is the station's environment without redirectVars or a
+// session's identity (apitype.SessionIdentity), plus extra.
 func cleanEnv(extra ...string) []string {
 	env := make([]string, 0, len(os.Environ())+len(extra))
 outer:
 	for _, kv := range os.Environ() {
-		for _, name := range redirectVars {
+		for _, name := range dropVars {
 			if strings.HasPrefix(kv, name+"=") {
 				continue outer
 			}

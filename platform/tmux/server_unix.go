@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/buildstation/buildstation/supervisor/apitype"
 )
 
 // errNoServer is what tmux says, one way or another, when nothing listens
@@ -73,12 +76,16 @@ func missing(err error) bool {
 
 // clientEnv is the station's environment without TMUX and TMUX_PANE: a
 // station started inside someone's tmux must still talk to its own server
-// (-S does that) and not be refused as nesting.
+// (-S does that) and not be refused as nesting. Nor does it carry a
+// session's identity (apitype.SessionIdentity): the server it starts
+// serves every session, and ending the one whose token it carried would
+// end it too.
 func clientEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "TMUX" || name == "TMUX_PANE" || slices.Contains(apitype.SessionIdentity, name) {
 			continue
 		}
 		out = append(out, kv)

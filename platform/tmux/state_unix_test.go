@@ -2,7 +2,10 @@
 
 package tmux
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParsePaneState(t *testing.T) {
 	tests := []struct {
@@ -19,5 +22,24 @@ func TestParsePaneState(t *testing.T) {
 		if got := parsePaneState("%3", tt.in); got != tt.want {
 			t.Errorf("parsePaneState(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// The tmux server serves every session, so it carries none's identity:
+// ending the session whose token a station started inside would
+// otherwise end the server, and every other session with it.
+func TestServerCarriesNoSessionIdentity(t *testing.T) {
+	t.Setenv("TMUX", "/tmp/someone-else,1,0")
+	t.Setenv("BUILDSTATION_TOKEN", "a-session-token")
+	t.Setenv("BUILDSTATION_SESSION_ID", "s9")
+	t.Setenv("BUILDSTATION_TOKEN_HINT", "kept")
+	env := strings.Join(clientEnv(), "\n") + "\n"
+	for _, name := range []string{"TMUX=", "BUILDSTATION_TOKEN=", "BUILDSTATION_SESSION_ID="} {
+		if strings.Contains("\n"+env, "\n"+name) {
+			t.Errorf("the tmux server's environment carries %s…", name)
+		}
+	}
+	if !strings.Contains(env, "BUILDSTATION_TOKEN_HINT=kept\n") {
+		t.Error("clientEnv dropped a variable that only begins like one it drops")
 	}
 }

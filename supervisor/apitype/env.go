@@ -8,6 +8,13 @@ const (
 	EnvPromptFile = "BUILDSTATION_PROMPT_FILE"
 )
 
+// SessionIdentity is what says a process speaks as one session. The
+// station's own children (git, a gate, a setup step) speak for no
+// session: a station started where these are set (inside a session, as
+// its own tests run it) would hand them the session's token, which is the
+// marker that ending the session kills by.
+var SessionIdentity = []string{EnvURL, EnvToken, EnvSessionID, EnvPromptFile}
+
 // SessionURLFile, in a session's folder (beside its prompt file), holds the
 // address of the station that runs the session now: a station that could
 // not get its predecessor's port back writes it there for the sessions it
