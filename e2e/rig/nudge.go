@@ -19,7 +19,10 @@ func (s *Station) NudgedToDone(project string, d time.Duration) string {
 	if got := s.WaitState(id, "done", d); got.Summary != "finished after the nudge" {
 		s.T.Fatalf("summary %q", got.Summary)
 	}
-	if tr := s.Transcript(id, 1); strings.Contains(tr, "pasted, not submitted") || !strings.Contains(tr, "got: Note:") {
+	// The transcript follows the console within a moment (its writer
+	// gathers output), apart from the agent's report.
+	s.WaitTranscript(id, "got: Note:", 10*time.Second)
+	if tr := s.Transcript(id, 1); strings.Contains(tr, "pasted, not submitted") {
 		s.T.Fatalf("the nudge was not submitted as text then Enter:\n%s", tr)
 	}
 	return id

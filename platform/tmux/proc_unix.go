@@ -22,8 +22,9 @@ import (
 type proc struct {
 	sp  *Spawner
 	w   window
-	dir string   // the run folder: the launch script
-	out *os.File // our end of the pane's output pipe
+	dir string    // the run folder: the launch script
+	out *os.File  // our end of the pane's output pipe
+	in  io.Reader // reads out (paneReader: on Linux a flood's pieces gathered)
 
 	// done closes once the watcher has learned how the agent ended; code
 	// and err are set before and read only after.
@@ -45,7 +46,7 @@ type proc struct {
 
 func (s *Spawner) newProc(w window, dir string, out *os.File) *proc {
 	s.use(dir, true)
-	p := &proc{sp: s, w: w, dir: dir, out: out, done: make(chan struct{}), closed: make(chan struct{}), pokes: make(chan struct{}, 1)}
+	p := &proc{sp: s, w: w, dir: dir, out: out, in: paneReader(out), done: make(chan struct{}), closed: make(chan struct{}), pokes: make(chan struct{}, 1)}
 	go p.watch()
 	return p
 }
@@ -57,11 +58,12 @@ func (p *proc) Pid() int { return p.w.pid }
 // Handle is what Spawner.Adopt takes to find this window again.
 func (p *proc) Handle() string { return makeHandle(p.w.id, p.w.name) }
 
-// Read reads the pane's output as pipe-pane delivers it. It returns io.EOF
-// once the pipe is gone (the agent exited, or the window did) and drained,
-// or after Close.
+// Read reads the pane's output as pipe-pane delivers it (on Linux a
+// flood's pieces gathered: gatherer); one goroutine reads. It returns io.EOF once the
+// pipe is gone (the agent exited, or the window did) and drained, or after
+// Close.
 func (p *proc) Read(b []byte) (int, error) {
-	n, err := p.out.Read(b)
+	n, err := p.in.Read(b)
 	if err != nil && errors.Is(err, os.ErrClosed) {
 		err = io.EOF
 	}
