@@ -113,8 +113,28 @@ func (sc *scheduler) pass(ctx context.Context) {
 			}
 			sc.host.publishTask(task)
 			sc.host.start(ctx, p, task, supervisor.KindWork)
+			if sc.pausedNow(ctx, p.Name) {
+				// A start that failed frees its slot at once; the
+				// breaker may have paused the project over it, and the
+				// next claim would block the queue's next task the same
+				// way, to the queue's end.
+				break
+			}
 		}
 	}
+}
+
+// pausedNow says whether project is paused now (read again: a start may
+// have tripped its breaker); a failed read counts as paused, so the pass
+// claims no more and the next one tries again.
+func (sc *scheduler) pausedNow(ctx context.Context, project string) bool {
+	paused, err := sc.host.paused(ctx)
+	if err != nil {
+		sc.log.Error("schedule: read paused projects", "err", err)
+		return true
+	}
+	_, ok := paused[project]
+	return ok
 }
 
 // runsHere asks the host, and logs a project whose folder is missing once.

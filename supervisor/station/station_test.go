@@ -531,6 +531,43 @@ func TestBreakerPausesAProjectAndResumeLiftsIt(t *testing.T) {
 	})
 }
 
+// A queue whose agent cannot start at all (its command is missing) is
+// paused after the breaker's count, in the same pass that claims them:
+// the rest of the queue waits in todo for the fix, not blocked one by one.
+func TestBreakerStopsTheClaimsOfThePassThatTrippedIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := project("web", 5*time.Minute, 5*time.Minute)
+		p.Settings.Breaker = config.Breaker{Count: 3, Within: 10 * time.Minute}
+		board := newMemBoard()
+		for i := range 10 {
+			if _, err := board.AddTask(t.Context(), supervisor.NewTask{Project: "web", Title: fmt.Sprint("queued ", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		startWith(t, func(o *Options) {
+			o.Board = board
+			o.Spawner.(*fakeSpawner).fail = errors.New(`exec: "claude": executable file not found in $PATH`)
+		}, p)
+		synctest.Wait()
+		var blocked, todo int
+		all, err := board.Tasks(t.Context(), supervisor.TaskFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range all {
+			switch task.State {
+			case supervisor.TaskBlocked:
+				blocked++
+			case supervisor.TaskTodo:
+				todo++
+			}
+		}
+		if blocked != 3 || todo != 7 {
+			t.Errorf("%d blocked and %d todo, want 3 blocked (the breaker's count) and 7 waiting", blocked, todo)
+		}
+	})
+}
+
 func TestBreakerIgnoresSlowBlocksAndPersonBlocks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := project("web", 5*time.Minute, 5*time.Minute)
