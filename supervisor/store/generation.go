@@ -18,6 +18,7 @@ type generation struct {
 	mu    sync.Mutex
 	db    *sql.DB
 	conn  *sql.Conn
+	read  *sql.Stmt // PRAGMA data_version on conn, prepared once: every listing asks
 	epoch uint64
 }
 
@@ -34,25 +35,35 @@ func (s *Store) Generation(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("board generation: %w", err)
 		}
-		v.conn = c
+		st, err := c.PrepareContext(ctx, "PRAGMA data_version")
+		if err != nil {
+			c.Close()
+			return 0, fmt.Errorf("board generation: %w", err)
+		}
+		v.conn, v.read = c, st
 		v.epoch++
 	}
 	var n uint64
-	if err := v.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&n); err != nil {
-		v.conn.Close()
-		v.conn = nil
+	if err := v.read.QueryRowContext(ctx).Scan(&n); err != nil {
+		v.drop()
 		return 0, fmt.Errorf("board generation: %w", err)
 	}
 	return v.epoch<<40 | n, nil
 }
 
+// drop lets go of the connection; the next read opens another.
+func (v *generation) drop() {
+	if v.conn != nil {
+		v.read.Close()
+		v.conn.Close()
+		v.conn, v.read = nil, nil
+	}
+}
+
 func (v *generation) close() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.conn != nil {
-		v.conn.Close()
-		v.conn = nil
-	}
+	v.drop()
 	if v.db != nil {
 		v.db.Close()
 	}

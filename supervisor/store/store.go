@@ -27,9 +27,11 @@ type Store struct {
 	// connections. In WAL mode readers see the last commit and never wait
 	// for the writer, so a burst of listings does not queue behind (or in
 	// front of) a transition.
-	db   *sql.DB
-	rd   *sql.DB
-	path string
+	db *sql.DB
+	rd *sql.DB
+	// stmts are rd's prepared statements (stmts.go).
+	stmts stmts
+	path  string
 	// now is the wall clock; tests replace it. Times are kept to the
 	// millisecond, the precision the database stores.
 	now func() time.Time
@@ -324,6 +326,7 @@ func explain(err error) error {
 // Close releases the database; it checkpoints the WAL back into the file.
 func (s *Store) Close() error {
 	s.generation.close()
+	s.stmts.close()
 	if s.rd != nil {
 		s.rd.Close()
 	}
