@@ -47,14 +47,14 @@ func benchConcurrent(t *table) error {
 	if err := seedTasks(db, concTasks); err != nil {
 		return fmt.Errorf("seed board: %w", err)
 	}
+	// Paused before the station starts, so the tasks (and those added)
+	// wait in the queue: no agent runs in this figure.
+	if err := seedWith(db, pauseSeeded); err != nil {
+		return fmt.Errorf("pause the board's projects: %w", err)
+	}
 	st, err := startStation(home)
 	if err != nil {
 		return err
-	}
-	// Added tasks wait in the queue: no agent runs in this figure.
-	if err := st.c.Pause(context.Background(), "p0", "bench"); err != nil {
-		st.stop()
-		return fmt.Errorf("pause p0: %w", err)
 	}
 	newest := func() string { return "/v1/tasks?limit=100&order=newest" }
 	still := hammerList(st.c.BaseURL+newest(), st.c.Token, nil)
