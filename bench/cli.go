@@ -121,17 +121,20 @@ func benchCLI(t *table) error {
 		var worstCPU time.Duration
 		var worstRSS int64
 		var each []string
-		for _, verb := range b.verbs {
-			verb = slices.Clone(verb)
-			if i := slices.Index(verb, "ID"); i >= 0 {
-				verb[i] = first.ID
+		verbs := make([][]string, len(b.verbs))
+		for i, verb := range b.verbs {
+			verbs[i] = slices.Clone(verb)
+			if j := slices.Index(verb, "ID"); j >= 0 {
+				verbs[i][j] = first.ID
 			}
-			cpu, rss, err := runCost(home, b.path, verb...)
-			if err != nil {
-				return fmt.Errorf("%s %s: %w", b.name, strings.Join(verb, " "), err)
-			}
-			worstCPU, worstRSS = max(worstCPU, cpu), max(worstRSS, rss)
-			each = append(each, fmt.Sprintf("`%s` %s %s", strings.Join(verb, " "), ms(cpu), mib(float64(rss))))
+		}
+		costs, err := runCosts(home, b.path, verbs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.name, err)
+		}
+		for i, c := range costs {
+			worstCPU, worstRSS = max(worstCPU, c.cpu), max(worstRSS, c.rss)
+			each = append(each, fmt.Sprintf("`%s` %s %s", strings.Join(verbs[i], " "), ms(c.cpu), mib(float64(c.rss))))
 		}
 		r := row{figure: b.name, ours: fmt.Sprintf("%s CPU, %s", ms(worstCPU), mib(float64(worstRSS))),
 			baseline: fmt.Sprintf("%s, %s (%s)", ms(baseCPU), mib(float64(baseRSS)), baseName),
@@ -176,42 +179,69 @@ var rusageBin string
 // runCost runs a command cliRuns times and returns its median CPU and its
 // highest peak RSS in KiB.
 func runCost(home, name string, args ...string) (time.Duration, int64, error) {
-	var cpus []time.Duration
-	var peak int64
-	report := filepath.Join(workDir, "rusage.txt")
-	for range cliRuns {
-		c := exec.Command(name, args...)
-		if rusageBin != "" {
-			c = exec.Command(rusageBin, append([]string{report, name}, args...)...)
-		}
-		c.Env = env(home)
-		if out, err := c.CombinedOutput(); err != nil {
-			return 0, 0, fmt.Errorf("%v: %s", err, tailString(string(out)))
-		}
-		var cpu time.Duration
-		var rss int64
-		if rusageBin != "" {
-			var user, sys int64
-			data, err := os.ReadFile(report)
-			if err == nil {
-				_, err = fmt.Sscan(string(data), &user, &sys, &rss)
-			}
-			if err != nil {
-				return 0, 0, fmt.Errorf("read %s's report: %w", rusageBin, err)
-			}
-			cpu = time.Duration(user + sys)
-		} else {
-			ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
-			if !ok {
-				return 0, 0, fmt.Errorf("no resource usage for %s", name)
-			}
-			cpu, rss = time.Duration(ru.Utime.Nano()+ru.Stime.Nano()), ru.Maxrss
-		}
-		cpus = append(cpus, cpu)
-		peak = max(peak, rss) // KiB on Linux
+	c, err := runCosts(home, name, [][]string{args})
+	if err != nil {
+		return 0, 0, err
 	}
-	slices.Sort(cpus)
-	return cpus[len(cpus)/2], peak, nil
+	return c[0].cpu, c[0].rss, nil
+}
+
+// cost is a command's median CPU and highest peak RSS (KiB) over its runs.
+type cost struct {
+	cpu time.Duration
+	rss int64
+}
+
+// runCosts runs name with each of argss cliRuns times, taking turns (each
+// round runs every one once), so a busy moment of a shared machine falls
+// on one run of many commands, not on every run of one.
+func runCosts(home, name string, argss [][]string) ([]cost, error) {
+	cpus := make([][]time.Duration, len(argss))
+	out := make([]cost, len(argss))
+	for range cliRuns {
+		for i, args := range argss {
+			cpu, rss, err := runOnce(home, name, args)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+			}
+			cpus[i] = append(cpus[i], cpu)
+			out[i].rss = max(out[i].rss, rss) // KiB on Linux
+		}
+	}
+	for i := range out {
+		slices.Sort(cpus[i])
+		out[i].cpu = cpus[i][len(cpus[i])/2]
+	}
+	return out, nil
+}
+
+// runOnce runs a command and returns its CPU and peak RSS in KiB.
+func runOnce(home, name string, args []string) (time.Duration, int64, error) {
+	report := filepath.Join(workDir, "rusage.txt")
+	c := exec.Command(name, args...)
+	if rusageBin != "" {
+		c = exec.Command(rusageBin, append([]string{report, name}, args...)...)
+	}
+	c.Env = env(home)
+	if out, err := c.CombinedOutput(); err != nil {
+		return 0, 0, fmt.Errorf("%v: %s", err, tailString(string(out)))
+	}
+	if rusageBin == "" {
+		ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			return 0, 0, fmt.Errorf("no resource usage for %s", name)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss, nil
+	}
+	var user, sys, rss int64
+	data, err := os.ReadFile(report)
+	if err == nil {
+		_, err = fmt.Sscan(string(data), &user, &sys, &rss)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("read %s's report: %w", rusageBin, err)
+	}
+	return time.Duration(user + sys), rss, nil
 }
 
 // rssHow says how the peak RSS was read.
