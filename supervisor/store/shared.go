@@ -21,7 +21,7 @@ type sqlBoard struct{ s *Store }
 
 var _ boardsql.DB[*sql.Tx] = sqlBoard{}
 
-func (b sqlBoard) Read() boardsql.Conn { return readConn{b.s} }
+func (b sqlBoard) Read() boardsql.Conn { return readConn(b) }
 
 func (b sqlBoard) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return b.s.write(ctx, fn)
