@@ -16,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // sameCounts fails t unless the board's counts per state are those a fresh
@@ -147,23 +148,32 @@ func TestCountsTakeNoCommonLock(t *testing.T) {
 	sameCounts(t, s, "two opposite moves at once")
 }
 
-// A board made by the schema before the counts (version 8) is counted
-// when a station opens it, and its counts follow writes from then on.
-func TestOpenCountsAnOlderBoard(t *testing.T) {
+// olderBoard is a new database migrated to schema version n only, as an
+// older station left it, and a pool on it (closed with the test).
+func olderBoard(t *testing.T, n int) (string, *pgxpool.Pool) {
+	t.Helper()
 	url := newDB(t)
 	ctx := context.Background()
 	pool, _, err := connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	saved := migrations
-	migrations = migrations[:8]
+	migrations = migrations[:n]
 	err = migrate(ctx, pool)
 	migrations = saved
 	if err != nil {
 		t.Fatal(err)
 	}
+	return url, pool
+}
+
+// A board made by the schema before the counts (version 8) is counted
+// when a station opens it, and its counts follow writes from then on.
+func TestOpenCountsAnOlderBoard(t *testing.T) {
+	url, pool := olderBoard(t, 8)
+	ctx := context.Background()
 	if _, err := pool.Exec(ctx, `INSERT INTO tasks (project, title, state, created_at, updated_at)
 SELECT 'p', 'x', (ARRAY['todo','done','done','blocked','working','done','todo'])[1 + i % 7], now(), now()
 FROM generate_series(0, 6) i`); err != nil {
@@ -193,20 +203,8 @@ func TestCountsForARoleGrantedBefore(t *testing.T) {
 	admin := pgtest.Admin(t)
 	pgtest.Exec(t, admin, "CREATE ROLE "+role+" LOGIN")
 	t.Cleanup(func() { pgtest.Exec(t, admin, "DROP ROLE IF EXISTS "+role) })
-	url := newDB(t)
+	url, pool := olderBoard(t, 8)
 	ctx := context.Background()
-	pool, _, err := connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	saved := migrations
-	migrations = migrations[:8]
-	err = migrate(ctx, pool)
-	migrations = saved
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pool.Exec(ctx, `REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO `+role+`;
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO `+role); err != nil {

@@ -98,20 +98,8 @@ func TestProjectSettingsWindows(t *testing.T) {
 // A board older than the windows (schema 4) answers with its caps alone,
 // without being migrated by a read.
 func TestProjectCapsOnAnOlderBoard(t *testing.T) {
-	url := newDB(t)
+	url, pool := olderBoard(t, 4)
 	ctx := context.Background()
-	pool, _, err := connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	saved := migrations
-	migrations = migrations[:4]
-	err = migrate(ctx, pool)
-	migrations = saved
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pool.Exec(ctx, "INSERT INTO project_settings (project, concurrency, updated_at) VALUES ('web', 2, now())"); err != nil {
 		t.Fatal(err)
 	}
