@@ -61,7 +61,7 @@ func (ak *Asks) AgentAsk(ctx context.Context, id string, req supervisor.AskReque
 		return supervisor.Decision{}, nil
 	}
 	ak.st.log.Info("session asks a person", "session", s.spec.ID, "kind", req.Kind, "tool", req.Tool, "input", req.Input)
-	if err := s.send(ctx, command{kind: cmdReport, input: inPermission, layer: "board", text: "asks: " + a.w.Line()}); err != nil {
+	if err := s.send(ctx, command{kind: cmdReport, input: inPermission, layer: "board", text: "asks: " + a.w.Line(), ask: a}); err != nil {
 		s.meter.clearAsk(a)
 		return supervisor.Decision{}, err
 	}

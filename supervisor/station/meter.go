@@ -24,6 +24,10 @@ type meter struct {
 type ask struct {
 	w     supervisor.WaitingOn
 	reply chan supervisor.Decision // buffered: Decide never waits
+	// shown is set by the session's goroutine as it turns needs-permission
+	// on this request: until then nobody reads it, so no reader ever sees a
+	// request beside a session still working.
+	shown bool
 }
 
 // setAsk makes a the session's request; false when another one waits.
@@ -37,14 +41,32 @@ func (m *meter) setAsk(a *ask) bool {
 	return true
 }
 
+// show makes a readable, if it still waits; the session's goroutine calls
+// it in the step that turns the session needs-permission.
+func (m *meter) show(a *ask) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ask == a {
+		a.shown = true
+	}
+}
+
+// shownAsk is the request a person may read and decide, nil for none.
+func (m *meter) shownAsk() *ask {
+	if m.ask == nil || !m.ask.shown {
+		return nil
+	}
+	return m.ask
+}
+
 // askID is the id of the request waiting, "" for none.
 func (m *meter) askID() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.ask == nil {
-		return ""
+	if a := m.shownAsk(); a != nil {
+		return a.w.ID
 	}
-	return m.ask.w.ID
+	return ""
 }
 
 // clearAsk withdraws a; false when a decision already took it.
@@ -66,7 +88,7 @@ func (m *meter) clearAsk(a *ask) bool {
 func (m *meter) takeAsk(fits func(*ask) string) (*ask, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	a := m.ask
+	a := m.shownAsk()
 	if a == nil {
 		return nil, ""
 	}
@@ -103,14 +125,15 @@ func (m *meter) setUsage(u supervisor.Usage) supervisor.Usage {
 func (m *meter) fill(info *supervisor.SessionInfo, now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.ask != nil {
-		w := m.ask.w
+	a := m.shownAsk()
+	if a != nil {
+		w := a.w
 		info.WaitingOn = &w
 	}
-	if m.ask != nil && m.ask.w.Kind != supervisor.AskQuestion {
+	if a != nil && a.w.Kind != supervisor.AskQuestion {
 		// A tool's PreToolUse comes before its permission: until a
 		// person allows it, the command asks, it does not run.
-		info.Activity = askingActivity(m.ask.w)
+		info.Activity = askingActivity(a.w)
 	} else if m.activity != "" {
 		info.Activity = m.activity
 		if d := now.Sub(m.since).Truncate(time.Second); d >= time.Minute {

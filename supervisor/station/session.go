@@ -109,6 +109,7 @@ type command struct {
 	reply    chan error
 	result   outcomeKind
 	settings config.Settings
+	ask      *ask // the request a cmdReport of inPermission shows
 }
 
 type cmdKind int
@@ -715,6 +716,11 @@ func (s *session) report(c command, now time.Time) {
 	s.evidence[c.layer] = now
 	if c.text != "" {
 		s.why = c.text
+	}
+	if c.ask != nil {
+		// Shown in the step that turns the session needs-permission: the
+		// request and the state reach every reader together.
+		s.meter.show(c.ask)
 	}
 	s.apply(c.input, now)
 	if c.input == inWaiting || strings.HasPrefix(c.text, progressPrefix) {
