@@ -188,14 +188,18 @@ func TestClaudePermissionPromptIsNeverTypedInto(t *testing.T) {
 }
 
 // Hooks drive the session's state: Stop makes it waiting, and the
-// UserPromptSubmit that the nudge's Enter fires makes it working again,
-// before the model has answered. Only a hook can say either; the station
-// log records what moved the state ("on=waiting", "on=report").
+// UserPromptSubmit that the nudge's Enter fires is seen (the agent is
+// "thinking") while the session is working again, before the model has
+// answered. The station log records what moved the state ("on=waiting").
 //
 // Observed with 2.1.328: after the Stop hook the TUI keeps drawing for ~9 s
 // (a "done" line, then its mascot's frames), and that output moves the
 // session from waiting back to working within milliseconds; so waiting is
-// asserted from the log, not by polling `session ls`.
+// asserted from the log, not by polling `session ls`. After the nudge, the
+// TUI draws its spinner while the hook runs: on a loaded machine that
+// output ends "nudged" before the hook's report does (seen in a stress
+// run), and either is the agent's life; the hook is asserted by what it
+// says, the activity.
 func TestClaudeHooksDriveSessionState(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{window: "4s"},
@@ -208,11 +212,14 @@ func TestClaudeHooksDriveSessionState(t *testing.T) {
 	r.until("the Stop hook making the session waiting", 45*time.Second, r.api, id, func() bool {
 		return strings.Contains(r.log(), "to=waiting on=waiting")
 	})
-	r.until("the prompt hook after the nudge making it working", 30*time.Second, r.api, id, func() bool {
-		return strings.Contains(r.log(), "from=nudged to=working on=report")
+	var s e2erig.Session
+	r.until("the prompt hook after the nudge, the session working", 30*time.Second, r.api, id, func() bool {
+		var ok bool
+		s, ok = r.SessionOf(id)
+		return ok && s.NudgedAt != nil && s.Activity == "thinking" && s.State == "working"
 	})
-	if s, ok := r.SessionOf(id); !ok || s.State != "working" || s.NudgedAt == nil {
-		t.Errorf("session %+v while the model thinks about the nudge, want working and nudged_at set", s)
+	if !strings.Contains(r.log(), "from=nudged to=working") {
+		t.Errorf("the log does not say the nudged session worked again: %+v", s)
 	}
 	r.until("the task done", 30*time.Second, r.api, id, func() bool { return r.Task(id).State == "done" })
 }
