@@ -167,10 +167,15 @@ func TestBoardLoopEndToEnd(t *testing.T) {
 		return nil
 	}, "the pull request and in review", "station log:", s.Log)
 	first := strings.TrimSpace(rig.Git(t, bare, "rev-parse", branch))
+	// The round comes whole, as a review and its line comments do on
+	// GitHub: the pull request answers 502 while it is written, so a poll
+	// between two of its parts cannot send the task back with half of it.
+	gh.SetFault(&ghapi.Fault{Status: 502, Message: "Server Error", Match: "/pulls/"})
 	gh.AddReview(pr.Number, ghapi.Review{User: "alice", Association: "COLLABORATOR", State: "CHANGES_REQUESTED", Body: "please handle the empty password"})
 	gh.AddReviewComment(pr.Number, ghapi.ReviewComment{User: "alice", Association: "COLLABORATOR", Path: "work.txt", Line: 1, Body: "say why here"})
 	gh.AddReviewComment(pr.Number, ghapi.ReviewComment{User: "bob", Association: "MEMBER", Path: "work.txt", Line: 2, Body: "a typo here"})
 	gh.AddCheckRun(first, ghapi.CheckRun{Name: "test", Conclusion: "failure", Log: "ok  web/a\n--- FAIL: TestEmptyPassword\n    login_test.go:31: got 500, want 400\nFAIL web/login\n"})
+	gh.SetFault(&ghapi.Fault{Status: 502, Message: "Server Error", Match: "/issues?", Alternate: true})
 	rig.Eventually(t, 60*time.Second, func() error {
 		tk := s.Task(tLoop)
 		if tk.Attempt != 2 || tk.State != "working" {
