@@ -26,7 +26,7 @@ type ask struct {
 	reply chan supervisor.Decision // buffered: Decide never waits
 	// shown is set by the session's goroutine as it turns needs-permission
 	// on this request: until then nobody reads it, so no reader ever sees a
-	// request beside a session still working.
+	// request beside a session still working. Guarded by meter.mu.
 	shown bool
 }
 
@@ -51,8 +51,9 @@ func (m *meter) show(a *ask) {
 	}
 }
 
-// shownAsk is the request a person may read and decide, nil for none.
-func (m *meter) shownAsk() *ask {
+// shownAskLocked is the request a person may read and decide, nil for
+// none; m.mu is held.
+func (m *meter) shownAskLocked() *ask {
 	if m.ask == nil || !m.ask.shown {
 		return nil
 	}
@@ -63,7 +64,7 @@ func (m *meter) shownAsk() *ask {
 func (m *meter) askID() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if a := m.shownAsk(); a != nil {
+	if a := m.shownAskLocked(); a != nil {
 		return a.w.ID
 	}
 	return ""
@@ -88,7 +89,7 @@ func (m *meter) clearAsk(a *ask) bool {
 func (m *meter) takeAsk(fits func(*ask) string) (*ask, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	a := m.shownAsk()
+	a := m.shownAskLocked()
 	if a == nil {
 		return nil, ""
 	}
@@ -125,7 +126,7 @@ func (m *meter) setUsage(u supervisor.Usage) supervisor.Usage {
 func (m *meter) fill(info *supervisor.SessionInfo, now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	a := m.shownAsk()
+	a := m.shownAskLocked()
 	if a != nil {
 		w := a.w
 		info.WaitingOn = &w
